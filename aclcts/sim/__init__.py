@@ -1,0 +1,36 @@
+"""The strict pyacl simulator: `from aclcts.sim import acl` behaves like the real `import acl`."""
+
+from __future__ import annotations
+
+from aclcts.sim import api_attr, api_device, api_memory, api_tensor, api_util  # noqa: F401  (register exports)
+from aclcts.sim import core
+from aclcts.sim.errors import SimMisuseError, SimWarning
+from aclcts.sim.module import build_acl_module
+from aclcts.sim.settings import Settings, updated
+from aclcts.sim.tracking import LiveObject
+
+acl = build_acl_module()
+
+__all__ = ["acl", "reset", "configure", "settings", "live_objects", "SimMisuseError", "SimWarning", "LiveObject", "Settings"]
+
+
+def reset() -> None:
+    """Discard all simulator state, as if the process restarted; settings are kept."""
+    core.replace_state(core.STATE.settings)
+
+
+def configure(**changes: object) -> Settings:
+    """Change simulator settings (see Settings) and start a fresh simulated process with them."""
+    new = updated(core.STATE.settings, **changes)
+    core.replace_state(new)
+    return settings()
+
+
+def settings() -> Settings:
+    """A copy of the current simulator settings."""
+    return updated(core.STATE.settings)
+
+
+def live_objects(kind: str | None = None) -> list[LiveObject]:
+    """Objects created and not yet destroyed (descs, buffers, attrs, handles, streams, contexts, events, memory)."""
+    return core.STATE.tracker.objects(kind)

@@ -1,0 +1,161 @@
+"""The pyacl wrapper's argument conventions: PyArg_ParseTuple codes, list checks and its error messages."""
+
+from __future__ import annotations
+
+import math
+import operator
+import struct
+import threading
+from collections.abc import Callable
+from typing import Any
+
+MASK64 = (1 << 64) - 1
+_F32 = struct.Struct("<f")
+
+
+class _ParseFailed(Exception):
+    pass
+
+
+def _unsigned_long(value: Any) -> int:
+    if isinstance(value, int):
+        return value & MASK64
+    raise _ParseFailed
+
+
+def _index(value: Any) -> int:
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float) or isinstance(value, (str, bytes)):
+        raise _ParseFailed
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise _ParseFailed from None
+
+
+def _int32(value: Any) -> int:
+    number = _index(value)
+    if not -(1 << 31) <= number < (1 << 31):
+        raise _ParseFailed
+    return number
+
+
+def _masked(bits: int) -> Callable[[Any], int]:
+    mask = (1 << bits) - 1
+
+    def convert(value: Any) -> int:
+        return _index(value) & mask
+
+    return convert
+
+
+def _int64(value: Any) -> int:
+    number = _index(value)
+    if not -(1 << 63) <= number < (1 << 63):
+        raise _ParseFailed
+    return number
+
+
+def to_float32(number: float) -> float:
+    """Round a Python float to the nearest C float, overflowing to infinity like a C cast."""
+    try:
+        return _F32.unpack(_F32.pack(number))[0]
+    except OverflowError:
+        return math.copysign(math.inf, number)
+
+
+def _float(value: Any) -> float:
+    if isinstance(value, (str, bytes)):
+        raise _ParseFailed
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise _ParseFailed from None
+    return to_float32(number)
+
+
+def _string(value: Any) -> str:
+    if not isinstance(value, str) or "\0" in value:
+        raise _ParseFailed
+    return value
+
+
+def _object(value: Any) -> Any:
+    return value
+
+
+CONVERTERS: dict[str, Callable[[Any], Any]] = {
+    "k": _unsigned_long,
+    "K": _unsigned_long,
+    "i": _int32,
+    "I": _masked(32),
+    "B": _masked(8),
+    "H": _masked(16),
+    "L": _int64,
+    "f": _float,
+    "s": _string,
+    "O": _object,
+}
+
+
+def parser(full_name: str, codes: str) -> Callable[[tuple], tuple]:
+    """Build the argument parser of one binding function from its PyArg_ParseTuple format string."""
+    required = codes.index("|") if "|" in codes else len(codes)
+    converters = tuple(CONVERTERS[c] for c in codes.replace("|", ""))
+    most = len(converters)
+    message = f"{full_name} args parse failed"
+
+    def parse(args: tuple) -> tuple:
+        if not required <= len(args) <= most:
+            raise TypeError(message)
+        try:
+            return tuple(convert(value) for convert, value in zip(converters, args))
+        except _ParseFailed:
+            raise TypeError(message) from None
+
+    return parse
+
+
+def require_list(value: Any, message: str) -> list:
+    """Return value if it is a list (tuples are rejected as by the wrapper), else raise TypeError(message)."""
+    if not isinstance(value, list):
+        raise TypeError(message)
+    return value
+
+
+def require_int_list(value: Any, not_list_message: str, element_message: str) -> list[int]:
+    """Return the elements of a list of ints masked to 64 bits; TypeError with the wrapper's messages otherwise."""
+    require_list(value, not_list_message)
+    for element in value:
+        if not isinstance(element, int):
+            raise TypeError(element_message)
+    return [element & MASK64 for element in value]
+
+
+_LOCK = threading.RLock()
+
+
+def api_lock() -> threading.RLock:
+    """The one lock every simulated API call holds while it changes simulator state."""
+    return _LOCK
+
+
+def binding(full_name: str, codes: str, impl: Callable[..., Any], locked: bool = True) -> Callable[..., Any]:
+    """Wrap an implementation as a positional-only binding function with pyacl's parsing and locking."""
+    parse = parser(full_name, codes)
+    short = full_name.rsplit(".", 1)[-1]
+
+    def function(*args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            raise TypeError(f"{short}() takes no keyword arguments")
+        values = parse(args)
+        if not locked:
+            return impl(*values)
+        with _LOCK:
+            return impl(*values)
+
+    function.__name__ = short
+    function.__qualname__ = full_name
+    function.__doc__ = f"Simulated {full_name}{impl.__doc__ and ': ' + impl.__doc__ or ''}"
+    return function

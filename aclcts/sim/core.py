@@ -1,0 +1,57 @@
+"""The current simulated process state, the export table of binding functions, and shared API helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from aclcts.constants import ErrorCode
+from aclcts.sim.binding import binding
+from aclcts.sim.settings import Settings, from_environment
+from aclcts.sim.state import SimState
+
+STATE = SimState(from_environment())
+
+#: Binding functions by sub-module ("" is the top-level acl module) and name.
+EXPORTS: dict[str, dict[str, Callable[..., Any]]] = {"": {}, "rt": {}, "op": {}, "util": {}, "blas": {}}
+
+OK = 0
+INVALID_PARAM = int(ErrorCode.ACL_ERROR_INVALID_PARAM)
+UNINITIALIZE = int(ErrorCode.ACL_ERROR_UNINITIALIZE)
+RT_PARAM_INVALID = int(ErrorCode.ACL_ERROR_RT_PARAM_INVALID)
+
+
+def export(module: str, name: str, codes: str, locked: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register impl as the binding acl[.module].name with the given PyArg_ParseTuple codes."""
+    full = f"acl.{module}.{name}" if module else f"acl.{name}"
+
+    def decorate(impl: Callable[..., Any]) -> Callable[..., Any]:
+        EXPORTS[module][name] = binding(full, codes, impl, locked)
+        return impl
+
+    return decorate
+
+
+def state() -> SimState:
+    """The simulated process."""
+    return STATE
+
+
+def replace_state(settings: Settings) -> SimState:
+    """Start a fresh simulated process with the given settings."""
+    global STATE
+    STATE = SimState(settings)
+    return STATE
+
+
+def fail(code: int, message: str) -> int:
+    """Record message as the thread's recent error and return code."""
+    STATE.set_error(f"[{code}] {message}")
+    return code
+
+
+def not_initialized(api: str) -> int:
+    """Return 100001 if the simulated process needs acl.init and has not had it, else 0."""
+    if STATE.settings.require_init and not STATE.initialized:
+        return fail(UNINITIALIZE, f"{api}: acl.init has not been called (or acl.finalize has)")
+    return 0

@@ -1,0 +1,188 @@
+"""Simulated memory: per-device address spaces, page-locked host blocks, bounds and use-after-free checks."""
+
+from __future__ import annotations
+
+import bisect
+import ctypes
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from aclcts.sim.errors import SimMisuseError
+
+#: Device pointers live at and above this address, which no host process can map on x86-64 or AArch64.
+DEVICE_BASE = 1 << 60
+#: Device d's allocations start at DEVICE_BASE + d * DEVICE_SPAN.
+DEVICE_SPAN = 1 << 52
+#: Simulator handles (descs, buffers, streams...) live at and above this address: never valid pointers.
+HANDLE_BASE = 1 << 61
+#: Host addresses below this are the null page: never valid.
+NULL_PAGE = 1 << 16
+_GAP = 4096
+
+
+def align_up(value: int, alignment: int) -> int:
+    """Round value up to a multiple of alignment."""
+    return (value + alignment - 1) // alignment * alignment
+
+
+def is_device_pointer(ptr: int) -> bool:
+    """Whether ptr lies in the simulated device address space."""
+    return DEVICE_BASE <= ptr < HANDLE_BASE
+
+
+def device_of_pointer(ptr: int) -> int:
+    """The device id whose address space contains ptr."""
+    return (ptr - DEVICE_BASE) // DEVICE_SPAN
+
+
+@dataclass(eq=False)
+class Region:
+    """One allocation: device memory from rt.malloc or page-locked host memory from rt.malloc_host."""
+
+    start: int
+    size: int
+    reserved: int
+    storage: np.ndarray | None
+    real: int
+    device: int | None
+    call: str
+    freed_by: str = ""
+    queued: int = field(default=0)
+
+    @property
+    def end(self) -> int:
+        """One past the last usable address."""
+        return self.start + self.reserved
+
+    def describe(self) -> str:
+        """Say what this region is, for diagnostics."""
+        where = f"device {self.device}" if self.device is not None else "host (malloc_host)"
+        return f"{where} allocation {self.start:#x} of {self.size} bytes ({self.reserved} reserved) from {self.call}"
+
+
+class Memory:
+    """All simulated memory of the process: device allocations by device, malloc_host blocks, checks."""
+
+    def __init__(self, fill: int | None, quarantine_bytes: int) -> None:
+        self.fill = fill
+        self.quarantine_bytes = quarantine_bytes
+        self.next_device_address: dict[int, int] = {}
+        self.device_starts: list[int] = []
+        self.device_regions: list[Region] = []
+        self.host_starts: list[int] = []
+        self.host_regions: list[Region] = []
+        self.quarantine: deque[Region] = deque()
+        self.quarantined = 0
+        self.used: dict[int, int] = {}
+
+    def allocate_device(self, device: int, size: int, reserved: int, call: str) -> Region:
+        """Reserve device memory; the content is a fill pattern standing for uninitialised memory."""
+        base = DEVICE_BASE + device * DEVICE_SPAN
+        start = self.next_device_address.get(device, base + _GAP)
+        storage = np.empty(reserved, np.uint8)
+        if self.fill is not None:
+            storage.fill(self.fill)
+        region = Region(start, size, reserved, storage, storage.ctypes.data, device, call)
+        self.next_device_address[device] = align_up(start + reserved + _GAP, _GAP)
+        self.device_starts.append(start)
+        self.device_regions.append(region)
+        self.used[device] = self.used.get(device, 0) + reserved
+        return region
+
+    def allocate_host(self, size: int, call: str) -> Region:
+        """Allocate real, 64-byte-aligned process memory standing for page-locked host memory."""
+        storage = np.empty(size + 64, np.uint8)
+        real = storage.ctypes.data
+        offset = (-real) % 64
+        start = real + offset
+        region = Region(start, size, size, storage, start, None, call)
+        index = bisect.bisect_left(self.host_starts, start)
+        self.host_starts.insert(index, start)
+        self.host_regions.insert(index, region)
+        return region
+
+    def find_device(self, ptr: int) -> Region | None:
+        """The device region (live or freed) whose span contains ptr."""
+        index = bisect.bisect_right(self.device_starts, ptr) - 1
+        if index >= 0:
+            region = self.device_regions[index]
+            if ptr < region.end:
+                return region
+        return None
+
+    def find_host(self, ptr: int) -> Region | None:
+        """The malloc_host region (live or quarantined) whose span contains ptr."""
+        index = bisect.bisect_right(self.host_starts, ptr) - 1
+        if index >= 0:
+            region = self.host_regions[index]
+            if ptr < region.end:
+                return region
+        return None
+
+    def free_device(self, region: Region, call: str) -> None:
+        """Release a device region; its addresses are never handed out again."""
+        region.freed_by = call
+        region.storage = None
+        self.used[region.device] -= region.reserved
+
+    def free_host(self, region: Region, call: str) -> None:
+        """Release a malloc_host block into a quarantine so a stale pointer to it is still recognised."""
+        region.freed_by = call
+        self.quarantine.append(region)
+        self.quarantined += region.reserved
+        while self.quarantined > self.quarantine_bytes and self.quarantine:
+            old = self.quarantine.popleft()
+            self.quarantined -= old.reserved
+            index = bisect.bisect_left(self.host_starts, old.start)
+            del self.host_starts[index]
+            del self.host_regions[index]
+
+    def live_device_regions(self, device: int | None = None) -> list[Region]:
+        """Device regions not yet freed, optionally of one device."""
+        return [r for r in self.device_regions if not r.freed_by and (device is None or r.device == device)]
+
+    def resolve(self, api: str, ptr: int, count: int, role: str, host_access: bool) -> tuple[int, Region | None]:
+        """Check that [ptr, ptr+count) is usable memory and return (real address, region)."""
+        if ptr >= HANDLE_BASE:
+            raise SimMisuseError(f"{api}: {role} {ptr:#x} is a simulator object handle, not a memory address")
+        if ptr >= DEVICE_BASE:
+            if host_access:
+                raise SimMisuseError(
+                    f"{api}: {role} {ptr:#x} is a device pointer; in host run mode (get_run_mode() == ACL_HOST) the "
+                    "host cannot read or write device memory directly (the real process would crash) — copy it to "
+                    "host memory with acl.rt.memcpy first"
+                )
+            region = self.find_device(ptr)
+            if region is None:
+                raise SimMisuseError(f"{api}: {role} {ptr:#x} does not point into any device allocation")
+        elif ptr < NULL_PAGE:
+            raise SimMisuseError(f"{api}: {role} {ptr:#x} is not a valid host address")
+        else:
+            region = self.find_host(ptr)
+            if region is None:
+                return ptr, None
+        if region.freed_by:
+            raise SimMisuseError(f"{api}: {role} {ptr:#x} points into freed memory: {region.describe()}, freed by {region.freed_by}")
+        if ptr + count > region.end:
+            over = ptr + count - region.end
+            raise SimMisuseError(
+                f"{api}: {role} range [{ptr:#x}, +{count}) runs {over} bytes past the end of {region.describe()}"
+            )
+        return region.real + (ptr - region.start), region
+
+
+def copy_bytes(dst_real: int, src_real: int, count: int) -> None:
+    """Copy count bytes between two real addresses (overlap allowed)."""
+    ctypes.memmove(dst_real, src_real, count)
+
+
+def fill_bytes(dst_real: int, value: int, count: int) -> None:
+    """Set count bytes at a real address to value."""
+    ctypes.memset(dst_real, value, count)
+
+
+def read_bytes(src_real: int, count: int) -> bytes:
+    """Copy count bytes at a real address into a new bytes object."""
+    return ctypes.string_at(src_real, count)

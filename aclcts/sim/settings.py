@@ -1,0 +1,95 @@
+"""Simulator settings: defaults, environment variables and the Python API to change them."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+
+from aclcts.constants import ErrorCode
+
+GIB = 1 << 30
+
+
+@dataclass
+class Settings:
+    """Everything about the simulated machine and the simulator's choices for UNCONFIRMED behaviour."""
+
+    device_count: int = 2
+    device_memory: int = 16 * GIB
+    run_mode: str = "host"
+    soc_name: str = "Ascend910B1"
+    version: str = "1.0.0"
+    memory_kind: str = "hbm"
+    require_init: bool = False
+    default_device: int | None = 0
+    invalid_free_code: int = int(ErrorCode.ACL_ERROR_RT_MEMORY_FREE)
+    no_context_code: int = int(ErrorCode.ACL_ERROR_RT_CONTEXT_NULL)
+    unaligned_async_code: int = int(ErrorCode.ACL_ERROR_RT_ADDR_UNALIGNED)
+    malloc_fill: int | None = 0xA5
+    stack_depth: int = 6
+    host_quarantine_bytes: int = 256 << 20
+    log: bool = False
+
+    def version_tuple(self) -> tuple[int, int, int]:
+        """The acl API version as (major, minor, patch)."""
+        parts = [int(p) for p in self.version.split(".")]
+        return (parts + [0, 0, 0])[0], (parts + [0, 0, 0])[1], (parts + [0, 0, 0])[2]
+
+
+#: Environment variable for each setting that can be given from outside the process.
+ENV_VARS = {
+    "device_count": "ACLCTS_SIM_DEVICE_COUNT",
+    "device_memory": "ACLCTS_SIM_DEVICE_MEMORY",
+    "run_mode": "ACLCTS_SIM_RUN_MODE",
+    "soc_name": "ACLCTS_SIM_SOC_NAME",
+    "version": "ACLCTS_SIM_VERSION",
+    "memory_kind": "ACLCTS_SIM_MEMORY_KIND",
+    "log": "ACLCTS_SIM_LOG",
+    "require_init": "ACLCTS_SIM_REQUIRE_INIT",
+    "default_device": "ACLCTS_SIM_DEFAULT_DEVICE",
+}
+
+_CHOICES = {"run_mode": ("host", "device"), "memory_kind": ("hbm", "ddr")}
+
+
+def _convert(name: str, raw: object) -> object:
+    field_type = {f.name: f.type for f in dataclasses.fields(Settings)}[name]
+    if isinstance(raw, str) and field_type == "int | None" and raw.strip().lower() in ("", "none"):
+        raw = None
+    elif isinstance(raw, str) and field_type in ("int", "int | None"):
+        raw = int(raw, 0)
+    elif isinstance(raw, str) and field_type == "bool":
+        raw = raw.strip().lower() in ("1", "true", "yes", "on")
+    if name in _CHOICES and raw not in _CHOICES[name]:
+        raise ValueError(f"simulator setting {name}={raw!r}: expected one of {', '.join(_CHOICES[name])}")
+    if name == "device_count" and not 1 <= int(raw) <= 64:
+        raise ValueError(f"simulator setting device_count={raw!r}: expected 1..64")
+    if name == "version":
+        try:
+            [int(p) for p in str(raw).split(".")]
+        except ValueError:
+            raise ValueError(f"simulator setting version={raw!r}: expected MAJOR.MINOR.PATCH") from None
+    return raw
+
+
+def from_environment() -> Settings:
+    """Build settings from the defaults overridden by ACLCTS_SIM_* environment variables."""
+    settings = Settings()
+    for name, var in ENV_VARS.items():
+        if var in os.environ:
+            try:
+                setattr(settings, name, _convert(name, os.environ[var]))
+            except ValueError as exc:
+                raise ValueError(f"environment variable {var}: {exc}") from None
+    return settings
+
+
+def updated(settings: Settings, **changes: object) -> Settings:
+    """Return a copy of settings with the given fields changed; unknown names raise TypeError."""
+    known = {f.name for f in dataclasses.fields(Settings)}
+    for name in changes:
+        if name not in known:
+            raise TypeError(f"unknown simulator setting {name!r}; known: {', '.join(sorted(known))}")
+    converted = {name: _convert(name, value) for name, value in changes.items()}
+    return dataclasses.replace(settings, **converted)

@@ -1,0 +1,106 @@
+"""Asynchronous streams and events: queued tasks that run, in order, only when something synchronises."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from aclcts.sim.errors import SimMisuseError
+from aclcts.sim.memory import Region
+
+#: Simulated fixed cost of one task on the device, in milliseconds.
+LAUNCH_MS = 0.002
+#: Simulated copy bandwidth in bytes per millisecond (about 20 GB/s).
+COPY_BYTES_PER_MS = 20e6
+
+
+@dataclass(eq=False)
+class Task:
+    """One unit of queued device work: what to run, which call queued it and which memory it touches."""
+
+    run: Callable[[], int]
+    call: str
+    regions: tuple[Region, ...]
+    cost_ms: float
+    seq: int = 0
+
+
+@dataclass(eq=False)
+class Stream:
+    """A device work queue belonging to one context."""
+
+    handle: int
+    context: object
+    device: object
+    is_default: bool = False
+    queue: deque = field(default_factory=deque)
+    next_seq: int = 1
+    done_seq: int = 0
+    error: int = 0
+    error_message: str = ""
+    destroyed_by: str = ""
+
+    def enqueue(self, task: Task) -> int:
+        """Append a task and return its sequence number on this stream."""
+        if self.destroyed_by:
+            raise SimMisuseError(f"{task.call}: stream {self.handle:#x} was destroyed ({self.destroyed_by})")
+        task.seq = self.next_seq
+        self.next_seq += 1
+        for region in task.regions:
+            region.queued += 1
+        self.queue.append(task)
+        return task.seq
+
+    def drain(self, until: int | None = None) -> None:
+        """Run queued tasks in order, all of them or up to and including sequence number until."""
+        queue = self.queue
+        while queue and (until is None or queue[0].seq <= until):
+            task = queue.popleft()
+            for region in task.regions:
+                region.queued -= 1
+            try:
+                for region in task.regions:
+                    if region.freed_by:
+                        raise SimMisuseError(
+                            f"{task.call} ran on stream {self.handle:#x} after its memory was freed: "
+                            f"{region.describe()}, freed by {region.freed_by} before the stream was synchronised"
+                        )
+                code = task.run()
+            except BaseException:
+                self.discard()
+                raise
+            self.device.clock_ms += task.cost_ms
+            self.done_seq = task.seq
+            if code and not self.error:
+                self.error = code
+                self.error_message = f"{task.call} failed on the device with error {code}"
+
+    def discard(self) -> None:
+        """Drop every queued task without running it."""
+        for task in self.queue:
+            for region in task.regions:
+                region.queued -= 1
+        self.queue.clear()
+
+    def take_error(self) -> int:
+        """Return and clear the first deferred error of work run on this stream."""
+        code, self.error = self.error, 0
+        return code
+
+
+@dataclass(eq=False)
+class Event:
+    """An event that a stream records and other streams or the host wait on."""
+
+    handle: int
+    flag: int = 0
+    stream: Stream | None = None
+    seq: int = 0
+    completed: bool = False
+    timestamp_ms: float = 0.0
+
+    def wait(self) -> None:
+        """Run the recording stream up to the record of this event."""
+        if self.stream is not None and not self.completed:
+            self.stream.drain(self.seq)

@@ -1,0 +1,70 @@
+"""Live-object tracking: which simulator objects exist, and the user call stack that created each."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+
+_SIM_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+KINDS = ("desc", "buffer", "attr", "handle", "stream", "context", "event", "device_mem", "host_mem")
+
+
+def capture_stack(depth: int) -> tuple[tuple[str, int, str], ...]:
+    """Return up to depth (file, line, function) frames of the caller, innermost first, outside the simulator."""
+    frames = []
+    frame = sys._getframe(1)
+    while frame is not None and len(frames) < depth:
+        code = frame.f_code
+        if not code.co_filename.startswith(_SIM_DIR):
+            frames.append((code.co_filename, frame.f_lineno, code.co_name))
+        frame = frame.f_back
+    return tuple(frames)
+
+
+def format_stack(call: str, stack: tuple[tuple[str, int, str], ...]) -> str:
+    """Render a creating call and its stack as 'call at file:line in func <- ...'."""
+    where = " <- ".join(f"{os.path.basename(f)}:{line} in {func}" for f, line, func in stack)
+    return f"{call} at {where}" if where else call
+
+
+@dataclass(frozen=True)
+class LiveObject:
+    """One simulator object that has been created and not yet destroyed."""
+
+    kind: str
+    handle: int
+    call: str
+    stack: tuple[tuple[str, int, str], ...]
+
+    @property
+    def created_at(self) -> str:
+        """The creating API call and the user stack at that moment."""
+        return format_stack(self.call, self.stack)
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.handle:#x} created by {self.created_at}"
+
+
+class Tracker:
+    """Registry of live objects keyed by handle, plus where destroyed handles were released."""
+
+    def __init__(self, depth: int) -> None:
+        self.depth = depth
+        self.live: dict[int, LiveObject] = {}
+        self.released: dict[int, str] = {}
+
+    def add(self, kind: str, handle: int, call: str) -> None:
+        """Record that handle of this kind was created by call."""
+        self.live[handle] = LiveObject(kind, handle, call, capture_stack(self.depth) if self.depth else ())
+
+    def remove(self, handle: int, call: str) -> None:
+        """Record that handle was released by call."""
+        obj = self.live.pop(handle, None)
+        if obj is not None:
+            self.released[handle] = f"{obj.kind} released by {format_stack(call, capture_stack(self.depth) if self.depth else ())}"
+
+    def objects(self, kind: str | None = None) -> list[LiveObject]:
+        """Live objects, optionally of one kind, oldest first."""
+        return [o for o in self.live.values() if kind is None or o.kind == kind]
