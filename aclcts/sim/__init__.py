@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from aclcts.sim import api_attr, api_device, api_memory, api_tensor, api_util  # noqa: F401  (register exports)
+from aclcts.sim import api_attr, api_blas, api_device, api_memory, api_op, api_tensor, api_util  # noqa: F401  (register exports)
 from aclcts.sim import core
 from aclcts.sim.errors import SimMisuseError, SimWarning
+from aclcts.sim.kernels import register_kernel
 from aclcts.sim.module import build_acl_module
 from aclcts.sim.settings import Settings, updated
 from aclcts.sim.tracking import LiveObject
 
 acl = build_acl_module()
 
-__all__ = ["acl", "reset", "configure", "settings", "live_objects", "SimMisuseError", "SimWarning", "LiveObject", "Settings"]
+__all__ = ["acl", "register_kernel", "reset", "configure", "settings", "live_objects", "SimMisuseError", "SimWarning", "LiveObject", "Settings"]
 
 
 def reset() -> None:

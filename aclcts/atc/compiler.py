@@ -1,0 +1,109 @@
+"""`atc --singleop` for the simulator: compile a single-op JSON file into one model file per operator."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from aclcts.atc.parser import ParsedOp, SingleOpFileError, parse_singleop
+
+
+@dataclass
+class CompileResult:
+    """What one compilation did: the model files written, the errors and the warnings."""
+
+    written: list[Path] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    operators: list[ParsedOp] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """Whether every operator compiled."""
+        return not self.errors
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write `data` to `path` through a temporary file in the same directory and a rename."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _read(json_path: Path, result: CompileResult) -> str | None:
+    try:
+        return json_path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        result.errors.append(f"--singleop: {json_path}: no such file [E10023]")
+    except UnicodeDecodeError as exc:
+        result.errors.append(f"{json_path}: invalid JSON: not UTF-8 text ({exc.reason} at byte {exc.start}) "
+                             "[E10025]")
+    except OSError as exc:
+        result.errors.append(f"--singleop: {json_path}: cannot be read ({exc.strerror}) [E10024]")
+    return None
+
+
+def _write_models(ops: list[ParsedOp], output_dir: Path, result: CompileResult) -> None:
+    try:
+        output_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        result.errors.append(f"--output: {output_dir}: cannot create the directory ({exc.strerror})")
+        return
+    written_by: dict[str, int] = {}
+    for op in ops:
+        if op.model is None:
+            continue
+        if op.file_name in written_by:
+            result.warnings.append(f"element {op.position} (op \"{op.op_type}\"): warning: {op.file_name} "
+                                   f"replaces the model of element {written_by[op.file_name]}")
+        path = output_dir / op.file_name
+        try:
+            write_atomically(path, op.model.to_bytes())
+        except OSError as exc:
+            result.errors.append(f"--output: {path}: cannot be written ({exc.strerror})")
+            continue
+        written_by[op.file_name] = op.position
+        result.written.append(path)
+
+
+def compile_singleop(json_path: str | os.PathLike, output_dir: str | os.PathLike, soc_version: str, *,
+                     ir_io_counts: Mapping[str, tuple[int, int]] | None = None) -> CompileResult:
+    """Compile every operator of a single-op JSON file into `output_dir`; failing operators get no model.
+
+    An E10032 error (wrong JSON value type) stops the whole file, as in ATC: then no model is written.
+    """
+    result = CompileResult()
+    if not soc_version:
+        result.errors.append("--soc_version: must not be empty")
+        return result
+    json_path = Path(json_path)
+    text = _read(json_path, result)
+    if text is None:
+        return result
+    try:
+        ops = parse_singleop(text, str(json_path), soc_version=soc_version, ir_io_counts=ir_io_counts)
+    except SingleOpFileError as exc:
+        result.errors.append(exc.diagnostic.message)
+        return result
+    result.operators = ops
+    for op in ops:
+        result.errors.extend(d.message for d in op.errors)
+        result.warnings.extend(op.warnings)
+    if not ops:
+        result.warnings.append(f"{json_path}: warning: the file describes no operator; no model written")
+    if any(d.code == "E10032" for op in ops for d in op.errors):
+        result.errors.append(f"{json_path}: a value of the wrong JSON type stops the whole file; no model "
+                             "written [E10032]")
+        return result
+    _write_models(ops, Path(output_dir), result)
+    return result

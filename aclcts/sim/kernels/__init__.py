@@ -1,0 +1,16 @@
+"""The simulator's device-numerics kernel library: one NumPy kernel per op type, looked up by the runtime."""
+
+from aclcts.sim.kernels import cast, elementwise, matmul, unary  # noqa: F401  (register the built-in kernels)
+from aclcts.sim.kernels.base import InferredShape, Kernel, KernelError, TensorInfo
+from aclcts.sim.kernels.registry import get_kernel, register_kernel, registered_op_types, unregister_kernel
+
+__all__ = [
+    "InferredShape",
+    "Kernel",
+    "KernelError",
+    "TensorInfo",
+    "get_kernel",
+    "register_kernel",
+    "registered_op_types",
+    "unregister_kernel",
+]

@@ -1,0 +1,44 @@
+"""The kernel interface: what a kernel is told about its tensors, what it returns, how it fails."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class TensorInfo:
+    """What a kernel knows about one input or output: aclDataType, dims and aclFormat."""
+
+    dtype: int
+    shape: tuple[int, ...]
+    format: int
+
+
+@dataclass(frozen=True)
+class InferredShape:
+    """The result of shape inference for one output: dtype, dims (-1 = value-dependent) and one (min, max) per dim."""
+
+    dtype: int
+    shape: tuple[int, ...]
+    shape_range: tuple[tuple[int, int], ...]
+
+
+class KernelError(Exception):
+    """Invalid inputs or attributes for an op; the message names the op, the input/attr and what was expected."""
+
+
+ComputeFn = Callable[[list[np.ndarray | None], dict[str, Any], list[TensorInfo]], list[np.ndarray]]
+InferFn = Callable[[list[TensorInfo], list[np.ndarray | None], dict[str, Any]], list[InferredShape]]
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One op type's device-numerics implementation and (optionally) its shape inference."""
+
+    op_type: str
+    compute: ComputeFn
+    infer_shape: InferFn | None

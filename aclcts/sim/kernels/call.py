@@ -1,0 +1,187 @@
+"""One kernel invocation's arguments, read against the op prototype with errors naming op, input/attr and expectation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from aclcts.dtypes import JSON_TYPE_NAMES, acl_data_type, has_numpy_dtype, numpy_dtype
+from aclcts.sim.kernels.base import KernelError, TensorInfo
+
+
+def dtype_name(dtype: np.dtype | int) -> str:
+    """The single-op JSON spelling of a NumPy dtype or aclDataType value, for messages."""
+    if isinstance(dtype, (int, np.integer)):
+        return JSON_TYPE_NAMES.get(int(dtype), f"aclDataType {int(dtype)}")
+    try:
+        return JSON_TYPE_NAMES[acl_data_type(dtype)]
+    except KeyError:
+        return str(dtype)
+
+
+def _dtype_key(dtype: np.dtype | int) -> object:
+    if isinstance(dtype, (int, np.integer)):
+        return ("acl", int(dtype))
+    return ("numpy", np.dtype(dtype))
+
+
+class OpCall:
+    """The op type, inputs and attributes of one compute or infer_shape call."""
+
+    def __init__(self, op_type: str, inputs: Sequence[Any], attrs: dict[str, Any] | None) -> None:
+        self.op_type = op_type
+        self.inputs = list(inputs)
+        self.attrs = dict(attrs or {})
+
+    def fail(self, what: str) -> KernelError:
+        """A KernelError whose message starts with the op type."""
+        return KernelError(f"{self.op_type}: {what}")
+
+    # inputs -----------------------------------------------------------------------------------------
+    def require_count(self, minimum: int, maximum: int | None = None) -> None:
+        """Check the number of inputs passed (maximum None = exactly minimum)."""
+        maximum = minimum if maximum is None else maximum
+        if not minimum <= len(self.inputs) <= maximum:
+            expected = str(minimum) if minimum == maximum else f"{minimum} to {maximum}"
+            raise self.fail(f"expected {expected} inputs, got {len(self.inputs)}")
+
+    def input(self, index: int, name: str) -> Any:
+        """A required input (array or TensorInfo)."""
+        value = self.inputs[index] if index < len(self.inputs) else None
+        if value is None:
+            raise self.fail(f"input {index} '{name}' is required but was not given")
+        return value
+
+    def optional(self, index: int) -> Any:
+        """An optional input, or None when it is absent."""
+        return self.inputs[index] if index < len(self.inputs) else None
+
+    def require_dtype(self, name: str, dtype: np.dtype, allowed: Iterable[Any]) -> None:
+        """Check that an input's dtype is one of the prototype's types."""
+        allowed_dtypes = [np.dtype(a) for a in allowed]
+        if np.dtype(dtype) not in allowed_dtypes:
+            names = ", ".join(dtype_name(a) for a in allowed_dtypes)
+            raise self.fail(f"input '{name}' has dtype {dtype_name(np.dtype(dtype))}, expected one of: {names}")
+
+    def require_same_dtype(self, names: Sequence[str], dtypes: Sequence[np.dtype | int]) -> None:
+        """Check that several inputs share one dtype (NumPy dtypes in compute, aclDataType ints in infer_shape)."""
+        first = dtypes[0]
+        for name, dtype in zip(names[1:], dtypes[1:]):
+            if _dtype_key(dtype) != _dtype_key(first):
+                raise self.fail(
+                    f"input '{name}' has dtype {dtype_name(dtype)}, expected {dtype_name(first)} (the dtype of '{names[0]}')"
+                )
+
+    def index_values(self, index: int, name: str, value: Any) -> list[int]:
+        """The integers of an index-type input (int32/int64 scalar or 1-D tensor)."""
+        array = np.asarray(value)
+        if array.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
+            raise self.fail(f"input {index} '{name}' has dtype {dtype_name(array.dtype)}, expected int32 or int64")
+        if array.ndim > 1:
+            raise self.fail(f"input {index} '{name}' must be a scalar or 1-D, got shape {list(array.shape)}")
+        return [int(v) for v in array.reshape(-1)]
+
+    # attributes -------------------------------------------------------------------------------------
+    def _raw(self, name: str, default: Any, required: bool) -> Any:
+        if name in self.attrs and self.attrs[name] is not None:
+            return self.attrs[name]
+        if required:
+            raise self.fail(f"required attr '{name}' was not given")
+        return default
+
+    def attr_bool(self, name: str, default: bool) -> bool:
+        """A bool attribute."""
+        value = self._raw(name, default, False)
+        if not isinstance(value, (bool, np.bool_)):
+            raise self.fail(f"attr '{name}' must be a bool, got {value!r}")
+        return bool(value)
+
+    def attr_int(self, name: str, default: int | None = None, *, required: bool = False) -> int:
+        """An int attribute (also used for data_type attributes, which are aclDataType ints)."""
+        value = self._raw(name, default, required)
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise self.fail(f"attr '{name}' must be an int, got {value!r}")
+        return int(value)
+
+    def attr_float(self, name: str, default: float) -> float:
+        """A float attribute (an int value is accepted)."""
+        value = self._raw(name, default, False)
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise self.fail(f"attr '{name}' must be a float, got {value!r}")
+        return float(value)
+
+    def attr_str(self, name: str, default: str) -> str:
+        """A string attribute."""
+        value = self._raw(name, default, False)
+        if not isinstance(value, str):
+            raise self.fail(f"attr '{name}' must be a str, got {value!r}")
+        return value
+
+    def attr_list_int(self, name: str, default: Sequence[int] | None = None, *, required: bool = False) -> list[int]:
+        """A list-of-int attribute."""
+        value = self._raw(name, default, required)
+        if not isinstance(value, (list, tuple)) or any(
+            isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) for v in value
+        ):
+            raise self.fail(f"attr '{name}' must be a list of ints, got {value!r}")
+        return [int(v) for v in value]
+
+    def attr_dtype(self, name: str, default: int, allowed: Sequence[int]) -> int:
+        """A data_type attribute restricted to some aclDataType values."""
+        value = self.attr_int(name, default)
+        if value not in allowed:
+            names = ", ".join(dtype_name(a) for a in allowed)
+            raise self.fail(f"attr '{name}' is {dtype_name(value)}, expected one of: {names}")
+        return value
+
+    # axes -------------------------------------------------------------------------------------------
+    def axis(self, what: str, axis: int, rank: int, *, allow_end: bool = False) -> int:
+        """A dimension index in [-rank, rank) (or up to rank with allow_end), made non-negative."""
+        upper = rank + 1 if allow_end else rank
+        if not -upper <= axis < upper or (rank == 0 and not allow_end):
+            raise self.fail(f"{what} {axis} is out of range for a rank-{rank} input (expected [{-rank}, {rank - 1}])")
+        return axis % upper if axis < 0 else axis
+
+
+class Outputs:
+    """The caller's output descriptions for one compute call, and the check of what the kernel returns."""
+
+    def __init__(self, call: OpCall, outputs: Sequence[TensorInfo], names: Sequence[str]) -> None:
+        self.call = call
+        self.infos = list(outputs)
+        self.names = list(names)
+        if len(self.infos) != len(self.names):
+            expected = ", ".join(self.names)
+            raise call.fail(f"expected {len(self.names)} outputs ({expected}), got {len(self.infos)}")
+
+    def dtype(self, index: int) -> np.dtype:
+        """The NumPy dtype the caller asked for on an output."""
+        acl = self.infos[index].dtype
+        if not has_numpy_dtype(acl):
+            raise self.call.fail(f"output '{self.names[index]}' has {dtype_name(acl)}, which the simulator cannot hold")
+        return numpy_dtype(acl)
+
+    def require_dtype(self, index: int, expected: np.dtype, why: str) -> np.dtype:
+        """Check that an output's dtype is the one the prototype implies."""
+        given = self.dtype(index)
+        if given != np.dtype(expected):
+            raise self.call.fail(
+                f"output '{self.names[index]}' has dtype {dtype_name(given)}, expected {dtype_name(np.dtype(expected))} "
+                f"({why})"
+            )
+        return given
+
+    def emit(self, index: int, value: np.ndarray, *, value_dependent: bool = False) -> np.ndarray:
+        """Return value as the output's dtype, checking its shape against the caller's unless value_dependent."""
+        array = np.asarray(value)
+        dtype = self.dtype(index)
+        if array.dtype != dtype:
+            array = array.astype(dtype)
+        wanted = tuple(self.infos[index].shape)
+        if not value_dependent and all(d >= 0 for d in wanted) and array.shape != wanted:
+            raise self.call.fail(
+                f"output '{self.names[index]}' was given shape {list(wanted)}, but the inputs give {list(array.shape)}"
+            )
+        return np.ascontiguousarray(array)

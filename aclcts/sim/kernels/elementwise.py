@@ -1,0 +1,168 @@
+"""Elementwise binary ops with NumPy broadcasting (Add, Sub, Mul, RealDiv, Maximum, Minimum, Pow, comparisons,
+LogicalAnd) and AddN.
+
+Prototypes (inputs x1, x2 -> y; no attributes), CANN op_proto elewise_calculation_ops.h as published in
+mindspore-ai/graphengine third_party/fwkacllib/inc/ops/elewise_calculation_ops.h (Sub, Mul, RealDiv, Maximum,
+Minimum, Pow, Equal, Less, Greater, LogicalAnd, AddN with DYNAMIC_INPUT x and REQUIRED_ATTR N) and
+hicann/ops-math math/add/op_graph/add_proto.h (Add, which also takes bool and bf16).
+fp16/bf16 results are rounded to the storage type after the op (numerics.py); integers wrap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.numerics import BOOL, FLOATS, INTS, Rounder, is_float, rounder, widen
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import broadcast, inferred
+from aclcts.dtypes import acl_data_type
+
+FloatFn = Callable[[np.ndarray, np.ndarray, Rounder], np.ndarray]
+RawFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+_I = {name: np.dtype(name) for name in ("int8", "int16", "int32", "int64", "uint8", "uint16")}
+
+
+def _truncating_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Integer division rounding toward zero (C semantics); a divisor of 0 gives 0 (simulator choice)."""
+    safe = np.where(b == 0, 1, b).astype(b.dtype)
+    quotient = np.floor_divide(a, safe)
+    inexact = (np.remainder(a, safe) != 0) & ((a < 0) != (safe < 0))
+    quotient = np.where(inexact, quotient + 1, quotient).astype(a.dtype)
+    return np.where(b == 0, 0, quotient).astype(a.dtype)
+
+
+def _integer_power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Integer power with wrap-around; a negative exponent gives the truncated 1/a**|b| (0 unless |a| == 1)."""
+    a, b = np.broadcast_arrays(a, b)
+    magnitude = np.power(a, np.abs(b)).astype(a.dtype)
+    reciprocal = np.where(a == 1, 1, np.where(a == -1, np.where(np.abs(b) % 2 == 1, -1, 1), 0)).astype(a.dtype)
+    return np.where(b < 0, reciprocal, magnitude).astype(a.dtype)
+
+
+class _Binary:
+    """One broadcasting binary op: its prototype's dtypes and its float and integer/bool arithmetic."""
+
+    def __init__(
+        self,
+        op_type: str,
+        allowed: tuple[np.dtype, ...],
+        on_float: FloatFn,
+        on_raw: RawFn,
+        *,
+        boolean_result: bool = False,
+    ) -> None:
+        self.op_type = op_type
+        self.allowed = allowed
+        self.on_float = on_float
+        self.on_raw = on_raw
+        self.boolean_result = boolean_result
+
+    def _check(self, call: OpCall, x1: Any, x2: Any) -> tuple[int, ...]:
+        call.require_count(2)
+        call.require_dtype("x1", x1.dtype, self.allowed)
+        call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
+        return broadcast(call, ["x1", "x2"], [tuple(x1.shape), tuple(x2.shape)])
+
+    def compute(self, inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        """The kernel's compute entry point."""
+        call = OpCall(self.op_type, inputs, attrs)
+        x1, x2 = call.input(0, "x1"), call.input(1, "x2")
+        shape = self._check(call, x1, x2)
+        out = Outputs(call, outputs, ["y"])
+        if self.boolean_result:
+            out.require_dtype(0, BOOL, "a comparison gives bool")
+        else:
+            out.require_dtype(0, x1.dtype, "same as input 'x1'")
+        with np.errstate(all="ignore"):
+            if is_float(x1.dtype):
+                y = self.on_float(widen(x1), widen(x2), rounder(x1.dtype))
+            else:
+                y = self.on_raw(x1, x2)
+        y = np.asarray(y)
+        if not self.boolean_result:
+            y = y.astype(x1.dtype)
+        return [out.emit(0, np.broadcast_to(y, shape))]
+
+    def infer_shape(self, inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        """The kernel's infer_shape entry point."""
+        call = OpCall(self.op_type, inputs, attrs)
+        x1, x2 = call.input(0, "x1"), call.input(1, "x2")
+        call.require_count(2)
+        shape = broadcast(call, ["x1", "x2"], [tuple(x1.shape), tuple(x2.shape)])
+        dtype = acl_data_type(BOOL) if self.boolean_result else x1.dtype
+        return [inferred(dtype, shape)]
+
+    def register(self) -> None:
+        """Add this op to the built-in kernels."""
+        builtin(self.op_type, self.compute, self.infer_shape)
+
+
+_ARITH = FLOATS + (_I["int8"], _I["int16"], _I["int32"], _I["int64"], _I["uint8"], _I["uint16"])
+_MAXMIN = FLOATS + (_I["int32"], _I["int64"])
+_POW = FLOATS + (_I["int8"], _I["uint8"], _I["int32"], _I["int64"])
+_EQUAL = FLOATS + (_I["int8"], _I["int16"], _I["int32"], _I["int64"], _I["uint8"], BOOL)
+_ORDER = FLOATS + INTS
+
+for _op in (
+    _Binary("Add", _ARITH[:-1] + (BOOL,), lambda a, b, r: r(a + b), lambda a, b: a | b if a.dtype == BOOL else a + b),
+    _Binary("Sub", _ARITH, lambda a, b, r: r(a - b), lambda a, b: a - b),
+    _Binary("Mul", _ARITH, lambda a, b, r: r(a * b), lambda a, b: a * b),
+    _Binary("RealDiv", _ARITH, lambda a, b, r: r(a / b), _truncating_divide),
+    _Binary("Maximum", _MAXMIN, lambda a, b, r: r(np.maximum(a, b)), np.maximum),
+    _Binary("Minimum", _MAXMIN, lambda a, b, r: r(np.minimum(a, b)), np.minimum),
+    _Binary("Pow", _POW, lambda a, b, r: r(np.power(a, b)), _integer_power),
+    _Binary("Equal", _EQUAL, lambda a, b, r: a == b, lambda a, b: a == b, boolean_result=True),
+    _Binary("Less", _ORDER, lambda a, b, r: a < b, lambda a, b: a < b, boolean_result=True),
+    _Binary("Greater", _ORDER, lambda a, b, r: a > b, lambda a, b: a > b, boolean_result=True),
+    _Binary("LogicalAnd", (BOOL,), lambda a, b, r: a & b, lambda a, b: a & b, boolean_result=True),
+):
+    _op.register()
+
+
+_ADDN_TYPES = FLOATS + (_I["int8"], _I["int16"], _I["int32"], _I["int64"], _I["uint8"], _I["uint16"])
+
+
+def _addn_inputs(call: OpCall) -> list[Any]:
+    count = call.attr_int("N", required=True)
+    if count < 1 or count != len(call.inputs):
+        raise call.fail(f"attr 'N' is {count}, but {len(call.inputs)} dynamic inputs 'x' were given (they must agree)")
+    tensors = [call.input(i, f"x{i}") for i in range(count)]
+    for i, tensor in enumerate(tensors[1:], start=1):
+        if tuple(tensor.shape) != tuple(tensors[0].shape):
+            raise call.fail(f"input 'x{i}' has shape {list(tensor.shape)}, expected {list(tensors[0].shape)} (that of 'x0')")
+    call.require_same_dtype([f"x{i}" for i in range(count)], [t.dtype for t in tensors])
+    return tensors
+
+
+def _addn_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("AddN", inputs, attrs)
+    tensors = _addn_inputs(call)
+    call.require_dtype("x0", tensors[0].dtype, _ADDN_TYPES)
+    out = Outputs(call, outputs, ["y"])
+    dtype = out.require_dtype(0, tensors[0].dtype, "same as the inputs 'x'")
+    with np.errstate(all="ignore"):
+        if is_float(dtype):
+            r = rounder(dtype)
+            total = widen(tensors[0])
+            for tensor in tensors[1:]:
+                total = r(total + widen(tensor))
+        else:
+            total = tensors[0].copy()
+            for tensor in tensors[1:]:
+                total = (total + tensor).astype(dtype)
+    return [out.emit(0, total.astype(dtype))]
+
+
+def _addn_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("AddN", inputs, attrs)
+    tensors = _addn_inputs(call)
+    return [inferred(tensors[0].dtype, tensors[0].shape)]
+
+
+builtin("AddN", _addn_compute, _addn_infer)

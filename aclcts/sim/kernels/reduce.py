@@ -1,0 +1,124 @@
+"""Reductions: ReduceSum, ReduceMax, ReduceMean (axes as the second input).
+
+Prototypes: hicann/ops-math math/reduce_sum/op_graph/reduce_sum_proto.h, math/reduce_max/op_graph/reduce_max_proto.h
+and math/reduce_mean/op_graph/reduce_mean_proto.h -- INPUT x (NumberType), INPUT axes (int32/int64),
+OUTPUT y, ATTR(keep_dims, Bool, false), ATTR(noop_with_empty_axes, Bool, true) (empty axes: no reduction when
+true, reduce everything when false).
+Numerics: fp16/bf16/fp32 sums accumulate in fp32 in the pairwise tree order of numerics.tree_sum and round once;
+ReduceMean divides that fp32 sum by the element count in fp32; integer sums wrap in the input type and integer
+means truncate toward zero; ReduceMax is exact (NaN propagates).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.numerics import FLOATS, INTS, compute_dtype, is_float, tree_sum
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import UNKNOWN, inferred, unknown_rank
+
+_NUMBER = FLOATS + INTS
+
+
+def reduction_axes(call: OpCall, axes: list[int], rank: int) -> list[int] | None:
+    """The sorted, non-negative axes to reduce, or None for 'no reduction' (empty axes with noop_with_empty_axes)."""
+    if not axes:
+        return None if call.attr_bool("noop_with_empty_axes", True) else list(range(rank))
+    return sorted({call.axis("axes value", a, rank) for a in axes})
+
+
+def _reduced_shape(shape: tuple[int, ...], axes: list[int], keep_dims: bool) -> tuple[int, ...]:
+    if keep_dims:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def _flattened(x: np.ndarray, axes: list[int]) -> np.ndarray:
+    """x with the reduced axes moved last and merged into one."""
+    kept = [i for i in range(x.ndim) if i not in axes]
+    moved = np.transpose(x, kept + axes)
+    return moved.reshape(tuple(x.shape[i] for i in kept) + (-1,))
+
+
+def _sum(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:
+    flat = _flattened(x, axes)
+    if is_float(x.dtype):
+        return tree_sum(flat.astype(compute_dtype(x.dtype)), -1)
+    return np.sum(flat, axis=-1, dtype=x.dtype)
+
+
+def _mean(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:
+    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    total = _sum(call, x, axes)
+    if is_float(x.dtype):
+        return total / total.dtype.type(count)
+    if count == 0:
+        raise call.fail("cannot take the mean of an empty integer reduction")
+    quotient = np.floor_divide(total, count)
+    return np.where((total % count != 0) & (total < 0), quotient + 1, quotient).astype(x.dtype)
+
+
+def _max(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:
+    if any(x.shape[a] == 0 for a in axes):
+        raise call.fail(f"cannot take the maximum over an empty axis (x shape {list(x.shape)}, axes {axes})")
+    return np.max(_flattened(x, axes), axis=-1)
+
+
+def _reduce_kernel(op_type: str, reduce: Callable[[OpCall, np.ndarray, list[int]], np.ndarray]) -> None:
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(2)
+        x = call.input(0, "x")
+        call.require_dtype("x", x.dtype, _NUMBER)
+        axes = reduction_axes(call, call.index_values(1, "axes", call.input(1, "axes")), x.ndim)
+        keep_dims = call.attr_bool("keep_dims", False)
+        out = Outputs(call, outputs, ["y"])
+        out.require_dtype(0, x.dtype, "same as input 'x'")
+        if axes is None:
+            return [out.emit(0, x.copy())]
+        with np.errstate(all="ignore"):
+            y = np.asarray(reduce(call, x, axes)).astype(x.dtype)
+        return [out.emit(0, y.reshape(_reduced_shape(x.shape, axes, keep_dims)))]
+
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(2)
+        x, axes_info = call.input(0, "x"), call.input(1, "axes")
+        keep_dims = call.attr_bool("keep_dims", False)
+        shape = tuple(x.shape)
+        if unknown_rank(shape):
+            return [inferred(x.dtype, shape)]
+        axes_value = values[1] if len(values) > 1 else None
+        if axes_value is not None:
+            axes = reduction_axes(call, call.index_values(1, "axes", axes_value), len(shape))
+            if axes is None:
+                return [inferred(x.dtype, shape)]
+            return [inferred(x.dtype, _reduced_shape(shape, axes, keep_dims))]
+        return [_unknown_axes(x.dtype, shape, tuple(axes_info.shape), keep_dims)]
+
+    builtin(op_type, compute, infer_shape)
+
+
+def _unknown_axes(dtype: int, shape: tuple[int, ...], axes_shape: tuple[int, ...], keep_dims: bool) -> InferredShape:
+    """The output when the axes values are not known: each dim may be reduced (to 1, or removed)."""
+    ranges = [(min(d, 1), d) if d >= 0 else (0, -1) for d in shape]
+    if keep_dims:
+        return inferred(dtype, [d if d in (0, 1) else UNKNOWN for d in shape], [(lo, hi) if lo != hi else (lo, hi) for lo, hi in ranges])
+    count = axes_shape[0] if len(axes_shape) == 1 and axes_shape[0] >= 0 else None
+    if count is None or count == 0:
+        return inferred(dtype, (-2,))
+    known = [d for d in shape if d >= 0]
+    upper = max(known) if len(known) == len(shape) and known else -1
+    lower = min(known) if known else 0
+    rank = max(len(shape) - count, 0)
+    return inferred(dtype, [UNKNOWN] * rank, [(lower, upper)] * rank)
+
+
+_reduce_kernel("ReduceSum", _sum)
+_reduce_kernel("ReduceMax", _max)
+_reduce_kernel("ReduceMean", _mean)

@@ -1,0 +1,50 @@
+"""The table of kernels by op type: built-ins, overridden by kernels registered at run time."""
+
+from __future__ import annotations
+
+from aclcts.sim.kernels.base import ComputeFn, InferFn, Kernel
+
+_BUILTIN: dict[str, Kernel] = {}
+_CUSTOM: dict[str, Kernel] = {}
+
+
+def _checked(op_type: object, compute: object, infer_shape: object) -> Kernel:
+    if not isinstance(op_type, str) or not op_type:
+        raise ValueError(f"register_kernel: op_type must be a non-empty str, got {op_type!r}")
+    if not callable(compute):
+        raise TypeError(f"register_kernel({op_type!r}): compute must be callable, got {type(compute).__name__}")
+    if infer_shape is not None and not callable(infer_shape):
+        raise TypeError(
+            f"register_kernel({op_type!r}): infer_shape must be callable or None, got {type(infer_shape).__name__}"
+        )
+    return Kernel(op_type, compute, infer_shape)  # type: ignore[arg-type]
+
+
+def builtin(op_type: str, compute: ComputeFn, infer_shape: InferFn) -> None:
+    """Add one of this library's own kernels (called by the op modules at import)."""
+    if op_type in _BUILTIN:
+        raise ValueError(f"built-in kernel {op_type!r} is defined twice")
+    _BUILTIN[op_type] = _checked(op_type, compute, infer_shape)
+
+
+def register_kernel(op_type: str, compute: ComputeFn, infer_shape: InferFn | None = None) -> None:
+    """Register (or replace) the kernel for op_type; it takes precedence over a built-in of the same name."""
+    _CUSTOM[op_type] = _checked(op_type, compute, infer_shape)
+
+
+def unregister_kernel(op_type: str) -> None:
+    """Remove a kernel added with register_kernel, bringing back the built-in (if any); KeyError if none was added."""
+    try:
+        del _CUSTOM[op_type]
+    except KeyError:
+        raise KeyError(f"no kernel was registered for {op_type!r} with register_kernel") from None
+
+
+def get_kernel(op_type: str) -> Kernel | None:
+    """The kernel that runs op_type (registered first, then built-in), or None if there is none."""
+    return _CUSTOM.get(op_type) or _BUILTIN.get(op_type)
+
+
+def registered_op_types() -> list[str]:
+    """Every op type that has a kernel, sorted."""
+    return sorted(set(_BUILTIN) | set(_CUSTOM))

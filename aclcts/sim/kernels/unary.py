@@ -1,0 +1,122 @@
+"""Elementwise unary ops: Abs, Neg, Exp, Log, Sqrt, Rsqrt, Relu, Sigmoid, Tanh, Square, Reciprocal.
+
+Prototypes (input x -> y), CANN elewise_calculation_ops.h / nonlinear_fuc_ops.h as published in
+mindspore-ai/graphengine third_party/fwkacllib/inc/ops/elewise_calculation_ops.h: Exp and Log carry
+ATTR(base, Float, -1.0), ATTR(scale, Float, 1.0), ATTR(shift, Float, 0.0) (Exp: y = base^(scale*x + shift),
+Log: y = log_base(scale*x + shift), base -1 meaning e); the others have no attributes. Sigmoid, Relu and Tanh
+are x -> y in nonlinear_fuc_ops.h (UnaryDataType for Sigmoid/Tanh).
+Composite formulas round to the storage type after each primitive op (numerics.py):
+Sigmoid = 1 / (1 + exp(-x)) rounds after neg, exp, add and reciprocal; Rsqrt = 1 / sqrt(x) after sqrt and
+reciprocal; Exp/Log with non-default attrs after the scale multiply, the shift add, exp/log and the base change.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.numerics import FLOATS, Rounder, is_float, rounder, widen
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import inferred
+
+FloatFn = Callable[[OpCall, np.ndarray, Rounder], np.ndarray]
+RawFn = Callable[[np.ndarray], np.ndarray]
+
+_INT = {name: np.dtype(name) for name in ("int8", "int16", "int32", "int64", "uint8")}
+
+
+def _exp(call: OpCall, x: np.ndarray, r: Rounder) -> np.ndarray:
+    base, scale, shift = _base_scale_shift(call)
+    t = x
+    if scale != 1.0:
+        t = r(t * x.dtype.type(scale))
+    if shift != 0.0:
+        t = r(t + x.dtype.type(shift))
+    if base != -1.0:
+        t = r(t * x.dtype.type(math.log(base)))
+    return r(np.exp(t))
+
+
+def _log(call: OpCall, x: np.ndarray, r: Rounder) -> np.ndarray:
+    base, scale, shift = _base_scale_shift(call)
+    t = x
+    if scale != 1.0:
+        t = r(t * x.dtype.type(scale))
+    if shift != 0.0:
+        t = r(t + x.dtype.type(shift))
+    y = r(np.log(t))
+    if base != -1.0:
+        y = r(y / x.dtype.type(math.log(base)))
+    return y
+
+
+def _base_scale_shift(call: OpCall) -> tuple[float, float, float]:
+    base = call.attr_float("base", -1.0)
+    if base != -1.0 and not base > 0.0:
+        raise call.fail(f"attr 'base' is {base}, expected a value > 0 or -1 (meaning e)")
+    return base, call.attr_float("scale", 1.0), call.attr_float("shift", 0.0)
+
+
+def _sigmoid(call: OpCall, x: np.ndarray, r: Rounder) -> np.ndarray:
+    one = x.dtype.type(1)
+    return r(one / r(one + r(np.exp(r(-x)))))
+
+
+def _integer_reciprocal(x: np.ndarray) -> np.ndarray:
+    """Truncated 1/x for integers: 1 and -1 map to themselves, everything else (0 included) to 0."""
+    return np.where((x == 1) | (x == -1), x, 0).astype(x.dtype)
+
+
+# op type -> (prototype dtypes, float arithmetic, integer arithmetic or None for float-only ops)
+_TABLE: dict[str, tuple[tuple[np.dtype, ...], FloatFn, RawFn | None]] = {
+    "Abs": (FLOATS + (_INT["int32"], _INT["int64"]), lambda c, x, r: r(np.abs(x)), np.abs),
+    "Neg": (FLOATS + (_INT["int8"], _INT["int32"], _INT["int64"]), lambda c, x, r: r(-x), np.negative),
+    "Exp": (FLOATS, _exp, None),
+    "Log": (FLOATS, _log, None),
+    "Sqrt": (FLOATS, lambda c, x, r: r(np.sqrt(x)), None),
+    "Rsqrt": (FLOATS, lambda c, x, r: r(x.dtype.type(1) / r(np.sqrt(x))), None),
+    "Relu": (
+        FLOATS + (_INT["int8"], _INT["int32"], _INT["int64"], _INT["uint8"]),
+        lambda c, x, r: r(np.maximum(x, x.dtype.type(0))),
+        lambda x: np.maximum(x, x.dtype.type(0)),
+    ),
+    "Sigmoid": (FLOATS, _sigmoid, None),
+    "Tanh": (FLOATS, lambda c, x, r: r(np.tanh(x)), None),
+    "Square": (FLOATS + (_INT["int32"], _INT["int64"]), lambda c, x, r: r(x * x), lambda x: x * x),
+    "Reciprocal": (FLOATS + (_INT["int32"], _INT["int64"]), lambda c, x, r: r(x.dtype.type(1) / x), _integer_reciprocal),
+}
+
+
+def _kernel(op_type: str) -> tuple[Callable[..., list[np.ndarray]], Callable[..., list[InferredShape]]]:
+    allowed, on_float, on_raw = _TABLE[op_type]
+
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1)
+        x = call.input(0, "x")
+        call.require_dtype("x", x.dtype, allowed)
+        out = Outputs(call, outputs, ["y"])
+        out.require_dtype(0, x.dtype, "same as input 'x'")
+        with np.errstate(all="ignore"):
+            if is_float(x.dtype) or on_raw is None:
+                y = on_float(call, widen(x), rounder(x.dtype))
+            else:
+                y = on_raw(x)
+        return [out.emit(0, np.asarray(y).astype(x.dtype))]
+
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1)
+        x = call.input(0, "x")
+        return [inferred(x.dtype, x.shape)]
+
+    return compute, infer_shape
+
+
+for _op_type in _TABLE:
+    builtin(_op_type, *_kernel(_op_type))

@@ -1,0 +1,251 @@
+"""Turning one op execution into device work: model matching, input gathering, the kernel call, write-back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from aclcts.constants import ErrorCode
+from aclcts.dtypes import has_numpy_dtype, numpy_dtype
+from aclcts.opmodel import Attr
+from aclcts.sim import core
+from aclcts.sim.api_tensor import DataBuffer, TensorDesc
+from aclcts.sim.core import INVALID_PARAM, OK, fail
+from aclcts.sim.errors import SimMisuseError
+from aclcts.sim.kernels import Kernel, KernelError, TensorInfo, get_kernel
+from aclcts.sim.memory import Region, copy_bytes, read_bytes
+from aclcts.sim.models import LoadedModel, ModelRegistry, RuntimeTensor
+from aclcts.sim.streams import LAUNCH_MS, Stream, Task
+
+OP_NOT_FOUND = int(ErrorCode.ACL_ERROR_OP_NOT_FOUND)
+GE_FAILURE = int(ErrorCode.ACL_ERROR_GE_FAILURE)
+AICORE_EXCEPTION = int(ErrorCode.ACL_ERROR_RT_AICORE_EXCEPTION)
+#: Simulated device throughput for kernels, in elements per millisecond.
+ELEMENTS_PER_MS = 50e6
+
+
+def registry() -> ModelRegistry:
+    """The process's single-op model registry."""
+    st = core.STATE
+    found = st.extensions.get("models")
+    if found is None:
+        found = st.extensions["models"] = ModelRegistry()
+    return found
+
+
+def runtime_tensor(desc: TensorDesc, const_data: bytes | None = None) -> RuntimeTensor:
+    """The matching view of a runtime desc (const bytes from set_tensor_const or a host-placed buffer)."""
+    return RuntimeTensor(
+        desc.dtype,
+        desc.format,
+        tuple(desc.dims),
+        desc.storage_format,
+        None if desc.storage_dims is None else tuple(desc.storage_dims),
+        tuple(desc.shape_range),
+        desc.const_data if const_data is None else const_data,
+    )
+
+
+def attr_dict(attrs: list[Attr]) -> dict[str, Any]:
+    """Attribute values as a kernel sees them: lists instead of tuples."""
+
+    def plain(value: Any) -> Any:
+        return [plain(v) for v in value] if isinstance(value, tuple) else value
+
+    return {a.name: plain(a.value) for a in attrs}
+
+
+def find_model(op_type: str, in_descs: list[TensorDesc], out_descs: list[TensorDesc], attrs: list[Attr],
+               host_data: dict[int, bytes]) -> LoadedModel | None:
+    """Match an execution: host-placed inputs are tried first as constants holding their data."""
+    models = registry()
+    outputs = [runtime_tensor(d) for d in out_descs]
+    if host_data:
+        as_const = [runtime_tensor(d, host_data.get(i)) for i, d in enumerate(in_descs)]
+        entry = models.match(op_type, as_const, outputs, attrs)
+        if entry is not None:
+            return entry
+    return models.match(op_type, [runtime_tensor(d) for d in in_descs], outputs, attrs)
+
+
+def no_match_code(api: str, op_type: str, descs: list[TensorDesc]) -> int:
+    """100000 if a runtime desc is still dynamic, else 100024, with the runtime's explanation."""
+    for desc in descs:
+        if not desc.is_static():
+            return fail(INVALID_PARAM, f"{api}: TensorDesc must be static when executing (dims {desc.dims})")
+    return fail(
+        OP_NOT_FOUND,
+        f"{api}: MatchOpModel opName = {op_type} fail from static map or dynamic map. Please make sure the op "
+        "executed and the op compiled is matched (op type, inputs and outputs number, format, datatype, attr, "
+        "dim range, const data)",
+    )
+
+
+@dataclass(eq=False)
+class Source:
+    """Where one kernel input comes from at run time."""
+
+    data_type: int = -1
+    array: np.ndarray | None = None
+    region: Region | None = None
+    offset: int = 0
+    dtype: np.dtype | None = None
+    dims: tuple[int, ...] = ()
+
+    def read(self) -> np.ndarray | None:
+        """The input as an ndarray (a private copy)."""
+        if self.region is None:
+            return self.array
+        count = int(np.prod(self.dims, dtype=np.int64))
+        raw = np.frombuffer(self.region.storage, self.dtype, count, self.offset)
+        return raw.reshape(self.dims).copy()
+
+
+@dataclass(eq=False)
+class Target:
+    """Where one kernel output goes."""
+
+    region: Region
+    offset: int
+    capacity: int
+    desc: TensorDesc | None
+    info: TensorInfo
+
+
+def _array_of(api: str, data: bytes, data_type: int, dims: tuple[int, ...], what: str) -> np.ndarray:
+    dtype = numpy_dtype(data_type)
+    count = int(np.prod(dims, dtype=np.int64))
+    if len(data) < count * dtype.itemsize:
+        raise SimMisuseError(f"{api}: {what} holds {len(data)} bytes, the tensor needs {count * dtype.itemsize}")
+    return np.frombuffer(data, dtype, count).reshape(dims).copy()
+
+
+def device_region(api: str, buf: DataBuffer, needed: int, what: str) -> Region:
+    """The device allocation a data buffer points into, checked to hold needed bytes."""
+    st = core.STATE
+    if buf.size < needed:
+        raise SimMisuseError(f"{api}: {what} data buffer has {buf.size} bytes, the tensor needs {needed}")
+    _, region = st.memory.resolve(api, buf.data, max(needed, 1), what, False)
+    if region is None or region.device is None:
+        raise SimMisuseError(
+            f"{api}: {what} data {buf.data:#x} is host memory; op inputs and outputs live in device memory "
+            "(place host inputs with acl.set_tensor_place_ment(desc, 1))"
+        )
+    return region
+
+
+def _check_dtype(api: str, data_type: int, what: str) -> None:
+    if data_type != -1 and not has_numpy_dtype(data_type):
+        raise SimMisuseError(f"{api}: {what} has aclDataType {data_type}, which the simulator cannot compute with")
+
+
+def gather_inputs(api: str, descs: list[TensorDesc], bufs: list[DataBuffer], host_data: dict[int, bytes]) -> list[Source]:
+    """Resolve where each input's data comes from (const bytes, host snapshot, device memory or nothing)."""
+    sources = []
+    for index, (desc, buf) in enumerate(zip(descs, bufs)):
+        what = f"input {index}"
+        _check_dtype(api, desc.dtype, what)
+        dims = tuple(desc.dims)
+        if desc.const_data is not None:
+            sources.append(Source(desc.dtype, _array_of(api, desc.const_data, desc.dtype, dims, f"{what} const data")))
+        elif index in host_data:
+            sources.append(Source(desc.dtype, _array_of(api, host_data[index], desc.dtype, dims, f"{what} host data")))
+        elif desc.dtype == -1 and buf.data == 0:
+            sources.append(Source())
+        else:
+            needed = desc.size()
+            region = device_region(api, buf, needed, what)
+            sources.append(Source(desc.dtype, None, region, buf.data - region.start, numpy_dtype(desc.dtype), dims))
+    return sources
+
+
+def host_inputs(api: str, descs: list[TensorDesc], bufs: list[DataBuffer]) -> dict[int, bytes]:
+    """The bytes of every host-placed, non-const input, read now (they are copied at launch)."""
+    st = core.STATE
+    found = {}
+    for index, (desc, buf) in enumerate(zip(descs, bufs)):
+        if desc.memtype and desc.const_data is None:
+            size = desc.size()
+            real, _ = st.memory.resolve(api, buf.data, size, f"input {index} (host placed)", st.settings.run_mode == "host")
+            found[index] = read_bytes(real, size)
+    return found
+
+
+def gather_outputs(api: str, descs: list[TensorDesc], bufs: list[DataBuffer], write_back: bool) -> list[Target]:
+    """Resolve each output's device memory and what the kernel is told about it."""
+    targets = []
+    for index, (desc, buf) in enumerate(zip(descs, bufs)):
+        what = f"output {index}"
+        _check_dtype(api, desc.dtype, what)
+        region = device_region(api, buf, desc.size(), what)
+        info = TensorInfo(desc.dtype, tuple(desc.dims), desc.format)
+        targets.append(Target(region, buf.data - region.start, buf.size, desc if write_back else None, info))
+    return targets
+
+
+def _run_kernel(api: str, op_type: str, kernel: Kernel, sources: list[Source], attrs: dict[str, Any],
+                targets: list[Target], dynamic: bool) -> int:
+    inputs = [s.read() for s in sources]
+    try:
+        results = kernel.compute(inputs, attrs, [t.info for t in targets])
+    except KernelError as exc:
+        return fail(AICORE_EXCEPTION, f"{api}: kernel {op_type} failed on the device: {exc}")
+    if len(results) != len(targets):
+        return fail(AICORE_EXCEPTION, f"{api}: kernel {op_type} returned {len(results)} outputs, the model has {len(targets)}")
+    for index, (result, target) in enumerate(zip(results, targets)):
+        result = np.ascontiguousarray(result)
+        expected = numpy_dtype(target.info.dtype)
+        if result.dtype != expected:
+            raise SimMisuseError(f"kernel {op_type} output {index}: returned dtype {result.dtype}, the desc says {expected}")
+        if not dynamic and result.shape != target.info.shape:
+            raise SimMisuseError(f"kernel {op_type} output {index}: returned shape {result.shape}, the desc says {target.info.shape}")
+        if result.nbytes > target.capacity:
+            return fail(AICORE_EXCEPTION, f"{api}: {op_type} output {index} needs {result.nbytes} bytes, its buffer has {target.capacity}")
+        if result.nbytes:
+            copy_bytes(target.region.real + target.offset, result.ctypes.data, result.nbytes)
+        if target.desc is not None:
+            target.desc.dims = list(result.shape)
+    return OK
+
+
+def launch(api: str, stream: Stream, entry: LoadedModel, sources: list[Source], targets: list[Target],
+           attrs: list[Attr]) -> int:
+    """Queue (or, for a dynamic model whose output shape is not known in advance, run now) one op."""
+    op_type = entry.model.op_type
+    kernel = get_kernel(op_type)
+    if kernel is None:
+        return fail(GE_FAILURE, f"{api}: no simulator kernel for op {op_type} (register one with aclcts.sim.register_kernel)")
+    values = attr_dict(attrs)
+    dynamic = entry.model.is_dynamic
+    regions = tuple({id(r): r for r in [s.region for s in sources if s.region] + [t.region for t in targets]}.values())
+    elements = sum(int(np.prod(t.info.shape, dtype=np.int64)) for t in targets)
+
+    def run() -> int:
+        return _run_kernel(api, op_type, kernel, sources, values, targets, dynamic)
+
+    task = Task(run, f"{api}({op_type!r})", regions, LAUNCH_MS + elements / ELEMENTS_PER_MS)
+    if dynamic and not _shape_known(kernel, sources, values, targets):
+        stream.drain()
+        for region in regions:
+            if region.freed_by:
+                raise SimMisuseError(f"{api}: {region.describe()} was freed by {region.freed_by}")
+        code = run()
+        stream.device.clock_ms += task.cost_ms
+        return code
+    stream.enqueue(task)
+    return OK
+
+
+def _shape_known(kernel: Kernel, sources: list[Source], attrs: dict[str, Any], targets: list[Target]) -> bool:
+    if kernel.infer_shape is None:
+        return False
+    infos = [TensorInfo(s.data_type, s.dims if s.region is not None else (() if s.array is None else s.array.shape), -1)
+             for s in sources]
+    values = [None if s.region is not None else s.array for s in sources]
+    try:
+        inferred = kernel.infer_shape(infos, values, attrs)
+    except KernelError:
+        return False
+    return [tuple(i.shape) for i in inferred] == [t.info.shape for t in targets]

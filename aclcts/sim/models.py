@@ -1,0 +1,143 @@
+"""The single-op model registry: loading simulator .om files and matching executions to models (§6.3, atc §8–§9)."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+
+from aclcts.opmodel import Attr, ModelFormatError, OpModel, TensorSpec, attrs_key
+
+log = logging.getLogger("aclcts.sim")
+
+#: set_model_dir reads the directory itself and at most this many levels below it.
+MODEL_DIR_MAX_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class RuntimeTensor:
+    """What matching needs from one runtime tensor desc."""
+
+    dtype: int
+    format: int
+    dims: tuple[int, ...]
+    storage_format: int | None
+    storage_dims: tuple[int, ...] | None
+    shape_range: tuple[tuple[int, int], ...]
+    const_data: bytes | None
+
+    def static_key(self) -> tuple:
+        """Hash key of this tensor for a static model lookup."""
+        return (self.dtype, self.format, self.storage_format, self.storage_dims, self.dims, self.shape_range, self.const_data)
+
+    def kind_key(self) -> tuple:
+        """Hash key of everything but the dims, for a dynamic model lookup."""
+        return (self.dtype, self.format, self.storage_format, self.const_data)
+
+
+def _spec_static_key(spec: TensorSpec) -> tuple:
+    return (spec.dtype, spec.format, None, None, spec.shape, (), spec.const_data if spec.is_const else None)
+
+
+def _spec_kind_key(spec: TensorSpec) -> tuple:
+    return (spec.dtype, spec.format, None, spec.const_data if spec.is_const else None)
+
+
+def _fits(spec: TensorSpec, dims: tuple[int, ...]) -> bool:
+    if spec.shape == (-2,):
+        return True
+    if len(dims) != len(spec.shape):
+        return False
+    for dim, (low, high) in zip(dims, spec.shape_range):
+        if dim < low or (high != -1 and dim > high):
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class LoadedModel:
+    """One registered model and where it came from."""
+
+    model: OpModel
+    source: str
+    attrs_key: tuple
+
+
+class ModelRegistry:
+    """All models of the process (set_model_dir and load share it); lookups are hashed."""
+
+    def __init__(self) -> None:
+        self.model_dir_set = False
+        self.static: dict[tuple, LoadedModel] = {}
+        self.dynamic: dict[tuple, list[LoadedModel]] = {}
+        self.op_attr_names: dict[str, set[str]] = {}
+        self.count = 0
+
+    def add(self, model: OpModel, source: str) -> bool:
+        """Register a model; an identical description already registered wins (returns False)."""
+        key_attrs = attrs_key(model.attrs)
+        entry = LoadedModel(model, source, key_attrs)
+        if model.is_dynamic:
+            key = (model.op_type, tuple(_spec_kind_key(s) for s in model.inputs),
+                   tuple(_spec_kind_key(s) for s in model.outputs), key_attrs)
+            bucket = self.dynamic.setdefault(key, [])
+            if any(e.model == model for e in bucket):
+                return False
+            bucket.append(entry)
+        else:
+            key = (model.op_type, tuple(_spec_static_key(s) for s in model.inputs),
+                   tuple(_spec_static_key(s) for s in model.outputs), key_attrs)
+            if key in self.static:
+                return False
+            self.static[key] = entry
+        self.op_attr_names.setdefault(model.op_type, set()).update(a.name for a in model.attrs)
+        self.count += 1
+        return True
+
+    def load_bytes(self, data: bytes, source: str) -> None:
+        """Parse and register one model image; ModelFormatError if it is not a simulator model."""
+        self.add(OpModel.from_bytes(data), source)
+
+    def load_dir(self, root: str) -> tuple[int, list[str]]:
+        """Register every *.om under root, at most MODEL_DIR_MAX_DEPTH levels deep; return (count, skipped)."""
+        loaded, skipped = 0, []
+        for folder, subfolders, files in os.walk(root):
+            depth = os.path.relpath(folder, root).count(os.sep) + (folder != root)
+            if depth >= MODEL_DIR_MAX_DEPTH - 1:
+                subfolders.clear()
+            subfolders.sort()
+            for name in sorted(files):
+                if not name.endswith(".om"):
+                    continue
+                path = os.path.join(folder, name)
+                try:
+                    with open(path, "rb") as handle:
+                        self.load_bytes(handle.read(), path)
+                    loaded += 1
+                except (OSError, ModelFormatError) as exc:
+                    reason = exc.reason if isinstance(exc, ModelFormatError) else exc.strerror
+                    skipped.append(f"{path}: {reason}")
+                    log.warning("acl.op.set_model_dir: skipped %s: %s", path, reason)
+        return loaded, skipped
+
+    def has_attr(self, op_type: str, name: str) -> bool:
+        """Whether any loaded model of op_type carries an attribute of that name."""
+        return name in self.op_attr_names.get(op_type, ())
+
+    def match(self, op_type: str, inputs: list[RuntimeTensor], outputs: list[RuntimeTensor],
+              attrs: list[Attr]) -> LoadedModel | None:
+        """Static models first, then dynamic ones whose ranges contain the runtime dims."""
+        key_attrs = attrs_key(attrs)
+        entry = self.static.get((op_type, tuple(t.static_key() for t in inputs),
+                                 tuple(t.static_key() for t in outputs), key_attrs))
+        if entry is not None:
+            return entry
+        bucket = self.dynamic.get((op_type, tuple(t.kind_key() for t in inputs),
+                                   tuple(t.kind_key() for t in outputs), key_attrs))
+        for candidate in bucket or ():
+            model = candidate.model
+            if all(_fits(s, t.dims) for s, t in zip(model.inputs, inputs)) and all(
+                _fits(s, t.dims) for s, t in zip(model.outputs, outputs)
+            ):
+                return candidate
+        return None
