@@ -1,4 +1,9 @@
-"""Parsing and validation of an ATC single-operator JSON file into OpModels, with ATC's error codes."""
+"""Parsing and validation of an ATC single-operator JSON file into OpModels, with ATC's error codes.
+
+Messages read `<file>:<line>: element <n> (op "<type>"): <field>: <what> [<code>]`, where n is the
+0-based position in the JSON array (compile_flag elements included) and the line is that of the
+innermost object or array holding the field.
+"""
 
 from __future__ import annotations
 
@@ -104,6 +109,7 @@ class _Tensor:
     dynamic_input: str
 
     def spec(self) -> TensorSpec:
+        """Return the finished TensorSpec."""
         return TensorSpec(self.dtype, self.format, self.shape, self.shape_range, self.origin_format,
                           self.origin_shape, self.name, self.is_const, self.const_data)
 
@@ -127,9 +133,11 @@ class _ElementParser:
         return f"{where}: element {self.position} ({op})"
 
     def fail(self, code: str, where: str, text: str, node: object = None) -> None:
+        """Record an error with ATC code `code` at field `where` (line taken from `node`)."""
         self.errors.append(Diagnostic(code, f"{self._prefix(node)}: {where}: {text} [{code}]"))
 
     def warn(self, where: str, text: str, node: object = None) -> None:
+        """Record a warning at field `where`."""
         self.warnings.append(f"{self._prefix(node)}: {where}: warning: {text}")
 
     def get(self, node: dict, key: str, where: str, kind: str, required: bool = False) -> object:
@@ -146,6 +154,7 @@ class _ElementParser:
         return value
 
     def parse_op_type(self) -> None:
+        """Read the required `op` (E10026 if missing or empty)."""
         op = self.get(self.element, "op", "", "str")
         if op is _MISSING and "op" in self.element:
             return

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import warnings
 
 from aclcts.constants import ErrorCode, EventStatus, RunMode, StreamStatus
 from aclcts.sim import core
 from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized
-from aclcts.sim.errors import SimWarning
+from aclcts.sim.errors import warn
 from aclcts.sim.state import Context, Device
 from aclcts.sim.streams import LAUNCH_MS, Event, Stream, Task
 
@@ -57,7 +56,7 @@ def _teardown_process(api: str) -> None:
     st = core.STATE
     st.warn_alive(api, ALL_KINDS)
     for device_id in list(st.devices):
-        _teardown_device(st.devices[device_id], api)
+        _teardown_device(st.devices[device_id], api, warn_leaks=False)
     st.initialized = False
     st.init_refs = 0
 
@@ -164,9 +163,10 @@ def _drop_context(context: Context, call: str) -> None:
     st.release(context.handle, call)
 
 
-def _teardown_device(device: Device, call: str) -> None:
+def _teardown_device(device: Device, call: str, warn_leaks: bool = True) -> None:
     st = core.STATE
-    st.warn_alive(call, USER_KINDS, device.id)
+    if warn_leaks:
+        st.warn_alive(call, USER_KINDS, device.id)
     for context in list(device.contexts):
         _drop_context(context, call)
     for region in st.memory.live_device_regions(device.id):
@@ -285,11 +285,7 @@ def destroy_context(context_handle: int) -> int:
     if not context.explicit:
         return fail(RT_PARAM_INVALID, f"{api}: {context_handle:#x} is a device default context, not one from create_context")
     if context.streams:
-        warnings.warn(
-            f"{api}: context {context_handle:#x} still has {len(context.streams)} stream(s); they are destroyed with it",
-            SimWarning,
-            stacklevel=3,
-        )
+        warn(f"{api}: context {context_handle:#x} still has {len(context.streams)} stream(s); they are destroyed with it")
     if st.current_context() is context:
         st.set_current_context(None)
     _drop_context(context, api)
@@ -380,11 +376,9 @@ def destroy_stream(stream_handle: int) -> int:
     if context is None or stream.context is not context:
         return fail(STREAM_CONTEXT, f"{api}: stream {stream_handle:#x} does not belong to the current context")
     if stream.queue:
-        warnings.warn(
+        warn(
             f"{api}: stream {stream_handle:#x} still has {len(stream.queue)} queued task(s) "
-            f"(first: {stream.queue[0].call}); destroy_stream waits for them — synchronise first",
-            SimWarning,
-            stacklevel=3,
+            f"(first: {stream.queue[0].call}); destroy_stream waits for them — synchronise first"
         )
     context.streams.remove(stream)
     _drop_stream(stream, api)

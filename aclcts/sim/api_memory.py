@@ -139,7 +139,8 @@ def _copy_checks(api: str, dst: int, dest_max: int, src: int, count: int, kind: 
         return fail(RT_PARAM_INVALID, f"{api}: {'dest_max' if dest_max == 0 else 'count'} is 0")
     if count > dest_max:
         return fail(RT_PARAM_INVALID, f"{api}: count {count} > dest_max {dest_max}")
-    return OK
+    context = context_or_error(api)
+    return context if isinstance(context, int) else OK
 
 
 @export("rt", "memcpy", "kkkki")

@@ -14,7 +14,7 @@ from aclcts.sim import core
 from aclcts.sim.api_attr import attr as attr_object
 from aclcts.sim.api_device import resolve_stream
 from aclcts.sim.api_tensor import DataBuffer, TensorDesc, buffer, desc
-from aclcts.sim.binding import require_int_list
+from aclcts.sim.binding import require_int_list, require_list
 from aclcts.sim.core import INVALID_PARAM, OK, export, fail, not_initialized
 from aclcts.sim.errors import SimMisuseError
 from aclcts.sim.kernels import KernelError, TensorInfo, get_kernel
@@ -123,6 +123,8 @@ def _execute(api: str, op_type: str, in_handles: list[int], in_bufs: list[int], 
 
 
 def _exec_lists(*values: object) -> list[list[int]]:
+    for value in values:
+        require_list(value, _EXEC_LISTS)
     return [require_int_list(v, _EXEC_LISTS, _NOT_INT) for v in values]
 
 

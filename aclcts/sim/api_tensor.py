@@ -16,7 +16,7 @@ from aclcts.sim.memory import read_bytes
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class TensorDesc:
     """What an aclTensorDesc holds: origin and storage layout, ranges, name, const bytes and placement."""
 
@@ -51,7 +51,7 @@ class TensorDesc:
         return all(dim >= 0 for dim in self.dims)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class DataBuffer:
     """What an aclDataBuffer holds: an address and a size, never validated at creation."""
 
@@ -60,12 +60,12 @@ class DataBuffer:
 
 
 def _dims(value: object, argument: int) -> list[int]:
-    if not isinstance(value, list):
+    if type(value) is not list and not isinstance(value, list):
         raise TypeError(f"argument {argument} is not list")
     for dim in value:
-        if not isinstance(dim, int) or not _INT64_MIN <= dim <= _INT64_MAX:
+        if type(dim) is not int and not isinstance(dim, int) or not _INT64_MIN <= dim <= _INT64_MAX:
             raise TypeError("invalid data type")
-    return [int(dim) for dim in value]
+    return list(map(int, value))
 
 
 def _ranges(value: object) -> list[tuple[int, int]]:

@@ -106,14 +106,22 @@ def parser(full_name: str, codes: str) -> Callable[[tuple], tuple]:
     most = len(converters)
     message = f"{full_name} args parse failed"
 
-    def parse(args: tuple) -> tuple:
+    def parse(args: tuple) -> list:
         if not required <= len(args) <= most:
             raise TypeError(message)
         try:
-            return tuple(convert(value) for convert, value in zip(converters, args))
+            return [convert(value) for convert, value in zip(converters, args)]
         except _ParseFailed:
             raise TypeError(message) from None
 
+    if codes == "k":
+
+        def parse_one_pointer(args: tuple) -> tuple:
+            if len(args) == 1 and type(args[0]) is int:
+                return (args[0] & MASK64,)
+            return parse(args)
+
+        return parse_one_pointer
     return parse
 
 

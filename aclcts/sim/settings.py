@@ -27,7 +27,7 @@ class Settings:
     no_context_code: int = int(ErrorCode.ACL_ERROR_RT_CONTEXT_NULL)
     unaligned_async_code: int = int(ErrorCode.ACL_ERROR_RT_ADDR_UNALIGNED)
     malloc_fill: int | None = 0xA5
-    stack_depth: int = 6
+    stack_depth: int = 3
     host_quarantine_bytes: int = 256 << 20
     log: bool = False
 
@@ -48,6 +48,7 @@ ENV_VARS = {
     "log": "ACLCTS_SIM_LOG",
     "require_init": "ACLCTS_SIM_REQUIRE_INIT",
     "default_device": "ACLCTS_SIM_DEFAULT_DEVICE",
+    "stack_depth": "ACLCTS_SIM_STACK_DEPTH",
 }
 
 _CHOICES = {"run_mode": ("host", "device"), "memory_kind": ("hbm", "ddr")}

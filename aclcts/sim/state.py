@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import itertools
 import threading
-import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from aclcts.sim.errors import SimMisuseError, SimWarning
+from aclcts.sim.errors import SimMisuseError, warn
 from aclcts.sim.memory import HANDLE_BASE, Memory
 from aclcts.sim.settings import Settings
 from aclcts.sim.streams import Stream
@@ -92,7 +91,7 @@ class SimState:
             return f"{handle:#x} is a {entry[0]} handle, expected a {expected}"
         released = self.tracker.released.get(handle)
         if released:
-            return f"{expected} {handle:#x} was already destroyed ({released})"
+            return f"{expected} {handle:#x} was already destroyed (a {released[0]} released by {released[1]})"
         return f"{handle:#x} is not a {expected} handle created by this process"
 
     def current_context(self) -> Context | None:
@@ -126,7 +125,7 @@ class SimState:
                 continue
             alive.append(str(obj))
         if alive:
-            warnings.warn(f"{when}: {len(alive)} object(s) still alive: " + "; ".join(alive), SimWarning, stacklevel=4)
+            warn(f"{when}: {len(alive)} object(s) still alive: " + "; ".join(alive))
 
     def device_of(self, handle: int) -> int | None:
         """The device an object belongs to, where that is meaningful."""

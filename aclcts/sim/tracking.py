@@ -4,39 +4,41 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 
 _SIM_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 KINDS = ("desc", "buffer", "attr", "handle", "stream", "context", "event", "device_mem", "host_mem")
 
 
-def capture_stack(depth: int) -> tuple[tuple[str, int, str], ...]:
-    """Return up to depth (file, line, function) frames of the caller, innermost first, outside the simulator."""
+def capture_stack(depth: int) -> tuple:
+    """Return up to depth (code, line) pairs of the caller's frames outside the simulator, innermost first."""
     frames = []
-    frame = sys._getframe(1)
-    while frame is not None and len(frames) < depth:
+    frame = sys._getframe(2)
+    while frame is not None:
         code = frame.f_code
-        if not code.co_filename.startswith(_SIM_DIR):
-            frames.append((code.co_filename, frame.f_lineno, code.co_name))
+        if code.co_filename.startswith(_SIM_DIR):
+            frame = frame.f_back
+            continue
+        frames.append((code, frame.f_lineno))
+        if len(frames) == depth:
+            break
         frame = frame.f_back
     return tuple(frames)
 
 
-def format_stack(call: str, stack: tuple[tuple[str, int, str], ...]) -> str:
+def format_stack(call: str, stack: tuple) -> str:
     """Render a creating call and its stack as 'call at file:line in func <- ...'."""
-    where = " <- ".join(f"{os.path.basename(f)}:{line} in {func}" for f, line, func in stack)
+    where = " <- ".join(f"{os.path.basename(code.co_filename)}:{line} in {code.co_name}" for code, line in stack)
     return f"{call} at {where}" if where else call
 
 
-@dataclass(frozen=True)
 class LiveObject:
     """One simulator object that has been created and not yet destroyed."""
 
-    kind: str
-    handle: int
-    call: str
-    stack: tuple[tuple[str, int, str], ...]
+    __slots__ = ("kind", "handle", "call", "stack")
+
+    def __init__(self, kind: str, handle: int, call: str, stack: tuple) -> None:
+        self.kind, self.handle, self.call, self.stack = kind, handle, call, stack
 
     @property
     def created_at(self) -> str:
@@ -53,7 +55,7 @@ class Tracker:
     def __init__(self, depth: int) -> None:
         self.depth = depth
         self.live: dict[int, LiveObject] = {}
-        self.released: dict[int, str] = {}
+        self.released: dict[int, tuple[str, str]] = {}
 
     def add(self, kind: str, handle: int, call: str) -> None:
         """Record that handle of this kind was created by call."""
@@ -63,7 +65,7 @@ class Tracker:
         """Record that handle was released by call."""
         obj = self.live.pop(handle, None)
         if obj is not None:
-            self.released[handle] = f"{obj.kind} released by {format_stack(call, capture_stack(self.depth) if self.depth else ())}"
+            self.released[handle] = (obj.kind, call)
 
     def objects(self, kind: str | None = None) -> list[LiveObject]:
         """Live objects, optionally of one kind, oldest first."""

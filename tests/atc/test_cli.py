@@ -1,6 +1,5 @@
 """`aclcts atc` / `python -m aclcts.atc`: flags, exit status, messages and the model files written (atc-singleop.md §1, §7)."""
 
-import json
 import os
 import subprocess
 import sys
@@ -127,10 +126,9 @@ def test_empty_array_succeeds_with_warning(write_json, tmp_path):
 
 def test_python_dash_m(write_json, tmp_path):
     path = write_json(ADD)
-    proc = subprocess.run([sys.executable, "-m", "aclcts.atc", f"--singleop={path}", f"--output={tmp_path / 'o'}",
-                           "--soc_version=Ascend310"], capture_output=True, text=True, timeout=30,
-                          cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    command = [sys.executable, "-m", "aclcts.atc"]
+    proc = subprocess.run(command + [f"--singleop={path}", f"--output={tmp_path / 'o'}", "--soc_version=Ascend310"],
+                          capture_output=True, text=True, timeout=30)
     assert proc.returncode == 0 and proc.stdout.strip() == SUCCESS
-    proc = subprocess.run([sys.executable, "-m", "aclcts.atc", "--bogus"], capture_output=True, text=True,
-                          timeout=30, cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    proc = subprocess.run(command + ["--bogus"], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2 and "unknown option --bogus" in proc.stderr and "Traceback" not in proc.stderr

@@ -347,12 +347,23 @@ def test_null_context_is_invalid_param(initialised, call):
         ),
     ],
 )
+@pytest.mark.sim_settings(default_device=None)
 def test_call_without_current_context_is_no_context_code(initialised, call):
     assert call(initialised) == aclcts.sim.settings().no_context_code
 
 
+@pytest.mark.sim_settings(default_device=None)
 def test_create_stream_without_context_returns_handle_0(initialised):
     assert initialised.rt.create_stream() == (0, aclcts.sim.settings().no_context_code)
+
+
+@pytest.mark.parametrize("call", [
+    pytest.param(lambda acl: acl.rt.create_stream()[-1], id="create_stream"),
+    pytest.param(lambda acl: acl.rt.malloc(64, 0)[-1], id="malloc"),
+])
+def test_call_without_current_context_binds_the_default_device(initialised, call):
+    assert call(initialised) == OK
+    assert initialised.rt.get_device() == (aclcts.sim.settings().default_device, OK)
 
 
 def test_first_create_context_without_set_device_binds_default_stream(initialised):

@@ -414,6 +414,22 @@ def test_memcpy_async_alignment_checked_after_documented_checks(session, endpoin
     assert session.acl.rt.synchronize_stream(session.stream) == OK
 
 
+@pytest.mark.parametrize(
+    "src_where, offset",
+    [
+        pytest.param("pinned", 1, id="pinned_source_plus_1_is_unaligned_code"),
+        pytest.param("pageable", 16, id="pageable_source_plus_16_is_unaligned_code"),
+    ],
+)
+def test_memcpy_async_unaligned_host_source_is_unaligned_code(session, endpoints, src_where, offset):
+    src, _ = endpoints(src_where, pattern(256))
+    dst, read = endpoints("device", bytes(256))
+    ret = session.acl.rt.memcpy_async(dst, 256, src + offset, 64, H2D, session.stream)
+    assert ret == aclcts.sim.settings().unaligned_async_code
+    assert session.acl.rt.synchronize_stream(session.stream) == OK
+    assert read(256) == bytes(256)
+
+
 def test_plain_memcpy_accepts_unaligned_addresses(session, endpoints):
     data = pattern(128)
     src, _ = endpoints("device", data)

@@ -1,6 +1,16 @@
 """The simulator's device-numerics kernel library: one NumPy kernel per op type, looked up by the runtime."""
 
-from aclcts.sim.kernels import cast, elementwise, matmul, unary  # noqa: F401  (register the built-in kernels)
+from aclcts.sim.kernels import (  # noqa: F401  (importing them registers the built-in kernels)
+    cast,
+    conv,
+    elementwise,
+    layout,
+    matmul,
+    reduce,
+    selection,
+    softmax,
+    unary,
+)
 from aclcts.sim.kernels.base import InferredShape, Kernel, KernelError, TensorInfo
 from aclcts.sim.kernels.registry import get_kernel, register_kernel, registered_op_types, unregister_kernel
 

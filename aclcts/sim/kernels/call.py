@@ -174,14 +174,17 @@ class Outputs:
         return given
 
     def emit(self, index: int, value: np.ndarray, *, value_dependent: bool = False) -> np.ndarray:
-        """Return value as the output's dtype, checking its shape against the caller's unless value_dependent."""
-        array = np.asarray(value)
-        dtype = self.dtype(index)
-        if array.dtype != dtype:
-            array = array.astype(dtype)
+        """value as a fresh C-ordered array of the output's dtype, its shape checked against the caller's.
+
+        Unless value_dependent, the shape must equal the caller's; a single element may also be delivered as
+        [] or [1, ...] (the official ArgMaxV2 sample declares [1] for a rank-0 result).
+        """
+        array = np.array(value, dtype=self.dtype(index), order="C", copy=True)
         wanted = tuple(self.infos[index].shape)
-        if not value_dependent and all(d >= 0 for d in wanted) and array.shape != wanted:
-            raise self.call.fail(
-                f"output '{self.names[index]}' was given shape {list(wanted)}, but the inputs give {list(array.shape)}"
-            )
-        return np.ascontiguousarray(array)
+        if value_dependent or not all(d >= 0 for d in wanted) or array.shape == wanted:
+            return array
+        if array.size == 1 and all(d == 1 for d in wanted):
+            return array.reshape(wanted)
+        raise self.call.fail(
+            f"output '{self.names[index]}' was given shape {list(wanted)}, but the inputs give {list(array.shape)}"
+        )

@@ -42,7 +42,8 @@ def _flattened(x: np.ndarray, axes: list[int]) -> np.ndarray:
     """x with the reduced axes moved last and merged into one."""
     kept = [i for i in range(x.ndim) if i not in axes]
     moved = np.transpose(x, kept + axes)
-    return moved.reshape(tuple(x.shape[i] for i in kept) + (-1,))
+    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    return moved.reshape(tuple(x.shape[i] for i in kept) + (count,))
 
 
 def _sum(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:
@@ -94,6 +95,8 @@ def _reduce_kernel(op_type: str, reduce: Callable[[OpCall, np.ndarray, list[int]
         if unknown_rank(shape):
             return [inferred(x.dtype, shape)]
         axes_value = values[1] if len(values) > 1 else None
+        if axes_value is None and tuple(axes_info.shape) == (0,):
+            axes_value = np.zeros((0,), dtype=np.int64)
         if axes_value is not None:
             axes = reduction_axes(call, call.index_values(1, "axes", axes_value), len(shape))
             if axes is None:
@@ -108,9 +111,9 @@ def _unknown_axes(dtype: int, shape: tuple[int, ...], axes_shape: tuple[int, ...
     """The output when the axes values are not known: each dim may be reduced (to 1, or removed)."""
     ranges = [(min(d, 1), d) if d >= 0 else (0, -1) for d in shape]
     if keep_dims:
-        return inferred(dtype, [d if d in (0, 1) else UNKNOWN for d in shape], [(lo, hi) if lo != hi else (lo, hi) for lo, hi in ranges])
-    count = axes_shape[0] if len(axes_shape) == 1 and axes_shape[0] >= 0 else None
-    if count is None or count == 0:
+        return inferred(dtype, [d if d in (0, 1) else UNKNOWN for d in shape], ranges)
+    count = axes_shape[0] if len(axes_shape) == 1 and axes_shape[0] > 0 else (1 if axes_shape == () else None)
+    if count is None:
         return inferred(dtype, (-2,))
     known = [d for d in shape if d >= 0]
     upper = max(known) if len(known) == len(shape) and known else -1

@@ -1,0 +1,231 @@
+"""Element-wise arithmetic, comparison and unary math references (broadcasting like the IR prototypes).
+
+Every function receives inputs already widened (float64 / int64 / uint64 / bool / complex128) and returns
+a wide result; `round_to` then rounds once to the output dtype, so integer results wrap modulo 2**bits
+(two's complement, as the integer units do) and float results are rounded to nearest even.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from aclcts.reference.base import RefOp, define
+from aclcts.reference.numeric import int_range, is_float_dtype, is_int_dtype, round_to, widen
+
+
+def add(x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
+    """Add: x1 + x2."""
+    return x1 + x2
+
+
+def sub(x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
+    """Sub: x1 - x2."""
+    return x1 - x2
+
+
+def mul(x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
+    """Mul: x1 * x2."""
+    return x1 * x2
+
+
+def int_div(x1: np.ndarray, x2: np.ndarray, out: np.dtype) -> np.ndarray:
+    """Integer division as float division followed by the Cast rule: truncate, x/0 saturates, 0/0 is 0.
+
+    The real-valued quotient is truncated toward zero; a nonzero dividend over zero gives the output
+    type's max (positive) or min (negative), 0/0 gives 0 (NaN -> 0).  UNCONFIRMED on hardware.
+    """
+    lo, hi = int_range(out)
+    zero = x2 == 0
+    safe = np.where(zero, 1, x2)
+    q = (np.abs(x1) // np.abs(safe)) * (np.sign(x1) * np.sign(safe))
+    saturated = np.where(x1 > 0, hi, np.where(x1 < 0, lo, 0))
+    return np.where(zero, saturated, q)
+
+
+def real_div(x1: np.ndarray, x2: np.ndarray, out: np.dtype) -> np.ndarray:
+    """RealDiv: x1 / x2; IEEE for floats (x/0 = +-inf, 0/0 = NaN), `int_div` for integer outputs."""
+    if is_int_dtype(out):
+        return int_div(x1, x2, out)
+    return np.true_divide(x1, x2)
+
+
+def maximum(x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
+    """Maximum: IEEE 754-2019 maximum — NaN if either is NaN, and +0 is above -0.
+
+    The prototype says "x1 > x2 ? x1 : x2" and "compatible with TensorFlow Maximum", whose CPU kernel
+    propagates NaN; the device's NaN behaviour is UNCONFIRMED, so the reference states the IEEE rule.
+    """
+    r = np.maximum(x1, x2)
+    if r.dtype.kind == "f":
+        both_zero = (x1 == 0) & (x2 == 0)
+        r = np.where(both_zero, np.where(np.signbit(x1) & np.signbit(x2), -0.0, 0.0), r)
+    return r
+
+
+def minimum(x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
+    """Minimum: IEEE 754-2019 minimum — NaN if either is NaN, and -0 is below +0 (device UNCONFIRMED)."""
+    r = np.minimum(x1, x2)
+    if r.dtype.kind == "f":
+        both_zero = (x1 == 0) & (x2 == 0)
+        r = np.where(both_zero, np.where(np.signbit(x1) | np.signbit(x2), -0.0, 0.0), r)
+    return r
+
+
+def power(x1: np.ndarray, x2: np.ndarray, out: np.dtype) -> np.ndarray:
+    """Pow: x1 ** x2; C pow() semantics for floats (pow(x, 0) = 1, pow(1, y) = 1 even for NaN).
+
+    Integers: non-negative exponents are exact with wrap-around; a negative exponent means the real
+    value 1 / x1**|x2| truncated by the Cast rule (so 1, +-1 for x1 = -1, 0 otherwise, and 0**-n saturates
+    to the type's max).  UNCONFIRMED on hardware.
+    """
+    if not (is_int_dtype(x1.dtype) and is_int_dtype(x2.dtype)):
+        return np.power(x1, x2)
+    x1, x2 = np.broadcast_arrays(x1, x2)
+    nonneg = np.power(x1, np.where(x2 < 0, 0, x2))
+    odd = (x2 % 2) != 0
+    negative_exp = np.where(x1 == 1, 1, np.where(x1 == -1, np.where(odd, -1, 1), 0))
+    negative_exp = np.where(x1 == 0, int_range(out)[1] if is_int_dtype(out) else 0, negative_exp)
+    return np.where(x2 < 0, negative_exp, nonneg)
+
+
+def equal(x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
+    """Equal: x1 == x2 (NaN equals nothing, -0 equals +0)."""
+    return np.equal(x1, x2)
+
+
+def less(x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
+    """Less: x1 < x2 (false whenever a NaN is involved)."""
+    return np.less(x1, x2)
+
+
+def greater(x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
+    """Greater: x1 > x2 (false whenever a NaN is involved)."""
+    return np.greater(x1, x2)
+
+
+def logical_and(x1: np.ndarray, x2: np.ndarray) -> np.ndarray:
+    """LogicalAnd: x1 and x2 on bool tensors."""
+    return np.logical_and(x1, x2)
+
+
+def absolute(x: np.ndarray) -> np.ndarray:
+    """Abs: |x|; the most negative integer stays itself after the wrap (two's complement)."""
+    return np.abs(x)
+
+
+def negative(x: np.ndarray) -> np.ndarray:
+    """Neg: -x; integers wrap, floats flip the sign bit (so Neg(0) = -0)."""
+    return np.negative(x)
+
+
+def _base_log(base: float) -> float:
+    """Return ln(base) for the Exp/Log `base` attribute (-1 means e), rejecting other non-positive bases."""
+    if base == -1.0:
+        return 1.0
+    if base <= 0 or base == 1.0:
+        raise ValueError(f"attribute base={base}: expected -1 (e) or a positive number other than 1")
+    return float(np.log(base))
+
+
+def exp(x: np.ndarray, base: float, scale: float, shift: float) -> np.ndarray:
+    """Exp: base ** (scale * x + shift), base -1 meaning e (prototype attributes base, scale, shift)."""
+    return np.exp((scale * x + shift) * _base_log(base))
+
+
+def log(x: np.ndarray, base: float, scale: float, shift: float) -> np.ndarray:
+    """Log: log_base(scale * x + shift), base -1 meaning e; log(0) = -inf, log(<0) = NaN."""
+    return np.log(scale * x + shift) / _base_log(base)
+
+
+def sqrt(x: np.ndarray) -> np.ndarray:
+    """Sqrt: square root; NaN for negative real input, sqrt(-0) = -0."""
+    return np.sqrt(x)
+
+
+def rsqrt(x: np.ndarray) -> np.ndarray:
+    """Rsqrt: 1 / sqrt(x), computed in float64 and rounded once (rsqrt(0) = inf)."""
+    return 1.0 / np.sqrt(x)
+
+
+def square(x: np.ndarray) -> np.ndarray:
+    """Square: x * x (integers wrap)."""
+    return x * x
+
+
+def reciprocal(x: np.ndarray, out: np.dtype) -> np.ndarray:
+    """Reciprocal: 1 / x; integer outputs follow `int_div` (1/0 saturates to max)."""
+    if is_int_dtype(out):
+        return int_div(np.ones_like(x), x, out)
+    return 1.0 / x
+
+
+def add_n(xs: list[np.ndarray]) -> np.ndarray:
+    """AddN: the sum of all inputs, accumulated in the wide type and rounded once."""
+    total = xs[0]
+    for x in xs[1:]:
+        total = total + x
+    return total
+
+
+def _broadcast(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """Output shape of a broadcasting op: the broadcast of all input shapes."""
+    return [tuple(np.broadcast_shapes(*[s for s in shapes if s is not None]))]
+
+
+def _binary(fn: Any, with_out: bool = False) -> Any:
+    """Wrap a two-input function into a RefOp compute function."""
+    def compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+        a, b = widen(xs[0]), widen(xs[1])
+        result = fn(a, b, out[0]) if with_out else fn(a, b)
+        return [round_to(result, out[0])]
+    return compute
+
+
+def _unary(fn: Any, attr_names: tuple[str, ...] = (), with_out: bool = False) -> Any:
+    """Wrap a one-input function (taking the named attributes as extra arguments) into a compute function."""
+    def compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+        x = widen(xs[0])
+        if attr_names and not (is_float_dtype(x.dtype) or x.dtype.kind == "c"):
+            x = x.astype(np.float64)
+        extra = [float(attrs[n]) for n in attr_names]
+        result = fn(x, out[0]) if with_out else fn(x, *extra)
+        return [round_to(result, out[0])]
+    return compute
+
+
+def _add_n(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """AddN compute: checks attribute N against the number of inputs."""
+    if int(attrs["N"]) != len(xs):
+        raise ValueError(f"attribute N={attrs['N']} but {len(xs)} inputs given")
+    return [round_to(add_n([widen(x) for x in xs]), out[0])]
+
+
+_BINARY = ("x1", "x2")
+_UNARY = ("x",)
+_EXP_LOG_ATTRS = {"base": -1.0, "scale": 1.0, "shift": 0.0}
+_same_shape = _broadcast
+
+OPS: tuple[RefOp, ...] = (
+    define("Add", _BINARY, {}, _binary(add), _broadcast),
+    define("Sub", _BINARY, {}, _binary(sub), _broadcast),
+    define("Mul", _BINARY, {}, _binary(mul), _broadcast),
+    define("RealDiv", _BINARY, {}, _binary(real_div, with_out=True), _broadcast),
+    define("Maximum", _BINARY, {}, _binary(maximum), _broadcast),
+    define("Minimum", _BINARY, {}, _binary(minimum), _broadcast),
+    define("Pow", _BINARY, {}, _binary(power, with_out=True), _broadcast),
+    define("Equal", _BINARY, {}, _binary(equal), _broadcast),
+    define("Less", _BINARY, {}, _binary(less), _broadcast),
+    define("Greater", _BINARY, {}, _binary(greater), _broadcast),
+    define("LogicalAnd", _BINARY, {}, _binary(logical_and), _broadcast),
+    define("Abs", _UNARY, {}, _unary(absolute), _same_shape),
+    define("Neg", _UNARY, {}, _unary(negative), _same_shape),
+    define("Exp", _UNARY, _EXP_LOG_ATTRS, _unary(exp, ("base", "scale", "shift")), _same_shape),
+    define("Log", _UNARY, _EXP_LOG_ATTRS, _unary(log, ("base", "scale", "shift")), _same_shape),
+    define("Sqrt", _UNARY, {}, _unary(sqrt), _same_shape),
+    define("Rsqrt", _UNARY, {}, _unary(rsqrt), _same_shape),
+    define("Square", _UNARY, {}, _unary(square), _same_shape),
+    define("Reciprocal", _UNARY, {}, _unary(reciprocal, with_out=True), _same_shape),
+    define("AddN", ("x*",), {"N": None}, _add_n, _broadcast),
+)

@@ -1,0 +1,153 @@
+"""Conv2D: 2-D convolution of a 4-D x with a filter, optional bias.
+
+Prototype: CANN nn_calculation_ops.h Conv2D -- INPUT x, INPUT filter, OPTIONAL_INPUT bias, OPTIONAL_INPUT
+offset_w, OUTPUT y, REQUIRED_ATTR(strides, ListInt), REQUIRED_ATTR(pads, ListInt),
+ATTR(dilations, ListInt, {1, 1, 1, 1}), ATTR(groups, Int, 1), ATTR(data_format, String, "NHWC"),
+ATTR(offset_x, Int, 0) (as in the current CANN operator specification; the same list in
+mindspore-ai/graphengine third_party/fwkacllib/inc/ops/nn_calculation_ops.h).
+strides and dilations are given in data_format order, pads as [top, bottom, left, right];
+out = (in + pad_before + pad_after - (dilation * (kernel - 1) + 1)) // stride + 1.
+The kernel sees only arrays, not the filter's format: the filter is taken as [out_channels, in_channels / groups,
+kernel_h, kernel_w] (the NCHW filter of the official Conv2D sample), x and y in data_format. offset_w and a nonzero
+offset_x (quantization) are not simulated.
+Numerics: fp16/bf16 accumulate in fp32, int8 in int32, over (input channel, kernel row, kernel column) in that
+sequential order; the bias is added in the accumulator; the result is rounded once to the output type.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from aclcts.constants import DataType
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs, dtype_name
+from aclcts.sim.kernels.numerics import BFLOAT16, FLOAT16, FLOAT32, accumulator_dtype
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import UNKNOWN, inferred
+
+INT8 = np.dtype(np.int8)
+INT32 = np.dtype(np.int32)
+_OUTPUT = {FLOAT16: (FLOAT16, FLOAT32), BFLOAT16: (BFLOAT16, FLOAT32), FLOAT32: (FLOAT32,), INT8: (INT32,)}
+_BIAS = {FLOAT16: (FLOAT16, FLOAT32), BFLOAT16: (BFLOAT16, FLOAT32), FLOAT32: (FLOAT32,), INT8: (INT32,)}
+
+
+class _Geometry:
+    """The attribute-derived geometry of one Conv2D call, in NCHW terms."""
+
+    def __init__(self, call: OpCall, x_shape: tuple[int, ...], w_shape: tuple[int, ...]) -> None:
+        fmt = call.attr_str("data_format", "NHWC")
+        if fmt not in ("NCHW", "NHWC"):
+            raise call.fail(f"attr 'data_format' is {fmt!r}, expected 'NCHW' or 'NHWC'")
+        self.nhwc = fmt == "NHWC"
+        h_at, w_at, c_at = (1, 2, 3) if self.nhwc else (2, 3, 1)
+        strides = self._four(call, "strides", call.attr_list_int("strides", required=True))
+        dilations = self._four(call, "dilations", call.attr_list_int("dilations", [1, 1, 1, 1]))
+        pads = call.attr_list_int("pads", required=True)
+        if len(pads) != 4 or any(p < 0 for p in pads):
+            raise call.fail(f"attr 'pads' must be 4 non-negative ints [top, bottom, left, right], got {pads}")
+        self.groups = call.attr_int("groups", 1)
+        if call.attr_int("offset_x", 0) != 0:
+            raise call.fail("attr 'offset_x' must be 0 (quantization offsets are not simulated)")
+        if len(x_shape) != 4 or len(w_shape) != 4:
+            raise call.fail(f"inputs 'x' {list(x_shape)} and 'filter' {list(w_shape)} must both be 4-D")
+        self.n, self.c = x_shape[0], x_shape[c_at]
+        self.h, self.w = x_shape[h_at], x_shape[w_at]
+        self.k, c_per_group, self.kh, self.kw = w_shape
+        self.sh, self.sw = strides[h_at], strides[w_at]
+        self.dh, self.dw = dilations[h_at], dilations[w_at]
+        self.pads = pads
+        if self.groups < 1 or self.c >= 0 and self.c % self.groups or self.k % self.groups:
+            raise call.fail(
+                f"attr 'groups' {self.groups} must divide the input channels {self.c} and the filter count {self.k}"
+            )
+        if self.c >= 0 and c_per_group * self.groups != self.c:
+            raise call.fail(
+                f"input 'filter' {list(w_shape)} has {c_per_group} channels per group, expected {self.c // self.groups} "
+                f"(x channels {self.c} / groups {self.groups}; filter layout [out, in/groups, kh, kw])"
+            )
+        self.oh = self._out(call, "H", self.h, pads[0] + pads[1], self.kh, self.dh, self.sh)
+        self.ow = self._out(call, "W", self.w, pads[2] + pads[3], self.kw, self.dw, self.sw)
+
+    @staticmethod
+    def _four(call: OpCall, name: str, values: list[int]) -> list[int]:
+        if len(values) != 4 or any(v < 1 for v in values):
+            raise call.fail(f"attr '{name}' must be 4 positive ints in data_format order, got {values}")
+        return values
+
+    @staticmethod
+    def _out(call: OpCall, axis: str, size: int, padding: int, kernel: int, dilation: int, stride: int) -> int:
+        if size < 0:
+            return UNKNOWN
+        span = dilation * (kernel - 1) + 1
+        if size + padding < span:
+            raise call.fail(f"the {axis} window {span} (dilated kernel) is larger than the padded input {size + padding}")
+        return (size + padding - span) // stride + 1
+
+    def output_shape(self) -> tuple[int, ...]:
+        """y's shape in data_format order."""
+        return (self.n, self.oh, self.ow, self.k) if self.nhwc else (self.n, self.k, self.oh, self.ow)
+
+
+def _convolve(g: _Geometry, x: np.ndarray, w: np.ndarray, acc_dtype: np.dtype) -> np.ndarray:
+    """NCHW x (already padded) convolved with w into an [N, K, OH, OW] accumulator."""
+    wide = np.int64 if acc_dtype.kind == "i" else acc_dtype
+    xs, ws = x.astype(wide), w.astype(wide)
+    acc = np.zeros((g.n, g.k, g.oh, g.ow), dtype=wide)
+    per_group_in, per_group_out = g.c // g.groups, g.k // g.groups
+    for group in range(g.groups):
+        outs = slice(group * per_group_out, (group + 1) * per_group_out)
+        for ci in range(per_group_in):
+            channel = xs[:, group * per_group_in + ci]
+            for i in range(g.kh):
+                rows = slice(i * g.dh, i * g.dh + g.sh * (g.oh - 1) + 1, g.sh)
+                for j in range(g.kw):
+                    cols = slice(j * g.dw, j * g.dw + g.sw * (g.ow - 1) + 1, g.sw)
+                    patch = channel[:, rows, cols]
+                    acc[:, outs] = acc[:, outs] + ws[outs, ci, i, j][None, :, None, None] * patch[:, None]
+    return acc.astype(acc_dtype)
+
+
+def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Conv2D", inputs, attrs)
+    call.require_count(2, 4)
+    x, w = call.input(0, "x"), call.input(1, "filter")
+    call.require_dtype("x", x.dtype, _OUTPUT)
+    call.require_same_dtype(["x", "filter"], [x.dtype, w.dtype])
+    if call.optional(3) is not None:
+        raise call.fail("optional input 'offset_w' is not supported by the simulator (pass it as absent)")
+    g = _Geometry(call, tuple(x.shape), tuple(w.shape))
+    out = Outputs(call, outputs, ["y"])
+    y_dtype = out.dtype(0)
+    if y_dtype not in _OUTPUT[x.dtype]:
+        allowed = ", ".join(dtype_name(d) for d in _OUTPUT[x.dtype])
+        raise call.fail(f"output 'y' has dtype {dtype_name(y_dtype)}, expected {allowed} for {dtype_name(x.dtype)} inputs")
+    nchw = np.transpose(x, (0, 3, 1, 2)) if g.nhwc else x
+    top, bottom, left, right = g.pads
+    padded = np.pad(nchw, ((0, 0), (0, 0), (top, bottom), (left, right)))
+    acc_dtype = accumulator_dtype(x.dtype)
+    with np.errstate(all="ignore"):
+        acc = _convolve(g, padded, w, acc_dtype)
+        bias = call.optional(2)
+        if bias is not None:
+            call.require_dtype("bias", bias.dtype, _BIAS[x.dtype])
+            if bias.shape != (g.k,):
+                raise call.fail(f"input 'bias' must have shape [{g.k}] (the filter count), got {list(bias.shape)}")
+            acc = (acc + bias.astype(acc_dtype)[None, :, None, None]).astype(acc_dtype)
+        y = acc.astype(y_dtype)
+    if g.nhwc:
+        y = np.transpose(y, (0, 2, 3, 1))
+    return [out.emit(0, y)]
+
+
+def _infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Conv2D", inputs, attrs)
+    call.require_count(2, 4)
+    x, w = call.input(0, "x"), call.input(1, "filter")
+    g = _Geometry(call, tuple(x.shape), tuple(w.shape))
+    dtype = DataType.ACL_INT32 if x.dtype == DataType.ACL_INT8 else x.dtype
+    return [inferred(dtype, g.output_shape())]
+
+
+builtin("Conv2D", _compute, _infer)
