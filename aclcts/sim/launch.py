@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,13 +50,13 @@ def runtime_tensor(desc: TensorDesc, const_data: bytes | None = None) -> Runtime
     )
 
 
+def _plain(value: Any) -> Any:
+    return [_plain(v) for v in value] if isinstance(value, tuple) else value
+
+
 def attr_dict(attrs: list[Attr]) -> dict[str, Any]:
     """Attribute values as a kernel sees them: lists instead of tuples."""
-
-    def plain(value: Any) -> Any:
-        return [plain(v) for v in value] if isinstance(value, tuple) else value
-
-    return {a.name: plain(a.value) for a in attrs}
+    return {a.name: _plain(a.value) for a in attrs} if attrs else {}
 
 
 def find_model(op_type: str, in_descs: list[TensorDesc], out_descs: list[TensorDesc], attrs: list[Attr],
@@ -98,7 +100,7 @@ class Source:
         """The input as an ndarray (a private copy)."""
         if self.region is None:
             return self.array
-        count = int(np.prod(self.dims, dtype=np.int64))
+        count = math.prod(self.dims)
         raw = np.frombuffer(self.region.storage, self.dtype, count, self.offset)
         return raw.reshape(self.dims).copy()
 
@@ -116,7 +118,7 @@ class Target:
 
 def _array_of(api: str, data: bytes, data_type: int, dims: tuple[int, ...], what: str) -> np.ndarray:
     dtype = numpy_dtype(data_type)
-    count = int(np.prod(dims, dtype=np.int64))
+    count = math.prod(dims)
     if len(data) < count * dtype.itemsize:
         raise SimMisuseError(f"{api}: {what} holds {len(data)} bytes, the tensor needs {count * dtype.itemsize}")
     return np.frombuffer(data, dtype, count).reshape(dims).copy()
@@ -220,7 +222,7 @@ def launch(api: str, stream: Stream, entry: LoadedModel, sources: list[Source], 
     values = attr_dict(attrs)
     dynamic = entry.model.is_dynamic
     regions = tuple({id(r): r for r in [s.region for s in sources if s.region] + [t.region for t in targets]}.values())
-    elements = sum(int(np.prod(t.info.shape, dtype=np.int64)) for t in targets)
+    elements = sum(math.prod(t.info.shape) for t in targets)
 
     def run() -> int:
         return _run_kernel(api, op_type, kernel, sources, values, targets, dynamic)

@@ -14,7 +14,7 @@ log = logging.getLogger("aclcts.sim")
 MODEL_DIR_MAX_DEPTH = 3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RuntimeTensor:
     """What matching needs from one runtime tensor desc."""
 

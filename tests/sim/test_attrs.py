@@ -144,8 +144,10 @@ def test_set_attr_list_data_type_attr_0_is_100000(acl):
     ],
 )
 def test_setter_binding_exception(acl, call, exception, message):
-    with pytest.raises(exception) as raised:
-        call(acl, acl.op.create_attr())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(exception) as raised:
+            call(acl, acl.op.create_attr())
     assert type(raised.value) is exception
     assert str(raised.value) == message
 

@@ -99,6 +99,7 @@ PARSE_FAILURES = [
     pytest.param("acl.op.set_attr_string", lambda acl: acl.op.set_attr_string(acl.op.create_attr(), "a\0b", "v"), id="op_set_attr_string_embedded_nul_s_rejected"),
     pytest.param("acl.op.set_model_dir", lambda acl: acl.op.set_model_dir(b"models"), id="op_set_model_dir_bytes_s_rejected"),
     pytest.param("acl.op.execute_v2", lambda acl: acl.op.execute_v2(b"Add", [], [], [], [], 0, 0), id="op_execute_v2_bytes_op_type_s_rejected"),
+    pytest.param("acl.op.infer_shape", lambda acl: acl.op.infer_shape(1, [], [], 0, [], 0), id="op_infer_shape_int_op_type_s_rejected"),
 ]
 
 

@@ -90,6 +90,7 @@ def test_scalar_desc_size_is_type_size(acl, data_type, size):
 def test_create_tensor_desc_shape_queries(acl, dims, num_dims, element_count, size):
     desc = acl.create_tensor_desc(0, dims, ND)
     assert type(desc) is int and desc != 0
+    assert type(acl.get_tensor_desc_num_dims(desc)) is int
     assert acl.get_tensor_desc_num_dims(desc) == num_dims
     assert acl.get_tensor_desc_element_count(desc) == element_count
     assert acl.get_tensor_desc_size(desc) == size
@@ -220,6 +221,7 @@ def test_get_tensor_desc_dim_range(acl, index, dim_range_num, expected):
     result, ret = acl.get_tensor_desc_dim_range(_ranged_desc(acl), index, dim_range_num)
     assert ret == 0
     assert type(result) is list and result == expected
+    assert all(type(value) is int for value in result)
 
 
 def test_get_tensor_desc_dim_range_num_4096_is_allowed(acl):

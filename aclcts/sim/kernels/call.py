@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from aclcts.constants import DataType
 from aclcts.dtypes import JSON_TYPE_NAMES, acl_data_type, has_numpy_dtype, numpy_dtype
 from aclcts.sim.kernels.base import KernelError, TensorInfo
 
@@ -14,7 +15,12 @@ from aclcts.sim.kernels.base import KernelError, TensorInfo
 def dtype_name(dtype: np.dtype | int) -> str:
     """The single-op JSON spelling of a NumPy dtype or aclDataType value, for messages."""
     if isinstance(dtype, (int, np.integer)):
-        return JSON_TYPE_NAMES.get(int(dtype), f"aclDataType {int(dtype)}")
+        if int(dtype) in JSON_TYPE_NAMES:
+            return JSON_TYPE_NAMES[int(dtype)]
+        try:
+            return DataType(int(dtype)).name
+        except ValueError:
+            return f"aclDataType {int(dtype)}"
     try:
         return JSON_TYPE_NAMES[acl_data_type(dtype)]
     except KeyError:

@@ -117,3 +117,25 @@ class Device:
     def sync(self) -> None:
         """Synchronise the stream, checked to succeed."""
         assert self.acl.rt.synchronize_stream(self.stream) == 0
+
+    def run(self, op_type: str, inputs: list[np.ndarray], outputs: list[tuple[int, list[int]]],
+            attr: int = 0) -> tuple[int, list[np.ndarray] | None]:
+        """execute_v2 op_type on device copies of inputs; return (ret, outputs read back after a sync or None)."""
+        ins = [self.tensor(a) for a in inputs]
+        outs = [self.output(data_type, dims) for data_type, dims in outputs]
+        ret = self.acl.op.execute_v2(op_type, [t[0] for t in ins], [t[1] for t in ins], [t[0] for t in outs],
+                                     [t[1] for t in outs], attr, self.stream)
+        if ret != 0:
+            return ret, None
+        self.sync()
+        return ret, [self.get(t[2], numpy_dtype(data_type), dims) for t, (data_type, dims) in zip(outs, outputs)]
+
+    def add_int32(self, shape: list[int]) -> int:
+        """Run Add on int32 tensors of shape and return its aclError, checking the sum when it succeeds."""
+        a = np.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape)
+        b = np.full(shape, 7, dtype=np.int32)
+        ret, result = self.run("Add", [a, b], [(INT32, shape)])
+        if ret == 0:
+            assert result is not None
+            np.testing.assert_array_equal(result[0], a + b)
+        return ret
