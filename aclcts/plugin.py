@@ -1,13 +1,27 @@
-"""The aclcts pytest plugin: markers for each documented pyacl step and concern."""
+"""The aclcts pytest plugin: backend options, the device session, model provisioning, cases and per-step results."""
 
 from __future__ import annotations
 
+import json
+import shlex
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-#: Marker name → what it selects.
-MARKERS = {
+from aclcts import flow, testing
+from aclcts.backends import Backend, BackendError, load_backend
+from aclcts.cases import Case, CaseFileError, load_cases
+from aclcts.cases.values import draw_inputs
+from aclcts.resources import TrackingAcl
+
+#: Marker name → what it selects; the first group are the documented steps counted in the summary.
+STEPS = {
     "load": "op model loading (set_model_dir, load)",
     "memory": "device and host memory (malloc, memcpy, memset, get_mem_info)",
+    "descriptors": "tensor descs, data buffers and attributes",
     "infer_shape": "output shape inference (infer_shape, dim and range getters)",
     "execute": "execute_v2 over the case library",
     "handle": "create_handle / execute_with_handle / destroy_handle",
@@ -15,15 +29,204 @@ MARKERS = {
     "cast": "acl.op.cast and its handle form",
     "sync": "streams, events and synchronisation",
     "free": "copy-back and release",
+}
+CONCERNS = {
     "dynamic": "dynamic-shape models",
     "negative": "invalid arguments and their documented error codes",
     "leak": "resource and memory leak checks",
     "unsafe": "probes that would crash real hardware (isolated on the NPU)",
     "slow": "long-running tests",
+    "cases(mode, executions, family, ops)": "parametrize op_case over the case library",
 }
+DEFAULT_SEED = 20261202
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """The aclcts command-line options."""
+    group = parser.getgroup("aclcts", "pyacl conformance (aclcts)")
+    group.addoption("--backend", default="sim", help="sim (default), npu (the real pyacl) or MODULE:ATTR")
+    group.addoption("--device-id", type=int, default=0, help="device to run on (default 0)")
+    group.addoption("--model-dir", default=None, help="op models built by ATC (required with --backend=npu)")
+    group.addoption("--cases", nargs="+", default=None, action="extend",
+                    help="case files or folders (default: the repository's cases/)")
+    group.addoption("--aclcts-seed", type=int, default=DEFAULT_SEED, help=f"input seed (default {DEFAULT_SEED})")
+    group.addoption("--golden-dir", default=None, help="golden data folder (default: the repository's golden/)")
+    group.addoption("--update-golden", action="store_true", help="rewrite the golden files instead of checking them")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the aclcts markers."""
-    for name, text in MARKERS.items():
+    """Register markers, check the options and load the case library."""
+    for name, text in {**STEPS, **CONCERNS}.items():
         config.addinivalue_line("markers", f"{name}: {text}")
+    backend = config.getoption("--backend")
+    if backend == "npu" and not config.getoption("--model-dir"):
+        raise pytest.UsageError(
+            "--backend=npu needs --model-dir=DIR with op models built by the real ATC from `aclcts singleop`"
+        )
+    paths = config.getoption("--cases") or [str(config.rootpath / "cases")]
+    try:
+        cases = load_cases([p for p in paths if Path(p).exists() or config.getoption("--cases")])
+    except CaseFileError as exc:
+        raise pytest.UsageError(f"case library: {exc}") from None
+    config.stash[_CASES] = cases
+
+
+_CASES = pytest.StashKey[list]()
+
+
+def _cases(config: pytest.Config) -> list[Case]:
+    return config.stash.get(_CASES, [])
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Parametrize `op_case` over the cases the test's `cases` marker selects."""
+    if "op_case" not in metafunc.fixturenames:
+        return
+    marker = metafunc.definition.get_closest_marker("cases")
+    options = marker.kwargs if marker else {}
+    mode = options.get("mode")
+    selected = [
+        c for c in _cases(metafunc.config)
+        if (mode is None or mode in c.modes)
+        and (options.get("family") is None or c.family in options["family"])
+        and (options.get("ops") is None or c.op in options["ops"])
+    ]
+    metafunc.parametrize("op_case", selected, ids=[c.id for c in selected])
+
+
+@pytest.fixture(scope="session")
+def aclcts_backend(pytestconfig: pytest.Config) -> Backend:
+    """The backend named by --backend."""
+    try:
+        return load_backend(pytestconfig.getoption("--backend"))
+    except BackendError as exc:
+        pytest.exit(str(exc), returncode=4)
+
+
+def _compile_library(cases: list[Case], soc: str, out: Path) -> Path:
+    from aclcts.atc import compile_singleop, generate_singleop_json
+
+    models = list(dict.fromkeys(c.op_model(soc) for c in cases))
+    out.mkdir(parents=True, exist_ok=True)
+    source = out / "op_list.json"
+    source.write_text(json.dumps(generate_singleop_json(models), indent=1), encoding="utf-8")
+    models_dir = out / "models"
+    result = compile_singleop(str(source), str(models_dir), soc)
+    if not result.ok:
+        raise pytest.UsageError("compiling the case library failed:\n" + "\n".join(result.errors))
+    return models_dir
+
+
+@pytest.fixture(scope="session")
+def model_dir(pytestconfig: pytest.Config, aclcts_backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The op-model folder: --model-dir, or the case library compiled with `aclcts atc` for this session."""
+    given = pytestconfig.getoption("--model-dir")
+    if given:
+        return given
+    soc = aclcts_backend.acl.get_soc_name() or "Ascend910B1"
+    return str(_compile_library(_cases(pytestconfig), soc, tmp_path_factory.mktemp("aclcts-models")))
+
+
+@pytest.fixture(scope="session")
+def tracked_acl(aclcts_backend: Backend) -> TrackingAcl:
+    """The backend's acl module behind the resource-tracking wrapper."""
+    return TrackingAcl(aclcts_backend.acl)
+
+
+@pytest.fixture(scope="session")
+def session(tracked_acl: TrackingAcl, pytestconfig: pytest.Config, model_dir: str) -> Iterator[flow.Session]:
+    """The device session of the whole run: init, set_device, create_context, create_stream, set_model_dir."""
+    opened = flow.open_session(tracked_acl, pytestconfig.getoption("--device-id"))
+    flow.check(tracked_acl.op.set_model_dir(model_dir), f"acl.op.set_model_dir({model_dir!r})")
+    yield opened
+    flow.close_session(opened)
+
+
+@pytest.fixture
+def acl(tracked_acl: TrackingAcl, session: flow.Session) -> Iterator[Any]:
+    """The backend's acl module in a ready session; the test fails if it leaves any object it created alive."""
+    before = tracked_acl.tracker.snapshot()
+    yield tracked_acl
+    leaked = tracked_acl.tracker.created_since(before)
+    if leaked:
+        for obj in leaked:
+            tracked_acl.tracker.live.pop((obj.kind, obj.handle), None)
+        pytest.fail("the test left objects alive: " + "; ".join(map(str, leaked)), pytrace=False)
+
+
+@pytest.fixture
+def stream(session: flow.Session) -> int:
+    """The session's stream."""
+    return session.stream
+
+
+@pytest.fixture
+def case_seed(op_case: Case, pytestconfig: pytest.Config) -> int:
+    """The case's input seed for this run."""
+    return op_case.seed(pytestconfig.getoption("--aclcts-seed"))
+
+
+@pytest.fixture
+def case_inputs(op_case: Case, case_seed: int, request: pytest.FixtureRequest) -> list[list[Any]]:
+    """Input sets for the case: one, or the `cases` marker's `executions` (each with fresh data)."""
+    marker = request.node.get_closest_marker("cases")
+    executions = marker.kwargs.get("executions", 1) if marker else 1
+    return [draw_inputs(op_case, case_seed + index) for index in range(executions)]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Record comparison metrics of the running test as its user properties."""
+    testing.set_recorder(lambda key, value: item.user_properties.append((key, value)))
+    try:
+        yield
+    finally:
+        testing.set_recorder(None)
+
+
+def repro_command(item: pytest.Item) -> str:
+    """One command line that reruns exactly this test with the same backend, seed and cases."""
+    config = item.config
+    words = ["pytest", item.nodeid, f"--backend={config.getoption('--backend')}",
+             f"--aclcts-seed={config.getoption('--aclcts-seed')}", "-p", "no:randomly"]
+    if config.getoption("--model-dir"):
+        words.append(f"--model-dir={config.getoption('--model-dir')}")
+    if config.getoption("--cases"):
+        words += ["--cases", *config.getoption("--cases")]
+    if config.getoption("--device-id"):
+        words.append(f"--device-id={config.getoption('--device-id')}")
+    return shlex.join(words)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """Attach the reproducing command line to every failure."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        report.sections.append(("reproduce", repro_command(item)))
+    report.aclcts_steps = [name for name in STEPS if item.get_closest_marker(name)]
+
+
+def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> None:
+    """Count results per documented step."""
+    if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
+        counts = config.stash.setdefault(_COUNTS, Counter())
+        for step in getattr(report, "aclcts_steps", ()):
+            counts[(step, report.outcome)] += 1
+
+
+_COUNTS = pytest.StashKey[Counter]()
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """Print the pass matrix per documented step."""
+    counts = config.stash.get(_COUNTS, Counter())
+    if not counts:
+        return
+    terminalreporter.section("aclcts results per documented step")
+    for step in STEPS:
+        row = {outcome: counts.get((step, outcome), 0) for outcome in ("passed", "failed", "skipped")}
+        if any(row.values()):
+            terminalreporter.write_line(f"{step:<12} passed {row['passed']:>5}  failed {row['failed']:>5}  "
+                                        f"skipped {row['skipped']:>5}")

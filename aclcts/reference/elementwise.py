@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import RefOp, define
+from aclcts.reference.base import REQUIRED, RefOp, define
 from aclcts.reference.numeric import int_range, is_float_dtype, is_int_dtype, round_to, widen
 
 
@@ -227,5 +227,5 @@ OPS: tuple[RefOp, ...] = (
     define("Rsqrt", _UNARY, {}, _unary(rsqrt), _same_shape),
     define("Square", _UNARY, {}, _unary(square), _same_shape),
     define("Reciprocal", _UNARY, {}, _unary(reciprocal, with_out=True), _same_shape),
-    define("AddN", ("x*",), {"N": None}, _add_n, _broadcast),
+    define("AddN", ("x*",), {"N": REQUIRED}, _add_n, _broadcast),
 )

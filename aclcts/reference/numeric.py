@@ -91,6 +91,8 @@ def round_to(x: np.ndarray, dtype: np.dtype | type) -> np.ndarray:
     """Round a compute-type result once to dtype, by the rules in this module's docstring."""
     x = np.asarray(x)
     dt = np.dtype(dtype)
+    if x.dtype == dt:
+        return x.copy()
     with np.errstate(all="ignore"):
         if dt == np.bool_:
             return x != 0

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from aclcts.sim import api_attr, api_blas, api_device, api_memory, api_op, api_tensor, api_util  # noqa: F401  (register exports)
 from aclcts.sim import core
 from aclcts.sim.errors import SimMisuseError, SimWarning
@@ -12,7 +15,7 @@ from aclcts.sim.tracking import LiveObject
 
 acl = build_acl_module()
 
-__all__ = ["acl", "register_kernel", "reset", "configure", "settings", "live_objects", "SimMisuseError", "SimWarning", "LiveObject", "Settings"]
+__all__ = ["acl", "isolated", "register_kernel", "reset", "configure", "settings", "live_objects", "SimMisuseError", "SimWarning", "LiveObject", "Settings"]
 
 
 def reset() -> None:
@@ -35,3 +38,14 @@ def settings() -> Settings:
 def live_objects(kind: str | None = None) -> list[LiveObject]:
     """Objects created and not yet destroyed (descs, buffers, attrs, handles, streams, contexts, events, memory)."""
     return core.STATE.tracker.objects(kind)
+
+
+@contextmanager
+def isolated(**changes: object) -> Iterator[None]:
+    """Run a block in a fresh simulated process (optionally with changed settings), then restore the previous one."""
+    saved = core.STATE
+    core.replace_state(updated(saved.settings, **changes))
+    try:
+        yield
+    finally:
+        core.STATE = saved

@@ -30,15 +30,10 @@ class Session:
 
 @pytest.fixture(autouse=True)
 def fresh_simulator(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Reset the simulator before and after each test, applying the sim_settings marker and restoring settings."""
-    saved = aclcts.sim.settings()
-    aclcts.sim.reset()
+    """Run each test in a fresh simulated process (sim_settings marker applied); the previous one is restored after."""
     marker = request.node.get_closest_marker("sim_settings")
-    if marker is not None:
-        aclcts.sim.configure(**marker.kwargs)
-    yield
-    aclcts.sim.configure(**dataclasses.asdict(saved))
-    aclcts.sim.reset()
+    with aclcts.sim.isolated(**(marker.kwargs if marker is not None else {})):
+        yield
 
 
 @pytest.fixture

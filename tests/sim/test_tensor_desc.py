@@ -1,12 +1,14 @@
 """Tensor descriptors (pyacl-api.md §4 desc part, §11.1 sizes, §13)."""
 
 import ctypes
+import json
 import math
 
 import numpy as np
 import pytest
 
 import aclcts.sim
+from aclcts.atc import compile_singleop
 from aclcts.constants import ACL_UNKNOWN_RANK, DataType, Format
 
 ND = int(Format.ACL_FORMAT_ND)
@@ -348,6 +350,55 @@ def test_set_tensor_const_from_malloc_host(acl, session):
     desc = acl.create_tensor_desc(3, [4], ND)
     assert acl.set_tensor_const(desc, host, 16) == 0
     assert acl.rt.free_host(host) == 0
+
+
+CONST_VALUES = [1, 2, 3, 4]
+
+
+def _const_add_model(tmp_path):
+    tensor = {"format": "ND", "shape": [4], "type": "int32"}
+    ops = [{"op": "Add", "input_desc": [tensor, {**tensor, "is_const": True, "const_value": CONST_VALUES}], "output_desc": [tensor]}]
+    json_path = tmp_path / "const_add.json"
+    json_path.write_text(json.dumps(ops), encoding="utf-8")
+    result = compile_singleop(json_path, tmp_path / "models", "Ascend910B1")
+    assert result.ok, result.errors
+    return tmp_path / "models"
+
+
+def _run_const_add(acl, session, tmp_path, const_bytes, mutate_after_set):
+    assert acl.op.set_model_dir(str(_const_add_model(tmp_path))) == 0
+    x = np.array([10, 20, 30, 40], dtype=np.int32).tobytes()
+    x_dev, ret = acl.rt.malloc(16, 0)
+    assert ret == 0
+    assert acl.rt.memcpy(x_dev, 16, acl.util.bytes_to_ptr(x), 16, 1) == 0
+    out_dev, ret = acl.rt.malloc(16, 0)
+    assert ret == 0
+    descs = [acl.create_tensor_desc(3, [4], ND) for _ in range(3)]
+    assert acl.set_tensor_const(descs[1], acl.util.bytes_to_ptr(const_bytes), len(const_bytes)) == 0
+    if mutate_after_set:
+        ctypes.memset(acl.util.bytes_to_ptr(const_bytes), 0, len(const_bytes))
+    inputs = [acl.create_data_buffer(x_dev, 16), acl.create_data_buffer(0, 0)]
+    ret = acl.op.execute_v2("Add", descs[:2], inputs, descs[2:], [acl.create_data_buffer(out_dev, 16)], 0, session.stream)
+    if ret != 0:
+        return ret, None
+    assert acl.rt.synchronize_stream(session.stream) == 0
+    host, ret = acl.rt.malloc_host(16)
+    assert ret == 0
+    assert acl.rt.memcpy(host, 16, out_dev, 16, 2) == 0
+    return 0, np.frombuffer(acl.util.ptr_to_bytes(host, 16), np.int32).tolist()
+
+
+def test_set_tensor_const_copies_bytes_at_call_time(acl, session, tmp_path):
+    const_bytes = bytes(bytearray(np.array(CONST_VALUES, dtype=np.int32).tobytes()))
+    ret, out = _run_const_add(acl, session, tmp_path, const_bytes, mutate_after_set=True)
+    assert ret == 0
+    assert out == [11, 22, 33, 44]
+
+
+def test_set_tensor_const_bytes_take_part_in_matching(acl, session, tmp_path):
+    const_bytes = bytes(bytearray(np.zeros(4, dtype=np.int32).tobytes()))
+    ret, _ = _run_const_add(acl, session, tmp_path, const_bytes, mutate_after_set=False)
+    assert ret == 100024
 
 
 @pytest.mark.parametrize(

@@ -180,10 +180,12 @@ class Outputs:
         return given
 
     def emit(self, index: int, value: np.ndarray, *, value_dependent: bool = False) -> np.ndarray:
-        """value as a fresh C-ordered array of the output's dtype, its shape checked against the caller's.
+        """value as a fresh C-ordered array of the output's dtype, in the shape the inputs give.
 
-        Unless value_dependent, the shape must equal the caller's; a single element may also be delivered as
-        [] or [1, ...] (the official ArgMaxV2 sample declares [1] for a rank-0 result).
+        The caller's shape may be a maximum (outputs of dynamic models; the runtime writes the real dims back), so a
+        different shape is accepted when the result fits in it; a single element is delivered in the caller's
+        [] or [1, ...] shape (the official ArgMaxV2 sample declares [1] for a rank-0 result). A result larger than
+        the caller's shape is an error unless value_dependent (the runtime then checks the buffer).
         """
         array = np.array(value, dtype=self.dtype(index), order="C", copy=True)
         wanted = tuple(self.infos[index].shape)
@@ -191,6 +193,8 @@ class Outputs:
             return array
         if array.size == 1 and all(d == 1 for d in wanted):
             return array.reshape(wanted)
+        if array.size <= int(np.prod(wanted, dtype=np.int64)) and array.ndim == len(wanted):
+            return array
         raise self.call.fail(
             f"output '{self.names[index]}' was given shape {list(wanted)}, but the inputs give {list(array.shape)}"
         )

@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
+from aclcts.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import BOOL, FLOATS, INTS, Rounder, is_float, rounder, widen
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import broadcast, inferred
-from aclcts.dtypes import acl_data_type
 
 FloatFn = Callable[[np.ndarray, np.ndarray, Rounder], np.ndarray]
 RawFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -103,6 +103,7 @@ class _Binary:
         builtin(self.op_type, self.compute, self.infer_shape)
 
 
+_ADD = FLOATS + (_I["int8"], _I["int16"], _I["int32"], _I["int64"], _I["uint8"], BOOL)
 _ARITH = FLOATS + (_I["int8"], _I["int16"], _I["int32"], _I["int64"], _I["uint8"], _I["uint16"])
 _MAXMIN = FLOATS + (_I["int32"], _I["int64"])
 _POW = FLOATS + (_I["int8"], _I["uint8"], _I["int32"], _I["int64"])
@@ -110,7 +111,7 @@ _EQUAL = FLOATS + (_I["int8"], _I["int16"], _I["int32"], _I["int64"], _I["uint8"
 _ORDER = FLOATS + INTS
 
 for _op in (
-    _Binary("Add", _ARITH[:-1] + (BOOL,), lambda a, b, r: r(a + b), lambda a, b: a | b if a.dtype == BOOL else a + b),
+    _Binary("Add", _ADD, lambda a, b, r: r(a + b), lambda a, b: a | b if a.dtype == BOOL else a + b),
     _Binary("Sub", _ARITH, lambda a, b, r: r(a - b), lambda a, b: a - b),
     _Binary("Mul", _ARITH, lambda a, b, r: r(a * b), lambda a, b: a * b),
     _Binary("RealDiv", _ARITH, lambda a, b, r: r(a / b), _truncating_divide),
@@ -125,7 +126,7 @@ for _op in (
     _op.register()
 
 
-_ADDN_TYPES = FLOATS + (_I["int8"], _I["int16"], _I["int32"], _I["int64"], _I["uint8"], _I["uint16"])
+_ADDN_TYPES = _ARITH
 
 
 def _addn_inputs(call: OpCall) -> list[Any]:

@@ -1,9 +1,11 @@
-"""Reductions: ReduceSum, ReduceMax, ReduceMean (axes as the second input).
+"""Reductions: ReduceSum, ReduceMax, ReduceMean (axes as the second input) and their D forms (axes as an attr).
 
 Prototypes: hicann/ops-math math/reduce_sum/op_graph/reduce_sum_proto.h, math/reduce_max/op_graph/reduce_max_proto.h
 and math/reduce_mean/op_graph/reduce_mean_proto.h -- INPUT x (NumberType), INPUT axes (int32/int64),
 OUTPUT y, ATTR(keep_dims, Bool, false), ATTR(noop_with_empty_axes, Bool, true) (empty axes: no reduction when
-true, reduce everything when false).
+true, reduce everything when false). ReduceSumD / ReduceMaxD / ReduceMeanD take x only, REQUIRED_ATTR(axes,
+ListInt), ATTR(keep_dims, Bool, false) and ATTR(noop_with_empty_axes, Bool, false) (current CANN reduce_ops.h
+as in the operator specification; the older mindspore-ai/graphengine reduce_ops.h lacks noop_with_empty_axes).
 Numerics: fp16/bf16/fp32 sums accumulate in fp32 in the pairwise tree order of numerics.tree_sum and round once;
 ReduceMean divides that fp32 sum by the element count in fp32; integer sums wrap in the input type and integer
 means truncate toward zero; ReduceMax is exact (NaN propagates).
@@ -25,10 +27,10 @@ from aclcts.sim.kernels.shapes import UNKNOWN, inferred, unknown_rank
 _NUMBER = FLOATS + INTS
 
 
-def reduction_axes(call: OpCall, axes: list[int], rank: int) -> list[int] | None:
+def reduction_axes(call: OpCall, axes: list[int], rank: int, noop_default: bool = True) -> list[int] | None:
     """The sorted, non-negative axes to reduce, or None for 'no reduction' (empty axes with noop_with_empty_axes)."""
     if not axes:
-        return None if call.attr_bool("noop_with_empty_axes", True) else list(range(rank))
+        return None if call.attr_bool("noop_with_empty_axes", noop_default) else list(range(rank))
     return sorted({call.axis("axes value", a, rank) for a in axes})
 
 
@@ -77,14 +79,7 @@ def _reduce_kernel(op_type: str, reduce: Callable[[OpCall, np.ndarray, list[int]
         x = call.input(0, "x")
         call.require_dtype("x", x.dtype, _NUMBER)
         axes = reduction_axes(call, call.index_values(1, "axes", call.input(1, "axes")), x.ndim)
-        keep_dims = call.attr_bool("keep_dims", False)
-        out = Outputs(call, outputs, ["y"])
-        out.require_dtype(0, x.dtype, "same as input 'x'")
-        if axes is None:
-            return [out.emit(0, x.copy())]
-        with np.errstate(all="ignore"):
-            y = np.asarray(reduce(call, x, axes)).astype(x.dtype)
-        return [out.emit(0, y.reshape(_reduced_shape(x.shape, axes, keep_dims)))]
+        return [_reduced(call, reduce, x, axes, outputs)]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
@@ -99,12 +94,52 @@ def _reduce_kernel(op_type: str, reduce: Callable[[OpCall, np.ndarray, list[int]
             axes_value = np.zeros((0,), dtype=np.int64)
         if axes_value is not None:
             axes = reduction_axes(call, call.index_values(1, "axes", axes_value), len(shape))
-            if axes is None:
-                return [inferred(x.dtype, shape)]
-            return [inferred(x.dtype, _reduced_shape(shape, axes, keep_dims))]
+            return [inferred(x.dtype, shape if axes is None else _reduced_shape(shape, axes, keep_dims))]
         return [_unknown_axes(x.dtype, shape, tuple(axes_info.shape), keep_dims)]
 
     builtin(op_type, compute, infer_shape)
+
+
+def _reduce_d_kernel(op_type: str, reduce: Callable[[OpCall, np.ndarray, list[int]], np.ndarray]) -> None:
+    def axes_of(call: OpCall, rank: int) -> list[int] | None:
+        return reduction_axes(call, call.attr_list_int("axes", required=True), rank, noop_default=False)
+
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1)
+        x = call.input(0, "x")
+        call.require_dtype("x", x.dtype, _NUMBER)
+        return [_reduced(call, reduce, x, axes_of(call, x.ndim), outputs)]
+
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1)
+        x = call.input(0, "x")
+        shape = tuple(x.shape)
+        if unknown_rank(shape):
+            return [inferred(x.dtype, shape)]
+        axes = axes_of(call, len(shape))
+        return [inferred(x.dtype, shape if axes is None else _reduced_shape(shape, axes, call.attr_bool("keep_dims", False)))]
+
+    builtin(op_type, compute, infer_shape)
+
+
+def _reduced(
+    call: OpCall,
+    reduce: Callable[[OpCall, np.ndarray, list[int]], np.ndarray],
+    x: np.ndarray,
+    axes: list[int] | None,
+    outputs: list[TensorInfo],
+) -> np.ndarray:
+    """The checked output of one reduction (a copy of x when axes is None)."""
+    keep_dims = call.attr_bool("keep_dims", False)
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    if axes is None:
+        return out.emit(0, x)
+    with np.errstate(all="ignore"):
+        y = np.asarray(reduce(call, x, axes)).astype(x.dtype)
+    return out.emit(0, y.reshape(_reduced_shape(x.shape, axes, keep_dims)))
 
 
 def _unknown_axes(dtype: int, shape: tuple[int, ...], axes_shape: tuple[int, ...], keep_dims: bool) -> InferredShape:
@@ -122,6 +157,6 @@ def _unknown_axes(dtype: int, shape: tuple[int, ...], axes_shape: tuple[int, ...
     return inferred(dtype, [UNKNOWN] * rank, [(lower, upper)] * rank)
 
 
-_reduce_kernel("ReduceSum", _sum)
-_reduce_kernel("ReduceMax", _max)
-_reduce_kernel("ReduceMean", _mean)
+for _name, _reduce in (("ReduceSum", _sum), ("ReduceMax", _max), ("ReduceMean", _mean)):
+    _reduce_kernel(_name, _reduce)
+    _reduce_d_kernel(_name + "D", _reduce)

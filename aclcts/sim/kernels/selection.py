@@ -150,7 +150,7 @@ def _topk_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs
 # NonZero and Where --------------------------------------------------------------------------------------
 def _positions(x: np.ndarray) -> np.ndarray:
     """The [n, rank] coordinates of x's nonzero elements in row-major order."""
-    return np.argwhere(x != 0).reshape(-1, x.ndim)
+    return np.argwhere(np.asarray(x) != 0)
 
 
 def _nonzero_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:

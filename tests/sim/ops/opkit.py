@@ -106,7 +106,7 @@ class Device:
         data_type = acl_data_type(array.dtype)
         return self.desc(data_type, list(array.shape), fmt), self.acl.create_data_buffer(ptr, nbytes), ptr
 
-    def output(self, data_type: int, dims: list[int], fill: int = 0, fmt: int = ND) -> tuple[int, int, int]:
+    def output(self, data_type: int, dims: list[int], fmt: int = ND, fill: int = 0) -> tuple[int, int, int]:
         """(desc, buffer, device pointer) for an output tensor; its memory is set to the byte `fill`."""
         dtype = numpy_dtype(data_type)
         nbytes = max(int(np.prod(dims, dtype=np.int64)) * dtype.itemsize, 1)
@@ -138,4 +138,18 @@ class Device:
         if ret == 0:
             assert result is not None
             np.testing.assert_array_equal(result[0], a + b)
+        return ret
+
+    def execute(self, op_type: str, inputs: list[tuple[int, int, int]], outputs: list[tuple[int, int, int]],
+                attr: int = 0) -> int:
+        """execute_v2 with the descs and buffers of (desc, buffer, pointer) triples; return the aclError."""
+        return self.acl.op.execute_v2(op_type, [t[0] for t in inputs], [t[1] for t in inputs],
+                                      [t[0] for t in outputs], [t[1] for t in outputs], attr, self.stream)
+
+    def attempt(self, op_type: str, inputs: list[tuple], outputs: list[tuple], attr: int = 0) -> int:
+        """execute_v2 on zero-filled tensors given as (aclDataType, dims[, aclFormat]); sync when it succeeds."""
+        ret = self.execute(op_type, [self.output(*spec) for spec in inputs], [self.output(*spec) for spec in outputs],
+                           attr)
+        if ret == 0:
+            self.sync()
         return ret

@@ -1,0 +1,84 @@
+"""Backend selection: the simulator, the real pyacl (`npu`), or any pyacl-compatible MODULE:ATTR object."""
+
+from __future__ import annotations
+
+import importlib
+import types
+from dataclasses import dataclass
+from typing import Any
+
+#: Names a module must have to be taken for pyacl.
+PYACL_SURFACE = ("init", "finalize", "create_tensor_desc", "create_data_buffer", "rt", "op", "util")
+PYACL_RT_SURFACE = ("set_device", "create_context", "create_stream", "malloc", "memcpy", "synchronize_stream")
+
+
+class BackendError(Exception):
+    """A backend cannot be loaded; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A loaded backend: its spec, the pyacl-compatible module and whether it is the built-in simulator."""
+
+    spec: str
+    acl: Any
+    is_simulator: bool
+    is_npu: bool
+
+
+def _missing_surface(module: Any) -> list[str]:
+    missing = [name for name in PYACL_SURFACE if not hasattr(module, name)]
+    rt = getattr(module, "rt", None)
+    if rt is not None:
+        missing += [f"rt.{name}" for name in PYACL_RT_SURFACE if not hasattr(rt, name)]
+    return missing
+
+
+def _load_npu() -> Any:
+    try:
+        module = importlib.import_module("acl")
+    except ImportError as exc:
+        raise BackendError(
+            f"--backend=npu: cannot import pyacl ({exc}); source CANN's set_env.sh first, e.g. "
+            "`source /usr/local/Ascend/ascend-toolkit/set_env.sh`"
+        ) from None
+    missing = _missing_surface(module)
+    if missing:
+        where = getattr(module, "__file__", "?")
+        raise BackendError(
+            f"--backend=npu: the module `acl` imported from {where} is not CANN's pyacl (it lacks "
+            f"{', '.join(missing[:5])}); PyPI has an unrelated package named `acl` — uninstall it "
+            "(`pip uninstall acl`) and source CANN's set_env.sh"
+        )
+    return module
+
+
+def _load_object(spec: str) -> Any:
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise BackendError(f"--backend={spec}: expected sim, npu or MODULE:ATTR")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise BackendError(f"--backend={spec}: cannot import module {module_name!r}: {exc}") from None
+    try:
+        found = getattr(module, attr)
+    except AttributeError:
+        raise BackendError(f"--backend={spec}: module {module_name!r} has no attribute {attr!r}") from None
+    if callable(found) and not isinstance(found, types.ModuleType) and not hasattr(found, "rt"):
+        found = found()
+    missing = _missing_surface(found)
+    if missing:
+        raise BackendError(f"--backend={spec}: the object is not pyacl-compatible (it lacks {', '.join(missing[:5])})")
+    return found
+
+
+def load_backend(spec: str) -> Backend:
+    """Load the backend named by a --backend value."""
+    if spec == "sim":
+        from aclcts.sim import acl
+
+        return Backend(spec, acl, True, False)
+    if spec == "npu":
+        return Backend(spec, _load_npu(), False, True)
+    return Backend(spec, _load_object(spec), False, False)

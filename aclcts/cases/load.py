@@ -1,0 +1,119 @@
+"""Loading case files and expanding them into concrete cases."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, TensorCase
+from aclcts.cases.schema import MODES, CaseFileError, check_case_file
+from aclcts.cases.yamlpos import Path, YamlSyntaxError, line_of, load_with_lines
+from aclcts.opmodel import canonical_attr
+from aclcts.reference import reference
+
+
+def case_files(paths: Iterable[str]) -> list[str]:
+    """Every *.yaml / *.yml file named or found (recursively, sorted) under the given paths."""
+    found = []
+    for path in paths:
+        if os.path.isdir(path):
+            for folder, subfolders, files in os.walk(path):
+                subfolders.sort()
+                found += [os.path.join(folder, f) for f in sorted(files) if f.endswith((".yaml", ".yml"))]
+        elif os.path.isfile(path):
+            found.append(path)
+        else:
+            raise CaseFileError(f"{path}: no such case file or folder")
+    return found
+
+
+def _error(source: str, lines: dict[Path, int], path: Path, message: str) -> CaseFileError:
+    field = ".".join(str(p) for p in path)
+    return CaseFileError(f"{source}:{line_of(lines, path)}: {field}: {message}")
+
+
+def _tag(shape: tuple[int, ...]) -> str:
+    return "x".join(map(str, shape)) if shape else "s"
+
+
+def _const_shape(values: Any) -> tuple[int, ...]:
+    return () if not isinstance(values, list) else (len(values),)
+
+
+def expand_file(source: str) -> list[Case]:
+    """Load, validate and expand one case file."""
+    with open(source, encoding="utf-8") as handle:
+        text = handle.read()
+    try:
+        data, lines = load_with_lines(text, source)
+    except YamlSyntaxError as exc:
+        raise CaseFileError(str(exc)) from None
+    check_case_file(data, source, lines, set(DTYPE_BY_NAME))
+    op = data["op"]
+    try:
+        ref = reference(data.get("reference", op))
+    except KeyError as exc:
+        raise _error(source, lines, ("reference" if "reference" in data else "op",), str(exc).strip("'\"")) from None
+    inputs, outputs = data["inputs"], data["outputs"]
+    const = data.get("const", {})
+    variable = [n for n in inputs if n not in const]
+    modes = tuple(data.get("modes", MODES))
+    fmt = FORMAT_BY_NAME.get(data.get("format", "ND"))
+    if fmt is None:
+        raise _error(source, lines, ("format",), f"expected one of {', '.join(FORMAT_BY_NAME)}")
+    attr_sets = []
+    for index, attr_set in enumerate(data.get("attrs", [{}])):
+        try:
+            attr_sets.append(tuple(canonical_attr(n, s["type"], s["value"]) for n, s in attr_set.items()))
+        except ValueError as exc:
+            raise _error(source, lines, ("attrs", index), str(exc)) from None
+    cases: list[Case] = []
+    seen: set[str] = set()
+    combos = itertools.product(enumerate(data["dtypes"]), enumerate(data["shapes"]), enumerate(attr_sets))
+    for (d_index, combo), (s_index, shapes), (a_index, attrs) in combos:
+        names = inputs + outputs
+        dtypes = {n: combo for n in names} if isinstance(combo, str) else {n: combo.get(n, combo.get("*")) for n in names}
+        shape_of = dict(zip(variable, shapes)) if isinstance(shapes, list) else dict(shapes)
+        for name, values in const.items():
+            shape_of.setdefault(name, _const_shape(values))
+        in_cases = tuple(
+            TensorCase(n, DTYPE_BY_NAME[dtypes[n]], tuple(shape_of[n]),
+                       tuple(np.ravel(const[n]).tolist()) if n in const else None)
+            for n in inputs
+        )
+        attr_values = {a.name: a.value for a in attrs}
+        try:
+            computed = ref.shape([t.shape for t in in_cases],
+                                 [t.const_array() if t.const is not None else None for t in in_cases],
+                                 {k: list(v) if isinstance(v, tuple) else v for k, v in attr_values.items()})
+        except ValueError as exc:
+            raise _error(source, lines, ("shapes", s_index), f"the reference shape function refused it: {exc}") from None
+        out_shapes = [tuple(shape_of.get(n, computed[i] if i < len(computed) else ())) for i, n in enumerate(outputs)]
+        out_cases = tuple(TensorCase(n, DTYPE_BY_NAME[dtypes[n]], s) for n, s in zip(outputs, out_shapes))
+        dtype_tag = "_".join(dict.fromkeys(t.dtype_name for t in in_cases + out_cases))
+        shape_tag = "_".join(_tag(t.shape) for t in in_cases if t.const is None)
+        case_id = f"{op}-{dtype_tag}-{shape_tag}" + (f"-attrs{a_index}" if len(attr_sets) > 1 else "")
+        if case_id in seen:
+            case_id = f"{case_id}-{d_index}.{s_index}.{a_index}"
+        seen.add(case_id)
+        cases.append(Case(case_id, op, data["family"], source, data["source"], data.get("reference", op), in_cases,
+                          out_cases, attrs, modes, data.get("values", {}), data.get("precision"), fmt,
+                          data.get("dynamic_input", "")))
+    return cases
+
+
+def load_cases(paths: Iterable[str]) -> list[Case]:
+    """Every case of every case file under paths; ids must be unique across files."""
+    cases: list[Case] = []
+    owner: dict[str, str] = {}
+    for source in case_files(paths):
+        for case in expand_file(source):
+            if case.id in owner:
+                raise CaseFileError(f"{source}: case id {case.id} is also produced by {owner[case.id]}")
+            owner[case.id] = source
+            cases.append(case)
+    return cases

@@ -1,0 +1,52 @@
+"""YAML loading that remembers the line of every mapping key and sequence item, for error messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+Path = tuple[Any, ...]
+
+
+class YamlSyntaxError(Exception):
+    """The file is not valid YAML; the message names the file and line."""
+
+
+def _convert(node: yaml.Node, path: Path, lines: dict[Path, int]) -> Any:
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        result = {}
+        for key_node, value_node in node.value:
+            key = _convert(key_node, path + ("<key>",), lines)
+            result[key] = _convert(value_node, path + (key,), lines)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [_convert(item, path + (index,), lines) for index, item in enumerate(node.value)]
+    loader = yaml.SafeLoader("")
+    try:
+        return loader.construct_object(node)
+    finally:
+        loader.dispose()
+
+
+def load_with_lines(text: str, source: str) -> tuple[Any, dict[Path, int]]:
+    """Parse YAML text; return the data and a map from each value's path to its 1-based line."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{source}:{mark.line + 1}" if mark is not None else source
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise YamlSyntaxError(f"{where}: not valid YAML: {problem}") from None
+    lines: dict[Path, int] = {}
+    if node is None:
+        return None, lines
+    return _convert(node, (), lines), lines
+
+
+def line_of(lines: dict[Path, int], path: Path) -> int:
+    """The line of path, or of its nearest enclosing value that has one."""
+    while path and path not in lines:
+        path = path[:-1]
+    return lines.get(path, 1)

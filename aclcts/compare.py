@@ -1,0 +1,610 @@
+"""Named precision policies, error metrics and the comparison of device outputs with the reference.
+
+Rules applied uniformly, whatever the policy (docs/precision-policy.md):
+
+* NaN at the same position in actual and expected is equal (any payload, any sign); NaN on one side only
+  is a non-finite mismatch.
+* An inf must be matched by the same inf (sign included); anything else facing an inf is a non-finite
+  mismatch.
+* Any non-finite mismatch fails the comparison.  (msopst itself silently skips NaN and inf, precision.md
+  §1.2; the `ratio` policy reproduces msopst on the finite elements only.)
+* Error metrics are computed over the elements that are finite on both sides, in float64.
+* `exact` and `ulp` look at the expected values rounded to the actual dtype; the tolerance policies use
+  the expected values in their own precision.
+* Complex tensors are compared as their real and imaginary parts (an extra trailing axis of 2).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import ml_dtypes
+import numpy as np
+
+from aclcts.dtypes import numpy_dtype
+from aclcts.reference.numeric import is_complex_dtype, is_float_dtype, is_int_dtype, round_to
+
+#: The epsilon of the relative error in MARE/MERE (precision.md §4.1).
+REL_EPS = 1e-7
+#: msopst's fixed limit on the relative error of any error element (precision.md §1.1, `max_diff_hd`).
+MSOPST_MAX_DIFF = 0.1
+
+
+# ----------------------------------------------------------------------------------------------- ulp
+
+
+def _bit_fields(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return (magnitude bits, sign) of a float array as uint64 / bool arrays."""
+    dt = x.dtype
+    bits = np.ascontiguousarray(x).view(np.dtype(f"u{dt.itemsize}")).astype(np.uint64)
+    if float(ml_dtypes.finfo(dt).min) > 0:
+        return bits, np.zeros(bits.shape, dtype=bool)
+    sign = np.uint64(1) << np.uint64(8 * dt.itemsize - 1)
+    return bits & (sign - np.uint64(1)), (bits & sign) != 0
+
+
+def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Number of representable values between a and b (same dtype), as uint64; +0 and -0 are 0 apart.
+
+    Floats use their integer bit patterns mapped monotonically (sign-magnitude to a signed line), so
+    the distance across zero is the sum of both magnitudes; inf is one step beyond the largest finite
+    value.  Integers give |a - b| and bool gives a != b.  NaN has no distance: ValueError.
+    """
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype != b.dtype:
+        raise ValueError(f"ulp_distance needs one dtype, got {a.dtype} and {b.dtype}")
+    if a.dtype == np.bool_:
+        return (a != b).astype(np.uint64)
+    if is_int_dtype(a.dtype):
+        wide = np.uint64 if a.dtype.kind == "u" and a.dtype.itemsize == 8 else np.int64
+        x, y = a.astype(wide), b.astype(wide)
+        ux, uy = x.astype(np.uint64), y.astype(np.uint64)
+        return np.where(x >= y, ux - uy, uy - ux)
+    if not is_float_dtype(a.dtype):
+        raise ValueError(f"ulp_distance does not support dtype {a.dtype}")
+    if np.isnan(a.astype(np.float64)).any() or np.isnan(b.astype(np.float64)).any():
+        raise ValueError("ulp_distance is undefined for NaN")
+    ma, sa = _bit_fields(a)
+    mb, sb = _bit_fields(b)
+    same_side = np.where(ma >= mb, ma - mb, mb - ma)
+    return np.where(sa == sb, same_side, ma + mb)
+
+
+def ulp_of(value: float, dtype: np.dtype | type) -> float:
+    """The spacing of dtype at |value|: next representable magnitude minus |value| (below it at the top)."""
+    dt = np.dtype(dtype)
+    v = np.abs(np.asarray([value]).astype(np.float64)).astype(dt)
+    u = np.dtype(f"u{dt.itemsize}")
+    bits = v.view(u)
+    up = (bits + 1).view(dt).astype(np.float64)[0]
+    here = v.astype(np.float64)[0]
+    if math.isfinite(up):
+        return float(up - here)
+    return float(here - (bits - 1).view(dt).astype(np.float64)[0])
+
+
+# ---------------------------------------------------------------------------------------- the data
+
+
+@dataclass(frozen=True)
+class ElementErrors:
+    """Per-element data a policy judges: the elements finite on both sides, flattened."""
+
+    dtype: np.dtype
+    n: int
+    a: np.ndarray
+    g: np.ndarray
+    abs_err: np.ndarray
+    ulp: np.ndarray
+    a_bits_equal: np.ndarray
+
+    @property
+    def abs_g(self) -> np.ndarray:
+        """|expected| in float64."""
+        return np.abs(self.g)
+
+
+class Policy:
+    """Base of the precision policies: a name, parameters, a per-element test and a whole-tensor verdict."""
+
+    name: ClassVar[str] = ""
+    positional: ClassVar[tuple[str, ...]] = ()
+
+    def params(self) -> dict[str, Any]:
+        """The policy's parameters as a dict."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+
+    def resolve(self, dtype: np.dtype) -> Policy:
+        """Return this policy with per-dtype defaults filled in for unset parameters."""
+        return self
+
+    def failures(self, e: ElementErrors) -> np.ndarray:
+        """Boolean mask over e's elements that fail the per-element test."""
+        raise NotImplementedError
+
+    def verdict(self, e: ElementErrors, failures: np.ndarray) -> bool:
+        """Whether the finite part passes (default: no element fails)."""
+        return not failures.any()
+
+    def spec(self) -> str:
+        """The case-file spelling of this policy."""
+        args = ",".join(f"{k}={v}" for k, v in self.params().items() if v is not None)
+        return f"{self.name}:{args}" if args else self.name
+
+
+def _check_range(policy: str, name: str, value: float | None, lo: float, hi: float = math.inf) -> None:
+    """Raise ValueError unless value is None or lies in [lo, hi]."""
+    if value is not None and not (lo <= value <= hi):
+        raise ValueError(f"{policy}: {name}={value} outside [{lo}, {hi}]")
+
+
+@dataclass(frozen=True)
+class Exact(Policy):
+    """Bitwise equality in the actual dtype; NaN-payload-insensitive (same-position NaNs are equal)."""
+
+    name: ClassVar[str] = "exact"
+
+    def failures(self, e: ElementErrors) -> np.ndarray:
+        """Elements whose bit patterns differ (so +0 and -0 differ)."""
+        return ~e.a_bits_equal
+
+
+@dataclass(frozen=True)
+class Ulp(Policy):
+    """At most n units in the last place of the actual dtype between actual and expected, everywhere."""
+
+    n: int
+    name: ClassVar[str] = "ulp"
+    positional: ClassVar[tuple[str, ...]] = ("n",)
+
+    def __post_init__(self) -> None:
+        """Validate n."""
+        if int(self.n) != self.n or self.n < 0:
+            raise ValueError(f"ulp: n={self.n} must be a non-negative integer")
+        object.__setattr__(self, "n", int(self.n))
+
+    def failures(self, e: ElementErrors) -> np.ndarray:
+        """Elements more than n ulp away."""
+        return e.ulp > np.uint64(self.n)
+
+
+@dataclass(frozen=True)
+class AllClose(Policy):
+    """NumPy/PyTorch closeness everywhere: |a - g| <= atol + rtol * |g| (precision.md §5, §6)."""
+
+    rtol: float
+    atol: float
+    name: ClassVar[str] = "allclose"
+    positional: ClassVar[tuple[str, ...]] = ("rtol", "atol")
+
+    def __post_init__(self) -> None:
+        """Validate the tolerances."""
+        _check_range(self.name, "rtol", self.rtol, 0.0)
+        _check_range(self.name, "atol", self.atol, 0.0)
+
+    def failures(self, e: ElementErrors) -> np.ndarray:
+        """Elements outside atol + rtol * |g|."""
+        return e.abs_err > self.atol + self.rtol * e.abs_g
+
+
+@dataclass(frozen=True)
+class Ratio(Policy):
+    """msopst's `error_threshold = [t, p]` compare, exactly as precision.md §1.2 (float32 arithmetic)."""
+
+    t: float = 0.01
+    p: float = 0.05
+    name: ClassVar[str] = "ratio"
+    positional: ClassVar[tuple[str, ...]] = ("t", "p")
+
+    def __post_init__(self) -> None:
+        """Validate t and p (each in [0, 1], t > 0 for the 2**-14 / t floor)."""
+        _check_range(self.name, "t", self.t, 0.0, 1.0)
+        _check_range(self.name, "p", self.p, 0.0, 1.0)
+        if self.t == 0:
+            raise ValueError("ratio: t must be > 0 (msopst divides by it)")
+
+    def rate(self, e: ElementErrors) -> np.ndarray:
+        """msopst's per-element error r in float32: d if d < t, else d / (max(|a|, |g|, 2**-14 / t) + 1e-9)."""
+        a32, g32 = e.a.astype(np.float32), e.g.astype(np.float32)
+        d = np.abs(a32 - g32)
+        floor = np.float32((1 / 2 ** 14) / self.t)
+        denom = np.maximum(np.maximum(np.abs(a32), np.abs(g32)), floor) + np.float32(1e-9)
+        return np.where(d < np.float32(self.t), d, d / denom)
+
+    def failures(self, e: ElementErrors) -> np.ndarray:
+        """Error elements: d > 0 and r > t."""
+        d = np.abs(e.a.astype(np.float32) - e.g.astype(np.float32))
+        return (d > 0) & (self.rate(e) > np.float32(self.t))
+
+    def verdict(self, e: ElementErrors, failures: np.ndarray) -> bool:
+        """Pass if (N - errors) / N >= 1 - p and no error element has r >= 0.1."""
+        if e.n == 0:
+            return True
+        n_err = int(failures.sum())
+        if (e.n - n_err) / e.n < 1 - self.p:
+            return False
+        return not (n_err and float(self.rate(e)[failures].max()) >= MSOPST_MAX_DIFF)
+
+
+#: op_test_frame get_default_standard (precision.md §2): dtype -> (rtol, atol, max_atol).
+DUAL_THOUSANDTH_DEFAULTS: dict[str, tuple[float, float, float]] = {
+    "float16": (0.001, 0.001, 0.1),
+    "float32": (0.0001, 0.0001, 0.01),
+    "int8": (0.001, 1.0, 1.0),
+    "uint8": (0.001, 1.0, 1.0),
+}
+DUAL_THOUSANDTH_OTHER = (0.001, 0.001, 0.1)
+
+
+@dataclass(frozen=True)
+class DualThousandth(Policy):
+    """op_test_frame PrecisionStandard(rtol, atol, max_atol) (precision.md §2; names as in that tool).
+
+    An element fails if |a - g| > atol * |g|; the tensor passes if at most rtol * N elements fail and
+    none has |a - g| > max_atol * |g|.  Bool: at most rtol * N differing elements.
+    """
+
+    rtol: float | None = None
+    atol: float | None = None
+    max_atol: float | None = None
+    name: ClassVar[str] = "dual_thousandth"
+    positional: ClassVar[tuple[str, ...]] = ("rtol", "atol", "max_atol")
+
+    def __post_init__(self) -> None:
+        """Validate the parameters that are set."""
+        _check_range(self.name, "rtol", self.rtol, 0.0, 1.0)
+        _check_range(self.name, "atol", self.atol, 0.0)
+        _check_range(self.name, "max_atol", self.max_atol, 0.0)
+
+    def resolve(self, dtype: np.dtype) -> Policy:
+        """Fill unset parameters from get_default_standard for dtype."""
+        defaults = DUAL_THOUSANDTH_DEFAULTS.get(np.dtype(dtype).name, DUAL_THOUSANDTH_OTHER)
+        rtol, atol, max_atol = (v if v is not None else d for v, d in zip(
+            (self.rtol, self.atol, self.max_atol), defaults))
+        return DualThousandth(rtol, atol, max_atol)
+
+    def failures(self, e: ElementErrors) -> np.ndarray:
+        """Elements with |a - g| > atol * |g| (no absolute floor: g = 0 needs a = 0)."""
+        return e.abs_err > self.atol * e.abs_g
+
+    def verdict(self, e: ElementErrors, failures: np.ndarray) -> bool:
+        """At most rtol * N failures and, except for bool, none beyond max_atol * |g|."""
+        if int(failures.sum()) > self.rtol * e.n:
+            return False
+        return e.dtype == np.bool_ or not (e.abs_err > self.max_atol * e.abs_g).any()
+
+
+def _float_key(dtype: np.dtype) -> str:
+    """Table key of a float dtype."""
+    return np.dtype(dtype).name
+
+
+#: Ecosystem standard v1 thresholds T (precision.md §4.1).
+MARE_THRESHOLDS: dict[str, float] = {
+    "float16": 2.0 ** -10, "bfloat16": 2.0 ** -7, "float32": 2.0 ** -13,
+    "float8_e4m3fn": 2.0 ** -3, "float8_e5m2": 2.0 ** -2,
+}
+
+
+@dataclass(frozen=True)
+class Mare(Policy):
+    """Ecosystem standard v1 (precision.md §4.1): MERE < T and MARE < factor * T, rel = |a-g| / (|g| + 1e-7)."""
+
+    threshold: float | None = None
+    factor: float = 10.0
+    name: ClassVar[str] = "mare"
+    positional: ClassVar[tuple[str, ...]] = ("threshold", "factor")
+
+    def __post_init__(self) -> None:
+        """Validate the parameters."""
+        _check_range(self.name, "threshold", self.threshold, 0.0)
+        _check_range(self.name, "factor", self.factor, 1.0)
+
+    def resolve(self, dtype: np.dtype) -> Policy:
+        """Take T from the §4.1 table when not given."""
+        if self.threshold is not None:
+            return self
+        key = _float_key(dtype)
+        if key not in MARE_THRESHOLDS:
+            raise ValueError(f"mare: precision.md §4.1 has no threshold for {key}; give one, e.g. mare:threshold=1e-4")
+        return Mare(MARE_THRESHOLDS[key], self.factor)
+
+    def failures(self, e: ElementErrors) -> np.ndarray:
+        """Elements whose relative error alone breaks the MARE bound."""
+        return e.abs_err / (e.abs_g + REL_EPS) >= self.factor * self.threshold
+
+    def verdict(self, e: ElementErrors, failures: np.ndarray) -> bool:
+        """MERE < T and MARE < factor * T over the finite elements."""
+        if e.abs_err.size == 0:
+            return True
+        rel = e.abs_err / (e.abs_g + REL_EPS)
+        return float(rel.mean()) < self.threshold and float(rel.max()) < self.factor * self.threshold
+
+
+#: Ecosystem standard v2, mixed tolerance (precision.md §4.2): dtype -> (rtol, atol, max_abs_error_limit).
+V2_TABLE: dict[str, tuple[float, float, float]] = {
+    "float16": (2.0 ** -9, 2.0 ** -9, 1e-1),
+    "bfloat16": (2.0 ** -6, 2.0 ** -6, 1e0),
+    "float32": (2.0 ** -10, 2.0 ** -16, 1e-2),
+    "float8_e4m3fn": (2.0 ** -2, 2.0 ** -4, 1e0),
+    "float8_e5m2": (2.0 ** -1, 2.0 ** -3, 1e-1),
+}
+
+
+@dataclass(frozen=True)
+class V2(Policy):
+    """Ecosystem standard v2 (precision.md §4.2): >= ratio of elements within atol + rtol * |g| and
+    max |a - g| <= max(limit, ulp_cap * ULP(g at the worst element)) in the actual dtype (ulp_cap 0: off)."""
+
+    rtol: float | None = None
+    atol: float | None = None
+    limit: float | None = None
+    ratio: float = 0.99
+    ulp_cap: int = 32
+    name: ClassVar[str] = "v2"
+    positional: ClassVar[tuple[str, ...]] = ("rtol", "atol", "limit", "ratio", "ulp_cap")
+
+    def __post_init__(self) -> None:
+        """Validate the parameters."""
+        for n in ("rtol", "atol", "limit"):
+            _check_range(self.name, n, getattr(self, n), 0.0)
+        _check_range(self.name, "ratio", self.ratio, 0.0, 1.0)
+        _check_range(self.name, "ulp_cap", self.ulp_cap, 0)
+        if int(self.ulp_cap) != self.ulp_cap:
+            raise ValueError(f"v2: ulp_cap={self.ulp_cap} must be an integer")
+        object.__setattr__(self, "ulp_cap", int(self.ulp_cap))
+
+    def resolve(self, dtype: np.dtype) -> Policy:
+        """Fill unset rtol/atol/limit from the §4.2 table."""
+        if None not in (self.rtol, self.atol, self.limit):
+            return self
+        key = _float_key(dtype)
+        if key not in V2_TABLE:
+            raise ValueError(f"v2: precision.md §4.2 has no row for {key}; give rtol, atol and limit")
+        rtol, atol, limit = (v if v is not None else d for v, d in zip((self.rtol, self.atol, self.limit), V2_TABLE[key]))
+        return V2(rtol, atol, limit, self.ratio, self.ulp_cap)
+
+    def failures(self, e: ElementErrors) -> np.ndarray:
+        """Elements outside atol + rtol * |g|."""
+        return e.abs_err > self.atol + self.rtol * e.abs_g
+
+    def cap(self, e: ElementErrors) -> float:
+        """The max-abs-error limit: max(limit, ulp_cap * ULP(g at the element of largest error))."""
+        if not self.ulp_cap or e.abs_err.size == 0 or not is_float_dtype(e.dtype):
+            return float(self.limit)
+        g_worst = float(e.g[int(np.argmax(e.abs_err))])
+        return max(float(self.limit), self.ulp_cap * ulp_of(g_worst, e.dtype))
+
+    def verdict(self, e: ElementErrors, failures: np.ndarray) -> bool:
+        """matched_ratio >= ratio and max |a - g| within the cap."""
+        if e.n == 0:
+            return True
+        if (e.n - int(failures.sum())) / e.n < self.ratio:
+            return False
+        return e.abs_err.size == 0 or float(e.abs_err.max()) <= self.cap(e)
+
+
+POLICIES: dict[str, type[Policy]] = {p.name: p for p in (Exact, Ulp, AllClose, Ratio, DualThousandth, Mare, V2)}
+
+VALID_FORMS = (
+    "exact",
+    "ulp:N  (e.g. ulp:2)",
+    "allclose:rtol=R,atol=A  (or allclose:R,A)",
+    "ratio[:T,P]  (msopst error_threshold, default ratio:0.01,0.05)",
+    "dual_thousandth[:rtol=..,atol=..,max_atol=..]  (defaults per dtype)",
+    "mare[:threshold=T,factor=10]  (T per dtype by default)",
+    "v2[:rtol=..,atol=..,limit=..,ratio=0.99,ulp_cap=32]  (per dtype by default)",
+    'a dict {"name": <one of the names above>, <param>: <value>, ...}',
+)
+
+
+# ---------------------------------------------------------------------------------------- comparison
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The outcome of one comparison: verdict, policy and every error metric, plus the worst elements."""
+
+    policy: str
+    params: dict[str, Any]
+    passed: bool
+    n: int
+    max_abs: float
+    max_rel: float
+    max_ulp: int
+    mismatch_ratio: float
+    mare: float
+    mere: float
+    rmse: float
+    n_nan_mismatch: int
+    n_inf_mismatch: int
+    shape: tuple[int, ...]
+    _actual: np.ndarray = field(repr=False, compare=False)
+    _expected: np.ndarray = field(repr=False, compare=False)
+    _abs: np.ndarray = field(repr=False, compare=False)
+    _rel: np.ndarray = field(repr=False, compare=False)
+
+    def worst(self, k: int = 5) -> list[tuple[tuple[int, ...], Any, Any, float, float]]:
+        """Up to k differing elements, largest absolute error first (non-finite mismatches rank as inf):
+        (index tuple, actual, expected, abs err, rel err)."""
+        order = np.argsort(-self._abs, kind="stable")
+        rows = []
+        for flat in order[:k]:
+            if self._abs[flat] == 0:
+                break
+            index = tuple(int(i) for i in np.unravel_index(int(flat), self.shape))
+            rows.append((index, self._actual[flat].item(), self._expected[flat].item(),
+                         float(self._abs[flat]), float(self._rel[flat])))
+        return rows
+
+    def as_dict(self, k: int = 5) -> dict[str, Any]:
+        """The metrics, policy and worst elements as plain Python values (for reports)."""
+        keys = ("policy", "params", "passed", "n", "max_abs", "max_rel", "max_ulp", "mismatch_ratio", "mare",
+                "mere", "rmse", "n_nan_mismatch", "n_inf_mismatch")
+        out: dict[str, Any] = {key: getattr(self, key) for key in keys}
+        out["shape"] = list(self.shape)
+        out["worst"] = [[list(i), a, g, d, r] for i, a, g, d, r in self.worst(k)]
+        return out
+
+
+def _as_real(x: np.ndarray) -> np.ndarray:
+    """Complex arrays become real arrays with a trailing axis (real, imag); others are returned as is."""
+    if is_complex_dtype(x.dtype):
+        return np.stack([x.real, x.imag], axis=-1)
+    return x
+
+
+def _float64(x: np.ndarray) -> np.ndarray:
+    """x as float64 (bool as 0/1)."""
+    return x.astype(np.float64)
+
+
+def _bits_equal(a: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """Element-wise bit-pattern equality of two arrays of the same dtype."""
+    if a.dtype == np.bool_ or is_int_dtype(a.dtype):
+        return a == g
+    u = np.dtype(f"u{a.dtype.itemsize}")
+    return np.ascontiguousarray(a).view(u) == np.ascontiguousarray(g).view(u)
+
+
+def compare(actual: np.ndarray, expected: np.ndarray, policy: Policy | str | Mapping[str, Any]) -> Comparison:
+    """Compare a device output with its reference under a policy, recording every metric."""
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.shape != expected.shape:
+        raise ValueError(f"actual shape {actual.shape} differs from expected shape {expected.shape}")
+    pol = policy if isinstance(policy, Policy) else policy_from_spec(policy)
+    actual, expected = _as_real(actual), _as_real(expected)
+    pol = pol.resolve(actual.dtype)
+    a_all, g_all = _float64(actual).reshape(-1), _float64(expected).reshape(-1)
+    n = a_all.size
+    nan_a, nan_g = np.isnan(a_all), np.isnan(g_all)
+    nan_bad = nan_a != nan_g
+    inf_any = (np.isinf(a_all) | np.isinf(g_all)) & ~nan_a & ~nan_g
+    inf_bad = inf_any & (a_all != g_all)
+    finite = np.isfinite(a_all) & np.isfinite(g_all)
+
+    a_flat = actual.reshape(-1)
+    g_in_a = round_to(expected, actual.dtype).reshape(-1)
+    a, g = a_all[finite], g_all[finite]
+    d = np.abs(a - g)
+    errors = ElementErrors(dtype=actual.dtype, n=n, a=a, g=g, abs_err=d,
+                           ulp=ulp_distance(a_flat[finite], g_in_a[finite]),
+                           a_bits_equal=_bits_equal(a_flat[finite], g_in_a[finite]))
+    fails = pol.failures(errors)
+    n_bad = int(nan_bad.sum() + inf_bad.sum())
+    passed = n_bad == 0 and pol.verdict(errors, fails)
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rel = np.where(d == 0, 0.0, d / np.abs(g))
+        rel_eps = d / (np.abs(g) + REL_EPS)
+    abs_all = np.zeros(n)
+    rel_all = np.zeros(n)
+    abs_all[finite], rel_all[finite] = d, rel
+    abs_all[nan_bad | inf_bad] = np.inf
+    rel_all[nan_bad | inf_bad] = np.inf
+
+    def top(x: np.ndarray) -> float:
+        return float(x.max()) if x.size else 0.0
+
+    return Comparison(
+        policy=pol.name, params=pol.params(), passed=bool(passed), n=n,
+        max_abs=top(d), max_rel=top(rel), max_ulp=int(errors.ulp.max()) if errors.ulp.size else 0,
+        mismatch_ratio=(int(fails.sum()) + n_bad) / n if n else 0.0,
+        mare=top(rel_eps), mere=float(rel_eps.mean()) if rel_eps.size else 0.0,
+        rmse=float(np.sqrt(np.mean(d * d))) if d.size else 0.0,
+        n_nan_mismatch=int(nan_bad.sum()), n_inf_mismatch=int(inf_bad.sum()), shape=actual.shape,
+        _actual=a_flat, _expected=expected.reshape(-1), _abs=abs_all, _rel=rel_all,
+    )
+
+
+# ------------------------------------------------------------------------------------------ parsing
+
+
+def _bad_spec(spec: Any, why: str) -> ValueError:
+    """A ValueError naming the spec, the reason and the valid forms."""
+    return ValueError(f"bad precision policy {spec!r}: {why}; valid forms: " + "; ".join(VALID_FORMS))
+
+
+def _build(spec: Any, name: str, positional: list[str], keywords: dict[str, Any]) -> Policy:
+    """Instantiate policy `name` from positional and keyword arguments."""
+    if name not in POLICIES:
+        raise _bad_spec(spec, f"unknown policy {name!r}")
+    cls = POLICIES[name]
+    fields = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    if len(positional) > len(cls.positional):
+        raise _bad_spec(spec, f"{name} takes at most {len(cls.positional)} positional value(s)")
+    args = dict(zip(cls.positional, positional))
+    for key, value in keywords.items():
+        if key not in fields:
+            raise _bad_spec(spec, f"{name} has no parameter {key!r} (parameters: {', '.join(fields) or 'none'})")
+        if key in args:
+            raise _bad_spec(spec, f"parameter {key!r} given twice")
+        args[key] = value
+    missing = [f.name for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+               if f.default is dataclasses.MISSING and f.name not in args]
+    if missing:
+        raise _bad_spec(spec, f"{name} needs parameter(s) {', '.join(missing)}")
+    try:
+        converted = {k: float(v) for k, v in args.items()}
+        return cls(**converted)
+    except (TypeError, ValueError) as exc:
+        raise _bad_spec(spec, str(exc)) from None
+
+
+def policy_from_spec(spec: str | Mapping[str, Any]) -> Policy:
+    """Parse a case-file policy spelling ("exact", "ulp:2", "allclose:rtol=1e-3,atol=1e-5", a dict, ...)."""
+    if isinstance(spec, Policy):
+        return spec
+    if isinstance(spec, Mapping):
+        params = dict(spec)
+        name = params.pop("name", None)
+        if not isinstance(name, str):
+            raise _bad_spec(spec, "a dict needs a string 'name'")
+        return _build(spec, name.strip().lower(), [], params)
+    if not isinstance(spec, str) or not spec.strip():
+        raise _bad_spec(spec, "expected a non-empty string or a dict")
+    name, colon, rest = spec.strip().partition(":")
+    if colon and not rest.strip():
+        raise _bad_spec(spec, "nothing after ':'")
+    positional: list[str] = []
+    keywords: dict[str, Any] = {}
+    for item in (p.strip() for p in rest.split(",")) if colon else ():
+        key, eq, value = item.partition("=")
+        if not item or (eq and not (key.strip() and value.strip())):
+            raise _bad_spec(spec, f"empty parameter in {rest!r}")
+        if eq:
+            keywords[key.strip()] = value.strip()
+        elif keywords:
+            raise _bad_spec(spec, f"positional value {item!r} after a keyword")
+        else:
+            positional.append(item)
+    return _build(spec, name.strip().lower(), positional, keywords)
+
+
+# ----------------------------------------------------------------------------------------- defaults
+
+#: Op families accepted by default_policy; the first group is data movement / logic, judged bitwise.
+BITWISE_FAMILIES = ("shape", "movement", "index", "cast", "compare")
+COMPUTE_FAMILIES = ("elementwise", "reduction", "matmul", "conv", "nn")
+
+
+def default_policy(dtype: np.dtype | type | str | int, op_family: str) -> Policy:
+    """The suite's default policy for an output dtype and op family (docs/precision-policy.md)."""
+    if op_family not in BITWISE_FAMILIES + COMPUTE_FAMILIES:
+        raise ValueError(f"unknown op family {op_family!r}; expected one of {', '.join(BITWISE_FAMILIES + COMPUTE_FAMILIES)}")
+    dt = numpy_dtype(dtype) if isinstance(dtype, int) and not isinstance(dtype, bool) else np.dtype(dtype)
+    if dt == np.complex64:
+        dt = np.dtype(np.float32)
+    if dt == np.complex128:
+        dt = np.dtype(np.float64)
+    if op_family in BITWISE_FAMILIES or not is_float_dtype(dt):
+        return Exact()
+    if dt.name in V2_TABLE:
+        return V2().resolve(dt)
+    if dt == np.float64:
+        return AllClose(rtol=1e-7, atol=1e-7)
+    return Exact()

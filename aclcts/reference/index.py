@@ -1,0 +1,142 @@
+"""Index-producing references: ArgMaxV2, TopK, NonZero and Unique.
+
+One NaN convention for all of them (device behaviour UNCONFIRMED): NaN ranks above +inf, as in NumPy's
+argmax and PyTorch's topk/sort.  Equal values keep their original order (lower index first).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from aclcts.constants import DataType
+from aclcts.reference.base import RefOp, define, needed_value, normalize_axis, scalar_int
+from aclcts.reference.numeric import round_to, widen
+
+
+def argmax(x: np.ndarray, axis: int) -> np.ndarray:
+    """ArgMaxV2: index of the first maximum along axis; the first NaN wins over any number."""
+    if x.shape[axis] == 0:
+        raise ValueError(f"ArgMaxV2 over an empty axis of shape {x.shape}")
+    return np.argmax(x, axis=axis)
+
+
+def topk_order(x: np.ndarray, largest: bool) -> np.ndarray:
+    """Return, along the last axis, the order of TopK: best first, ties by lower index, NaN largest.
+
+    x is in its compute type; for integers and bool, `~x` reverses the order without overflow.
+    """
+    idx = np.broadcast_to(np.arange(x.shape[-1]), x.shape)
+    if x.dtype.kind == "f":
+        nan = np.isnan(x)
+        filled = np.where(nan, 0.0, x)
+        keys = (idx, -filled, ~nan) if largest else (idx, filled, nan)
+    else:
+        keys = (idx, ~x) if largest else (idx, x)
+    return np.lexsort(keys, axis=-1)
+
+
+def topk(x: np.ndarray, k: int, axis: int, largest: bool) -> tuple[np.ndarray, np.ndarray]:
+    """TopK: the k largest (or smallest) values along axis and their indices, always in sorted order.
+
+    With sorted=false the device may return any order; the reference still returns sorted results, so
+    a case using sorted=false must compare order-insensitively.
+    """
+    if not 0 <= k <= x.shape[axis]:
+        raise ValueError(f"k={k} outside [0, {x.shape[axis]}] for axis {axis} of shape {x.shape}")
+    moved = np.moveaxis(x, axis, -1)
+    order = topk_order(widen(moved), largest)[..., :k]
+    values = np.take_along_axis(moved, order, axis=-1)
+    return np.moveaxis(values, -1, axis), np.moveaxis(order, -1, axis)
+
+
+def nonzero(x: np.ndarray, transpose: bool) -> np.ndarray:
+    """NonZero: coordinates of nonzero elements in row-major order, [count, rank] ([rank, count] if transpose).
+
+    NaN counts as nonzero and -0.0 as zero.
+    """
+    if x.ndim == 0:
+        raise ValueError("NonZero needs an input of rank >= 1")
+    coords = np.stack(np.nonzero(widen(x) != 0), axis=0)
+    return coords if transpose else coords.T
+
+
+def unique(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Unique: distinct values in order of first occurrence and, per element, the index of its value.
+
+    TensorFlow semantics (the prototype is "compatible with TensorFlow Unique"): every NaN is distinct,
+    -0.0 and +0.0 are the same value (the first one seen is kept).
+    """
+    if x.ndim != 1:
+        raise ValueError(f"Unique needs a 1-D input, got shape {x.shape}")
+    first: dict[Any, int] = {}
+    kept: list[int] = []
+    idx = np.empty(x.shape, dtype=np.int64)
+    for i, v in enumerate(widen(x).tolist()):
+        key: Any = ("nan", i) if v != v else v
+        if key not in first:
+            first[key] = len(kept)
+            kept.append(i)
+        idx[i] = first[key]
+    return x[np.asarray(kept, dtype=np.int64)], idx
+
+
+def _argmax(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """ArgMaxV2 compute: (x, dimension); the output dtype comes from the output descriptor."""
+    x = widen(xs[0])
+    axis = normalize_axis(scalar_int(xs[1], "dimension"), x.ndim, "dimension")
+    return [round_to(argmax(x, axis), out[0])]
+
+
+def _argmax_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """ArgMaxV2 output shape: x's shape without the reduced axis."""
+    axis = normalize_axis(scalar_int(needed_value(values, 1, "dimension"), "dimension"), len(shapes[0]), "dimension")
+    return [tuple(d for i, d in enumerate(shapes[0]) if i != axis)]
+
+
+def _topk(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """TopK compute: (x, k) -> (values, indices)."""
+    axis = normalize_axis(attrs["dim"], xs[0].ndim, "dim")
+    values, indices = topk(xs[0], scalar_int(xs[1], "k"), axis, bool(attrs["largest"]))
+    return [round_to(values, out[0]), round_to(indices, out[1])]
+
+
+def _topk_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """TopK output shapes: x's shape with k along dim, twice."""
+    axis = normalize_axis(attrs["dim"], len(shapes[0]), "dim")
+    k = scalar_int(needed_value(values, 1, "k"), "k")
+    if not 0 <= k <= shapes[0][axis]:
+        raise ValueError(f"k={k} outside [0, {shapes[0][axis]}] for axis {axis} of shape {shapes[0]}")
+    s = tuple(k if i == axis else d for i, d in enumerate(shapes[0]))
+    return [s, s]
+
+
+def _nonzero(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """NonZero compute."""
+    return [round_to(nonzero(xs[0], bool(attrs["transpose"])), out[0])]
+
+
+def _nonzero_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """NonZero output shape (needs the value of x)."""
+    return [nonzero(needed_value(values, 0, "x"), bool(attrs["transpose"])).shape]
+
+
+def _unique(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Unique compute: x -> (y, idx)."""
+    y, idx = unique(xs[0])
+    return [round_to(y, out[0]), round_to(idx, out[1])]
+
+
+def _unique_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """Unique output shapes (need the value of x)."""
+    y, idx = unique(needed_value(values, 0, "x"))
+    return [y.shape, idx.shape]
+
+
+OPS: tuple[RefOp, ...] = (
+    define("ArgMaxV2", ("x", "dimension"), {"dtype": int(DataType.ACL_INT64)}, _argmax, _argmax_shape),
+    define("TopK", ("x", "k"), {"sorted": True, "largest": True, "dim": -1}, _topk, _topk_shape),
+    define("NonZero", ("x",), {"transpose": False, "dtype": int(DataType.ACL_INT64)}, _nonzero, _nonzero_shape),
+    define("Unique", ("x",), {"out_idx": int(DataType.ACL_INT32)}, _unique, _unique_shape),
+)
