@@ -429,15 +429,17 @@ class Comparison:
     _rel: np.ndarray = field(repr=False, compare=False)
 
     def worst(self, k: int = 5) -> list[tuple[tuple[int, ...], Any, Any, float, float]]:
-        """Up to k differing elements, largest absolute error first (non-finite mismatches rank as inf):
-        (index tuple, actual, expected, abs err, rel err)."""
+        """Up to k differing elements as (index tuple, actual, expected, abs err, rel err), worst first.
+
+        Ranked by absolute error; non-finite mismatches rank as inf; equal elements are left out.
+        """
         order = np.argsort(-self._abs, kind="stable")
         rows = []
         for flat in order[:k]:
             if self._abs[flat] == 0:
                 break
             index = tuple(int(i) for i in np.unravel_index(int(flat), self.shape))
-            rows.append((index, self._actual[flat].item(), self._expected[flat].item(),
+            rows.append((index, _python(self._actual[flat]), _python(self._expected[flat]),
                          float(self._abs[flat]), float(self._rel[flat])))
         return rows
 
@@ -449,6 +451,14 @@ class Comparison:
         out["shape"] = list(self.shape)
         out["worst"] = [[list(i), a, g, d, r] for i, a, g, d, r in self.worst(k)]
         return out
+
+
+def _python(value: Any) -> bool | int | float:
+    """A NumPy or ml_dtypes scalar as a plain Python bool, int or float."""
+    dt = np.asarray(value).dtype
+    if dt == np.bool_:
+        return bool(value)
+    return int(value) if is_int_dtype(dt) else float(value)
 
 
 def _as_real(x: np.ndarray) -> np.ndarray:

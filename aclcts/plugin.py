@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from aclcts import flow, testing
+from aclcts import flow, golden, testing
 from aclcts.backends import Backend, BackendError, load_backend
 from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.values import draw_inputs
@@ -69,9 +69,30 @@ def pytest_configure(config: pytest.Config) -> None:
     except CaseFileError as exc:
         raise pytest.UsageError(f"case library: {exc}") from None
     config.stash[_CASES] = cases
+    config.stash[_GOLDEN] = _golden_cases(config)
 
 
 _CASES = pytest.StashKey[list]()
+_GOLDEN = pytest.StashKey[list]()
+
+
+def golden_folder(config: pytest.Config) -> Path:
+    """The golden folder: --golden-dir or the repository's golden/."""
+    return Path(config.getoption("--golden-dir") or config.rootpath / "golden")
+
+
+def _golden_cases(config: pytest.Config) -> list:
+    folder = golden_folder(config)
+    if not (folder / golden.DEFINITIONS).exists():
+        return []
+    try:
+        if config.getoption("--update-golden"):
+            written = golden.generate(folder)
+            config.issue_config_time_warning(
+                pytest.PytestWarning(f"--update-golden rewrote {len(written)} golden file(s) in {folder}"), 2)
+        return golden.load_definitions(folder)
+    except CaseFileError as exc:
+        raise pytest.UsageError(f"golden definitions: {exc}") from None
 
 
 def _cases(config: pytest.Config) -> list[Case]:
@@ -79,7 +100,10 @@ def _cases(config: pytest.Config) -> list[Case]:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Parametrize `op_case` over the cases the test's `cases` marker selects."""
+    """Parametrize `op_case` over the cases the test's `cases` marker selects, `golden_case` over the golden store."""
+    if "golden_case" in metafunc.fixturenames:
+        chosen = metafunc.config.stash.get(_GOLDEN, [])
+        metafunc.parametrize("golden_case", chosen, ids=[g.name for g in chosen])
     if "op_case" not in metafunc.fixturenames:
         return
     marker = metafunc.definition.get_closest_marker("cases")
@@ -124,7 +148,14 @@ def model_dir(pytestconfig: pytest.Config, aclcts_backend: Backend, tmp_path_fac
     if given:
         return given
     soc = aclcts_backend.acl.get_soc_name() or "Ascend910B1"
-    return str(_compile_library(_cases(pytestconfig), soc, tmp_path_factory.mktemp("aclcts-models")))
+    cases = _cases(pytestconfig) + [g.case for g in pytestconfig.stash.get(_GOLDEN, [])]
+    return str(_compile_library(cases, soc, tmp_path_factory.mktemp("aclcts-models")))
+
+
+@pytest.fixture(scope="session")
+def golden_dir(pytestconfig: pytest.Config) -> Path:
+    """The golden folder of this run."""
+    return golden_folder(pytestconfig)
 
 
 @pytest.fixture(scope="session")

@@ -45,12 +45,16 @@ def _table(comparison: Comparison) -> str:
     return "\n".join(rows)
 
 
-def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]) -> list[str]:
-    """Compare every output of every execution with the reference; return the failure descriptions."""
+def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs],
+          expected_sets: list[list[np.ndarray]] | None = None) -> list[str]:
+    """Compare every output of every execution with the reference (or given expected outputs); return the failures."""
     ref = reference(case.reference)
     failures = []
     for run_index, (inputs, outputs) in enumerate(zip(input_sets, results)):
-        expected_all = ref.compute(inputs, case.attr_values(), [t.np_dtype for t in case.outputs])
+        if expected_sets is not None:
+            expected_all = expected_sets[run_index]
+        else:
+            expected_all = ref.compute(inputs, case.attr_values(), [t.np_dtype for t in case.outputs])
         for tensor, actual, expected, unwritten in zip(case.outputs, outputs.arrays, expected_all, outputs.unwritten):
             where = f"execution {run_index + 1}, output {tensor.name!r}"
             expected = np.asarray(expected)

@@ -2,7 +2,7 @@
 
 Each RefOp takes the inputs exactly as given to the device (their real dtypes), computes in a wide type
 (float64, int64/uint64, bool or complex128) and rounds once to each output dtype with `round_to`.
-This package never imports the simulator (`aclcts.sim`): the two must not share numerics.
+This package never imports the simulator: the two must not share numerics.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ class RefOp:
     shape: ShapeFn
     inputs: tuple[str, ...] = ()
     attrs: Mapping[str, Any] = field(default_factory=dict)
+    outputs: tuple[str, ...] = ("y",)
 
 
 def _arity(op_type: str, names: tuple[str, ...], got: Sequence[Any]) -> None:
@@ -67,8 +68,11 @@ def _padded(items: Sequence[Any], n: int) -> list[Any]:
 
 
 def define(op_type: str, inputs: tuple[str, ...], attrs: Mapping[str, Any], compute: ComputeFn,
-           shape: ShapeFn) -> RefOp:
-    """Build a RefOp whose functions validate arity and attributes and name the op in every error."""
+           shape: ShapeFn, outputs: tuple[str, ...] = ("y",)) -> RefOp:
+    """Build a RefOp whose functions validate arity, attributes and output count and name the op in errors.
+
+    Input names ending in `?` are optional (None or absent), `*` marks a dynamic input or output.
+    """
     n_named = len([n for n in inputs if not n.endswith("*")])
 
     def checked_compute(xs: list[Array | None], at: dict[str, Any], out: list[np.dtype]) -> list[Array]:
@@ -76,6 +80,9 @@ def define(op_type: str, inputs: tuple[str, ...], attrs: Mapping[str, Any], comp
         full = _full_attrs(op_type, attrs, at)
         arrays = _padded([None if x is None else np.asarray(x) for x in xs], n_named)
         dtypes = [np.dtype(d) for d in out]
+        if not any(n.endswith("*") for n in outputs) and len(dtypes) != len(outputs):
+            raise ValueError(f"{op_type}: expected {len(outputs)} output dtype(s) ({', '.join(outputs)}), "
+                             f"got {len(dtypes)}")
         try:
             with np.errstate(all="ignore"):
                 result = compute(arrays, full, dtypes)
@@ -96,7 +103,7 @@ def define(op_type: str, inputs: tuple[str, ...], attrs: Mapping[str, Any], comp
         except ValueError as exc:
             raise ValueError(f"{op_type}: {exc}") from None
 
-    return RefOp(op_type, checked_compute, checked_shape, inputs, dict(attrs))
+    return RefOp(op_type, checked_compute, checked_shape, inputs, dict(attrs), outputs)
 
 
 def needed_value(values: list[Array | None], index: int, name: str) -> Array:
@@ -130,10 +137,3 @@ def scalar_int(value: Array, name: str) -> int:
         raise ValueError(f"input {name!r} must hold exactly one value, got shape {np.shape(value)}")
     return int(arr[0])
 
-
-def shape_of(shapes: list[tuple[int, ...] | None], index: int) -> tuple[int, ...]:
-    """Return the shape of a present input."""
-    s = shapes[index]
-    if s is None:
-        raise ValueError(f"input {index} has no shape")
-    return s

@@ -120,23 +120,24 @@ def negative(x: np.ndarray) -> np.ndarray:
     return np.negative(x)
 
 
-def _base_log(base: float) -> float:
-    """Return ln(base) for the Exp/Log `base` attribute (-1 means e), rejecting other non-positive bases."""
-    if base == -1.0:
-        return 1.0
-    if base <= 0 or base == 1.0:
+def _check_base(base: float) -> None:
+    """Reject an Exp/Log `base` attribute other than -1 (meaning e) or a positive number other than 1."""
+    if base != -1.0 and (base <= 0 or base == 1.0):
         raise ValueError(f"attribute base={base}: expected -1 (e) or a positive number other than 1")
-    return float(np.log(base))
 
 
 def exp(x: np.ndarray, base: float, scale: float, shift: float) -> np.ndarray:
     """Exp: base ** (scale * x + shift), base -1 meaning e (prototype attributes base, scale, shift)."""
-    return np.exp((scale * x + shift) * _base_log(base))
+    _check_base(base)
+    t = scale * x + shift
+    return np.exp(t) if base == -1.0 else np.power(base, t)
 
 
 def log(x: np.ndarray, base: float, scale: float, shift: float) -> np.ndarray:
     """Log: log_base(scale * x + shift), base -1 meaning e; log(0) = -inf, log(<0) = NaN."""
-    return np.log(scale * x + shift) / _base_log(base)
+    _check_base(base)
+    y = np.log(scale * x + shift)
+    return y if base == -1.0 else y / np.log(base)
 
 
 def sqrt(x: np.ndarray) -> np.ndarray:
@@ -205,7 +206,6 @@ def _add_n(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> 
 _BINARY = ("x1", "x2")
 _UNARY = ("x",)
 _EXP_LOG_ATTRS = {"base": -1.0, "scale": 1.0, "shift": 0.0}
-_same_shape = _broadcast
 
 OPS: tuple[RefOp, ...] = (
     define("Add", _BINARY, {}, _binary(add), _broadcast),
@@ -219,13 +219,13 @@ OPS: tuple[RefOp, ...] = (
     define("Less", _BINARY, {}, _binary(less), _broadcast),
     define("Greater", _BINARY, {}, _binary(greater), _broadcast),
     define("LogicalAnd", _BINARY, {}, _binary(logical_and), _broadcast),
-    define("Abs", _UNARY, {}, _unary(absolute), _same_shape),
-    define("Neg", _UNARY, {}, _unary(negative), _same_shape),
-    define("Exp", _UNARY, _EXP_LOG_ATTRS, _unary(exp, ("base", "scale", "shift")), _same_shape),
-    define("Log", _UNARY, _EXP_LOG_ATTRS, _unary(log, ("base", "scale", "shift")), _same_shape),
-    define("Sqrt", _UNARY, {}, _unary(sqrt), _same_shape),
-    define("Rsqrt", _UNARY, {}, _unary(rsqrt), _same_shape),
-    define("Square", _UNARY, {}, _unary(square), _same_shape),
-    define("Reciprocal", _UNARY, {}, _unary(reciprocal, with_out=True), _same_shape),
+    define("Abs", _UNARY, {}, _unary(absolute), _broadcast),
+    define("Neg", _UNARY, {}, _unary(negative), _broadcast),
+    define("Exp", _UNARY, _EXP_LOG_ATTRS, _unary(exp, ("base", "scale", "shift")), _broadcast),
+    define("Log", _UNARY, _EXP_LOG_ATTRS, _unary(log, ("base", "scale", "shift")), _broadcast),
+    define("Sqrt", _UNARY, {}, _unary(sqrt), _broadcast),
+    define("Rsqrt", _UNARY, {}, _unary(rsqrt), _broadcast),
+    define("Square", _UNARY, {}, _unary(square), _broadcast),
+    define("Reciprocal", _UNARY, {}, _unary(reciprocal, with_out=True), _broadcast),
     define("AddN", ("x*",), {"N": REQUIRED}, _add_n, _broadcast),
 )

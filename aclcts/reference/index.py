@@ -136,7 +136,9 @@ def _unique_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -
 
 OPS: tuple[RefOp, ...] = (
     define("ArgMaxV2", ("x", "dimension"), {"dtype": int(DataType.ACL_INT64)}, _argmax, _argmax_shape),
-    define("TopK", ("x", "k"), {"sorted": True, "largest": True, "dim": -1}, _topk, _topk_shape),
+    define("TopK", ("x", "k"), {"sorted": True, "largest": True, "dim": -1}, _topk, _topk_shape,
+           ("values", "indices")),
     define("NonZero", ("x",), {"transpose": False, "dtype": int(DataType.ACL_INT64)}, _nonzero, _nonzero_shape),
-    define("Unique", ("x",), {"out_idx": int(DataType.ACL_INT32)}, _unique, _unique_shape),
+    define("Unique", ("x",), {"out_idx": int(DataType.ACL_INT32)}, _unique, _unique_shape,
+           ("y", "idx")),
 )

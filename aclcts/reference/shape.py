@@ -174,7 +174,8 @@ OPS: tuple[RefOp, ...] = (
     define("Transpose", ("x", "perm"), {}, _transpose, _transpose_shape),
     define("Reshape", ("x", "shape"), {"axis": 0, "num_axes": -1}, _reshape, _reshape_shape),
     define("ConcatD", ("x*",), {"concat_dim": REQUIRED, "N": None}, _concat, _concat_shape),
-    define("SplitD", ("x",), {"split_dim": REQUIRED, "num_split": REQUIRED}, _split, _split_shape),
+    define("SplitD", ("x",), {"split_dim": REQUIRED, "num_split": REQUIRED}, _split, _split_shape,
+           ("y*",)),
     define("Slice", ("x", "offsets", "size"), {}, _slice, _slice_shape),
     define("Tile", ("x", "multiples"), {}, _tile, _tile_shape),
 )

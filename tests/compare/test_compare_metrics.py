@@ -96,3 +96,9 @@ def test_as_dict_is_json_serialisable_and_carries_the_policy():
     d = json.loads(json.dumps(c.as_dict()))
     assert d["policy"] == "allclose" and d["params"] == {"rtol": 0.0, "atol": 0.5}
     assert d["passed"] is False and d["worst"] == [[[1], 2.0, 3.0, 1.0, 1 / 3]]
+
+
+def test_worst_values_are_plain_python_for_narrow_dtypes():
+    c = compare(np.array([1, 2], ml_dtypes.bfloat16), np.array([1, 3], ml_dtypes.bfloat16), Exact())
+    assert json.loads(json.dumps(c.as_dict()))["worst"] == [[[1], 2.0, 3.0, 1.0, 1 / 3]]
+    assert type(c.worst()[0][1]) is float

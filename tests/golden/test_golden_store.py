@@ -1,0 +1,73 @@
+"""The golden store: checksums catch tampering, regeneration is deliberate and atomic, the reference still agrees."""
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from aclcts import golden
+from aclcts.reference import reference
+
+REPO_GOLDEN = Path(__file__).resolve().parents[2] / "golden"
+
+
+@pytest.fixture
+def store(tmp_path):
+    folder = tmp_path / "golden"
+    shutil.copytree(REPO_GOLDEN, folder)
+    return folder
+
+
+def test_every_repository_golden_file_matches_its_manifest_checksum():
+    manifest = json.loads((REPO_GOLDEN / golden.MANIFEST).read_text())
+    names = {g.name for g in golden.load_definitions(REPO_GOLDEN)}
+    assert set(manifest["entries"]) == names
+    for name in names:
+        golden.load_expected(REPO_GOLDEN, name)
+
+
+def test_the_reference_still_reproduces_every_stored_expected_output_bit_for_bit():
+    for case in golden.load_definitions(REPO_GOLDEN):
+        stored = golden.load_expected(REPO_GOLDEN, case.name)
+        outputs = reference(case.case.reference).compute(list(case.inputs), case.case.attr_values(),
+                                                         [t.np_dtype for t in case.case.outputs])
+        for tensor, output in zip(case.case.outputs, outputs):
+            kept = stored[f"expected_{tensor.name}"]
+            assert np.asarray(output).astype(kept.dtype).tobytes() == kept.tobytes(), case.name
+
+
+def test_a_modified_golden_file_is_reported_as_tampered_not_regenerated(store):
+    path = store / "add_int32_wraps.npz"
+    data = bytearray(path.read_bytes())
+    data[-10] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(golden.GoldenError, match="corrupted or was modified"):
+        golden.load_expected(store, "add_int32_wraps")
+    assert path.read_bytes() == bytes(data)
+
+
+def test_a_missing_golden_file_is_reported(store):
+    (store / "add_int32_wraps.npz").unlink()
+    with pytest.raises(golden.GoldenError, match="missing"):
+        golden.load_expected(store, "add_int32_wraps")
+
+
+def test_an_unknown_name_is_reported(store):
+    with pytest.raises(golden.GoldenError, match="no entry"):
+        golden.load_expected(store, "not_a_case")
+
+
+def test_generate_rewrites_files_and_manifest_and_leaves_no_temporary_files(store):
+    (store / "add_int32_wraps.npz").write_bytes(b"garbage")
+    written = golden.generate(store)
+    assert "add_int32_wraps" in written
+    golden.load_expected(store, "add_int32_wraps")
+    assert not list(store.glob(".*tmp"))
+
+
+def test_a_broken_definition_names_the_file_and_line(store):
+    (store / golden.DEFINITIONS).write_text("- name: x\n  op: Add\n")
+    with pytest.raises(golden.CaseFileError, match=r"definitions.yaml:1: golden case 0"):
+        golden.load_definitions(store)
