@@ -79,6 +79,11 @@ def test_ratio_small_difference_is_never_an_error_even_on_large_values():
     assert c.passed and c.mismatch_ratio == 0
 
 
+def test_ratio_difference_equal_to_t_takes_the_relative_branch():
+    # d == t is not "d < t": r = 0.5 / 0.25 = 2 > t, an error (r = d would not be)
+    assert not compare(np.array([0.25], F32), np.array([-0.25], F32), Ratio(0.5, 0.0)).passed
+
+
 def test_ratio_floor_two_pow_minus_14_over_t():
     # t = 2**-15 -> floor 0.5: r = d / 0.5 for values near 0.25
     t = 2.0**-15

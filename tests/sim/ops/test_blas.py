@@ -200,7 +200,8 @@ def test_create_handle_for_gemm_ex_runs_with_execute_with_handle(acl: Any, dev: 
 
 
 def test_create_handle_for_gemm_ex_without_a_gemm_model_returns_op_not_found(dev: Device) -> None:
-    assert dev.acl.blas.create_handle_for_gemm_ex(N_, N_, N_, M, N, K, FLOAT16, FLOAT16, FLOAT16, 0) == (0, OP_NOT_FOUND)
+    result = dev.acl.blas.create_handle_for_gemm_ex(N_, N_, N_, M, N, K, FLOAT16, FLOAT16, FLOAT16, 0)
+    assert result == (0, OP_NOT_FOUND)
 
 
 @pytest.mark.parametrize("args", [
@@ -227,8 +228,10 @@ def test_hgemm_is_gemm_ex_with_fp16_a_b_and_c(acl: Any, dev: Device, models: Cal
 
 def test_hgemm_checks_like_gemm_ex(acl: Any, dev: Device, operands: Gemm) -> None:
     g = operands
-    assert acl.blas.hgemm(N_, N_, N_, M, N, K, g.alpha, g.a, K, g.b, -1, g.beta, g.c, -1, 0, dev.stream) == INVALID_PARAM
-    assert acl.blas.hgemm(N_, N_, N_, M, N, K, g.alpha, g.a, -1, g.b, -1, g.beta, g.c, -1, 0, dev.stream) == OP_NOT_FOUND
+    with_lda = acl.blas.hgemm(N_, N_, N_, M, N, K, g.alpha, g.a, K, g.b, -1, g.beta, g.c, -1, 0, dev.stream)
+    assert with_lda == INVALID_PARAM
+    valid = acl.blas.hgemm(N_, N_, N_, M, N, K, g.alpha, g.a, -1, g.b, -1, g.beta, g.c, -1, 0, dev.stream)
+    assert valid == OP_NOT_FOUND
 
 
 def test_s8gemm_is_gemm_ex_with_int8_a_and_b_and_int32_c(acl: Any, dev: Device, models: Callable[..., Path]) -> None:

@@ -1,4 +1,4 @@
-"""How execute_v2 finds a loaded model, and its argument checks (pyacl-api.md §6.2–§6.4, §13; atc-singleop.md §6, §9)."""
+"""How execute_v2 finds a loaded model, and its argument checks (pyacl-api.md §6.2–§6.4, §13; atc §6, §9)."""
 
 from __future__ import annotations
 
@@ -332,7 +332,8 @@ def test_a_float_attribute_matches_any_python_value_rounding_to_the_same_float32
     assert _with_attrs(attr_loaded, rounded) == OK
 
 
-@pytest.mark.parametrize("values,expected", [((99, 3), OK), ((3, 99), OP_NOT_FOUND)], ids=["last-matches", "last-differs"])
+@pytest.mark.parametrize("values,expected", [((99, 3), OK), ((3, 99), OP_NOT_FOUND)],
+                         ids=["last-matches", "last-differs"])
 def test_setting_an_attribute_twice_overwrites_it(attr_loaded: Device, values: tuple[int, int], expected: int) -> None:
     def twice(acl: Any, handle: int) -> None:
         _set_all(acl, handle, skip="count")
@@ -517,7 +518,8 @@ def test_a_null_desc_is_reported_even_when_no_model_is_loaded(dev: Device) -> No
     assert dev.execute("Add", tensors[:2], tensors[2:]) == INVALID_PARAM
 
 
-@pytest.mark.parametrize("out_dims", [[[0, 3]], [[0]], [[2, 0, 3]], [[0], [3, 0]]], ids=["0x3", "0", "2x0x3", "two-outputs"])
+@pytest.mark.parametrize("out_dims", [[[0, 3]], [[0]], [[2, 0, 3]], [[0], [3, 0]]],
+                         ids=["0x3", "0", "2x0x3", "two-outputs"])
 def test_every_output_empty_returns_success_without_executing(dev: Device, out_dims: list[list[int]]) -> None:
     ins = [dev.tensor(np.ones(SHAPE, np.int32)) for _ in range(2)]
     outs = []

@@ -66,7 +66,8 @@ def test_create_handle_with_a_host_placed_non_const_desc_is_not_supported(
 def test_create_handle_with_a_host_placed_const_desc_is_allowed(acl: Any, dev: Device,
                                                                 models: Callable[..., Path]) -> None:
     const = np.arange(15, dtype=np.int32).reshape(SHAPE)
-    model = op("Add", [tensor("int32", SHAPE), tensor("int32", SHAPE, is_const=True, const_value=const.ravel().tolist())],
+    constant = tensor("int32", SHAPE, is_const=True, const_value=const.ravel().tolist())
+    model = op("Add", [tensor("int32", SHAPE), constant],
                [tensor("int32", SHAPE)])
     assert acl.op.set_model_dir(str(models([model]))) == OK
     descs = _descs(dev)

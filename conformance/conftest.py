@@ -1,0 +1,34 @@
+"""Fixtures of the step modules: op models compiled from single-op JSON written by a test."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+
+from aclcts.atc import compile_singleop
+from aclcts.backends import Backend
+
+
+@pytest.fixture(scope="module")
+def compile_ops(pytestconfig: pytest.Config, aclcts_backend: Backend,
+                tmp_path_factory: pytest.TempPathFactory) -> Callable[[list[dict]], dict[str, bytes]]:
+    """Compile single-op JSON elements (each with a "name") with `aclcts atc`; model bytes by name.
+
+    Skipped on the NPU: there the same JSON would need the real ATC.
+    """
+    if pytestconfig.getoption("--backend") == "npu":
+        pytest.skip("needs op models compiled from the test's own JSON; on the NPU that takes the real ATC")
+    soc = aclcts_backend.acl.get_soc_name() or "Ascend910B1"
+
+    def compile_models(ops: list[dict]) -> dict[str, bytes]:
+        folder = tmp_path_factory.mktemp("ops")
+        source = folder / "ops.json"
+        source.write_text(json.dumps(ops, indent=1), encoding="utf-8")
+        result = compile_singleop(source, folder / "models", soc)
+        if not result.ok:
+            pytest.fail("compiling the test's op JSON failed:\n" + "\n".join(result.errors), pytrace=False)
+        return {path.name[: -len(".om")]: path.read_bytes() for path in result.written}
+
+    return compile_models

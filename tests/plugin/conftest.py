@@ -1,0 +1,3 @@
+"""The plugin's own tests drive pytest in-process through pytester."""
+
+pytest_plugins = ["pytester"]

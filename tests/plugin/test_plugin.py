@@ -1,0 +1,104 @@
+"""The pytest plugin: options, backend loading, leak failures, reproduce lines, per-step summary, case errors."""
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ADD_CASE = (ROOT / "cases" / "elementwise" / "add.yaml").read_text()
+
+
+@pytest.fixture
+def project(pytester):
+    pytester.makefile(".yaml", **{"cases/add": ADD_CASE})
+    return pytester
+
+
+def run(pytester, *args):
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", *args)
+
+
+def test_npu_backend_without_model_dir_is_a_one_line_usage_error(project):
+    project.makepyfile(test_x="def test_x():\n    pass\n")
+    result = run(project, "--backend=npu")
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["*--backend=npu needs --model-dir=DIR*"])
+    assert "Traceback" not in result.stderr.str()
+
+
+def test_npu_backend_without_pyacl_tells_to_source_set_env(project):
+    project.makepyfile(test_x="def test_x(acl):\n    pass\n")
+    result = run(project, "--backend=npu", f"--model-dir={project.path}")
+    assert result.ret != 0
+    result.stdout.fnmatch_lines(["*set_env.sh*"])
+
+
+def test_an_unrelated_module_named_acl_is_detected(project):
+    project.makepyfile(acl="VERSION = 1\n", test_x="def test_x(acl):\n    pass\n")
+    result = run(project, "--backend=npu", f"--model-dir={project.path}")
+    assert result.ret != 0
+    result.stdout.fnmatch_lines(["*is not CANN's pyacl*unrelated package named `acl`*"])
+
+
+def test_module_attr_backend_runs_the_cases(project):
+    project.makepyfile(
+        mybackend="from aclcts.sim import acl as simulated\n\ndef make():\n    return simulated\n",
+        test_cases=textwrap.dedent("""
+            import pytest
+            from aclcts import runner
+            from aclcts.testing import compares_with_reference
+
+            @pytest.mark.execute
+            @pytest.mark.cases(mode="execute_v2")
+            @compares_with_reference
+            def test_case(acl, stream, op_case, case_inputs):
+                return runner.run(acl, stream, op_case, case_inputs, "execute_v2")
+        """),
+    )
+    result = run(project, "--backend=mybackend:make")
+    result.assert_outcomes(passed=16)
+    result.stdout.fnmatch_lines(["*aclcts results per documented step*", "execute*passed*16*failed*0*"])
+
+
+def test_a_test_that_leaks_a_desc_fails_and_names_where_it_was_created(project):
+    project.makepyfile(test_leak="def test_leak(acl):\n    acl.create_tensor_desc(0, [2], 2)\n")
+    result = run(project)
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(["*left objects alive: desc*create_tensor_desc at test_leak.py:2*"])
+
+
+def test_every_failure_prints_one_reproducing_command(project):
+    project.makepyfile(test_fail="def test_fail(acl):\n    assert acl.rt.malloc(0, 0)[1] == 0\n")
+    result = run(project, "--aclcts-seed=7")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*reproduce*", "pytest test_fail.py::test_fail --backend=sim --aclcts-seed=7*"])
+
+
+def test_a_broken_case_file_is_reported_with_file_line_and_field(project):
+    project.makefile(".yaml", **{"cases/bad": "op: Add\nfamily: elementwise\nsource: x\ninputs: [x1, x2]\n"
+                                              "outputs: [y]\ndtypes: [fp16]\nshapes: [[[1], [1]]]\n"})
+    project.makepyfile(test_x="def test_x():\n    pass\n")
+    result = run(project)
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["*cases/bad.yaml:6: dtypes[[]0[]]: expected a data type name*'fp16'*"])
+    assert "Traceback" not in result.stderr.str()
+
+
+def seed_lines(result):
+    return [line[line.index("SEED"):] for line in result.stdout.lines if "SEED" in line]
+
+
+def test_the_seed_option_changes_the_drawn_inputs(project):
+    project.makepyfile(test_seed=textwrap.dedent("""
+        import pytest
+        @pytest.mark.cases(mode="execute_v2", ops=["Add"])
+        def test_seed(op_case, case_inputs, case_seed):
+            print("SEED", op_case.id, case_seed, case_inputs[0][0].ravel()[0])
+    """))
+    first = run(project, "-s", "--aclcts-seed=1", "-k", "float32-8x16")
+    second = run(project, "-s", "--aclcts-seed=2", "-k", "float32-8x16")
+    again = run(project, "-s", "--aclcts-seed=1", "-k", "float32-8x16")
+    assert seed_lines(first) and seed_lines(first) == seed_lines(again)
+    assert seed_lines(first) != seed_lines(second)
