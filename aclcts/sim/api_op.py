@@ -38,6 +38,8 @@ INPUT_NOT_MATCH = int(ErrorCode.ACL_ERROR_OP_INPUT_NOT_MATCH)
 OUTPUT_NOT_MATCH = int(ErrorCode.ACL_ERROR_OP_OUTPUT_NOT_MATCH)
 UNSUPPORTED_DYNAMIC = int(ErrorCode.ACL_ERROR_OP_UNSUPPORTED_DYNAMIC)
 GE_FAILURE = int(ErrorCode.ACL_ERROR_GE_FAILURE)
+INVALID_OPP_PATH = int(ErrorCode.ACL_ERROR_INVALID_OPP_PATH)
+BIN_SELECTOR_ALREADY_REGISTERED = int(ErrorCode.ACL_ERROR_BIN_SELECTOR_ALREADY_REGISTERED)
 _EXEC_LISTS = "argument 2, 3, 4, or 5 is not list"
 _NOT_INT = "the list argument is not list of int"
 
@@ -260,6 +262,8 @@ def infer_shape(op_type: str, in_desc_list: object, in_list: object, num_outputs
     code = not_initialized(api)
     if code:
         return code
+    if core.STATE.settings.require_opp_path and not os.environ.get("ASCEND_OPP_PATH"):
+        return fail(INVALID_OPP_PATH, f"{api}: ASCEND_OPP_PATH is not set (source CANN's set_env.sh)")
     if num_outputs != len(out_d) or len(in_d) < len(in_b):
         raise SimMisuseError(f"{api}: num_outputs {num_outputs} with {len(out_d)} output descs, "
                           f"{len(in_d)} input descs for {len(in_b)} inputs (the real call reads past the lists)")
@@ -324,3 +328,23 @@ def create_handle_for_cast(src_desc: int, dst_desc: int, truncate: int) -> tuple
     if dst_desc == 0 or src_desc == 0:
         return 0, fail(INVALID_PARAM, f"{api}: a tensor desc is null")
     return make_handle(api, "Cast", [src_desc], [dst_desc], _cast_attrs(desc(dst_desc, api), truncate))
+
+
+@export("op", "register_compile_func", "sO")
+def register_compile_func(op_type: str, func: object) -> int:
+    """aclopRegisterCompileFunc: one operator-selector callback per op type (not called by the simulator)."""
+    api = "acl.op.register_compile_func"
+    if not callable(func):
+        raise TypeError(f"{api}: the second argument must be callable")
+    selectors = core.STATE.extensions.setdefault("compile_funcs", {})
+    if op_type in selectors:
+        return fail(BIN_SELECTOR_ALREADY_REGISTERED, f"{api}: a compile function is already registered for {op_type}")
+    selectors[op_type] = func
+    return OK
+
+
+@export("op", "unregister_compile_func", "s")
+def unregister_compile_func(op_type: str) -> int:
+    """aclopUnregisterCompileFunc."""
+    core.STATE.extensions.setdefault("compile_funcs", {}).pop(op_type, None)
+    return OK

@@ -23,6 +23,7 @@ class Settings:
     memory_kind: str = "hbm"
     require_init: bool = False
     default_device: int | None = 0
+    require_opp_path: bool = False
     invalid_free_code: int = int(ErrorCode.ACL_ERROR_RT_MEMORY_FREE)
     no_context_code: int = int(ErrorCode.ACL_ERROR_RT_CONTEXT_NULL)
     unaligned_async_code: int = int(ErrorCode.ACL_ERROR_RT_ADDR_UNALIGNED)
@@ -49,6 +50,7 @@ ENV_VARS = {
     "require_init": "ACLCTS_SIM_REQUIRE_INIT",
     "default_device": "ACLCTS_SIM_DEFAULT_DEVICE",
     "stack_depth": "ACLCTS_SIM_STACK_DEPTH",
+    "require_opp_path": "ACLCTS_SIM_REQUIRE_OPP_PATH",
 }
 
 _CHOICES = {"run_mode": ("host", "device"), "memory_kind": ("hbm", "ddr")}

@@ -122,11 +122,18 @@ def test_infer_shape_with_an_input_buffer_of_size_zero_is_invalid_param(dev: Dev
     assert dev.acl.op.infer_shape("Add", [p[0] for p in pairs], [p[1] for p in pairs], 1, [out], 0) == INVALID_PARAM
 
 
+@pytest.mark.sim_settings(require_opp_path=True)
 def test_infer_shape_without_ascend_opp_path_returns_invalid_opp_path(dev: Device,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ASCEND_OPP_PATH")
     ret, _ = _infer(dev, "Add", [np.ones([2], np.int32)] * 2)
     assert ret == INVALID_OPP_PATH
+
+
+def test_the_simulator_does_not_need_ascend_opp_path_by_default(dev: Device, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ASCEND_OPP_PATH")
+    ret, _ = _infer(dev, "Add", [np.ones([2], np.int32)] * 2)
+    assert ret == 0
 
 
 @pytest.mark.parametrize("op_type", [0, 1, None, b"Add"], ids=["int-0", "int-1", "None", "bytes"])

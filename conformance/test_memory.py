@@ -1,0 +1,380 @@
+"""Device and host memory (pyacl-api.md §3): malloc, malloc_host, memcpy[_async], memset[_async], get_mem_info."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from aclcts import flow
+from aclcts.constants import ErrorCode, MemAttr, MemcpyKind, MemMallocPolicy, RunMode
+
+pytestmark = pytest.mark.memory
+
+OK = ErrorCode.ACL_SUCCESS
+INVALID_PARAM = ErrorCode.ACL_ERROR_INVALID_PARAM
+RT_PARAM_INVALID = ErrorCode.ACL_ERROR_RT_PARAM_INVALID
+FEATURE_NOT_SUPPORT = ErrorCode.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+H2H = int(MemcpyKind.ACL_MEMCPY_HOST_TO_HOST)
+H2D = int(MemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE)
+D2H = int(MemcpyKind.ACL_MEMCPY_DEVICE_TO_HOST)
+D2D = int(MemcpyKind.ACL_MEMCPY_DEVICE_TO_DEVICE)
+DEFAULT = int(MemcpyKind.ACL_MEMCPY_DEFAULT)
+H2BUF2D = int(MemcpyKind.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
+P = MemMallocPolicy
+HUGE1G_POLICIES = (P.ACL_MEM_MALLOC_HUGE1G_ONLY, P.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
+#: SoCs with 1 GiB pages (pyacl-api.md §11.3: HUGE1G is for Atlas A2/A3 only).
+HUGE1G_SOCS = ("Ascend910B", "Ascend910_93")
+MIB = 1 << 20
+
+
+def align_up(size: int, alignment: int) -> int:
+    """size rounded up to a multiple of alignment."""
+    return (size + alignment - 1) // alignment * alignment
+
+
+def soc_name(acl: Any) -> str:
+    """acl.get_soc_name(), or "" when the backend gives None."""
+    return acl.get_soc_name() or ""
+
+
+def skip_unless_policy_available(acl: Any, policy: int) -> None:
+    """Skip HUGE1G policies on SoCs without 1 GiB pages."""
+    if policy in HUGE1G_POLICIES and not soc_name(acl).startswith(HUGE1G_SOCS):
+        pytest.skip(f"HUGE1G policies need Atlas A2/A3; this SoC is {soc_name(acl)!r}")
+
+
+def malloc_reservation(acl: Any, size: int, policy: int) -> int:
+    """What acl.rt.malloc(size, policy) takes from get_mem_info's free (pyacl-api.md §3.1, §14)."""
+    if policy in HUGE1G_POLICIES or soc_name(acl).startswith("Ascend950"):
+        return align_up(size, 32)
+    return align_up(size, 32) + 32
+
+
+def memory_attr(acl: Any) -> int:
+    """ACL_HBM_MEM when the device reports HBM, else ACL_DDR_MEM (unsupported attributes give total 0)."""
+    _, total, ret = acl.rt.get_mem_info(int(MemAttr.ACL_HBM_MEM))
+    flow.check(ret, "acl.rt.get_mem_info(ACL_HBM_MEM)")
+    return int(MemAttr.ACL_HBM_MEM) if total else int(MemAttr.ACL_DDR_MEM)
+
+
+def free_bytes(acl: Any) -> int:
+    """Free device memory now, as get_mem_info reports it."""
+    free, _, ret = acl.rt.get_mem_info(memory_attr(acl))
+    flow.check(ret, "acl.rt.get_mem_info")
+    return free
+
+
+@pytest.fixture
+def res(acl: Any) -> Iterator[flow.Resources]:
+    """Allocations of one test, released at its end."""
+    with flow.resources(acl) as held:
+        yield held
+
+
+def allocate(res: flow.Resources, where: str, size: int) -> int:
+    """malloc (device) or malloc_host (host) memory, released with the test's resources."""
+    return flow.malloc(res, size) if where == "device" else flow.malloc_host(res, size)
+
+
+def put(acl: Any, ptr: int, where: str, data: bytes) -> None:
+    """Write bytes to device or host memory with a synchronous memcpy."""
+    kind = H2D if where == "device" else H2H
+    flow.check(acl.rt.memcpy(ptr, len(data), acl.util.bytes_to_ptr(data), len(data), kind), "acl.rt.memcpy")
+
+
+def read(res: flow.Resources, ptr: int, where: str, size: int) -> bytes:
+    """Bytes of device memory (via a D2H copy) or of host memory (ptr_to_bytes)."""
+    return flow.copy_to_host(res, ptr, size) if where == "device" else res.acl.util.ptr_to_bytes(ptr, size)
+
+
+def pattern(size: int, seed: int = 1) -> bytes:
+    """size bytes that differ from each other and from any memset value."""
+    return bytes((i * 7 + seed) % 251 + 1 for i in range(size))
+
+
+# ---------------------------------------------------------------- malloc
+
+ALL_POLICIES = [pytest.param(int(p), id=p.name) for p in P]
+
+
+@pytest.mark.parametrize("size", [100, 3 * MIB], ids=["100B", "3MiB"])
+@pytest.mark.parametrize("policy", ALL_POLICIES)
+def test_malloc_returns_a_64_byte_aligned_pointer_for_every_policy(acl, policy, size):
+    skip_unless_policy_available(acl, policy)
+    ptr, ret = acl.rt.malloc(size, policy)
+    try:
+        assert ret == OK
+        assert ptr != 0 and ptr % 64 == 0
+    finally:
+        if ret == OK:
+            flow.check(acl.rt.free(ptr), "acl.rt.free")
+
+
+@pytest.mark.parametrize("policy", [0x10, 99], ids=["0x10", "99"])
+def test_malloc_with_an_unknown_policy_falls_back_to_the_default(acl, policy):
+    ptr, ret = acl.rt.malloc(256, policy)
+    try:
+        assert ret == OK and ptr != 0
+    finally:
+        if ret == OK:
+            flow.check(acl.rt.free(ptr), "acl.rt.free")
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("policy", ALL_POLICIES)
+def test_malloc_of_size_0_is_100000(acl, policy):
+    assert acl.rt.malloc(0, policy) == (0, INVALID_PARAM)
+
+
+RESERVATION_SIZES = [1, 31, 32, 33, 64, 1000]
+
+
+@pytest.mark.parametrize("size", RESERVATION_SIZES)
+@pytest.mark.parametrize("policy", [int(P.ACL_MEM_MALLOC_HUGE_FIRST), int(P.ACL_MEM_MALLOC_NORMAL_ONLY),
+                                    int(P.ACL_MEM_MALLOC_HUGE1G_ONLY)],
+                         ids=["HUGE_FIRST", "NORMAL_ONLY", "HUGE1G_ONLY"])
+def test_malloc_reserves_align_up_32_plus_32_bytes_except_huge1g(acl, policy, size):
+    skip_unless_policy_available(acl, policy)
+    before = free_bytes(acl)
+    ptr, ret = acl.rt.malloc(size, policy)
+    flow.check(ret, f"acl.rt.malloc({size}, {policy})")
+    try:
+        assert before - free_bytes(acl) == malloc_reservation(acl, size, policy)
+    finally:
+        flow.check(acl.rt.free(ptr), "acl.rt.free")
+
+
+@pytest.mark.parametrize("size", RESERVATION_SIZES)
+def test_malloc_align32_reserves_align_up_32_bytes(acl, size):
+    before = free_bytes(acl)
+    ptr, ret = acl.rt.malloc_align32(size, int(P.ACL_MEM_MALLOC_NORMAL_ONLY))
+    flow.check(ret, "acl.rt.malloc_align32")
+    try:
+        assert ptr % 64 == 0
+        assert before - free_bytes(acl) == align_up(size, 32)
+    finally:
+        flow.check(acl.rt.free(ptr), "acl.rt.free")
+
+
+@pytest.mark.parametrize("size", [1, 32, 33])
+def test_malloc_cached_reserves_like_malloc(acl, size):
+    policy = int(P.ACL_MEM_MALLOC_NORMAL_ONLY)
+    before = free_bytes(acl)
+    ptr, ret = acl.rt.malloc_cached(size, policy)
+    flow.check(ret, "acl.rt.malloc_cached")
+    try:
+        assert before - free_bytes(acl) == malloc_reservation(acl, size, policy)
+    finally:
+        flow.check(acl.rt.free(ptr), "acl.rt.free")
+
+
+# ---------------------------------------------------------------- malloc_host
+
+
+@pytest.mark.parametrize("size", [1, 100, 4096])
+def test_malloc_host_returns_64_byte_aligned_usable_memory(acl, res, size):
+    host = flow.malloc_host(res, size)
+    assert host != 0 and host % 64 == 0
+    put(acl, host, "host", pattern(size))
+    assert acl.util.ptr_to_bytes(host, size) == pattern(size)
+
+
+@pytest.mark.negative
+def test_malloc_host_of_size_0_is_100000(acl):
+    assert acl.rt.malloc_host(0) == (0, INVALID_PARAM)
+
+
+def test_malloc_host_takes_no_device_memory_in_host_run_mode(acl, res):
+    run_mode = flow.value(acl.rt.get_run_mode(), "acl.rt.get_run_mode")
+    if run_mode != RunMode.ACL_HOST:
+        pytest.skip("on the device (ACL_DEVICE run mode) host memory is device memory")
+    before = free_bytes(acl)
+    flow.malloc_host(res, 4096)
+    assert free_bytes(acl) == before
+
+
+# ---------------------------------------------------------------- memcpy
+
+SIZE = 256
+COPIES = [
+    pytest.param("host", "host", H2H, id="HOST_TO_HOST"),
+    pytest.param("host", "device", H2D, id="HOST_TO_DEVICE"),
+    pytest.param("device", "host", D2H, id="DEVICE_TO_HOST"),
+    pytest.param("device", "device", D2D, id="DEVICE_TO_DEVICE"),
+    pytest.param("host", "device", DEFAULT, id="DEFAULT-host-to-device"),
+    pytest.param("device", "host", DEFAULT, id="DEFAULT-device-to-host"),
+    pytest.param("device", "device", DEFAULT, id="DEFAULT-device-to-device"),
+    pytest.param("host", "host", DEFAULT, id="DEFAULT-host-to-host"),
+    pytest.param("host", "device", H2BUF2D, id="HOST_TO_BUF_TO_DEVICE"),
+]
+
+
+@pytest.mark.parametrize("src_where, dst_where, kind", COPIES)
+def test_memcpy_copies_count_bytes_for_every_accepted_kind(acl, res, src_where, dst_where, kind):
+    src, dst = allocate(res, src_where, SIZE), allocate(res, dst_where, SIZE)
+    put(acl, src, src_where, pattern(SIZE))
+    assert acl.rt.memcpy(dst, SIZE, src, SIZE, kind) == OK
+    assert read(res, dst, dst_where, SIZE) == pattern(SIZE)
+
+
+def test_memcpy_of_fewer_bytes_than_dest_max_leaves_the_rest(acl, res):
+    src, dst = flow.malloc(res, SIZE), flow.malloc(res, SIZE)
+    put(acl, src, "device", pattern(SIZE, 1))
+    put(acl, dst, "device", pattern(SIZE, 2))
+    assert acl.rt.memcpy(dst, SIZE, src, 64, D2D) == OK
+    assert read(res, dst, "device", SIZE) == pattern(SIZE, 1)[:64] + pattern(SIZE, 2)[64:]
+
+
+def test_memcpy_with_dst_equal_to_src_is_a_successful_no_op(acl, res):
+    ptr = flow.malloc(res, SIZE)
+    put(acl, ptr, "device", pattern(SIZE))
+    assert acl.rt.memcpy(ptr, SIZE, ptr, SIZE, D2D) == OK
+    assert read(res, ptr, "device", SIZE) == pattern(SIZE)
+
+
+#: (dst, dest_max, src, count, kind) → code, in the documented check order: null pointers, then the
+#: kind (0–5 accepted), then the runtime's size checks (pyacl-api.md §3.1, §13).
+CHECK_ORDER = [
+    pytest.param(("null", SIZE, "src", SIZE, D2D), INVALID_PARAM, id="dst-null"),
+    pytest.param(("dst", SIZE, "null", SIZE, D2D), INVALID_PARAM, id="src-null"),
+    pytest.param(("null", SIZE, "null", SIZE, D2D), INVALID_PARAM, id="both-null"),
+    pytest.param(("null", 0, "src", 0, D2D), INVALID_PARAM, id="dst-null-before-sizes"),
+    pytest.param(("null", SIZE, "src", SIZE, 99), INVALID_PARAM, id="dst-null-with-bad-kind"),
+    pytest.param(("dst", SIZE, "src", SIZE, 6), INVALID_PARAM, id="kind-6-INNER_D2D"),
+    pytest.param(("dst", SIZE, "src", SIZE, 7), INVALID_PARAM, id="kind-7-INTER_D2D"),
+    pytest.param(("dst", SIZE, "src", SIZE, 99), INVALID_PARAM, id="kind-99"),
+    pytest.param(("dst", SIZE, "src", SIZE, -1), INVALID_PARAM, id="kind-minus-1"),
+    pytest.param(("dst", SIZE, "src", 0, 6), INVALID_PARAM, id="kind-before-count-0"),
+    pytest.param(("dst", 64, "src", SIZE, 99), INVALID_PARAM, id="kind-before-count-above-dest_max"),
+    pytest.param(("dst", 0, "src", SIZE, D2D), RT_PARAM_INVALID, id="dest_max-0"),
+    pytest.param(("dst", SIZE, "src", 0, D2D), RT_PARAM_INVALID, id="count-0"),
+    pytest.param(("dst", 0, "src", 0, D2D), RT_PARAM_INVALID, id="dest_max-and-count-0"),
+    pytest.param(("dst", 64, "src", 128, D2D), RT_PARAM_INVALID, id="count-above-dest_max"),
+]
+
+
+def copy_arguments(res: flow.Resources, args: tuple) -> tuple[int, int, int, int, int]:
+    """Resolve "dst"/"src"/"null" in a CHECK_ORDER row to device pointers holding known bytes."""
+    dst_name, dest_max, src_name, count, kind = args
+    pointers = {"null": 0}
+    for name, seed in (("dst", 2), ("src", 1)):
+        pointers[name] = flow.malloc(res, SIZE)
+        put(res.acl, pointers[name], "device", pattern(SIZE, seed))
+    return pointers[dst_name], dest_max, pointers[src_name], count, kind
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("args, expected", CHECK_ORDER)
+def test_memcpy_checks_in_documented_order(acl, res, args, expected):
+    assert acl.rt.memcpy(*copy_arguments(res, args)) == expected
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("args, expected", CHECK_ORDER)
+def test_memcpy_async_checks_in_documented_order(acl, res, stream, args, expected):
+    assert acl.rt.memcpy_async(*copy_arguments(res, args), stream) == expected
+    assert acl.rt.synchronize_stream(stream) == OK
+
+
+@pytest.mark.negative
+def test_rejected_memcpy_leaves_the_destination_untouched(acl, res):
+    dst, dest_max, src, count, kind = copy_arguments(res, ("dst", 64, "src", 128, D2D))
+    assert acl.rt.memcpy(dst, dest_max, src, count, kind) == RT_PARAM_INVALID
+    assert read(res, dst, "device", SIZE) == pattern(SIZE, 2)
+
+
+ASYNC_COPIES = [
+    pytest.param("host", "device", H2D, id="HOST_TO_DEVICE"),
+    pytest.param("device", "host", D2H, id="DEVICE_TO_HOST"),
+    pytest.param("device", "device", D2D, id="DEVICE_TO_DEVICE"),
+    pytest.param("host", "device", DEFAULT, id="DEFAULT-host-to-device"),
+    pytest.param("device", "host", DEFAULT, id="DEFAULT-device-to-host"),
+]
+
+
+@pytest.mark.parametrize("src_where, dst_where, kind", ASYNC_COPIES)
+def test_memcpy_async_with_page_locked_host_memory_copies_after_synchronize(acl, res, stream, src_where,
+                                                                            dst_where, kind):
+    src, dst = allocate(res, src_where, SIZE), allocate(res, dst_where, SIZE)
+    put(acl, src, src_where, pattern(SIZE))
+    assert acl.rt.memcpy_async(dst, SIZE, src, SIZE, kind, stream) == OK
+    assert acl.rt.synchronize_stream(stream) == OK
+    assert read(res, dst, dst_where, SIZE) == pattern(SIZE)
+
+
+@pytest.mark.negative
+def test_memcpy_async_host_to_host_in_host_run_mode_is_207000(acl, res, stream):
+    run_mode = flow.value(acl.rt.get_run_mode(), "acl.rt.get_run_mode")
+    if run_mode != RunMode.ACL_HOST:
+        pytest.skip(f"the rule is for ACL_HOST run mode; this backend runs in mode {run_mode}")
+    src, dst = flow.malloc_host(res, SIZE), flow.malloc_host(res, SIZE)
+    assert acl.rt.memcpy_async(dst, SIZE, src, SIZE, H2H, stream) == FEATURE_NOT_SUPPORT
+    assert acl.rt.synchronize_stream(stream) == OK
+
+
+# ---------------------------------------------------------------- memset
+
+
+@pytest.mark.parametrize("value", [0x00, 0x5A, 0xFF])
+@pytest.mark.parametrize("where", ["device", "host"])
+def test_memset_sets_count_bytes_to_the_value(acl, res, where, value):
+    ptr = allocate(res, where, SIZE)
+    put(acl, ptr, where, pattern(SIZE))
+    assert acl.rt.memset(ptr, SIZE, value, SIZE) == OK
+    assert read(res, ptr, where, SIZE) == bytes([value]) * SIZE
+
+
+@pytest.mark.parametrize("where", ["device", "host"])
+def test_memset_of_fewer_bytes_than_max_count_leaves_the_rest(acl, res, where):
+    ptr = allocate(res, where, SIZE)
+    put(acl, ptr, where, pattern(SIZE))
+    assert acl.rt.memset(ptr, SIZE, 0x11, 100) == OK
+    assert read(res, ptr, where, SIZE) == b"\x11" * 100 + pattern(SIZE)[100:]
+
+
+@pytest.mark.negative
+def test_memset_of_null_is_100000(acl):
+    assert acl.rt.memset(0, SIZE, 0, SIZE) == INVALID_PARAM
+
+
+@pytest.mark.parametrize("where", ["device", "host"])
+def test_memset_async_sets_the_bytes_after_synchronize(acl, res, stream, where):
+    ptr = allocate(res, where, SIZE)
+    put(acl, ptr, where, pattern(SIZE))
+    assert acl.rt.memset_async(ptr, SIZE, 0x3C, SIZE, stream) == OK
+    assert acl.rt.synchronize_stream(stream) == OK
+    assert read(res, ptr, where, SIZE) == b"\x3c" * SIZE
+
+
+# ---------------------------------------------------------------- get_mem_info
+
+
+def test_get_mem_info_returns_free_total_ret(acl):
+    free, total, ret = acl.rt.get_mem_info(memory_attr(acl))
+    assert ret == OK
+    assert 0 < free <= total
+
+
+@pytest.mark.parametrize("sizes", [[1], [100, 200, 300], [64] * 8, [1000, 1, 4096, 33, 2 * MIB]],
+                         ids=["one", "three", "eight-equal", "mixed"])
+def test_get_mem_info_accounts_for_every_malloc_and_free(acl, sizes):
+    attr = memory_attr(acl)
+    start, total, ret = acl.rt.get_mem_info(attr)
+    flow.check(ret, "acl.rt.get_mem_info")
+    policy = int(P.ACL_MEM_MALLOC_NORMAL_ONLY)
+    pointers, expected = [], start
+    try:
+        for size in sizes:
+            pointers.append(flow.value(acl.rt.malloc(size, policy), f"acl.rt.malloc({size})"))
+            expected -= malloc_reservation(acl, size, policy)
+            assert acl.rt.get_mem_info(attr) == (expected, total, OK)
+        while pointers:
+            flow.check(acl.rt.free(pointers.pop()), "acl.rt.free")
+            expected += malloc_reservation(acl, sizes[len(pointers)], policy)
+            assert acl.rt.get_mem_info(attr) == (expected, total, OK)
+    finally:
+        for ptr in pointers:
+            acl.rt.free(ptr)
+    assert expected == start

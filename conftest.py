@@ -1,0 +1,3 @@
+"""Root conftest: pytester for the plugin's own tests (the aclcts plugin itself loads by its entry point)."""
+
+pytest_plugins = ["pytester"]
