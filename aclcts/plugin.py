@@ -52,6 +52,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--aclcts-seed", type=int, default=DEFAULT_SEED, help=f"input seed (default {DEFAULT_SEED})")
     group.addoption("--golden-dir", default=None, help="golden data folder (default: the repository's golden/)")
     group.addoption("--update-golden", action="store_true", help="rewrite the golden files instead of checking them")
+    group.addoption("--expectations", default=None,
+                    help="documented error codes of the release under test (default: expectations/cann-9.0.yaml)")
+    group.addoption("--expect-lenient", action="store_true",
+                    help="negative tests accept any non-zero code instead of the exact documented one")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -150,6 +154,15 @@ def model_dir(pytestconfig: pytest.Config, aclcts_backend: Backend, tmp_path_fac
     soc = aclcts_backend.acl.get_soc_name() or "Ascend910B1"
     cases = _cases(pytestconfig) + [g.case for g in pytestconfig.stash.get(_GOLDEN, [])]
     return str(_compile_library(cases, soc, tmp_path_factory.mktemp("aclcts-models")))
+
+
+@pytest.fixture(scope="session")
+def expectations(pytestconfig: pytest.Config) -> Any:
+    """The release's documented error codes (--expectations), checked strictly unless --expect-lenient."""
+    from aclcts.expectations import load_expectations
+
+    path = pytestconfig.getoption("--expectations") or str(pytestconfig.rootpath / "expectations" / "cann-9.0.yaml")
+    return load_expectations(path, lenient=pytestconfig.getoption("--expect-lenient"))
 
 
 @pytest.fixture(scope="session")
