@@ -481,16 +481,22 @@ def destroy_event(event_handle: int) -> int:
     return OK
 
 
-@export("rt", "record_event", "kk")
-def record_event(event_handle: int, stream_handle: int) -> int:
-    """aclrtRecordEvent: queue a record of the event on the stream."""
-    api = "acl.rt.record_event"
+def _event_on_stream(api: str, event_handle: int, stream_handle: int) -> tuple[Event, Stream] | int:
     event = _event(api, event_handle)
     if isinstance(event, int):
         return event
     stream = resolve_stream(api, stream_handle)
-    if isinstance(stream, int):
-        return stream
+    return stream if isinstance(stream, int) else (event, stream)
+
+
+@export("rt", "record_event", "kk")
+def record_event(event_handle: int, stream_handle: int) -> int:
+    """aclrtRecordEvent: queue a record of the event on the stream."""
+    api = "acl.rt.record_event"
+    found = _event_on_stream(api, event_handle, stream_handle)
+    if isinstance(found, int):
+        return found
+    event, stream = found
 
     def run() -> int:
         event.completed = True
@@ -506,13 +512,10 @@ def record_event(event_handle: int, stream_handle: int) -> int:
 @export("rt", "reset_event", "kk")
 def reset_event(event_handle: int, stream_handle: int) -> int:
     """aclrtResetEvent: return the event to the not-recorded state."""
-    api = "acl.rt.reset_event"
-    event = _event(api, event_handle)
-    if isinstance(event, int):
-        return event
-    stream = resolve_stream(api, stream_handle)
-    if isinstance(stream, int):
-        return stream
+    found = _event_on_stream("acl.rt.reset_event", event_handle, stream_handle)
+    if isinstance(found, int):
+        return found
+    event = found[0]
     event.stream, event.seq, event.completed = None, 0, False
     return OK
 
@@ -558,12 +561,10 @@ def event_elapsed_time(start_handle: int, end_handle: int) -> tuple[float, int]:
 def stream_wait_event(stream_handle: int, event_handle: int) -> int:
     """aclrtStreamWaitEvent: later work on the stream waits for the event's record."""
     api = "acl.rt.stream_wait_event"
-    stream = resolve_stream(api, stream_handle)
-    if isinstance(stream, int):
-        return stream
-    event = _event(api, event_handle)
-    if isinstance(event, int):
-        return event
+    found = _event_on_stream(api, event_handle, stream_handle)
+    if isinstance(found, int):
+        return found
+    event, stream = found
     recorded_on, seq = event.stream, event.seq
 
     def run() -> int:

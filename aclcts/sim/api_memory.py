@@ -74,23 +74,29 @@ def _queued_users(region_queued: int, api: str, ptr: int) -> None:
         )
 
 
-@export("rt", "free", "k")
-def free(ptr: int) -> int:
-    """aclrtFree: immediate, no implicit synchronisation."""
-    api = "acl.rt.free"
+def _release(api: str, ptr: int, kind: str, what: str) -> int:
     code = not_initialized(api)
     if code:
         return code
     if ptr == 0:
         return fail(INVALID_PARAM, f"{api}: pointer is null")
     st = core.STATE
-    region = st.find("device_mem", ptr)
+    region = st.find(kind, ptr)
     if region is None:
-        return fail(st.settings.invalid_free_code, f"{api}: {st.describe_handle(ptr, 'device allocation from acl.rt.malloc')}")
+        return fail(st.settings.invalid_free_code, f"{api}: {st.describe_handle(ptr, what)}")
     _queued_users(region.queued, api, ptr)
-    st.memory.free_device(region, api)
+    if kind == "device_mem":
+        st.memory.free_device(region, api)
+    else:
+        st.memory.free_host(region, api)
     st.release(ptr, api)
     return OK
+
+
+@export("rt", "free", "k")
+def free(ptr: int) -> int:
+    """aclrtFree: immediate, no implicit synchronisation."""
+    return _release("acl.rt.free", ptr, "device_mem", "device allocation from acl.rt.malloc")
 
 
 @export("rt", "malloc_host", "k")
@@ -111,20 +117,7 @@ def malloc_host(size: int) -> tuple[int, int]:
 @export("rt", "free_host", "k")
 def free_host(ptr: int) -> int:
     """aclrtFreeHost."""
-    api = "acl.rt.free_host"
-    code = not_initialized(api)
-    if code:
-        return code
-    if ptr == 0:
-        return fail(INVALID_PARAM, f"{api}: pointer is null")
-    st = core.STATE
-    region = st.find("host_mem", ptr)
-    if region is None:
-        return fail(st.settings.invalid_free_code, f"{api}: {st.describe_handle(ptr, 'host allocation from acl.rt.malloc_host')}")
-    _queued_users(region.queued, api, ptr)
-    st.memory.free_host(region, api)
-    st.release(ptr, api)
-    return OK
+    return _release("acl.rt.free_host", ptr, "host_mem", "host allocation from acl.rt.malloc_host")
 
 
 def _copy_checks(api: str, dst: int, dest_max: int, src: int, count: int, kind: int) -> int:
