@@ -99,11 +99,22 @@ def pattern(size: int, seed: int = 1) -> bytes:
 ALL_POLICIES = [pytest.param(int(p), id=p.name) for p in P]
 
 
-@pytest.mark.parametrize("size", [100, 3 * MIB], ids=["100B", "3MiB"])
 @pytest.mark.parametrize("policy", ALL_POLICIES)
-def test_malloc_returns_a_64_byte_aligned_pointer_for_every_policy(acl, policy, size):
+def test_malloc_returns_a_64_byte_aligned_pointer_for_every_policy(acl, policy):
     skip_unless_policy_available(acl, policy)
-    ptr, ret = acl.rt.malloc(size, policy)
+    ptr, ret = acl.rt.malloc(100, policy)
+    try:
+        assert ret == OK
+        assert ptr != 0 and ptr % 64 == 0
+    finally:
+        if ret == OK:
+            flow.check(acl.rt.free(ptr), "acl.rt.free")
+
+
+@pytest.mark.parametrize("policy", [int(P.ACL_MEM_MALLOC_HUGE_FIRST), int(P.ACL_MEM_MALLOC_HUGE_ONLY)],
+                         ids=["HUGE_FIRST", "HUGE_ONLY"])
+def test_malloc_of_3_mib_on_huge_pages_returns_a_64_byte_aligned_pointer(acl, policy):
+    ptr, ret = acl.rt.malloc(3 * MIB, policy)
     try:
         assert ret == OK
         assert ptr != 0 and ptr % 64 == 0
@@ -123,12 +134,14 @@ def test_malloc_with_an_unknown_policy_falls_back_to_the_default(acl, policy):
 
 
 @pytest.mark.negative
-@pytest.mark.parametrize("policy", ALL_POLICIES)
+@pytest.mark.parametrize("policy", [pytest.param(int(p), id=p.name) for p in (
+    P.ACL_MEM_MALLOC_HUGE_FIRST, P.ACL_MEM_MALLOC_HUGE_ONLY, P.ACL_MEM_MALLOC_NORMAL_ONLY,
+    P.ACL_MEM_MALLOC_NORMAL_ONLY_P2P, P.ACL_MEM_TYPE_HIGH_BAND_WIDTH)])
 def test_malloc_of_size_0_is_100000(acl, policy):
     assert acl.rt.malloc(0, policy) == (0, INVALID_PARAM)
 
 
-RESERVATION_SIZES = [1, 31, 32, 33, 64, 1000]
+RESERVATION_SIZES = [1, 32, 33, 1000]
 
 
 @pytest.mark.parametrize("size", RESERVATION_SIZES)
@@ -173,7 +186,7 @@ def test_malloc_cached_reserves_like_malloc(acl, size):
 # ---------------------------------------------------------------- malloc_host
 
 
-@pytest.mark.parametrize("size", [1, 100, 4096])
+@pytest.mark.parametrize("size", [1, 4096])
 def test_malloc_host_returns_64_byte_aligned_usable_memory(acl, res, size):
     host = flow.malloc_host(res, size)
     assert host != 0 and host % 64 == 0
@@ -255,6 +268,11 @@ CHECK_ORDER = [
 ]
 
 
+#: The rows of CHECK_ORDER also run through memcpy_async ("same null/kind checks as memcpy").
+ASYNC_CHECKS = ("dst-null", "src-null", "kind-6-INNER_D2D", "kind-7-INTER_D2D", "kind-99", "kind-before-count-0",
+                "count-0", "count-above-dest_max")
+
+
 def copy_arguments(res: flow.Resources, args: tuple) -> tuple[int, int, int, int, int]:
     """Resolve "dst"/"src"/"null" in a CHECK_ORDER row to device pointers holding known bytes."""
     dst_name, dest_max, src_name, count, kind = args
@@ -272,7 +290,7 @@ def test_memcpy_checks_in_documented_order(acl, res, args, expected):
 
 
 @pytest.mark.negative
-@pytest.mark.parametrize("args, expected", CHECK_ORDER)
+@pytest.mark.parametrize("args, expected", [p for p in CHECK_ORDER if p.id in ASYNC_CHECKS])
 def test_memcpy_async_checks_in_documented_order(acl, res, stream, args, expected):
     assert acl.rt.memcpy_async(*copy_arguments(res, args), stream) == expected
     assert acl.rt.synchronize_stream(stream) == OK
@@ -317,7 +335,7 @@ def test_memcpy_async_host_to_host_in_host_run_mode_is_207000(acl, res, stream):
 # ---------------------------------------------------------------- memset
 
 
-@pytest.mark.parametrize("value", [0x00, 0x5A, 0xFF])
+@pytest.mark.parametrize("value", [0x00, 0xFF])
 @pytest.mark.parametrize("where", ["device", "host"])
 def test_memset_sets_count_bytes_to_the_value(acl, res, where, value):
     ptr = allocate(res, where, SIZE)
@@ -357,8 +375,7 @@ def test_get_mem_info_returns_free_total_ret(acl):
     assert 0 < free <= total
 
 
-@pytest.mark.parametrize("sizes", [[1], [100, 200, 300], [64] * 8, [1000, 1, 4096, 33, 2 * MIB]],
-                         ids=["one", "three", "eight-equal", "mixed"])
+@pytest.mark.parametrize("sizes", [[100, 200, 300], [1000, 1, 4096, 33, 2 * MIB]], ids=["three", "mixed"])
 def test_get_mem_info_accounts_for_every_malloc_and_free(acl, sizes):
     attr = memory_attr(acl)
     start, total, ret = acl.rt.get_mem_info(attr)

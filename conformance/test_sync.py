@@ -208,15 +208,6 @@ def test_stream_query_reports_complete_after_synchronize(acl, res, stream):
     assert acl.rt.stream_query(stream) == (int(StreamStatus.ACL_STREAM_STATUS_COMPLETE), OK)
 
 
-def test_destroy_stream_waits_for_its_queued_work(acl, res):
-    stream = flow.value(acl.rt.create_stream(), "acl.rt.create_stream")
-    try:
-        dst, expected = queue_memcpy_async(res, stream)
-    finally:
-        assert acl.rt.destroy_stream(stream) == OK
-    assert read_now(res, dst) == expected
-
-
 # ---------------------------------------------------------------- two streams and events
 
 

@@ -101,7 +101,7 @@ class Source:
         if self.region is None:
             return self.array
         count = math.prod(self.dims)
-        raw = np.frombuffer(self.region.storage, self.dtype, count, self.offset)
+        raw = np.frombuffer(self.region.storage, self.dtype, count, self.region.storage_offset + self.offset)
         return raw.reshape(self.dims).copy()
 
 

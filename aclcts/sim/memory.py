@@ -20,6 +20,9 @@ HANDLE_BASE = 1 << 61
 #: Host addresses below this are the null page: never valid.
 NULL_PAGE = 1 << 16
 _GAP = 4096
+#: Device allocations up to SMALL_ALLOCATION bytes share CHUNK-byte blocks of host storage.
+SMALL_ALLOCATION = 64 << 10
+CHUNK = 4 << 20
 
 
 def align_up(value: int, alignment: int) -> int:
@@ -37,7 +40,20 @@ def device_of_pointer(ptr: int) -> int:
     return (ptr - DEVICE_BASE) // DEVICE_SPAN
 
 
-@dataclass(eq=False)
+class Chunk:
+    """A block of host storage that holds several small device allocations."""
+
+    __slots__ = ("storage", "real", "used")
+
+    def __init__(self, fill: int | None) -> None:
+        self.storage = np.empty(CHUNK, np.uint8)
+        if fill is not None:
+            self.storage.fill(fill)
+        self.real = self.storage.ctypes.data
+        self.used = 0
+
+
+@dataclass(eq=False, slots=True)
 class Region:
     """One allocation: device memory from rt.malloc or page-locked host memory from rt.malloc_host."""
 
@@ -50,6 +66,8 @@ class Region:
     call: str
     freed_by: str = ""
     queued: int = field(default=0)
+    storage_offset: int = 0
+    chunk: Chunk | None = None
 
     @property
     def end(self) -> int:
@@ -76,15 +94,24 @@ class Memory:
         self.quarantine: deque[Region] = deque()
         self.quarantined = 0
         self.used: dict[int, int] = {}
+        self.chunks: dict[int, Chunk] = {}
 
     def allocate_device(self, device: int, size: int, reserved: int, call: str) -> Region:
         """Reserve device memory; the content is a fill pattern standing for uninitialised memory."""
         base = DEVICE_BASE + device * DEVICE_SPAN
         start = self.next_device_address.get(device, base + _GAP)
-        storage = np.empty(reserved, np.uint8)
-        if self.fill is not None:
-            storage.fill(self.fill)
-        region = Region(start, size, reserved, storage, storage.ctypes.data, device, call)
+        if reserved <= SMALL_ALLOCATION:
+            chunk = self.chunks.get(device)
+            if chunk is None or chunk.used + reserved > CHUNK:
+                chunk = self.chunks[device] = Chunk(self.fill)
+            offset = chunk.used
+            chunk.used = align_up(offset + reserved, 64)
+            region = Region(start, size, reserved, chunk.storage, chunk.real + offset, device, call, "", 0, offset, chunk)
+        else:
+            storage = np.empty(reserved, np.uint8)
+            if self.fill is not None:
+                storage.fill(self.fill)
+            region = Region(start, size, reserved, storage, storage.ctypes.data, device, call)
         self.next_device_address[device] = align_up(start + reserved + _GAP, _GAP)
         self.device_starts.append(start)
         self.device_regions.append(region)
@@ -125,6 +152,7 @@ class Memory:
         """Release a device region; its addresses are never handed out again."""
         region.freed_by = call
         region.storage = None
+        region.chunk = None
         self.used[region.device] -= region.reserved
 
     def free_host(self, region: Region, call: str) -> None:
