@@ -1,4 +1,5 @@
-"""Dynamic-shape single-op models of the suite (-1 dims with shape_range, and [-2]) and their provisioning."""
+"""Dynamic-shape single-op models of the suite (-1 dims with shape_range, and [-2]), their provisioning, and the
+documented dynamic-shape steps over them (pyacl-api.md §9): read dims and ranges, execute with given output dims."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aclcts.constants import DataType, Format
+from aclcts import flow
+from aclcts.constants import ACL_UNKNOWN_RANK, DataType, Format
 from aclcts.dtypes import JSON_TYPE_NAMES, numpy_dtype
 
 F16, F32 = int(DataType.ACL_FLOAT16), int(DataType.ACL_FLOAT)
@@ -77,6 +79,11 @@ class DynamicModel:
     shapes: str
     values: str = "full"
     attrs: tuple[tuple[str, str, Any], ...] = ()
+    dynamic_input: bool = False
+
+    def desc_names(self, tensors: tuple[Tensor, ...]) -> list[str]:
+        """The names infer_shape needs on the descs: IR names for an op with a dynamic input, else none."""
+        return [t.name if self.dynamic_input else "" for t in tensors]
 
     @property
     def id(self) -> str:
@@ -131,7 +138,7 @@ SHAPE_DETERMINED: tuple[DynamicModel, ...] = (
     DynamicModel("dyn_concat_d_float16", "ConcatD", "movement",
                  (_t("x0", F16, (-1, -1), _R8), _t("x1", F16, (-1, -1), _R8)),
                  (_t("y", F16, (-1, -1), ((1, 8), (2, 16))),), "concat", "full",
-                 (("concat_dim", "int", 1), ("N", "int", 2))),
+                 (("concat_dim", "int", 1), ("N", "int", 2)), dynamic_input=True),
 )
 
 #: Models whose output shape depends on input values (the documented max-shape flow).
@@ -191,3 +198,148 @@ def dynamic_models(pytestconfig: pytest.Config, session: Any, tmp_path_factory: 
         load_models(session.acl, compile_models(tmp_path_factory.mktemp("dynamic-models"), soc))
         _LOADED.add(id(session.acl))
     yield BY_NAME
+
+
+# the documented steps ---------------------------------------------------------------------------------
+def desc_dims(acl: Any, desc: int) -> list[int] | None:
+    """The dims of a desc by get_tensor_desc_num_dims and get_tensor_desc_dim_v2; None for ACL_UNKNOWN_RANK."""
+    count = acl.get_tensor_desc_num_dims(desc)
+    if count == ACL_UNKNOWN_RANK:
+        return None
+    return [flow.value(acl.get_tensor_desc_dim_v2(desc, index), f"acl.get_tensor_desc_dim_v2(desc, {index})")
+            for index in range(count)]
+
+
+def dim_range(acl: Any, desc: int, index: int) -> tuple[int, int]:
+    """(min, max) of one dim by get_tensor_desc_dim_range(desc, index, 2)."""
+    found = flow.value(acl.get_tensor_desc_dim_range(desc, index, 2), f"acl.get_tensor_desc_dim_range(desc, {index}, 2)")
+    return int(found[0]), int(found[1])
+
+
+def model_inputs(model: DynamicModel, runtime: list[np.ndarray]) -> list[np.ndarray]:
+    """Every input of the model in IR order: the runtime arrays with the constant inputs filled in."""
+    given = iter(runtime)
+    return [t.const_array() if t.const is not None else next(given) for t in model.inputs]
+
+
+def create_attr(acl: Any, res: flow.Resources, attrs: tuple[tuple[str, str, Any], ...]) -> int:
+    """acl.op.create_attr with bool, int and list_int attributes set, tracked for release."""
+    attr = acl.op.create_attr()
+    res.attrs.append(attr)
+    setters = {"bool": acl.op.set_attr_bool, "int": acl.op.set_attr_int, "list_int": acl.op.set_attr_list_int}
+    for name, kind, value in attrs:
+        if kind not in setters:
+            raise ValueError(f"attr {name!r}: type {kind!r} is not one of {', '.join(setters)}")
+        flow.check(setters[kind](attr, name, list(value) if kind == "list_int" else value),
+                   f"acl.op.set_attr_{kind}({name!r})")
+    return attr
+
+
+@dataclass
+class Executed:
+    """What one execute_v2 of a dynamic model gave: its code, the output dims and sizes read back, the outputs."""
+
+    ret: int
+    dims: list[list[int] | None]
+    sizes: list[int]
+    counts: list[int]
+    arrays: list[np.ndarray]
+
+
+def _put_input(acl: Any, res: flow.Resources, tensor: Tensor, array: np.ndarray, dims: list[int]) -> tuple[int, int]:
+    desc = flow.create_desc(res, tensor.dtype, tuple(dims), ND)
+    if tensor.const is not None:
+        payload = array.tobytes()
+        flow.check(acl.set_tensor_const(desc, acl.util.bytes_to_ptr(payload), len(payload)), "acl.set_tensor_const")
+        return desc, flow.create_buffer(res, 0, 0)
+    ptr = flow.malloc(res, array.nbytes)
+    flow.copy_to_device(acl, ptr, array)
+    return desc, flow.create_buffer(res, ptr, array.nbytes)
+
+
+def execute(acl: Any, stream: int, model: DynamicModel, inputs: list[np.ndarray], out_dims: list[list[int]],
+            in_dims: list[list[int]] | None = None, out_desc_dims: list[list[int]] | None = None) -> Executed:
+    """execute_v2 with exact input descs (or in_dims) and output descs of out_dims (or out_desc_dims), buffers sized
+    by out_dims; synchronize, then read the real dims and size back from the output descs and copy that many bytes."""
+    with flow.resources(acl) as res:
+        attr = create_attr(acl, res, model.attrs)
+        shapes = in_dims or [list(a.shape) for a in inputs]
+        placed = [_put_input(acl, res, t, a, d) for t, a, d in zip(model.inputs, inputs, shapes)]
+        out_descs, out_bufs, pointers = [], [], []
+        for tensor, dims, written in zip(model.outputs, out_dims, out_desc_dims or out_dims):
+            capacity = int(np.prod(dims, dtype=np.int64)) * numpy_dtype(tensor.dtype).itemsize
+            ptr = flow.malloc(res, capacity)
+            out_descs.append(flow.create_desc(res, tensor.dtype, tuple(written), ND))
+            out_bufs.append(flow.create_buffer(res, ptr, capacity))
+            pointers.append(ptr)
+        ret = acl.op.execute_v2(model.op, [d for d, _ in placed], [b for _, b in placed], out_descs, out_bufs,
+                                attr, stream)
+        if ret != 0:
+            return Executed(ret, [], [], [], [])
+        flow.check(acl.rt.synchronize_stream(stream), "acl.rt.synchronize_stream")
+        dims = [desc_dims(acl, d) for d in out_descs]
+        sizes = [acl.get_tensor_desc_size(d) for d in out_descs]
+        counts = [acl.get_tensor_desc_element_count(d) for d in out_descs]
+        arrays = []
+        for tensor, real, size, ptr in zip(model.outputs, dims, sizes, pointers):
+            shape = tuple(real or ())
+            arrays.append(flow.array_from(flow.copy_to_host(res, ptr, size), tensor.dtype, shape))
+        return Executed(ret, dims, sizes, counts, arrays)
+
+
+@dataclass
+class Inferred:
+    """One output desc after infer_shape: dtype, dims (None = unknown rank), (min, max) of every -1 dim, size, count."""
+
+    dtype: int
+    dims: list[int] | None
+    ranges: dict[int, tuple[int, int]]
+    size: int
+    count: int
+
+
+def infer_shape(acl: Any, op: str, inputs: list[tuple[int, list[int], np.ndarray, str]], outputs: list[tuple[int, str]],
+                attrs: tuple[tuple[str, str, Any], ...] = (),
+                in_ranges: list[list[tuple[int, int]] | None] | None = None) -> tuple[int, list[Inferred]]:
+    """acl.op.infer_shape with input descs (dtype, dims, host data, name), each -1 input dim given its range,
+    and output descs (dtype, name); the code and what get_tensor_desc_* report for every output afterwards."""
+    with flow.resources(acl) as res:
+        attr = create_attr(acl, res, attrs)
+        payloads = [np.ascontiguousarray(array).tobytes() or b"\0" for _, _, array, _ in inputs]
+        in_descs, in_bufs = [], []
+        for index, ((dtype, dims, _, name), payload) in enumerate(zip(inputs, payloads)):
+            desc = flow.create_desc(res, dtype, tuple(dims), ND)
+            if name:
+                acl.set_tensor_desc_name(desc, name)
+            ranges = in_ranges[index] if in_ranges else None
+            if ranges:
+                flow.check(acl.set_tensor_shape_range(desc, [list(r) for r in ranges]), "acl.set_tensor_shape_range")
+            in_descs.append(desc)
+            in_bufs.append(flow.create_buffer(res, acl.util.bytes_to_ptr(payload), len(payload)))
+        out_descs = []
+        for dtype, name in outputs:
+            desc = flow.create_desc(res, dtype, (1,), ND)
+            if name:
+                acl.set_tensor_desc_name(desc, name)
+            out_descs.append(desc)
+        ret = acl.op.infer_shape(op, in_descs, in_bufs, len(out_descs), out_descs, attr)
+        if ret != 0:
+            return ret, []
+        found = []
+        for desc in out_descs:
+            dims = desc_dims(acl, desc)
+            ranges = {j: dim_range(acl, desc, j) for j, d in enumerate(dims or []) if d == -1}
+            found.append(Inferred(acl.get_tensor_desc_type(desc), dims, ranges, acl.get_tensor_desc_size(desc),
+                                  acl.get_tensor_desc_element_count(desc)))
+        return 0, found
+
+
+def range_maximum(inferred: Inferred, fallback: tuple[tuple[int, int], ...]) -> list[int]:
+    """The documented maximal dims: every -1 replaced by its range max (fallback: the model's range when unbounded)."""
+    dims = []
+    for j, d in enumerate(inferred.dims or []):
+        if d == -1:
+            hi = inferred.ranges[j][1]
+            d = hi if hi != -1 else fallback[j][1]
+        dims.append(d)
+    return dims

@@ -1,14 +1,23 @@
-"""Fixtures of the step modules: op models compiled from single-op JSON written by a test."""
+"""Fixtures of the step modules: per-test resources and op models compiled from a test's own single-op JSON."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
+from aclcts import flow
 from aclcts.atc import compile_singleop
 from aclcts.backends import Backend
+
+
+@pytest.fixture
+def res(acl: Any) -> Iterator[flow.Resources]:
+    """Descs, buffers, attrs and memory of one test, released at its end (flow.resources)."""
+    with flow.resources(acl) as held:
+        yield held
 
 
 @pytest.fixture(scope="module")

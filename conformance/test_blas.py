@@ -18,8 +18,7 @@ pytestmark = [pytest.mark.blas]
 
 N, T, NZ, NZ_T = (int(t) for t in TransType)
 HIGH_PRECISION = int(ComputeType.ACL_COMPUTE_HIGH_PRECISION)
-FP16, FP32, INT8, INT32 = (int(d) for d in (DataType.ACL_FLOAT16, DataType.ACL_FLOAT, DataType.ACL_INT8,
-                                            DataType.ACL_INT32))
+FP16, INT8, INT32 = (int(d) for d in (DataType.ACL_FLOAT16, DataType.ACL_INT8, DataType.ACL_INT32))
 INVALID_PARAM = int(ErrorCode.ACL_ERROR_INVALID_PARAM)
 OP_NOT_FOUND = int(ErrorCode.ACL_ERROR_OP_NOT_FOUND)
 #: The typed wrappers and the (A, B, C) data types each one fixes.
@@ -162,16 +161,16 @@ def test_hgemm_and_s8gemm_handles_match_reference_on_every_execution(acl, stream
 #: A GEMM no case file compiles (fp16 A [61, 29], B [29, 3], C [61, 3]) and one that gemm.yaml compiles.
 UNCOMPILED = Gemm(N, N, 61, 3, 29, (FP16, FP16, FP16))
 COMPILED = Gemm(N, N, 16, 16, 16, (FP16, FP16, FP16))
-#: Invalid gemm_ex arguments in the documented check order: null pointers, sizes, trans_a/trans_b, trans_c,
-#: leading dimensions, compute type (pyacl-api.md §7).
-NULL_POINTERS = {f"{name} null": {name: 0} for name in ("alpha", "beta", "a", "b", "c")}
+#: Invalid gemm_ex arguments, listed in the documented check order (pyacl-api.md §7): null pointers, sizes,
+#: trans_a/trans_b, trans_c, leading dimensions, compute type. All give 100000, and all come before the model lookup.
+NULL_POINTERS = {f"{name}=0": {name: 0} for name in ("alpha", "beta", "a", "b", "c")}
 INVALID_VALUES = {
     "m=0": {"m": 0}, "n=-1": {"n": -1}, "k=0": {"k": 0},
     "trans_a=NZ_T": {"trans_a": NZ_T}, "trans_a=-1": {"trans_a": -1}, "trans_b=NZ_T": {"trans_b": NZ_T},
     "trans_b=7": {"trans_b": 7},
     "trans_c=T": {"trans_c": T}, "trans_c=NZ_T": {"trans_c": NZ_T},
     "lda=16": {"lda": 16}, "ldb=16": {"ldb": 16}, "ldc=16": {"ldc": 16}, "lda=0": {"lda": 0},
-    "compute type LOW_PRECISION": {"compute_type": int(ComputeType.ACL_COMPUTE_LOW_PRECISION)},
+    "compute_type=LOW_PRECISION": {"compute_type": int(ComputeType.ACL_COMPUTE_LOW_PRECISION)},
 }
 
 
@@ -181,10 +180,7 @@ def _gemm_ex_args(g: Gemm, ops: Operands, **override: int) -> list[int]:
     args = {"trans_a": g.trans_a, "trans_b": g.trans_b, "trans_c": N, "m": g.m, "n": g.n, "k": g.k,
             "alpha": ops.alpha, "a": ops.a, "lda": -1, "dta": dta, "b": ops.b, "ldb": -1, "dtb": dtb,
             "beta": ops.beta, "c": ops.c, "ldc": -1, "dtc": dtc, "compute_type": HIGH_PRECISION}
-    unknown = set(override) - set(args)
-    if unknown:
-        raise ValueError(f"not gemm_ex arguments: {sorted(unknown)}")
-    return list({**args, **override}.values())
+    return _merged(args, override, "gemm_ex")
 
 
 @pytest.fixture
@@ -215,8 +211,8 @@ def test_gemm_ex_rejects_invalid_arguments_before_looking_for_a_model(acl, strea
 @pytest.mark.parametrize("override", INVALID_VALUES.values(), ids=INVALID_VALUES)
 def test_gemm_ex_rejects_invalid_arguments_even_when_a_model_matches(acl, stream, compiled, override):
     ret = acl.blas.gemm_ex(*_gemm_ex_args(COMPILED, compiled, **override), stream)
+    flow.check(acl.rt.synchronize_stream(stream), "acl.rt.synchronize_stream")
     assert ret == INVALID_PARAM, f"gemm_ex with {override}: expected 100000 (ACL_ERROR_INVALID_PARAM), got {ret}"
-    assert acl.rt.synchronize_stream(stream) == 0
 
 
 @pytest.mark.negative
@@ -230,6 +226,7 @@ def test_gemm_ex_with_valid_arguments_but_no_model_is_op_not_found(acl, stream, 
                          ids=["trans_a=NZ", "trans_b=NZ", "trans_c=NZ"])
 def test_gemm_ex_accepts_nz_but_finds_no_nz_model(acl, stream, compiled, override):
     ret = acl.blas.gemm_ex(*_gemm_ex_args(COMPILED, compiled, **override), stream)
+    flow.check(acl.rt.synchronize_stream(stream), "acl.rt.synchronize_stream")
     assert ret == OP_NOT_FOUND, f"gemm_ex with {override} and only ND models: expected 100024, got {ret}"
 
 
@@ -253,13 +250,21 @@ def test_typed_gemm_rejects_a_null_alpha(acl, stream, uncompiled, api):
 
 #: Invalid create_handle_for_gemm_ex arguments (the gemm_ex checks that do not involve pointers or ld*).
 HANDLE_INVALID = {"m=0": {"m": 0}, "k=-3": {"k": -3}, "trans_b=NZ_T": {"trans_b": NZ_T}, "trans_c=T": {"trans_c": T},
-                  "compute type LOW_PRECISION": {"compute_type": int(ComputeType.ACL_COMPUTE_LOW_PRECISION)}}
+                  "compute_type=LOW_PRECISION": {"compute_type": int(ComputeType.ACL_COMPUTE_LOW_PRECISION)}}
 
 
 def _handle_args(g: Gemm, **override: int) -> list[int]:
     """create_handle_for_gemm_ex's arguments, valid for g except for the overridden ones."""
     args = {"trans_a": g.trans_a, "trans_b": g.trans_b, "trans_c": N, "m": g.m, "n": g.n, "k": g.k,
             "dta": g.dtypes[0], "dtb": g.dtypes[1], "dtc": g.dtypes[2], "compute_type": HIGH_PRECISION}
+    return _merged(args, override, "create_handle_for_gemm_ex")
+
+
+def _merged(args: dict[str, int], override: dict[str, int], api: str) -> list[int]:
+    """The values of args in order, with the overridden ones replaced; unknown names raise ValueError."""
+    unknown = set(override) - set(args)
+    if unknown:
+        raise ValueError(f"not {api} arguments: {sorted(unknown)}")
     return list({**args, **override}.values())
 
 
@@ -280,4 +285,4 @@ def test_create_handle_without_a_model_is_op_not_found(acl, api):
     handle, ret = getattr(acl.blas, api)(N, N, N, g.m, g.n, g.k, *extra, HIGH_PRECISION)
     if ret == 0:
         acl.op.destroy_handle(handle)
-    assert (handle, ret) == (0, OP_NOT_FOUND), f"{api} of an uncompiled shape: expected (0, 100024), got {(handle, ret)}"
+    assert (handle, ret) == (0, OP_NOT_FOUND), f"{api}, no model: expected (0, 100024), got {(handle, ret)}"

@@ -73,7 +73,8 @@ def _launcher(acl: Any, res: flow.Resources, t: CastTensors, handle_form: bool) 
     return lambda stream: acl.op.execute_with_handle(handle, [t.src_buffer], [t.dst_buffer], stream)
 
 
-def _run(acl: Any, stream: int, case: Case, input_sets: list[list[np.ndarray]], handle_form: bool) -> list[runner.Outputs]:
+def _run(acl: Any, stream: int, case: Case, input_sets: list[list[np.ndarray]],
+         handle_form: bool) -> list[runner.Outputs]:
     """Run a Cast case once per input set, poisoning y (and its guard bands) before each execution."""
     x, y = case.inputs[0], case.outputs[0]
     api = "acl.op.execute_with_handle" if handle_form else "acl.op.cast"
@@ -121,14 +122,14 @@ def test_create_handle_for_cast_rejects_a_null_dst_desc(acl):
         handle, ret = acl.op.create_handle_for_cast(t.src_desc, 0, 0)
         if ret == 0:
             acl.op.destroy_handle(handle)
-    assert (handle, ret) == (0, INVALID_PARAM), f"create_handle_for_cast with dst_desc 0: expected (0, 100000), got {(handle, ret)}"
+    assert (handle, ret) == (0, INVALID_PARAM), f"dst_desc 0: expected (0, 100000), got {(handle, ret)}"
 
 
 @pytest.mark.negative
 def test_op_cast_of_a_pair_without_a_model_is_op_not_found(acl, stream):
     with _tensors(acl, *UNCOMPILED) as t:
         ret = acl.op.cast(t.src_desc, t.src_buffer, t.dst_desc, t.dst_buffer, 0, stream)
-    assert ret == OP_NOT_FOUND, f"acl.op.cast float32 -> int16 (no model): expected 100024 (ACL_ERROR_OP_NOT_FOUND), got {ret}"
+    assert ret == OP_NOT_FOUND, f"float32 -> int16 (no model): expected 100024 (ACL_ERROR_OP_NOT_FOUND), got {ret}"
 
 
 @pytest.mark.negative
@@ -137,4 +138,4 @@ def test_create_handle_for_cast_of_a_pair_without_a_model_is_op_not_found(acl):
         handle, ret = acl.op.create_handle_for_cast(t.src_desc, t.dst_desc, 0)
         if ret == 0:
             acl.op.destroy_handle(handle)
-    assert (handle, ret) == (0, OP_NOT_FOUND), f"create_handle_for_cast float32 -> int16: expected (0, 100024), got {(handle, ret)}"
+    assert (handle, ret) == (0, OP_NOT_FOUND), f"float32 -> int16 (no model): expected (0, 100024), got {(handle, ret)}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -64,13 +63,6 @@ def free_bytes(acl: Any) -> int:
     free, _, ret = acl.rt.get_mem_info(memory_attr(acl))
     flow.check(ret, "acl.rt.get_mem_info")
     return free
-
-
-@pytest.fixture
-def res(acl: Any) -> Iterator[flow.Resources]:
-    """Allocations of one test, released at its end."""
-    with flow.resources(acl) as held:
-        yield held
 
 
 def allocate(res: flow.Resources, where: str, size: int) -> int:

@@ -36,13 +36,6 @@ def on_npu(config: pytest.Config) -> bool:
 
 
 @pytest.fixture
-def res(acl: Any) -> Iterator[flow.Resources]:
-    """Objects of one test, released at its end."""
-    with flow.resources(acl) as held:
-        yield held
-
-
-@pytest.fixture
 def second_stream(acl: Any) -> Iterator[int]:
     """A stream of the session context besides the session stream, destroyed at the end."""
     stream = flow.value(acl.rt.create_stream(), "acl.rt.create_stream")

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, TensorCase
-from aclcts.cases.schema import MODES, CaseFileError, check_case_file
+from aclcts.cases.schema import MODES, CaseFileError, check_case_file, field_name
 from aclcts.cases.yamlpos import Path, YamlSyntaxError, line_of, load_with_lines
 from aclcts.opmodel import canonical_attr
 from aclcts.reference import reference
@@ -32,8 +32,7 @@ def case_files(paths: Iterable[str]) -> list[str]:
 
 
 def _error(source: str, lines: dict[Path, int], path: Path, message: str) -> CaseFileError:
-    field = ".".join(str(p) for p in path)
-    return CaseFileError(f"{source}:{line_of(lines, path)}: {field}: {message}")
+    return CaseFileError(f"{source}:{line_of(lines, path)}: {field_name(path)}: {message}")
 
 
 def _tag(shape: tuple[int, ...]) -> str:

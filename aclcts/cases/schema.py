@@ -34,14 +34,21 @@ class CaseFileError(Exception):
     """A case file breaks the schema; the message is `file:line: field: what was expected`."""
 
 
+def field_name(path: Path) -> str:
+    """A value's path written as in the case file: dtypes[1].y, shapes[0]."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "(file)"
+
+
 class _Checker:
     def __init__(self, source: str, lines: dict[Path, int]) -> None:
         self.source, self.lines = source, lines
 
     def fail(self, path: Path, expected: str, got: Any = None) -> None:
-        field = ".".join(str(p) if not isinstance(p, int) else f"[{p}]" for p in path).replace(".[", "[") or "(file)"
         detail = f", got {got!r}" if got is not None else ""
-        raise CaseFileError(f"{self.source}:{line_of(self.lines, path)}: {field}: expected {expected}{detail}")
+        raise CaseFileError(f"{self.source}:{line_of(self.lines, path)}: {field_name(path)}: expected {expected}{detail}")
 
     def kind(self, value: Any, kinds: type | tuple[type, ...], path: Path, expected: str) -> None:
         if not isinstance(value, kinds):

@@ -197,7 +197,7 @@ def _run_kernel(api: str, op_type: str, kernel: Kernel, sources: list[Source], a
     if len(results) != len(targets):
         return fail(AICORE_EXCEPTION, f"{api}: kernel {op_type} returned {len(results)} outputs, the model has {len(targets)}")
     for index, (result, target) in enumerate(zip(results, targets)):
-        result = np.ascontiguousarray(result)
+        result = np.require(np.asarray(result), requirements='C')
         expected = numpy_dtype(target.info.dtype)
         if result.dtype != expected:
             raise SimMisuseError(f"kernel {op_type} output {index}: returned dtype {result.dtype}, the desc says {expected}")

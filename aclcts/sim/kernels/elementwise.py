@@ -149,10 +149,10 @@ def _addn_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
     dtype = out.require_dtype(0, tensors[0].dtype, "same as the inputs 'x'")
     with np.errstate(all="ignore"):
         if is_float(dtype):
-            r = rounder(dtype)
             total = widen(tensors[0])
             for tensor in tensors[1:]:
-                total = r(total + widen(tensor))
+                total = total + widen(tensor)
+            total = rounder(dtype)(total)
         else:
             total = tensors[0].copy()
             for tensor in tensors[1:]:

@@ -7,8 +7,9 @@ true, reduce everything when false). ReduceSumD / ReduceMaxD / ReduceMeanD take 
 ListInt), ATTR(keep_dims, Bool, false) and ATTR(noop_with_empty_axes, Bool, false) (current CANN reduce_ops.h
 as in the operator specification; the older mindspore-ai/graphengine reduce_ops.h lacks noop_with_empty_axes).
 Numerics: fp16/bf16/fp32 sums accumulate in fp32 in the pairwise tree order of numerics.tree_sum and round once;
-ReduceMean divides that fp32 sum by the element count in fp32; integer sums wrap in the input type and integer
-means truncate toward zero; ReduceMax is exact (NaN propagates).
+ReduceMean divides that fp32 sum by the element count in fp32; integer ReduceSum wraps in the input type, integer
+ReduceMean accumulates in int64 (a mean of int8 values always fits in int8) and truncates toward zero; ReduceMax
+is exact (NaN propagates).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def _sum(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:
 
 def _mean(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:
     count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
-    total = _sum(call, x, axes)
+    total = _sum(call, x, axes) if is_float(x.dtype) else np.sum(_flattened(x, axes), axis=-1, dtype=np.int64)
     if is_float(x.dtype):
         return total / total.dtype.type(count)
     if count == 0:

@@ -7,7 +7,10 @@ Log: y = log_base(scale*x + shift), base -1 meaning e); the others have no attri
 are x -> y in nonlinear_fuc_ops.h (UnaryDataType for Sigmoid/Tanh).
 Composite formulas round to the storage type after each primitive op (numerics.py):
 Sigmoid = 1 / (1 + exp(-x)) rounds after neg, exp, add and reciprocal; Rsqrt = 1 / sqrt(x) after sqrt and
-reciprocal; Exp/Log with non-default attrs after the scale multiply, the shift add, exp/log and the base change.
+reciprocal. Exp/Log with non-default base/scale/shift evaluate the whole affine-plus-transcendental formula in
+fp32 and round once: the vector units widen fp16/bf16 for exp and ln, and rounding the argument to fp16 first
+would turn its rounding error into a relative error of up to 2^-11·|scale·x + shift| in the result, far outside
+what the CANN precision standard allows for Exp.
 """
 
 from __future__ import annotations
@@ -32,27 +35,29 @@ _INT = {name: np.dtype(name) for name in ("int8", "int16", "int32", "int64", "ui
 
 def _exp(call: OpCall, x: np.ndarray, r: Rounder) -> np.ndarray:
     base, scale, shift = _base_scale_shift(call)
-    t = x
+    t = widen(x)
+    one = t.dtype.type
     if scale != 1.0:
-        t = r(t * x.dtype.type(scale))
+        t = t * one(scale)
     if shift != 0.0:
-        t = r(t + x.dtype.type(shift))
+        t = t + one(shift)
     if base != -1.0:
-        t = r(t * x.dtype.type(math.log(base)))
+        t = t * one(math.log(base))
     return r(np.exp(t))
 
 
 def _log(call: OpCall, x: np.ndarray, r: Rounder) -> np.ndarray:
     base, scale, shift = _base_scale_shift(call)
-    t = x
+    t = widen(x)
+    one = t.dtype.type
     if scale != 1.0:
-        t = r(t * x.dtype.type(scale))
+        t = t * one(scale)
     if shift != 0.0:
-        t = r(t + x.dtype.type(shift))
-    y = r(np.log(t))
+        t = t + one(shift)
+    y = np.log(t)
     if base != -1.0:
-        y = r(y / x.dtype.type(math.log(base)))
-    return y
+        y = y / one(math.log(base))
+    return r(y)
 
 
 def _base_scale_shift(call: OpCall) -> tuple[float, float, float]:

@@ -92,11 +92,11 @@ def test_bf16_mul_rounds_to_bf16(run):
     assert float(y[0]) == 1 + 2**-6
 
 
-def test_addn_rounds_to_fp16_after_each_addition(run):
-    # Per op: 2048 + 1 -> 2048 (tie to even), + 1 -> 2048 again. Rounding once would give 2050.
+def test_addn_accumulates_fp16_in_fp32_and_rounds_once(run):
+    # In fp32: 2048 + 1 + 1 = 2050, exact in fp16. Rounding after each addition would give 2048 (two ties to even).
     xs = [np.array([2048], F16), np.array([1], F16), np.array([1], F16)]
     (y,) = run("AddN", xs, [(F16, (1,))], {"N": 3})
-    assert y.tolist() == [2048.0]
+    assert y.tolist() == [2050.0]
 
 
 def test_addn_int32_sum_and_wrap(run):

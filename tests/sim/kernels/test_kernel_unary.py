@@ -93,3 +93,10 @@ def test_float_only_ops_reject_integers(run):
 def test_unary_infer_shape_keeps_shape_and_dtype(infer):
     (out,) = infer("Tanh", [(F16, (2, -1))])
     assert (out.dtype, out.shape, out.shape_range) == (1, (2, -1), ((2, 2), (0, -1)))
+
+
+def test_exp_with_scale_and_shift_in_fp16_rounds_only_the_result(run):
+    # t = 0.3 * 6.00390625 = 1.8011719 (fp32) would round to 1.80078125 in fp16; exp of the fp32 t is 6.0586 in
+    # fp16 (6.06), exp of the rounded t is 6.0547 (6.055), so per-op rounding of the argument shows.
+    (y,) = run("Exp", [np.array([6.00390625], F16)], [(F16, (1,))], {"scale": 0.3})
+    assert y.tolist() == [6.05859375]

@@ -1,0 +1,284 @@
+"""Documented outcomes of invalid calls per CANN release: loading, validating and checking an expectations file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+from aclcts.cases.yamlpos import Path as YamlPath
+from aclcts.cases.yamlpos import YamlSyntaxError, line_of, load_with_lines
+from aclcts.constants import ErrorCode, error_name
+
+#: Top-level keys of an expectations file and whether they are required.
+FILE_KEYS = {"release": True, "document": True, "scenarios": True}
+#: Keys of one scenario; exactly one of OUTCOME_KEYS must be present.
+SCENARIO_KEYS = ("api", "code", "value", "exception", "message", "returns", "rejected", "condition", "section", "skip")
+OUTCOME_KEYS = ("code", "exception", "returns", "rejected")
+#: Exceptions the pyacl binding raises for arguments it cannot parse (pyacl-api.md §1.5).
+BINDING_EXCEPTIONS = ("TypeError", "ValueError", "RuntimeError")
+#: Exceptions that mean the probe itself is broken; they never count as the backend rejecting a call.
+PROBE_BUGS = ("AttributeError", "NameError", "KeyError", "IndexError", "AssertionError", "UnboundLocalError")
+_NO_VALUE = object()
+
+
+class ExpectationsError(Exception):
+    """An expectations file is missing or breaks the schema; the message is `file:line: field: what was expected`."""
+
+
+class ExpectationFailure(AssertionError):
+    """A call's outcome differs from the documented one."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one call did: the value it returned (tuples as lists) or the exception it raised."""
+
+    result: Any = None
+    error_type: str | None = None
+    error_message: str | None = None
+
+    @classmethod
+    def capture(cls, call: Callable[[], Any]) -> Outcome:
+        """Run call and record its result or the Exception it raised."""
+        try:
+            return cls(result=plain(call()))
+        except Exception as exc:  # the outcome under test may be any exception the backend raises
+            return cls(error_type=type(exc).__name__, error_message=str(exc))
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-serialisable form (for outcomes produced in a child process)."""
+        return {"result": self.result, "error_type": self.error_type, "error_message": self.error_message}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        """The outcome to_json produced."""
+        return cls(data.get("result"), data.get("error_type"), data.get("error_message"))
+
+    def code(self) -> int | None:
+        """The aclError of the result: a bare int, or the last element of a (values..., ret) result."""
+        if self.error_type is not None:
+            return None
+        result = self.result
+        if isinstance(result, list) and result:
+            result = result[-1]
+        return result if isinstance(result, int) and not isinstance(result, bool) else None
+
+    def values(self) -> Any:
+        """The out-values before ret: the single value of (value, ret), a list for longer tuples."""
+        if not isinstance(self.result, list) or len(self.result) < 2:
+            return _NO_VALUE
+        head = self.result[:-1]
+        return head[0] if len(head) == 1 else head
+
+    def __str__(self) -> str:
+        if self.error_type is not None:
+            return f"raised {self.error_type}({self.error_message!r})"
+        code = self.code()
+        if code is not None and self.values() is _NO_VALUE:
+            return f"returned {code} ({error_name(code)})"
+        if code is not None:
+            return f"returned {self.result!r} (ret {code}, {error_name(code)})"
+        return f"returned {self.result!r}"
+
+
+def plain(value: Any) -> Any:
+    """Tuples as lists and int subclasses as int, recursively, so in-process and child outcomes compare alike."""
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
+    return value
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """The documented outcome of one scenario."""
+
+    id: str
+    api: str
+    condition: str
+    section: str
+    source: str
+    codes: tuple[int, ...] = ()
+    value: Any = _NO_VALUE
+    exception: str | None = None
+    message: str | None = None
+    returns: Any = _NO_VALUE
+    rejected: bool = False
+    skip: str | None = None
+
+    def describe(self) -> str:
+        """The expected outcome in words."""
+        if self.codes:
+            codes = " or ".join(f"{c} ({error_name(c)})" for c in self.codes)
+            return f"ret {codes}" + ("" if self.value is _NO_VALUE else f" with value {self.value!r}")
+        if self.exception:
+            return self.exception + (f"({self.message!r})" if self.message is not None else "")
+        if self.returns is not _NO_VALUE:
+            return f"the return value {self.returns!r}"
+        return "a rejection (a non-zero code or an exception; the exact code is UNCONFIRMED)"
+
+    def mismatch(self, outcome: Outcome, lenient: bool) -> str | None:
+        """Why outcome breaks this expectation, or None if it meets it."""
+        if self.codes:
+            return self._code_mismatch(outcome, lenient)
+        if self.exception:
+            if outcome.error_type != self.exception:
+                return f"expected {self.describe()}"
+            if not lenient and self.message is not None and outcome.error_message != self.message:
+                return f"expected the message {self.message!r}"
+            return None
+        if self.returns is not _NO_VALUE:
+            return None if outcome.error_type is None and outcome.result == plain(self.returns) else \
+                f"expected {self.describe()}"
+        if outcome.error_type is not None:
+            return f"the probe itself failed with {outcome.error_type}" if outcome.error_type in PROBE_BUGS else None
+        code = outcome.code()
+        return None if code not in (None, 0) else f"expected {self.describe()}"
+
+    def _code_mismatch(self, outcome: Outcome, lenient: bool) -> str | None:
+        code = outcome.code()
+        if code is None:
+            return f"expected {self.describe()}, which is an aclError result"
+        wanted_success = self.codes == (0,)
+        if lenient and not wanted_success:
+            if code == 0:
+                return "expected a non-zero code (lenient mode)"
+        elif code not in self.codes:
+            return f"expected {self.describe()}"
+        if self.value is not _NO_VALUE and outcome.values() != plain(self.value):
+            return f"expected {self.describe()}"
+        return None
+
+
+@dataclass(frozen=True)
+class Expectations:
+    """One release's expectations file: scenario id → documented outcome, checked strictly or leniently."""
+
+    path: str
+    release: str
+    document: str
+    lenient: bool
+    scenarios: dict[str, Expectation]
+
+    def __getitem__(self, scenario: str) -> Expectation:
+        try:
+            return self.scenarios[scenario]
+        except KeyError:
+            raise ExpectationFailure(f"{self.path}: no expectation for scenario {scenario!r}; add it to the "
+                                     "release's expectations file") from None
+
+    def check(self, scenario: str, outcome: Outcome) -> None:
+        """Raise ExpectationFailure, quoting the documented condition, unless outcome is the documented one."""
+        expected = self[scenario]
+        problem = expected.mismatch(outcome, self.lenient)
+        if problem is None:
+            return
+        mode = "lenient" if self.lenient else "strict"
+        raise ExpectationFailure(
+            f"{expected.api} [{scenario}]: {problem}, but it {outcome}\n"
+            f"  documented ({self.document} {expected.section}): \"{expected.condition}\"\n"
+            f"  expectation: {expected.source} ({self.release}, {mode})"
+        )
+
+
+class _Checker:
+    def __init__(self, source: str, lines: dict[YamlPath, int]) -> None:
+        self.source, self.lines = source, lines
+
+    def fail(self, path: YamlPath, expected: str, got: Any = _NO_VALUE) -> NoReturn:
+        field = ".".join(str(p) for p in path) or "(file)"
+        detail = "" if got is _NO_VALUE else f", got {got!r}"
+        raise ExpectationsError(f"{self.source}:{line_of(self.lines, path)}: {field}: expected {expected}{detail}")
+
+    def text(self, data: dict, key: str, path: YamlPath) -> str:
+        value = data.get(key)
+        if not isinstance(value, str) or not value.strip():
+            self.fail(path + (key,), "a non-empty string", value)
+        return value
+
+    def code(self, value: Any, path: YamlPath) -> int:
+        if isinstance(value, str):
+            try:
+                return int(ErrorCode[value])
+            except KeyError:
+                self.fail(path, "an aclError name from aclcts.constants.ErrorCode or an int", value)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            self.fail(path, "an aclError (int >= 0 or a name such as ACL_ERROR_INVALID_PARAM)", value)
+        return value
+
+    def scenario(self, sid: Any, data: Any) -> Expectation:
+        path = ("scenarios", sid)
+        if not isinstance(sid, str) or not sid:
+            self.fail(path, "a scenario id (non-empty string)", sid)
+        if not isinstance(data, dict):
+            self.fail(path, "a mapping with api, an outcome (" + ", ".join(OUTCOME_KEYS) + "), condition and section")
+        for key in data:
+            if key not in SCENARIO_KEYS:
+                self.fail(path + (key,), "one of the keys " + ", ".join(SCENARIO_KEYS), key)
+        outcomes = [k for k in OUTCOME_KEYS if k in data]
+        if len(outcomes) != 1:
+            self.fail(path, "exactly one of " + ", ".join(OUTCOME_KEYS), outcomes or None)
+        fields: dict[str, Any] = {"id": sid, "api": self.text(data, "api", path),
+                                  "condition": self.text(data, "condition", path),
+                                  "section": self.text(data, "section", path),
+                                  "source": f"{self.source}:{line_of(self.lines, path)}"}
+        if not fields["section"].startswith("§"):
+            self.fail(path + ("section",), "a section of the reference document such as '§3.1'", fields["section"])
+        if "message" in data and "exception" not in data:
+            self.fail(path + ("message",), "message only together with exception")
+        if "value" in data and "code" not in data:
+            self.fail(path + ("value",), "value only together with code")
+        if "skip" in data:
+            fields["skip"] = self.text(data, "skip", path)
+        kind = outcomes[0]
+        if kind == "code":
+            raw = data["code"]
+            items = raw if isinstance(raw, list) else [raw]
+            if not items:
+                self.fail(path + ("code",), "an aclError or a non-empty list of them", raw)
+            fields["codes"] = tuple(self.code(v, path + ("code",)) for v in items)
+            if "value" in data:
+                fields["value"] = data["value"]
+        elif kind == "exception":
+            if data["exception"] not in BINDING_EXCEPTIONS:
+                self.fail(path + ("exception",), "one of " + ", ".join(BINDING_EXCEPTIONS), data["exception"])
+            fields["exception"] = data["exception"]
+            if "message" in data:
+                fields["message"] = self.text(data, "message", path)
+        elif kind == "returns":
+            fields["returns"] = data["returns"]
+        else:
+            if data["rejected"] is not True:
+                self.fail(path + ("rejected",), "true", data["rejected"])
+            fields["rejected"] = True
+        return Expectation(**fields)
+
+
+def load_expectations(path: str | Path, lenient: bool = False) -> Expectations:
+    """Load and validate an expectations file; lenient accepts any non-zero code where a failure is documented."""
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ExpectationsError(f"{source}: cannot read the expectations file: {exc.strerror}") from None
+    try:
+        data, lines = load_with_lines(text, source)
+    except YamlSyntaxError as exc:
+        raise ExpectationsError(str(exc)) from None
+    c = _Checker(source, lines)
+    if not isinstance(data, dict):
+        c.fail((), "a mapping with keys " + ", ".join(FILE_KEYS), data)
+    for key in data:
+        if key not in FILE_KEYS:
+            c.fail((key,), "one of the keys " + ", ".join(FILE_KEYS), key)
+    for key in FILE_KEYS:
+        if key not in data:
+            c.fail((), f"the required key {key!r}")
+    release, document = c.text(data, "release", ()), c.text(data, "document", ())
+    if not isinstance(data["scenarios"], dict) or not data["scenarios"]:
+        c.fail(("scenarios",), "a non-empty mapping of scenario id to expectation", data["scenarios"])
+    scenarios = {sid: c.scenario(sid, item) for sid, item in data["scenarios"].items()}
+    return Expectations(source, release, document, lenient, scenarios)

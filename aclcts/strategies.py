@@ -1,0 +1,248 @@
+"""Hypothesis strategies of the suite (shapes inside ranges, broadcastable pairs, dtypes, values, attrs) and its profiles.
+
+Profiles: `ci` (fast, the default when none is chosen), `default` and `qualification` (thorough, for release runs).
+All have no deadline and print the reproduce_failure blob of a falsifying example. A profile is chosen by
+hypothesis' own `--hypothesis-profile=NAME` option or by the environment variable ACLCTS_HYPOTHESIS_PROFILE;
+`--hypothesis-profile` needs this module imported before pytest configures, e.g. `pytest -p aclcts.strategies`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+from hypothesis.extra import numpy as hnp
+
+from aclcts.dtypes import numpy_dtype
+
+PROFILE_ENV = "ACLCTS_HYPOTHESIS_PROFILE"
+#: Largest dim drawn for a range without an upper bound (max -1).
+UNBOUNDED_CAP = 16
+_COMMON: dict[str, Any] = {
+    "deadline": None, "print_blob": True,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large],
+}
+PROFILES: dict[str, dict[str, Any]] = {
+    "ci": {"max_examples": 8, "stateful_step_count": 12, "derandomize": True, "database": None},
+    "default": {"max_examples": 60, "stateful_step_count": 30},
+    "qualification": {"max_examples": 400, "stateful_step_count": 60},
+}
+for _name, _values in PROFILES.items():
+    settings.register_profile(_name, **_COMMON, **_values)
+
+
+def choose_profile(environ: dict[str, str] | None = None) -> str:
+    """Load the profile named by ACLCTS_HYPOTHESIS_PROFILE, else `ci` unless one was loaded already; its name."""
+    environ = os.environ if environ is None else environ
+    name = environ.get(PROFILE_ENV) or ""
+    if not name:
+        current = settings.get_current_profile_name()
+        name = current if current in PROFILES and current != "default" else "ci"
+    try:
+        settings.load_profile(name)
+    except InvalidArgument:
+        raise ValueError(f"{PROFILE_ENV}={name!r}: unknown hypothesis profile; expected one of {', '.join(PROFILES)}") \
+            from None
+    return name
+
+
+choose_profile()
+
+
+# shapes ---------------------------------------------------------------------------------------------------
+def dim_in(low: int, high: int) -> st.SearchStrategy[int]:
+    """One dim inside [low, high] (high -1 = unbounded, capped at UNBOUNDED_CAP)."""
+    top = max(low, UNBOUNDED_CAP) if high == -1 else high
+    return st.integers(low, top)
+
+
+def shape_in(ranges: Sequence[tuple[int, int]]) -> st.SearchStrategy[tuple[int, ...]]:
+    """A shape with one dim inside each (min, max) range."""
+    return st.tuples(*(dim_in(lo, hi) for lo, hi in ranges))
+
+
+def outside(ranges: Sequence[tuple[int, int]]) -> st.SearchStrategy[tuple[int, ...]]:
+    """A shape of the same rank with at least one dim above its bounded maximum (the other dims inside)."""
+    bounded = [i for i, (_, hi) in enumerate(ranges) if hi != -1]
+    if not bounded:
+        raise ValueError(f"no bounded dim in ranges {list(ranges)}")
+
+    @st.composite
+    def draw(data: st.DrawFn) -> tuple[int, ...]:
+        dims = list(data(shape_in(ranges)))
+        index = data(st.sampled_from(bounded))
+        dims[index] = ranges[index][1] + data(st.integers(1, 4))
+        return tuple(dims)
+
+    return draw()
+
+
+@st.composite
+def broadcastable_pair(data: st.DrawFn, ranges: Sequence[tuple[int, int]] | None = None,
+                       max_rank: int = 4, max_dim: int = 6) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Two shapes that broadcast together: both inside `ranges` (same rank), or of ranks 0..max_rank if None.
+
+    Each dim of each shape is the common dim or, where the range allows it, 1.
+    """
+    if ranges is None:
+        rank = data(st.integers(0, max_rank))
+        ranges = [(1, max_dim)] * rank
+        ranks = (data(st.integers(0, rank)), data(st.integers(0, rank)))
+    else:
+        ranks = (len(ranges), len(ranges))
+    common = data(shape_in(ranges))
+    pair = []
+    for rank in ranks:
+        dims = []
+        for position in range(len(ranges) - rank, len(ranges)):
+            may_be_one = ranges[position][0] <= 1 and common[position] != 1
+            dims.append(1 if may_be_one and data(st.booleans()) else common[position])
+        pair.append(tuple(dims))
+    return pair[0], pair[1]
+
+
+@st.composite
+def matmul_pair(data: st.DrawFn, ranges_a: Sequence[tuple[int, int]],
+                ranges_b: Sequence[tuple[int, int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(m, k) and (k, n) with every dim inside its input's range."""
+    m = data(dim_in(*ranges_a[0]))
+    k = data(dim_in(max(ranges_a[1][0], ranges_b[0][0]), _min_high(ranges_a[1][1], ranges_b[0][1])))
+    n = data(dim_in(*ranges_b[1]))
+    return (m, k), (k, n)
+
+
+@st.composite
+def concat_shapes(data: st.DrawFn, ranges: Sequence[Sequence[tuple[int, int]]], axis: int,
+                  out_ranges: Sequence[tuple[int, int]]) -> tuple[tuple[int, ...], ...]:
+    """One shape per input, equal except along axis, with the concatenated dim inside out_ranges[axis]."""
+    common = list(data(shape_in(ranges[0])))
+    shapes = []
+    budget = out_ranges[axis][1]
+    for index, own in enumerate(ranges):
+        left = len(ranges) - index - 1
+        top = own[axis][1] if budget == -1 else min(_min_high(own[axis][1], budget - left), budget - left)
+        size = data(dim_in(own[axis][0], top))
+        if budget != -1:
+            budget -= size
+        shapes.append(tuple(size if i == axis else d for i, d in enumerate(common)))
+    return tuple(shapes)
+
+
+def _min_high(a: int, b: int) -> int:
+    if a == -1:
+        return b
+    if b == -1:
+        return a
+    return min(a, b)
+
+
+# dtypes and attributes ----------------------------------------------------------------------------------
+def dtypes_for(op_type: str, cases: Sequence[Any]) -> st.SearchStrategy[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """(input aclDataTypes, output aclDataTypes) of one of the case library's dtype combinations for op_type."""
+    combos = sorted({(tuple(t.dtype for t in c.inputs), tuple(t.dtype for t in c.outputs))
+                     for c in cases if c.op == op_type})
+    if not combos:
+        raise ValueError(f"the case library has no case for op {op_type!r}")
+    return st.sampled_from(combos)
+
+
+def permutation(rank: int) -> st.SearchStrategy[list[int]]:
+    """A perm attribute/input value: a permutation of range(rank)."""
+    return st.permutations(list(range(rank)))
+
+
+def reduce_axes(rank: int) -> st.SearchStrategy[list[int]]:
+    """Distinct axes in [-rank, rank), at least one (each axis written either way)."""
+    return st.lists(st.integers(0, rank - 1), min_size=1, max_size=rank, unique=True).flatmap(
+        lambda axes: st.tuples(*(st.sampled_from([a, a - rank]) for a in axes)).map(list))
+
+
+def multiples(rank: int, most: int = 3) -> st.SearchStrategy[list[int]]:
+    """A Tile multiples value: rank integers in [1, most]."""
+    return st.lists(st.integers(1, most), min_size=rank, max_size=rank)
+
+
+# values -------------------------------------------------------------------------------------------------
+def _is_float(dtype: np.dtype) -> bool:
+    return dtype.kind == "f" or dtype.name.startswith("bfloat16")
+
+
+def special_floats(dtype: np.dtype, nonfinite: bool = True) -> list[float]:
+    """±0, the smallest and largest subnormal and (if nonfinite) ±inf and NaN of a float dtype."""
+    info = ml_dtypes.finfo(dtype)
+    tiny = float(info.smallest_subnormal)
+    largest_subnormal = float(info.tiny) - tiny
+    values = [0.0, -0.0, tiny, -tiny, largest_subnormal, -largest_subnormal]
+    if nonfinite:
+        values += [float("inf"), float("-inf"), float("nan")]
+    return values
+
+
+def elements(dtype: np.dtype, kind: str = "full") -> st.SearchStrategy[Any]:
+    """Element values of a dtype: kind "full" (±0, subnormals, ±inf, NaN), "finite" (|x| <= 64, ±0, subnormals)
+    or "pool" (a few small values with zeros and repeats)."""
+    dtype = np.dtype(dtype)
+    if kind == "pool":
+        pool = [0, 1, 2, 3, 7, -1, -4] if dtype.kind in "iu" or not _is_float(dtype) else [0.0, -0.0, 1.5, 2.0, -3.25, 7.0]
+        if dtype.kind == "u":
+            pool = [v for v in pool if v >= 0]
+        return st.sampled_from(pool)
+    if dtype == np.bool_:
+        return st.booleans()
+    if not _is_float(dtype):
+        info = np.iinfo(dtype)
+        return st.integers(max(int(info.min), -(2 ** 12)), min(int(info.max), 2 ** 12))
+    width = {2: 16, 4: 32}.get(dtype.itemsize, 64)
+    bound = 64.0 if kind == "finite" else float(ml_dtypes.finfo(dtype).max)
+    regular = st.floats(-bound, bound, width=width, allow_subnormal=True) if dtype.name != "bfloat16" else \
+        st.floats(-bound, bound, width=32).map(lambda v: float(np.float32(v).astype(dtype)))
+    return st.one_of(st.sampled_from(special_floats(dtype, kind == "full")), regular)
+
+
+def arrays(dtype: int | np.dtype, shape: tuple[int, ...], kind: str = "full") -> st.SearchStrategy[np.ndarray]:
+    """An array of an aclDataType (or NumPy dtype) and shape with elements(kind)."""
+    np_dtype = numpy_dtype(dtype) if isinstance(dtype, int) else np.dtype(dtype)
+    storage = np.dtype(np.float64) if np_dtype.name == "bfloat16" else np_dtype
+    strategy = hnp.arrays(storage, shape, elements=elements(np_dtype, kind), fill=st.nothing())
+    return strategy.map(lambda a: a.astype(np_dtype)) if storage != np_dtype else strategy
+
+
+# dynamic models -----------------------------------------------------------------------------------------
+def model_shapes(model: Any) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
+    """Shapes of a dynamic model's runtime inputs inside its ranges, related by the model's `shapes` rule."""
+    runtime = [t for t in model.inputs if t.const is None]
+    if model.shapes == "broadcast":
+        ranges = None if runtime[0].unknown_rank else runtime[0].dim_ranges()
+        return broadcastable_pair(ranges)
+    if model.shapes == "matmul":
+        return matmul_pair(runtime[0].dim_ranges(), runtime[1].dim_ranges())
+    if model.shapes == "concat":
+        axis = model.attr_values()["concat_dim"]
+        return concat_shapes([t.dim_ranges() for t in runtime], axis, model.outputs[0].dim_ranges())
+    if model.shapes == "each":
+        return st.tuples(*(shape_in(t.dim_ranges()) for t in runtime))
+    raise ValueError(f"model {model.name}: unknown shapes rule {model.shapes!r}")
+
+
+@st.composite
+def model_arrays(data: st.DrawFn, model: Any) -> list[np.ndarray]:
+    """Runtime input arrays of a dynamic model: shapes by model_shapes, elements by the model's `values` kind.
+
+    A scalar int32 input of a value-dependent op (TopK's k) is drawn inside [1, size of the first input].
+    """
+    shapes = data(model_shapes(model))
+    runtime = [t for t in model.inputs if t.const is None]
+    result = []
+    for tensor, shape in zip(runtime, shapes):
+        if shape == () and model.family == "index":
+            top = int(np.prod(result[0].shape[-1:], dtype=np.int64))
+            result.append(np.array(data(st.integers(1, top)), dtype=numpy_dtype(tensor.dtype)))
+        else:
+            result.append(data(arrays(tensor.dtype, shape, model.values)))
+    return result

@@ -1,0 +1,119 @@
+"""Outputs whose shape depends on input values (NonZero, Unique, TopK with k at run time): the documented max-shape
+flow end to end — infer_shape, the range maximum, execute_v2, the real shape read back (pyacl-api.md §9)."""
+
+import numpy as np
+import pytest
+from hypothesis import example, given
+
+from aclcts import dynamic, strategies
+from aclcts.compare import compare, default_policy
+from aclcts.dtypes import numpy_dtype
+from aclcts.dynamic import BY_NAME
+from aclcts.reference import reference
+
+pytestmark = [pytest.mark.dynamic]
+#: The session fixture that compiles and loads the dynamic models (used by the tests that execute).
+dynamic_models = dynamic.dynamic_models
+LOADED = pytest.mark.usefixtures("dynamic_models")
+
+NON_ZERO, UNIQUE, TOP_K = BY_NAME["dyn_non_zero_int32"], BY_NAME["dyn_unique_float32"], BY_NAME["dyn_top_k_float32"]
+
+
+def _reference(model, inputs):
+    ref = reference(model.op)
+    attrs = model.attr_values()
+    shapes = ref.shape([a.shape for a in inputs], inputs, attrs)
+    arrays = ref.compute(inputs, attrs, [numpy_dtype(t.dtype) for t in model.outputs])
+    return [list(s) for s in shapes], arrays
+
+
+def _inferred(acl, model, inputs):
+    ret, found = dynamic.infer_shape(acl, model.op, [(t.dtype, list(a.shape), a, "") for t, a in zip(model.inputs, inputs)],
+                                     [(t.dtype, "") for t in model.outputs], model.attrs)
+    assert ret == 0, f"infer_shape returned {ret}"
+    return found
+
+
+def check_inferred_ranges_contain_the_truth(acl, model, inputs):
+    """infer_shape: exact dims where determined, else -1 whose range holds the reference dim; size 0 while dynamic."""
+    shapes, _ = _reference(model, inputs)
+    for tensor, found, shape in zip(model.outputs, _inferred(acl, model, inputs), shapes):
+        assert found.dtype == tensor.dtype, f"output {tensor.name}: dtype {found.dtype}"
+        assert found.dims is not None and len(found.dims) == len(shape), f"output {tensor.name}: dims {found.dims}"
+        for j, (dim, true) in enumerate(zip(found.dims, shape)):
+            if dim == -1:
+                lo, hi = found.ranges[j]
+                assert lo <= true and (hi == -1 or true <= hi), \
+                    f"output {tensor.name} dim {j}: inferred range [{lo}, {hi}] excludes the real {true}"
+            else:
+                assert dim == true, f"output {tensor.name} dim {j}: inferred {dim}, the reference gives {true}"
+        if -1 in found.dims:
+            assert (found.count, found.size) == (0, 0), \
+                f"output {tensor.name} dims {found.dims}: element count {found.count}, size {found.size}"
+
+
+def check_max_shape_flow(acl, stream, model, inputs, maximum):
+    """Execute with output descs of the maximal dims, then the real dims, size and values read back."""
+    shapes, arrays = _reference(model, inputs)
+    executed = dynamic.execute(acl, stream, model, inputs, maximum)
+    assert executed.ret == 0, f"execute_v2 with maximal output descs {maximum} returned {executed.ret}"
+    for tensor, dims, size, actual, shape, want in zip(model.outputs, executed.dims, executed.sizes, executed.arrays,
+                                                       shapes, arrays):
+        assert dims == shape, f"output {tensor.name}: dims read back {dims}, the real shape is {shape}"
+        assert size == int(np.prod(shape, dtype=np.int64)) * numpy_dtype(tensor.dtype).itemsize
+        result = compare(actual, np.asarray(want).astype(actual.dtype), default_policy(actual.dtype, model.family))
+        assert result.passed, f"output {tensor.name}: {result.worst(3)}"
+
+
+def inferred_maximum(acl, model, inputs):
+    """The documented maximal output dims: infer_shape, every -1 replaced by its range maximum."""
+    found = _inferred(acl, model, inputs)
+    return [dynamic.range_maximum(f, t.dim_ranges()) for f, t in zip(found, model.outputs)]
+
+
+ALL_NONZERO = [np.arange(1, 65, dtype=np.int32).reshape(8, 8)]
+ALL_DISTINCT = [np.arange(64, dtype=np.float32) - 31.5]
+
+
+@pytest.mark.infer_shape
+@given(inputs=strategies.model_arrays(NON_ZERO))
+@example(inputs=ALL_NONZERO)
+def test_non_zero_inferred_range_contains_the_real_count(acl, inputs):
+    check_inferred_ranges_contain_the_truth(acl, NON_ZERO, inputs)
+
+
+@LOADED
+@pytest.mark.execute
+@given(inputs=strategies.model_arrays(NON_ZERO))
+@example(inputs=ALL_NONZERO)
+def test_non_zero_max_shape_flow_reads_the_real_shape_back(acl, stream, inputs):
+    check_max_shape_flow(acl, stream, NON_ZERO, inputs, inferred_maximum(acl, NON_ZERO, inputs))
+
+
+@pytest.mark.infer_shape
+@given(inputs=strategies.model_arrays(UNIQUE))
+@example(inputs=ALL_DISTINCT)
+def test_unique_inferred_range_contains_the_real_count(acl, inputs):
+    check_inferred_ranges_contain_the_truth(acl, UNIQUE, inputs)
+
+
+@LOADED
+@pytest.mark.execute
+@given(inputs=strategies.model_arrays(UNIQUE))
+@example(inputs=ALL_DISTINCT)
+def test_unique_max_shape_flow_reads_the_real_shape_back(acl, stream, inputs):
+    check_max_shape_flow(acl, stream, UNIQUE, inputs, inferred_maximum(acl, UNIQUE, inputs))
+
+
+@pytest.mark.infer_shape
+@given(inputs=strategies.model_arrays(TOP_K))
+def test_top_k_with_k_at_run_time_infers_k_along_the_dim(acl, inputs):
+    check_inferred_ranges_contain_the_truth(acl, TOP_K, inputs)
+
+
+@LOADED
+@pytest.mark.execute
+@given(inputs=strategies.model_arrays(TOP_K))
+def test_top_k_with_k_at_run_time_and_outputs_at_the_size_of_x_reads_k_back(acl, stream, inputs):
+    x = inputs[0]
+    check_max_shape_flow(acl, stream, TOP_K, inputs, [list(x.shape), list(x.shape)])

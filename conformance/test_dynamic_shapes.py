@@ -1,0 +1,251 @@
+"""Dynamic-shape models (-1 dims with shape_range, and [-2]): execute_v2 inside and outside the range, the real shape
+written back, infer_shape's dims and ranges, and desc sizes of dynamic dims (pyacl-api.md §4, §6.2, §9;
+atc-singleop.md §6, §9)."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from aclcts import dynamic, strategies
+from aclcts.cases import load_cases
+from aclcts.compare import compare, default_policy
+from aclcts.constants import ErrorCode
+from aclcts.dtypes import numpy_dtype
+from aclcts.dynamic import SHAPE_DETERMINED
+from aclcts.reference import reference
+
+pytestmark = [pytest.mark.dynamic]
+#: The session fixture that compiles and loads the dynamic models (used by the tests that execute).
+dynamic_models = dynamic.dynamic_models
+LOADED = pytest.mark.usefixtures("dynamic_models")
+
+INVALID_PARAM = int(ErrorCode.ACL_ERROR_INVALID_PARAM)
+OP_NOT_FOUND = int(ErrorCode.ACL_ERROR_OP_NOT_FOUND)
+RANKED = [m for m in SHAPE_DETERMINED if not m.inputs[0].unknown_rank]
+
+
+def _expected(model, runtime):
+    inputs = dynamic.model_inputs(model, runtime)
+    ref = reference(model.op)
+    attrs = model.attr_values()
+    shapes = ref.shape([a.shape for a in inputs], inputs, attrs)
+    arrays = ref.compute(inputs, attrs, [numpy_dtype(t.dtype) for t in model.outputs])
+    return [list(s) for s in shapes], arrays
+
+
+def _differences(model, executed, expected_shapes, expected_arrays):
+    problems = []
+    for tensor, dims, size, count, actual, shape, want in zip(model.outputs, executed.dims, executed.sizes,
+                                                              executed.counts, executed.arrays, expected_shapes,
+                                                              expected_arrays):
+        itemsize = numpy_dtype(tensor.dtype).itemsize
+        elements = int(np.prod(shape, dtype=np.int64))
+        if dims != shape:
+            problems.append(f"output {tensor.name}: dims read back {dims}, the reference shape is {shape}")
+            continue
+        if count != elements or size != elements * itemsize:
+            problems.append(f"output {tensor.name}: element count {count} and size {size}, expected {elements} "
+                            f"and {elements * itemsize}")
+            continue
+        want = np.asarray(want)
+        result = compare(actual, want.astype(actual.dtype), default_policy(actual.dtype, model.family))
+        if not result.passed:
+            problems.append(f"output {tensor.name}: differs from the reference (max abs {result.max_abs:.4g}, "
+                            f"worst {result.worst(3)})")
+    return problems
+
+
+@LOADED
+@pytest.mark.execute
+@pytest.mark.parametrize("model", SHAPE_DETERMINED, ids=lambda m: m.id)
+@given(data=st.data())
+def test_execute_v2_at_shapes_inside_the_range_matches_the_reference(acl, stream, model, data):
+    runtime = data.draw(strategies.model_arrays(model), label="inputs")
+    shapes, arrays = _expected(model, runtime)
+    executed = dynamic.execute(acl, stream, model, dynamic.model_inputs(model, runtime), shapes)
+    assert executed.ret == 0, f"execute_v2 at input shapes {[a.shape for a in runtime]} returned {executed.ret}"
+    problems = _differences(model, executed, shapes, arrays)
+    assert not problems, "\n".join(problems)
+
+
+@LOADED
+@pytest.mark.execute
+@pytest.mark.parametrize("model", RANKED, ids=lambda m: m.id)
+@given(data=st.data())
+def test_execute_v2_with_outputs_at_the_range_maximum_writes_the_real_shape_back(acl, stream, model, data):
+    runtime = data.draw(strategies.model_arrays(model), label="inputs")
+    shapes, arrays = _expected(model, runtime)
+    maximum = [[hi for _, hi in t.dim_ranges()] for t in model.outputs]
+    executed = dynamic.execute(acl, stream, model, dynamic.model_inputs(model, runtime), maximum)
+    assert executed.ret == 0, f"execute_v2 with output descs {maximum} returned {executed.ret}"
+    problems = _differences(model, executed, shapes, arrays)
+    assert not problems, "\n".join(problems)
+
+
+@LOADED
+@pytest.mark.negative
+@pytest.mark.parametrize("model", RANKED, ids=lambda m: m.id)
+@given(data=st.data())
+def test_execute_v2_at_an_input_shape_outside_the_range_is_op_not_found(acl, stream, model, data):
+    runtime_tensors = [t for t in model.inputs if t.const is None]
+    inside = data.draw(strategies.model_arrays(model), label="inputs")
+    index = data.draw(st.sampled_from(range(len(runtime_tensors))), label="input outside")
+    tensor = runtime_tensors[index]
+    shape = data.draw(strategies.outside(tensor.dim_ranges()), label="shape outside")
+    inside[index] = np.zeros(shape, numpy_dtype(tensor.dtype))
+    maximum = [[hi for _, hi in t.dim_ranges()] for t in model.outputs]
+    executed = dynamic.execute(acl, stream, model, dynamic.model_inputs(model, inside), maximum)
+    assert executed.ret == OP_NOT_FOUND
+
+
+@LOADED
+@pytest.mark.negative
+@pytest.mark.parametrize("model", RANKED, ids=lambda m: m.id)
+def test_execute_v2_at_an_input_rank_other_than_the_models_is_op_not_found(acl, stream, model):
+    tensor = model.inputs[0]
+    runtime = [np.zeros((1,) * (len(tensor.shape) + 1), numpy_dtype(tensor.dtype))]
+    runtime += [np.zeros([lo for lo, _ in t.dim_ranges()], numpy_dtype(t.dtype))
+                for t in model.inputs[1:] if t.const is None]
+    maximum = [[hi for _, hi in t.dim_ranges()] for t in model.outputs]
+    assert dynamic.execute(acl, stream, model, dynamic.model_inputs(model, runtime), maximum).ret == OP_NOT_FOUND
+
+
+@LOADED
+@pytest.mark.negative
+@pytest.mark.parametrize("side", ["input", "output"])
+@pytest.mark.parametrize("model", RANKED, ids=lambda m: m.id)
+def test_execute_v2_with_a_minus_one_left_in_a_desc_is_invalid_param(acl, stream, model, side):
+    runtime = [np.ones([lo for lo, _ in t.dim_ranges()], numpy_dtype(t.dtype))
+               for t in model.inputs if t.const is None]
+    inputs = dynamic.model_inputs(model, runtime)
+    shapes, _ = _expected(model, runtime)
+    in_dims = [list(a.shape) for a in inputs]
+    out_dims = [list(s) for s in shapes]
+    if side == "input":
+        in_dims[0][0] = -1
+    else:
+        out_dims[0][0] = -1
+    executed = dynamic.execute(acl, stream, model, inputs, shapes, in_dims=in_dims, out_desc_dims=out_dims)
+    assert executed.ret == INVALID_PARAM
+
+
+def _infer_inputs(model, inputs, dims=None):
+    return [(t.dtype, list(d), a, name) for t, a, d, name in
+            zip(model.inputs, inputs, dims or [a.shape for a in inputs], model.desc_names(model.inputs))]
+
+
+def _infer_outputs(model):
+    return [(t.dtype, name) for t, name in zip(model.outputs, model.desc_names(model.outputs))]
+
+
+@pytest.mark.infer_shape
+@pytest.mark.parametrize("model", SHAPE_DETERMINED, ids=lambda m: m.id)
+@given(data=st.data())
+def test_infer_shape_gives_exact_dims_when_the_input_shapes_determine_them(acl, model, data):
+    runtime = data.draw(strategies.model_arrays(model), label="inputs")
+    inputs = dynamic.model_inputs(model, runtime)
+    shapes, _ = _expected(model, runtime)
+    ret, inferred = dynamic.infer_shape(acl, model.op, _infer_inputs(model, inputs),
+                                        _infer_outputs(model),
+                                        model.attrs)
+    assert ret == 0
+    for tensor, found, shape in zip(model.outputs, inferred, shapes):
+        elements = int(np.prod(shape, dtype=np.int64))
+        assert (found.dims, found.dtype) == (shape, tensor.dtype), f"output {tensor.name}"
+        assert (found.count, found.size) == (elements, elements * numpy_dtype(tensor.dtype).itemsize)
+
+
+@pytest.mark.infer_shape
+@pytest.mark.parametrize("model", RANKED, ids=lambda m: m.id)
+@given(data=st.data())
+def test_infer_shape_of_unknown_input_dims_gives_minus_one_and_a_range_containing_the_output(acl, model, data):
+    runtime = data.draw(strategies.model_arrays(model), label="inputs")
+    inputs = dynamic.model_inputs(model, runtime)
+    shapes, _ = _expected(model, runtime)
+    dims = [list(t.shape) for t in model.inputs]
+    ranges = [list(t.shape_range) or None for t in model.inputs]
+    ret, inferred = dynamic.infer_shape(acl, model.op, _infer_inputs(model, inputs, dims),
+                                        _infer_outputs(model),
+                                        model.attrs, ranges)
+    assert ret == 0
+    for tensor, found, shape in zip(model.outputs, inferred, shapes):
+        assert found.dims is not None and len(found.dims) == len(shape), f"output {tensor.name}: dims {found.dims}"
+        for j, (dim, true) in enumerate(zip(found.dims, shape)):
+            if dim == -1:
+                lo, hi = found.ranges[j]
+                assert lo <= true and (hi == -1 or true <= hi), \
+                    f"output {tensor.name} dim {j}: range [{lo}, {hi}] excludes {true} (inputs {[a.shape for a in runtime]})"
+            else:
+                assert dim == true, f"output {tensor.name} dim {j}: {dim}, the reference gives {true}"
+        if -1 in found.dims:
+            assert (found.count, found.size) == (0, 0), f"output {tensor.name} with dims {found.dims}"
+
+
+@pytest.mark.descriptors
+@pytest.mark.parametrize("model", RANKED, ids=lambda m: m.id)
+@given(data=st.data())
+def test_element_count_and_size_are_zero_with_minus_one_dims_and_real_once_set(acl, model, data):
+    tensor = model.inputs[0]
+    desc = acl.create_tensor_desc(tensor.dtype, list(tensor.shape), dynamic.ND)
+    try:
+        assert acl.set_tensor_shape_range(desc, [list(r) for r in tensor.shape_range]) == 0
+        before = (acl.get_tensor_desc_element_count(desc), acl.get_tensor_desc_size(desc))
+        real = data.draw(strategies.shape_in(tensor.dim_ranges()), label="real shape")
+        assert acl.set_tensor_origin_shape(desc, list(real)) == 0
+        after = (acl.get_tensor_desc_element_count(desc), acl.get_tensor_desc_size(desc))
+    finally:
+        acl.destroy_tensor_desc(desc)
+    elements = int(np.prod(real, dtype=np.int64))
+    assert before == (0, 0)
+    assert after == (elements, elements * numpy_dtype(tensor.dtype).itemsize)
+
+
+ELEMENTWISE_OPS = ("Add", "Mul", "Sub", "Maximum")
+
+
+@pytest.fixture(scope="module")
+def library(pytestconfig):
+    """The repository's case library (for the dtypes of each op)."""
+    return load_cases([str(pytestconfig.rootpath / "cases")])
+
+
+@pytest.mark.infer_shape
+@pytest.mark.parametrize("op", ELEMENTWISE_OPS)
+@given(data=st.data())
+def test_infer_shape_broadcasts_every_case_library_dtype_like_the_reference(acl, library, op, data):
+    (x1, x2), (y,) = data.draw(strategies.dtypes_for(op, library), label="dtypes")
+    a, b = data.draw(strategies.broadcastable_pair(), label="shapes")
+    arrays = [np.zeros(a, numpy_dtype(x1)), np.zeros(b, numpy_dtype(x2))]
+    ret, (found,) = dynamic.infer_shape(acl, op, [(x1, list(a), arrays[0], ""), (x2, list(b), arrays[1], "")],
+                                        [(y, "")])
+    assert ret == 0
+    assert (found.dims, found.dtype) == (list(reference(op).shape([a, b], arrays, {})[0]), y)
+
+
+@pytest.mark.infer_shape
+@given(data=st.data())
+def test_infer_shape_follows_drawn_reduction_axes_and_keep_dims(acl, data):
+    shape = data.draw(strategies.shape_in([(1, 5)] * data.draw(st.integers(1, 4))), label="x shape")
+    axes = np.array(data.draw(strategies.reduce_axes(len(shape)), label="axes"), np.int64)
+    keep = data.draw(st.booleans(), label="keep_dims")
+    x = np.zeros(shape, np.float32)
+    ret, (found,) = dynamic.infer_shape(acl, "ReduceSum", [(dynamic.F32, list(shape), x, ""),
+                                                           (dynamic.I64, [axes.size], axes, "")],
+                                        [(dynamic.F32, "")], (("keep_dims", "bool", keep),))
+    assert ret == 0
+    assert found.dims == list(reference("ReduceSum").shape([shape, axes.shape], [x, axes], {"keep_dims": keep})[0])
+
+
+@pytest.mark.infer_shape
+@pytest.mark.parametrize("op", ["Transpose", "Tile"])
+@given(data=st.data())
+def test_infer_shape_follows_a_drawn_perm_or_multiples(acl, op, data):
+    shape = data.draw(strategies.shape_in([(1, 5)] * data.draw(st.integers(1, 4))), label="x shape")
+    drawn = strategies.permutation(len(shape)) if op == "Transpose" else strategies.multiples(len(shape))
+    second = np.array(data.draw(drawn, label="perm" if op == "Transpose" else "multiples"), np.int32)
+    x = np.zeros(shape, np.int32)
+    ret, (found,) = dynamic.infer_shape(acl, op, [(dynamic.I32, list(shape), x, ""),
+                                                  (dynamic.I32, [second.size], second, "")], [(dynamic.I32, "")])
+    assert ret == 0
+    assert found.dims == list(reference(op).shape([shape, second.shape], [x, second], {})[0])

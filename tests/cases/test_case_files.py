@@ -1,0 +1,250 @@
+"""The case-file loader against docs/case-files.md: expansion into ids, schema errors naming file:line:field."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from aclcts.cases import Case, CaseFileError, case_files, expand_file, load_cases
+
+LIBRARY = Path(__file__).resolve().parents[2] / "cases"
+
+#: A valid minimal case file, one line per entry so that tests can name the line a field is on.
+MINIMAL = [
+    "op: Add",                                     # 1
+    "family: elementwise",                         # 2
+    "source: \"REG_OP(Add): inputs x1, x2; output y\"",  # 3
+    "inputs: [x1, x2]",                            # 4
+    "outputs: [y]",                                # 5
+    "dtypes: [float16, float32]",                  # 6
+    "shapes:",                                     # 7
+    "  - [[2, 1, 3], [4, 3]]",                     # 8
+    "  - [[], [5]]",                               # 9
+]
+
+
+def write(tmp_path: Path, lines: list[str], name: str = "case.yaml") -> str:
+    """Write a case file made of lines; return its path."""
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def replaced(line_number: int, text: str) -> list[str]:
+    """MINIMAL with one (1-based) line replaced."""
+    lines = list(MINIMAL)
+    lines[line_number - 1] = text
+    return lines
+
+
+def error_of(source: str) -> str:
+    """The message of the CaseFileError that loading source raises."""
+    with pytest.raises(CaseFileError) as info:
+        expand_file(source)
+    return str(info.value)
+
+
+def assert_names(message: str, source: str, line: int, field: str) -> None:
+    """The message is one line, starts with file:line: and names the field."""
+    assert "\n" not in message, message
+    assert message.startswith(f"{source}:{line}: "), message
+    assert re.search(rf"(^|[\s:]){re.escape(field)}(:|\s|$)", message[len(f"{source}:{line}: "):]), message
+
+
+# ---------------------------------------------------------------------------------------- expansion
+
+
+def test_minimal_file_expands_to_one_case_per_dtype_and_shape_set(tmp_path):
+    cases = expand_file(write(tmp_path, MINIMAL))
+    assert [c.id for c in cases] == [
+        "Add-float16-2x1x3_4x3",
+        "Add-float16-s_5",
+        "Add-float32-2x1x3_4x3",
+        "Add-float32-s_5",
+    ]
+
+
+def test_expanded_case_carries_op_inputs_outputs_and_shapes(tmp_path):
+    first = expand_file(write(tmp_path, MINIMAL))[0]
+    assert first.op == "Add" and first.family == "elementwise"
+    assert [(t.name, t.shape, t.dtype_name) for t in first.inputs] == [
+        ("x1", (2, 1, 3), "float16"), ("x2", (4, 3), "float16")]
+    assert [(t.name, t.shape, t.dtype_name) for t in first.outputs] == [("y", (2, 4, 3), "float16")]
+    assert first.modes == ("execute_v2", "handle")
+
+
+def test_several_attribute_sets_add_an_attrs_index_to_the_id(tmp_path):
+    lines = [
+        "op: ReduceSum", "family: reduction", "source: s", "inputs: [x, axes]", "outputs: [y]",
+        "dtypes: [{\"*\": float32, axes: int32}]", "shapes: [[[2, 3]]]", "const: {axes: [1]}",
+        "attrs:", "  - {}", "  - {keep_dims: {type: bool, value: true}}",
+    ]
+    cases = expand_file(write(tmp_path, lines))
+    assert [c.id.rsplit("-", 1)[1] for c in cases] == ["attrs0", "attrs1"]
+    assert [c.outputs[0].shape for c in cases] == [(2,), (2, 1)]
+    assert cases[1].attr_values() == {"keep_dims": True}
+
+
+def test_const_inputs_get_their_values_and_leave_the_shape_list(tmp_path):
+    lines = [
+        "op: Transpose", "family: movement", "source: s", "inputs: [x, perm]", "outputs: [y]",
+        "dtypes: [{\"*\": float16, perm: int32}]", "shapes: [[[2, 3, 4]]]", "const: {perm: [2, 0, 1]}",
+    ]
+    (case,) = expand_file(write(tmp_path, lines))
+    perm = case.inputs[1]
+    assert perm.const == (2, 0, 1) and perm.shape == (3,) and perm.dtype_name == "int32"
+    assert case.outputs[0].shape == (4, 2, 3)
+
+
+def test_per_tensor_dtypes_with_a_star_for_the_rest(tmp_path):
+    lines = replaced(6, "dtypes: [{\"*\": float16, y: float32}]")
+    case = expand_file(write(tmp_path, lines))[0]
+    assert [t.dtype_name for t in case.inputs + case.outputs] == ["float16", "float16", "float32"]
+
+
+# ---------------------------------------------------------------------------------------- schema errors
+
+
+def test_unknown_key_names_its_line(tmp_path):
+    source = write(tmp_path, MINIMAL + ["colour: red"])
+    assert_names(error_of(source), source, 10, "colour")
+
+
+def test_missing_required_key(tmp_path):
+    source = write(tmp_path, [line for line in MINIMAL if not line.startswith("outputs")])
+    message = error_of(source)
+    assert message.startswith(f"{source}:1: "), message
+    assert "'outputs'" in message
+
+
+def test_bad_dtype_name_names_list_item_and_line(tmp_path):
+    source = write(tmp_path, replaced(6, "dtypes: [float16, fp16]"))
+    message = error_of(source)
+    assert_names(message, source, 6, "dtypes[1]")
+    assert "fp16" in message
+
+
+def test_bad_dtype_name_for_one_tensor(tmp_path):
+    lines = MINIMAL[:5] + ["dtypes:", "  - float16", "  - {\"*\": float16, y: fp16}", "shapes: [[[2], [2]]]"]
+    source = write(tmp_path, lines)
+    message = error_of(source)
+    assert_names(message, source, 8, "dtypes[1].y")
+    assert "expected a data type name" in message and "'fp16'" in message
+
+
+def test_wrong_number_of_input_shapes(tmp_path):
+    source = write(tmp_path, replaced(9, "  - [[5]]"))
+    assert_names(error_of(source), source, 9, "shapes[1]")
+
+
+def test_unknown_tensor_name_in_a_shape_mapping(tmp_path):
+    source = write(tmp_path, replaced(9, "  - {x1: [5], x3: [5]}"))
+    message = error_of(source)
+    assert_names(message, source, 9, "shapes[1].x3")
+
+
+def test_unknown_tensor_name_in_a_dtype_mapping(tmp_path):
+    source = write(tmp_path, replaced(6, "dtypes: [{x1: float16, x2: float16, y: float16, z: float16}]"))
+    assert_names(error_of(source), source, 6, "dtypes[0].z")
+
+
+def test_unknown_input_in_const(tmp_path):
+    source = write(tmp_path, MINIMAL + ["const:", "  axes: [1]"])
+    assert_names(error_of(source), source, 11, "const.axes")
+
+
+def test_bad_attr_type(tmp_path):
+    lines = MINIMAL + ["attrs:", "  - {}", "  - {keep_dims: {type: boolean, value: true}}"]
+    source = write(tmp_path, lines)
+    message = error_of(source)
+    assert_names(message, source, 12, "attrs[1].keep_dims.type")
+    assert "boolean" in message
+
+
+def test_attr_value_that_does_not_fit_its_type(tmp_path):
+    source = write(tmp_path, MINIMAL + ["attrs:", "  - {keep_dims: {type: bool, value: 3}}"])
+    assert_names(error_of(source), source, 11, "attrs[0]")
+
+
+def test_bad_distribution(tmp_path):
+    source = write(tmp_path, MINIMAL + ["values:", "  x1: {gaussian: [0, 1]}"])
+    message = error_of(source)
+    assert_names(message, source, 11, "values.x1")
+    assert "gaussian" in message
+
+
+def test_distribution_for_an_unknown_input(tmp_path):
+    source = write(tmp_path, MINIMAL + ["values:", "  x9: {uniform: [0, 1]}"])
+    assert_names(error_of(source), source, 11, "values.x9")
+
+
+def test_bad_mode(tmp_path):
+    source = write(tmp_path, MINIMAL + ["modes: [execute_v2, turbo]"])
+    assert_names(error_of(source), source, 10, "modes[1]")
+
+
+def test_negative_dimension(tmp_path):
+    source = write(tmp_path, replaced(8, "  - [[2, -1, 3], [4, 3]]"))
+    assert_names(error_of(source), source, 8, "shapes[0][0][1]")
+
+
+def test_yaml_syntax_error_names_file_and_line(tmp_path):
+    source = write(tmp_path, replaced(8, "  - [[2, 1, 3], [4, 3]"))
+    message = error_of(source)
+    assert "\n" not in message and re.match(rf"{re.escape(source)}:(8|9): ", message), message
+
+
+def test_shapes_the_reference_refuses(tmp_path):
+    source = write(tmp_path, replaced(8, "  - [[2, 3], [4, 3]]"))
+    assert_names(error_of(source), source, 8, "shapes[0]")
+
+
+def test_unknown_op_without_reference(tmp_path):
+    source = write(tmp_path, replaced(1, "op: NoSuchOp"))
+    assert_names(error_of(source), source, 1, "op")
+
+
+# ---------------------------------------------------------------------------------------- the library
+
+
+def test_ids_are_unique_across_files(tmp_path):
+    first = write(tmp_path, MINIMAL, "first.yaml")
+    second = write(tmp_path, replaced(6, "dtypes: [float32]"), "second.yaml")
+    with pytest.raises(CaseFileError) as info:
+        load_cases([str(tmp_path)])
+    message = str(info.value)
+    assert first in message and second in message and "Add-float32-2x1x3_4x3" in message
+
+
+def test_case_files_are_found_recursively_in_sorted_order(tmp_path):
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a").mkdir()
+    paths = [write(tmp_path / "b", MINIMAL, "z.yaml"), write(tmp_path / "a", MINIMAL, "y.yml")]
+    (tmp_path / "a" / "notes.txt").write_text("not a case file", encoding="utf-8")
+    assert case_files([str(tmp_path)]) == sorted(paths)
+
+
+def test_missing_path_is_an_error(tmp_path):
+    with pytest.raises(CaseFileError, match="no such case file"):
+        case_files([str(tmp_path / "absent")])
+
+
+@pytest.fixture(scope="module")
+def library() -> list[Case]:
+    """Every case of the repository's case library."""
+    return load_cases([str(LIBRARY)])
+
+
+def test_the_library_loads_with_unique_ids(library):
+    ids = [c.id for c in library]
+    assert len(ids) == len(set(ids)) > 0
+
+
+def test_the_library_covers_every_op_that_has_a_kernel_and_a_reference(library):
+    from aclcts.reference import OP_TYPES
+    from aclcts.sim.kernels import registered_op_types
+
+    covered = {c.op for c in library}
+    assert sorted(set(OP_TYPES) & set(registered_op_types()) - covered) == []

@@ -1,0 +1,78 @@
+"""The dynamic-shape and state-machine conformance tests fail against simulator wrappers with planted defects, and
+pass against the same wrapping without one."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+#: Only the Add case is compiled into the child's model dir: the state machine needs its static int32 [8, 16] model.
+LIBRARY = ["--cases", "cases/elementwise/add.yaml"]
+
+#: fault factory in faults_dynamic.py → (conformance selection, tests that must fail).
+FAULTS = {
+    "narrowed_inferred_range": (
+        ["conformance/test_data_dependent.py"],
+        {"test_non_zero_inferred_range_contains_the_real_count", "test_unique_inferred_range_contains_the_real_count",
+         "test_non_zero_max_shape_flow_reads_the_real_shape_back", "test_unique_max_shape_flow_reads_the_real_shape_back"},
+    ),
+    "no_shape_write_back": (
+        ["conformance/test_dynamic_shapes.py", "conformance/test_data_dependent.py", "-k", "back"],
+        {"test_execute_v2_with_outputs_at_the_range_maximum_writes_the_real_shape_back",
+         "test_non_zero_max_shape_flow_reads_the_real_shape_back", "test_unique_max_shape_flow_reads_the_real_shape_back",
+         "test_top_k_with_k_at_run_time_and_outputs_at_the_size_of_x_reads_k_back"},
+    ),
+    "wrong_dynamic_element_count": (
+        ["conformance/test_dynamic_shapes.py", "conformance/test_data_dependent.py", "-k", "count"],
+        {"test_element_count_and_size_are_zero_with_minus_one_dims_and_real_once_set",
+         "test_non_zero_inferred_range_contains_the_real_count", "test_unique_inferred_range_contains_the_real_count"},
+    ),
+}
+SELECTIONS = [FAULTS[name][0] for name in FAULTS] + [["conformance/test_state_machine.py"]]
+
+
+def run_suite(factory: str, selection: list[str]) -> subprocess.CompletedProcess:
+    """Run part of the conformance suite against faults_dynamic.<factory> in a child pytest."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE), str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    command = [sys.executable, "-m", "pytest", *selection, *LIBRARY, f"--backend=faults_dynamic:{factory}", "-q",
+               "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:randomly"]
+    return subprocess.run(command, check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+
+
+def failed_tests(output: str) -> set[str]:
+    """Names (without parameters) of the tests a pytest run lists as FAILED."""
+    return {m.group(1) for m in re.finditer(r"^FAILED \S+::(\w+)", output, re.MULTILINE)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("factory", FAULTS)
+def test_dynamic_shape_tests_fail_against_the_planted_fault(factory):
+    selection, expected = FAULTS[factory]
+    result = run_suite(factory, selection)
+    failed = failed_tests(result.stdout)
+    assert result.returncode == 1, f"{factory}: exit {result.returncode}\n{result.stdout[-3000:]}"
+    assert expected <= failed, f"{factory}: expected {sorted(expected - failed)} to fail too; failed: {sorted(failed)}"
+
+
+@pytest.mark.slow
+def test_state_machine_shrinks_a_leak_in_destroy_handle_to_at_most_five_steps():
+    result = run_suite("leaky_destroy_handle", ["conformance/test_state_machine.py"])
+    output = result.stdout
+    assert "test_api_call_sequences_keep_the_documented_contract" in failed_tests(output), output[-3000:]
+    example = output[output.index("Falsifying example"):]
+    calls = re.findall(r"(?:\w+ = )?state\.(\w+)\(", example.split("state.teardown()")[0])
+    steps = [c for c in calls if c != "device_memory_is_the_live_allocations"]
+    assert "create_handle" in steps and len(steps) <= 5, f"shrunk to {len(steps)} steps {steps}:\n{example[:2000]}"
+    assert "@reproduce_failure" in output or "reproduce_failure" in output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("selection", SELECTIONS, ids=["data_dependent", "write_back", "element_count", "state_machine"])
+def test_the_same_selections_pass_without_a_fault(selection):
+    result = run_suite("unmodified", selection)
+    assert result.returncode == 0, f"exit {result.returncode}\n{result.stdout[-3000:]}"
