@@ -149,6 +149,8 @@ def one_ulp_float32_exp() -> types.SimpleNamespace:
         ret = _sim.rt.synchronize_stream(stream)
         while pending:
             ptr, size = pending.pop()
+            if not size:
+                continue
             host, _ = _sim.rt.malloc_host(size)
             _sim.rt.memcpy(host, size, ptr, size, D2H)
             values = np.frombuffer(_sim.util.ptr_to_bytes(host, size), np.float32)
