@@ -44,7 +44,7 @@ class Outcome:
         """Run call and record its result or the Exception it raised."""
         try:
             return cls(result=plain(call()))
-        except Exception as exc:  # the outcome under test may be any exception the backend raises
+        except Exception as exc:  # noqa: BLE001 (the outcome under test may be any exception the backend raises)
             return cls(error_type=type(exc).__name__, error_message=str(exc))
 
     def to_json(self) -> dict[str, Any]:
@@ -172,6 +172,7 @@ class Expectations:
 
     def check(self, scenario: str, outcome: Outcome) -> None:
         """Raise ExpectationFailure, quoting the documented condition, unless outcome is the documented one."""
+        __tracebackhide__ = True
         expected = self[scenario]
         problem = expected.mismatch(outcome, self.lenient)
         if problem is None:

@@ -115,7 +115,7 @@ def run_in_child(probe: Callable[..., Any], args: list[Any], *, backend: str, de
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     command = [sys.executable, "-c", CHILD_PROGRAM, json.dumps(request)]
     try:
-        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(command, check=False, env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as exc:
         out = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else exc.stdout or ""
         err = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr or ""

@@ -69,6 +69,23 @@ def test_execute_v2_at_shapes_inside_the_range_matches_the_reference(acl, stream
     assert not problems, "\n".join(problems)
 
 
+UNKNOWN_RANK = [m for m in SHAPE_DETERMINED if m.inputs[0].unknown_rank]
+
+
+@LOADED
+@pytest.mark.execute
+@pytest.mark.parametrize("shapes", [((), ()), ((3,), ()), ((2, 1), (3,)), ((1, 2, 3), (2, 1)), ((2, 1, 2, 1), (1, 3, 1, 2))],
+                         ids=lambda s: "x".join(str(list(d)) for d in s))
+@pytest.mark.parametrize("model", UNKNOWN_RANK, ids=lambda m: m.id)
+def test_execute_v2_of_an_unknown_rank_model_accepts_every_rank(acl, stream, model, shapes):
+    runtime = [np.full(shape, 1.5, numpy_dtype(t.dtype)) for shape, t in zip(shapes, model.inputs)]
+    expected_shapes, arrays = _expected(model, runtime)
+    executed = dynamic.execute(acl, stream, model, runtime, expected_shapes)
+    assert executed.ret == 0, f"execute_v2 at input shapes {list(shapes)} returned {executed.ret}"
+    problems = _differences(model, executed, expected_shapes, arrays)
+    assert not problems, "\n".join(problems)
+
+
 @LOADED
 @pytest.mark.execute
 @pytest.mark.parametrize("model", RANKED, ids=lambda m: m.id)

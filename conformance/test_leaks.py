@@ -21,7 +21,14 @@ import pytest
 from aclcts import flow, runner
 from aclcts.cases import Case, load_cases
 from aclcts.cases.values import draw_inputs
-from aclcts.constants import ComputeType, DataType, Format, MemAttr, MemMallocPolicy, TransType
+from aclcts.constants import (
+    ComputeType,
+    DataType,
+    Format,
+    MemAttr,
+    MemMallocPolicy,
+    TransType,
+)
 
 pytestmark = pytest.mark.leak
 

@@ -101,7 +101,7 @@ def in_threads(acl: Any, session: flow.Session, work: Callable[[int], None], cou
         try:
             flow.check(acl.rt.set_context(session.context), "acl.rt.set_context")
             work(index)
-        except BaseException as exc:  # the thread's failure is re-raised in the test
+        except BaseException as exc:  # noqa: BLE001 (the thread's failure is re-raised in the test)
             errors.append(exc)
 
     threads = [threading.Thread(target=body, args=(i,), name=f"aclcts-{i}") for i in range(count)]

@@ -15,7 +15,15 @@ import numpy as np
 import pytest
 
 from aclcts import flow, isolation
-from aclcts.constants import ComputeType, DataType, Format, MemcpyKind, MemMallocPolicy, MemType, TransType
+from aclcts.constants import (
+    ComputeType,
+    DataType,
+    Format,
+    MemcpyKind,
+    MemMallocPolicy,
+    MemType,
+    TransType,
+)
 from aclcts.expectations import Outcome
 from aclcts.resources import TrackingAcl
 
@@ -672,6 +680,7 @@ def run_probe(acl: Any, session: flow.Session, scenario: str) -> dict[str, Any]:
 
 def check(expectations: Any, scenario: str, outcome: dict[str, Any]) -> None:
     """The documented outcome, then a clean release of the probe's objects."""
+    __tracebackhide__ = True
     expectations.check(scenario, Outcome.from_json(outcome))
     assert outcome["release_error"] is None, f"{scenario}: releasing the probe's objects failed: " \
                                              f"{outcome['release_error']}"

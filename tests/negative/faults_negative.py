@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import types
 from typing import Any
 
@@ -115,4 +117,21 @@ def memcpy_keeps_host_copies() -> types.SimpleNamespace:
         return ret
 
     acl.rt.memcpy = memcpy
+    return acl
+
+
+def double_free_crashes() -> types.SimpleNamespace:
+    """A second acl.rt.free of the same pointer kills the process with SIGSEGV, as a real driver may."""
+    acl = _wrapped()
+    freed: set[int] = set()
+
+    def free(ptr: int) -> int:
+        if ptr in freed:
+            os.kill(os.getpid(), signal.SIGSEGV)
+        ret = _sim.rt.free(ptr)
+        if ret == 0:
+            freed.add(ptr)
+        return ret
+
+    acl.rt.free = free
     return acl
