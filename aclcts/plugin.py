@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from aclcts import flow, golden, testing
+from aclcts import flow, golden, strategies, testing
 from aclcts.backends import Backend, BackendError, load_backend
 from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.values import draw_inputs
@@ -39,6 +39,8 @@ CONCERNS = {
     "cases(mode, executions, family, ops)": "parametrize op_case over the case library",
 }
 DEFAULT_SEED = 20261202
+#: The hypothesis profiles (ci, default, qualification) are registered when the plugin loads.
+HYPOTHESIS_PROFILES = strategies.PROFILES
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

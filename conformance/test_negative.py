@@ -38,6 +38,8 @@ HIGH, LOW = int(ComputeType.ACL_COMPUTE_HIGH_PRECISION), int(ComputeType.ACL_COM
 OP, SHAPE, NBYTES = "Add", [8, 16], 8 * 16 * 4
 #: Milliseconds a probe waits for its stream; a hang becomes 507046 instead of a hung run.
 SYNC_TIMEOUT_MS = 10_000
+#: Dims no static or dynamic model of the suite covers (rank 3, a dim far outside every shape range).
+UNCOMPILED_DIMS = [7, 999, 3]
 #: GEMM sizes no case file compiles (fp16 A [61, 29], B [29, 3], C [61, 3]).
 GEMM_M, GEMM_N, GEMM_K = 61, 3, 29
 #: Release order of whatever a probe created and did not hand to its Env (only when a call wrongly succeeds).
@@ -50,7 +52,7 @@ Probe = Callable[[Any, "Env"], Act]
 class Env:
     """Valid objects for one probe: the Add call's descs, device memory and buffers, an attr, host memory."""
 
-    def __init__(self, acl: Any, session: flow.Session, res: flow.Resources) -> None:
+    def __init__(self, acl: TrackingAcl, session: flow.Session, res: flow.Resources) -> None:
         self.acl, self.session, self.res, self.stream = acl, session, res, session.stream
         self.descs = [flow.create_desc(res, INT32, tuple(SHAPE), ND) for _ in range(3)]
         self.ptrs = [flow.malloc(res, NBYTES) for _ in range(3)]
@@ -122,7 +124,8 @@ class Env:
 
         def release() -> None:
             acl.rt.set_context(context)
-            acl.rt.destroy_stream(stream)
+            if ("stream", stream) in acl.tracker.live:
+                acl.rt.destroy_stream(stream)
             acl.rt.destroy_context(context)
             if device_id != self.session.device_id:
                 acl.rt.reset_device(device_id)
@@ -132,10 +135,14 @@ class Env:
         return stream
 
     def release(self) -> None:
-        """Undo the extra contexts and streams, then release every object."""
+        """Undo the extra contexts and streams, then release every object the probe's call left alive."""
         for cleanup in reversed(self.cleanups):
             cleanup()
-        self.res.release()
+        res, live = self.res, self.acl.tracker.live
+        for kind, held in (("desc", res.descs), ("buffer", res.buffers), ("device_mem", res.device),
+                           ("host_mem", res.host), ("attr", res.attrs), ("handle", res.handles)):
+            held[:] = [h for h in held if (kind, h) in live]
+        res.release()
 
 
 def act(call: Callable[[Any, Env], Any]) -> Probe:
@@ -482,12 +489,12 @@ CODES: dict[str, Probe] = {
     "op.execute_v2.output_desc_list_one_short": act(lambda a, e: a.op.execute_v2(
         OP, e.in_descs, e.in_bufs, [], e.out_bufs, e.attr, e.stream)),
     "op.execute_v2.unknown_op_type": execute_with(op="NoSuchOperator"),
-    "op.execute_v2.op_compiled_for_other_shapes": execute_with(op="Mul"),
+    "op.execute_v2.op_type_in_lower_case": execute_with(op=OP.lower()),
     "op.execute_v2.uncompiled_data_type": execute_with([{"data_type": INT16}] * 2, [{"data_type": INT16}]),
     "op.execute_v2.unknown_data_type": execute_with([{"data_type": 99}] * 2, [{"data_type": 99}]),
     "op.execute_v2.output_data_type_differs": execute_with(outputs=[{"data_type": INT16}]),
-    "op.execute_v2.uncompiled_shape": execute_with([{"dims": [8, 17]}] * 2, [{"dims": [8, 17]}]),
-    "op.execute_v2.output_shape_differs": execute_with(outputs=[{"dims": [16, 8]}]),
+    "op.execute_v2.uncompiled_shape": execute_with([{"dims": UNCOMPILED_DIMS}] * 2, [{"dims": UNCOMPILED_DIMS}]),
+    "op.execute_v2.output_shape_differs": execute_with(outputs=[{"dims": [999, 16]}]),
     "op.execute_v2.uncompiled_format": execute_with([{"fmt": NCHW}] * 2, [{"fmt": NCHW}]),
     "op.execute_v2.unknown_format": execute_with([{"fmt": 99}] * 2, [{"fmt": 99}]),
     "op.execute_v2.unexpected_attr": execute_with(attr={"alpha": 1}),
@@ -503,7 +510,8 @@ CODES: dict[str, Probe] = {
     # handles (§6.1)
     "op.create_handle.unknown_op_type": create_handle_with(op="NoSuchOperator"),
     "op.create_handle.uncompiled_data_type": create_handle_with([{"data_type": INT16}] * 2, [{"data_type": INT16}]),
-    "op.create_handle.uncompiled_shape": create_handle_with([{"dims": [8, 17]}] * 2, [{"dims": [8, 17]}]),
+    "op.create_handle.uncompiled_shape": create_handle_with([{"dims": UNCOMPILED_DIMS}] * 2,
+                                                            [{"dims": UNCOMPILED_DIMS}]),
     "op.create_handle.unexpected_attr": create_handle_with(attr={"alpha": 1}),
     "op.create_handle.one_input": create_handle_with(inputs=[{}]),
     "op.create_handle.null_input_desc": act(lambda a, e: a.op.create_handle(OP, [e.descs[0], 0], e.out_descs, e.attr)),

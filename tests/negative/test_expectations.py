@@ -156,6 +156,13 @@ def test_rejected_accepts_a_code_or_an_exception_but_not_success_or_a_broken_pro
         strict.check("double.free", Outcome(error_type="AttributeError", error_message="no attribute x"))
 
 
+def test_a_scenario_can_be_skipped_with_a_reason(tmp_path):
+    text = VALID.replace('    section: §17\n', '    section: §17\n    skip: removed in this release\n')
+    loaded = load_expectations(write(tmp_path, text))
+    assert loaded["double.free"].skip == "removed in this release"
+    assert loaded["free.null"].skip is None
+
+
 def test_an_unknown_scenario_is_a_failure_naming_the_file(strict):
     with pytest.raises(ExpectationFailure, match="release.yaml: no expectation for scenario 'nope'"):
         strict.check("nope", Outcome(result=0))
