@@ -15,6 +15,7 @@ from aclcts import flow, golden, strategies, testing
 from aclcts.backends import Backend, BackendError, load_backend
 from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.values import draw_inputs
+from aclcts.expectations import ExpectationsError, load_expectations
 from aclcts.resources import TrackingAcl
 
 #: Marker name → what it selects; the first group are the documented steps counted in the summary.
@@ -58,6 +59,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="documented error codes of the release under test (default: expectations/cann-9.0.yaml)")
     group.addoption("--expect-lenient", action="store_true",
                     help="negative tests accept any non-zero code instead of the exact documented one")
+    group.addoption("--isolate", action="store_true",
+                    help="run unsafe probes in a child process (always so on MODULE:ATTR backends; on npu they are "
+                         "skipped without it)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -161,10 +165,11 @@ def model_dir(pytestconfig: pytest.Config, aclcts_backend: Backend, tmp_path_fac
 @pytest.fixture(scope="session")
 def expectations(pytestconfig: pytest.Config) -> Any:
     """The release's documented error codes (--expectations), checked strictly unless --expect-lenient."""
-    from aclcts.expectations import load_expectations
-
     path = pytestconfig.getoption("--expectations") or str(pytestconfig.rootpath / "expectations" / "cann-9.0.yaml")
-    return load_expectations(path, lenient=pytestconfig.getoption("--expect-lenient"))
+    try:
+        return load_expectations(path, lenient=pytestconfig.getoption("--expect-lenient"))
+    except ExpectationsError as exc:
+        pytest.exit(str(exc), returncode=4)
 
 
 @pytest.fixture(scope="session")

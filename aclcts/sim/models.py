@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from aclcts.opmodel import Attr, ModelFormatError, OpModel, TensorSpec, attrs_key
@@ -43,24 +44,34 @@ def _spec_kind_key(spec: TensorSpec) -> tuple:
     return (spec.dtype, spec.format, None, spec.const_data if spec.is_const else None)
 
 
-def _fits(spec: TensorSpec, dims: tuple[int, ...]) -> bool:
-    if spec.shape == (-2,):
-        return True
-    if len(dims) != len(spec.shape):
-        return False
-    for dim, (low, high) in zip(dims, spec.shape_range):
-        if dim < low or (high != -1 and dim > high):
-            return False
-    return True
-
-
 @dataclass(frozen=True)
 class LoadedModel:
     """One registered model and where it came from."""
 
     model: OpModel
     source: str
-    attrs_key: tuple
+
+
+#: Decoded models kept at once; the registry itself holds only bytes and plain tuples, which the cyclic
+#: garbage collector does not track, so a process with 10,000 models pays nothing for them at run time.
+DECODED_CACHE = 256
+
+
+def _ranges(specs: tuple[TensorSpec, ...]) -> tuple:
+    return tuple((s.shape, s.shape_range) for s in specs)
+
+
+def _fits_all(ranges: tuple, tensors: list[RuntimeTensor]) -> bool:
+    for (shape, shape_range), tensor in zip(ranges, tensors):
+        if shape == (-2,):
+            continue
+        dims = tensor.dims
+        if len(dims) != len(shape):
+            return False
+        for dim, (low, high) in zip(dims, shape_range):
+            if dim < low or (high != -1 and dim > high):
+                return False
+    return True
 
 
 class ModelRegistry:
@@ -68,31 +79,52 @@ class ModelRegistry:
 
     def __init__(self) -> None:
         self.model_dir_set = False
-        self.static: dict[tuple, LoadedModel] = {}
-        self.dynamic: dict[tuple, list[LoadedModel]] = {}
+        self.images: list[bytes] = []
+        self.sources: list[str] = []
+        self.static: dict[tuple, int] = {}
+        self.dynamic: dict[tuple, list[tuple[int, tuple, tuple]]] = {}
         self.op_attr_names: dict[str, set[str]] = {}
-        self.count = 0
+        self.decoded: OrderedDict[int, LoadedModel] = OrderedDict()
+
+    @property
+    def count(self) -> int:
+        """Number of registered models."""
+        return len(self.images)
 
     def add(self, model: OpModel, source: str) -> bool:
         """Register a model; an identical description already registered wins (returns False)."""
         key_attrs = attrs_key(model.attrs)
-        entry = LoadedModel(model, source, key_attrs)
+        image = model.to_bytes()
+        index = len(self.images)
         if model.is_dynamic:
             key = (model.op_type, tuple(_spec_kind_key(s) for s in model.inputs),
                    tuple(_spec_kind_key(s) for s in model.outputs), key_attrs)
             bucket = self.dynamic.setdefault(key, [])
-            if any(e.model == model for e in bucket):
+            if any(self.images[i] == image for i, _, _ in bucket):
                 return False
-            bucket.append(entry)
+            bucket.append((index, _ranges(model.inputs), _ranges(model.outputs)))
         else:
             key = (model.op_type, tuple(_spec_static_key(s) for s in model.inputs),
                    tuple(_spec_static_key(s) for s in model.outputs), key_attrs)
             if key in self.static:
                 return False
-            self.static[key] = entry
+            self.static[key] = index
+        self.images.append(image)
+        self.sources.append(source)
         self.op_attr_names.setdefault(model.op_type, set()).update(a.name for a in model.attrs)
-        self.count += 1
         return True
+
+    def entry(self, index: int) -> LoadedModel:
+        """The decoded model registered at index."""
+        found = self.decoded.get(index)
+        if found is not None:
+            self.decoded.move_to_end(index)
+            return found
+        found = LoadedModel(OpModel.from_bytes(self.images[index]), self.sources[index])
+        self.decoded[index] = found
+        if len(self.decoded) > DECODED_CACHE:
+            self.decoded.popitem(last=False)
+        return found
 
     def load_bytes(self, data: bytes, source: str) -> None:
         """Parse and register one model image; ModelFormatError if it is not a simulator model."""
@@ -128,16 +160,13 @@ class ModelRegistry:
               attrs: list[Attr]) -> LoadedModel | None:
         """Static models first, then dynamic ones whose ranges contain the runtime dims."""
         key_attrs = attrs_key(attrs)
-        entry = self.static.get((op_type, tuple(t.static_key() for t in inputs),
+        index = self.static.get((op_type, tuple(t.static_key() for t in inputs),
                                  tuple(t.static_key() for t in outputs), key_attrs))
-        if entry is not None:
-            return entry
+        if index is not None:
+            return self.entry(index)
         bucket = self.dynamic.get((op_type, tuple(t.kind_key() for t in inputs),
                                    tuple(t.kind_key() for t in outputs), key_attrs))
-        for candidate in bucket or ():
-            model = candidate.model
-            if all(_fits(s, t.dims) for s, t in zip(model.inputs, inputs)) and all(
-                _fits(s, t.dims) for s, t in zip(model.outputs, outputs)
-            ):
-                return candidate
+        for index, in_ranges, out_ranges in bucket or ():
+            if _fits_all(in_ranges, inputs) and _fits_all(out_ranges, outputs):
+                return self.entry(index)
         return None
