@@ -357,13 +357,15 @@ def test_create_stream_without_context_returns_handle_0(initialised):
     assert initialised.rt.create_stream() == (0, aclcts.sim.settings().no_context_code)
 
 
-@pytest.mark.parametrize("call", [
-    pytest.param(lambda acl: acl.rt.create_stream()[-1], id="create_stream"),
-    pytest.param(lambda acl: acl.rt.malloc(64, 0)[-1], id="malloc"),
+@pytest.mark.parametrize("create, release", [
+    pytest.param(lambda acl: acl.rt.create_stream(), lambda acl, s: acl.rt.destroy_stream(s), id="create_stream"),
+    pytest.param(lambda acl: acl.rt.malloc(64, 0), lambda acl, p: acl.rt.free(p), id="malloc"),
 ])
-def test_call_without_current_context_binds_the_default_device(initialised, call):
-    assert call(initialised) == OK
+def test_call_without_current_context_binds_the_default_device(initialised, create, release):
+    handle, ret = create(initialised)
+    assert ret == OK
     assert initialised.rt.get_device() == (aclcts.sim.settings().default_device, OK)
+    assert release(initialised, handle) == OK
 
 
 def test_first_create_context_without_set_device_binds_default_stream(initialised):
