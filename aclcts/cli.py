@@ -13,6 +13,7 @@ USAGE = """usage: aclcts COMMAND ...
 
 commands:
   atc --singleop=FILE --output=DIR --soc_version=SOC   compile single-op JSON into simulator models
+  singleop [CASES...] -o op_list.json                   write the single-op JSON of the models the suite needs
   sim run [--] CMD [ARGS...]                            run CMD with `import acl` (and `atc`) resolving to the simulator
   sim path                                              print the folder to put on PYTHONPATH for `import acl`
 """
@@ -70,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
         from aclcts.atc import main as atc_main
 
         return atc_main(rest)
+    if command == "singleop":
+        from aclcts.singleop import main as singleop_main
+
+        return singleop_main(rest)
     if command == "sim" and rest[:1] == ["run"]:
         return sim_run(rest[1:])
     if command == "sim" and rest[:1] == ["path"]:
