@@ -73,6 +73,20 @@ def _load_object(spec: str) -> Any:
     return found
 
 
+def mutable_copy(acl: Any) -> types.SimpleNamespace:
+    """A copy of a pyacl module whose functions can be replaced one by one (to wrap a backend, e.g. inject a fault)."""
+
+    def copy(module: Any, name: str) -> types.SimpleNamespace:
+        return types.SimpleNamespace(**{k: getattr(module, k) for k in dir(module) if not k.startswith("__")},
+                                     __name__=name)
+
+    result = copy(acl, "acl")
+    for sub in ("rt", "op", "util", "blas"):
+        if hasattr(acl, sub):
+            setattr(result, sub, copy(getattr(acl, sub), f"acl.{sub}"))
+    return result
+
+
 def load_backend(spec: str) -> Backend:
     """Load the backend named by a --backend value."""
     if spec == "sim":

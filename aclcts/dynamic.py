@@ -3,7 +3,6 @@ documented dynamic-shape steps over them (pyacl-api.md §9): read dims and range
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +12,7 @@ import numpy as np
 import pytest
 
 from aclcts import flow
+from aclcts.atc import compile_elements
 from aclcts.constants import ACL_UNKNOWN_RANK, DataType, Format
 from aclcts.dtypes import JSON_TYPE_NAMES, numpy_dtype
 
@@ -164,14 +164,9 @@ def singleop_json(models: tuple[DynamicModel, ...] = MODELS) -> list[dict[str, A
 
 def compile_models(folder: Path, soc: str) -> list[Path]:
     """Compile every dynamic model with `aclcts atc` into folder/models; the .om paths."""
-    from aclcts.atc import compile_singleop
-
-    folder.mkdir(parents=True, exist_ok=True)
-    source = folder / "dynamic_ops.json"
-    source.write_text(json.dumps(singleop_json(), indent=1), encoding="utf-8")
-    result = compile_singleop(str(source), str(folder / "models"), soc)
+    result = compile_elements(singleop_json(), folder, soc, "dynamic_ops.json")
     if not result.ok:
-        raise RuntimeError(f"{source}: compiling the dynamic models failed:\n" + "\n".join(result.errors))
+        raise RuntimeError(f"{folder}: compiling the dynamic models failed:\n" + "\n".join(result.errors))
     return list(result.written)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.constants import MemcpyKind, MemMallocPolicy, error_name
+from aclcts.constants import MemAttr, MemcpyKind, MemMallocPolicy, error_name
 from aclcts.dtypes import numpy_dtype
 
 H2D = int(MemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE)
@@ -174,3 +174,17 @@ def array_from(data: bytes, data_type: int, shape: tuple[int, ...]) -> np.ndarra
     dtype = numpy_dtype(data_type)
     count = int(np.prod(shape, dtype=np.int64))
     return np.frombuffer(data[: count * dtype.itemsize], dtype, count).reshape(shape).copy()
+
+
+def memory_attr(acl: Any) -> int:
+    """ACL_HBM_MEM when the device reports HBM, else ACL_DDR_MEM (an unsupported attribute reports total 0)."""
+    _, total, ret = acl.rt.get_mem_info(int(MemAttr.ACL_HBM_MEM))
+    check(ret, "acl.rt.get_mem_info(ACL_HBM_MEM)")
+    return int(MemAttr.ACL_HBM_MEM) if total else int(MemAttr.ACL_DDR_MEM)
+
+
+def device_free_bytes(acl: Any) -> int:
+    """Free device memory of the current device as get_mem_info reports it."""
+    free, _, ret = acl.rt.get_mem_info(memory_attr(acl))
+    check(ret, "acl.rt.get_mem_info")
+    return free

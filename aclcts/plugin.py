@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections import Counter
 from collections.abc import Iterator
@@ -12,6 +11,7 @@ from typing import Any
 import pytest
 
 from aclcts import flow, golden, strategies, testing
+from aclcts.atc import compile_elements, generate_singleop_json
 from aclcts.backends import Backend, BackendError, load_backend
 from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.values import draw_inputs
@@ -138,17 +138,11 @@ def aclcts_backend(pytestconfig: pytest.Config) -> Backend:
 
 
 def _compile_library(cases: list[Case], soc: str, out: Path) -> Path:
-    from aclcts.atc import compile_singleop, generate_singleop_json
-
     models = list(dict.fromkeys(c.op_model(soc) for c in cases))
-    out.mkdir(parents=True, exist_ok=True)
-    source = out / "op_list.json"
-    source.write_text(json.dumps(generate_singleop_json(models), indent=1), encoding="utf-8")
-    models_dir = out / "models"
-    result = compile_singleop(str(source), str(models_dir), soc)
+    result = compile_elements(generate_singleop_json(models), out, soc)
     if not result.ok:
         raise pytest.UsageError("compiling the case library failed:\n" + "\n".join(result.errors))
-    return models_dir
+    return out / "models"
 
 
 @pytest.fixture(scope="session")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 from aclcts import flow
-from aclcts.atc import compile_singleop
+from aclcts.atc import compile_elements
 from aclcts.backends import Backend
 
 
@@ -32,10 +31,7 @@ def compile_ops(pytestconfig: pytest.Config, aclcts_backend: Backend,
     soc = aclcts_backend.acl.get_soc_name() or "Ascend910B1"
 
     def compile_models(ops: list[dict]) -> dict[str, bytes]:
-        folder = tmp_path_factory.mktemp("ops")
-        source = folder / "ops.json"
-        source.write_text(json.dumps(ops, indent=1), encoding="utf-8")
-        result = compile_singleop(source, folder / "models", soc)
+        result = compile_elements(ops, tmp_path_factory.mktemp("ops"), soc)
         if not result.ok:
             pytest.fail("compiling the test's op JSON failed:\n" + "\n".join(result.errors), pytrace=False)
         return {path.name[: -len(".om")]: path.read_bytes() for path in result.written}

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from aclcts import flow
-from aclcts.constants import DataType, ErrorCode, Format, MemAttr
+from aclcts.constants import DataType, ErrorCode, Format
 
 pytestmark = pytest.mark.free
 
@@ -22,16 +22,6 @@ SHAPE = (8, 16)
 X1 = np.arange(128, dtype=np.int32).reshape(SHAPE) * 3 - 5
 X2 = np.arange(128, dtype=np.int32).reshape(SHAPE) + 1000
 N = X1.nbytes
-
-
-def free_bytes(acl: Any) -> int:
-    """Free device memory (HBM, or DDR on boards without HBM) as get_mem_info reports it."""
-    for attr in (MemAttr.ACL_HBM_MEM, MemAttr.ACL_DDR_MEM):
-        free, total, ret = acl.rt.get_mem_info(int(attr))
-        flow.check(ret, f"acl.rt.get_mem_info({attr.name})")
-        if total:
-            return free
-    raise AssertionError("acl.rt.get_mem_info reports no HBM and no DDR memory")
 
 
 @pytest.fixture
@@ -125,10 +115,10 @@ def test_destroy_data_buffer_does_not_free_the_data(acl):
     with flow.resources(acl) as res:
         ptr = flow.malloc(res, N)
         flow.copy_to_device(acl, ptr, X1)
-        before = free_bytes(acl)
+        before = flow.device_free_bytes(acl)
         buf = acl.create_data_buffer(ptr, N)
         assert acl.destroy_data_buffer(buf) == OK
-        assert free_bytes(acl) == before
+        assert flow.device_free_bytes(acl) == before
         np.testing.assert_array_equal(flow.array_from(flow.copy_to_host(res, ptr, N), INT32, SHAPE), X1)
 
 
@@ -175,10 +165,10 @@ def full_cycle(acl: Any, stream: int, mode: str) -> None:
 @pytest.mark.parametrize("cycles", [1, 3])
 @pytest.mark.parametrize("mode", ["execute_v2", "handle"])
 def test_get_mem_info_returns_to_its_start_after_full_cycles(acl, stream, mode, cycles):
-    start = free_bytes(acl)
+    start = flow.device_free_bytes(acl)
     for _ in range(cycles):
         full_cycle(acl, stream, mode)
-        assert free_bytes(acl) == start
+        assert flow.device_free_bytes(acl) == start
 
 
 # ---------------------------------------------------------------- invalid frees (simulator and other backends)

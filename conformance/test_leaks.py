@@ -25,7 +25,6 @@ from aclcts.constants import (
     ComputeType,
     DataType,
     Format,
-    MemAttr,
     MemMallocPolicy,
     TransType,
 )
@@ -55,20 +54,6 @@ PAYLOAD = 64 << 10
 SYNC_TIMEOUT_MS = 10_000
 #: Supported gemm_ex data-type triples (A, B, C), pyacl-api.md §7.
 GEMM_TRIPLES = {(FP16, FP16, FP16), (FP16, FP16, FP32), (INT8, INT8, FP32), (INT8, INT8, INT32)}
-
-
-def memory_attr(acl: Any) -> int:
-    """ACL_HBM_MEM when the device reports HBM, else ACL_DDR_MEM (an unsupported attribute reports total 0)."""
-    _, total, ret = acl.rt.get_mem_info(int(MemAttr.ACL_HBM_MEM))
-    flow.check(ret, "acl.rt.get_mem_info(ACL_HBM_MEM)")
-    return int(MemAttr.ACL_HBM_MEM) if total else int(MemAttr.ACL_DDR_MEM)
-
-
-def free_bytes(acl: Any) -> int:
-    """Free device memory as get_mem_info reports it."""
-    free, _, ret = acl.rt.get_mem_info(memory_attr(acl))
-    flow.check(ret, "acl.rt.get_mem_info")
-    return free
 
 
 def synchronize(acl: Any, stream: int) -> None:
@@ -123,10 +108,10 @@ def device_bound(config: pytest.Config) -> int:
 def assert_device_memory_returns(acl: Any, config: pytest.Config, what: str, cycle: Callable[[], None]) -> None:
     """One warm-up cycle, then CYCLES cycles: get_mem_info's free must come back to where it was."""
     cycle()
-    start = free_bytes(acl)
+    start = flow.device_free_bytes(acl)
     for _ in range(CYCLES):
         cycle()
-    end = free_bytes(acl)
+    end = flow.device_free_bytes(acl)
     bound = device_bound(config)
     assert abs(start - end) <= bound, (
         f"{what}: free device memory went from {start} to {end} bytes over {CYCLES} cycles "
@@ -137,14 +122,14 @@ def assert_device_memory_returns(acl: Any, config: pytest.Config, what: str, cyc
 
 
 def test_get_mem_info_moves_on_malloc_and_back_on_free(acl):
-    start = free_bytes(acl)
+    start = flow.device_free_bytes(acl)
     ptr = flow.value(acl.rt.malloc(3 * MIB, NORMAL), "acl.rt.malloc")
     try:
-        during = free_bytes(acl)
+        during = flow.device_free_bytes(acl)
     finally:
         flow.check(acl.rt.free(ptr), "acl.rt.free")
     assert start - during >= 3 * MIB, f"get_mem_info free moved by {start - during} bytes for a 3 MiB malloc"
-    assert free_bytes(acl) == start, "get_mem_info free did not return after the free"
+    assert flow.device_free_bytes(acl) == start, "get_mem_info free did not return after the free"
 
 
 @pytest.mark.memory

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from aclcts import flow
-from aclcts.constants import ErrorCode, MemAttr, MemcpyKind, MemMallocPolicy, RunMode
+from aclcts.constants import ErrorCode, MemcpyKind, MemMallocPolicy, RunMode
 
 pytestmark = pytest.mark.memory
 
@@ -49,20 +49,6 @@ def malloc_reservation(acl: Any, size: int, policy: int) -> int:
     if policy in HUGE1G_POLICIES or soc_name(acl).startswith("Ascend950"):
         return align_up(size, 32)
     return align_up(size, 32) + 32
-
-
-def memory_attr(acl: Any) -> int:
-    """ACL_HBM_MEM when the device reports HBM, else ACL_DDR_MEM (unsupported attributes give total 0)."""
-    _, total, ret = acl.rt.get_mem_info(int(MemAttr.ACL_HBM_MEM))
-    flow.check(ret, "acl.rt.get_mem_info(ACL_HBM_MEM)")
-    return int(MemAttr.ACL_HBM_MEM) if total else int(MemAttr.ACL_DDR_MEM)
-
-
-def free_bytes(acl: Any) -> int:
-    """Free device memory now, as get_mem_info reports it."""
-    free, _, ret = acl.rt.get_mem_info(memory_attr(acl))
-    flow.check(ret, "acl.rt.get_mem_info")
-    return free
 
 
 def allocate(res: flow.Resources, where: str, size: int) -> int:
@@ -142,23 +128,23 @@ RESERVATION_SIZES = [1, 32, 33, 1000]
                          ids=["HUGE_FIRST", "NORMAL_ONLY", "HUGE1G_ONLY"])
 def test_malloc_reserves_align_up_32_plus_32_bytes_except_huge1g(acl, policy, size):
     skip_unless_policy_available(acl, policy)
-    before = free_bytes(acl)
+    before = flow.device_free_bytes(acl)
     ptr, ret = acl.rt.malloc(size, policy)
     flow.check(ret, f"acl.rt.malloc({size}, {policy})")
     try:
-        assert before - free_bytes(acl) == malloc_reservation(acl, size, policy)
+        assert before - flow.device_free_bytes(acl) == malloc_reservation(acl, size, policy)
     finally:
         flow.check(acl.rt.free(ptr), "acl.rt.free")
 
 
 @pytest.mark.parametrize("size", RESERVATION_SIZES)
 def test_malloc_align32_reserves_align_up_32_bytes(acl, size):
-    before = free_bytes(acl)
+    before = flow.device_free_bytes(acl)
     ptr, ret = acl.rt.malloc_align32(size, int(P.ACL_MEM_MALLOC_NORMAL_ONLY))
     flow.check(ret, "acl.rt.malloc_align32")
     try:
         assert ptr % 64 == 0
-        assert before - free_bytes(acl) == align_up(size, 32)
+        assert before - flow.device_free_bytes(acl) == align_up(size, 32)
     finally:
         flow.check(acl.rt.free(ptr), "acl.rt.free")
 
@@ -166,11 +152,11 @@ def test_malloc_align32_reserves_align_up_32_bytes(acl, size):
 @pytest.mark.parametrize("size", [1, 32, 33])
 def test_malloc_cached_reserves_like_malloc(acl, size):
     policy = int(P.ACL_MEM_MALLOC_NORMAL_ONLY)
-    before = free_bytes(acl)
+    before = flow.device_free_bytes(acl)
     ptr, ret = acl.rt.malloc_cached(size, policy)
     flow.check(ret, "acl.rt.malloc_cached")
     try:
-        assert before - free_bytes(acl) == malloc_reservation(acl, size, policy)
+        assert before - flow.device_free_bytes(acl) == malloc_reservation(acl, size, policy)
     finally:
         flow.check(acl.rt.free(ptr), "acl.rt.free")
 
@@ -195,9 +181,9 @@ def test_malloc_host_takes_no_device_memory_in_host_run_mode(acl, res):
     run_mode = flow.value(acl.rt.get_run_mode(), "acl.rt.get_run_mode")
     if run_mode != RunMode.ACL_HOST:
         pytest.skip("on the device (ACL_DEVICE run mode) host memory is device memory")
-    before = free_bytes(acl)
+    before = flow.device_free_bytes(acl)
     flow.malloc_host(res, 4096)
-    assert free_bytes(acl) == before
+    assert flow.device_free_bytes(acl) == before
 
 
 # ---------------------------------------------------------------- memcpy
@@ -362,14 +348,14 @@ def test_memset_async_sets_the_bytes_after_synchronize(acl, res, stream, where):
 
 
 def test_get_mem_info_returns_free_total_ret(acl):
-    free, total, ret = acl.rt.get_mem_info(memory_attr(acl))
+    free, total, ret = acl.rt.get_mem_info(flow.memory_attr(acl))
     assert ret == OK
     assert 0 < free <= total
 
 
 @pytest.mark.parametrize("sizes", [[100, 200, 300], [1000, 1, 4096, 33, 2 * MIB]], ids=["three", "mixed"])
 def test_get_mem_info_accounts_for_every_malloc_and_free(acl, sizes):
-    attr = memory_attr(acl)
+    attr = flow.memory_attr(acl)
     start, total, ret = acl.rt.get_mem_info(attr)
     flow.check(ret, "acl.rt.get_mem_info")
     policy = int(P.ACL_MEM_MALLOC_NORMAL_ONLY)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Mapping
@@ -107,3 +108,13 @@ def compile_singleop(json_path: str | os.PathLike, output_dir: str | os.PathLike
         return result
     _write_models(ops, Path(output_dir), result)
     return result
+
+
+def compile_elements(elements: list[dict], folder: str | os.PathLike, soc_version: str,
+                     json_name: str = "op_list.json") -> CompileResult:
+    """Write single-op JSON elements to folder/json_name and compile them into folder/models."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    source = folder / json_name
+    source.write_text(json.dumps(elements, indent=1), encoding="utf-8")
+    return compile_singleop(source, folder / "models", soc_version)

@@ -5,23 +5,13 @@ from __future__ import annotations
 import math
 import types
 
+from aclcts.backends import mutable_copy
 from aclcts.sim import acl as _sim
 
 ACL_UNKNOWN_RANK = 0xFFFFFFFFFFFFFFFE
 NORMAL_ONLY = 2
 #: Device bytes the leaky handle keeps per handle.
 WORKSPACE = 4096
-
-
-def _copy_module(module: object, name: str) -> types.SimpleNamespace:
-    return types.SimpleNamespace(**{k: getattr(module, k) for k in dir(module) if not k.startswith("__")}, __name__=name)
-
-
-def _wrapped() -> types.SimpleNamespace:
-    acl = _copy_module(_sim, "acl")
-    for sub in ("rt", "op", "util", "blas"):
-        setattr(acl, sub, _copy_module(getattr(_sim, sub), f"acl.{sub}"))
-    return acl
 
 
 def _dims(desc: int) -> list[int] | None:
@@ -33,12 +23,12 @@ def _dims(desc: int) -> list[int] | None:
 
 def unmodified() -> types.SimpleNamespace:
     """The simulator behind the same wrapping, without a defect (the control)."""
-    return _wrapped()
+    return mutable_copy(_sim)
 
 
 def narrowed_inferred_range() -> types.SimpleNamespace:
     """infer_shape reports the maximum of every bounded -1 dim's range one lower than the truth allows."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
 
     def infer_shape(op_type, in_descs, inputs, num_outputs, out_descs, attr):
         ret = _sim.op.infer_shape(op_type, in_descs, inputs, num_outputs, out_descs, attr)
@@ -62,7 +52,7 @@ def narrowed_inferred_range() -> types.SimpleNamespace:
 
 def no_shape_write_back() -> types.SimpleNamespace:
     """execute_v2 leaves the output descs as given instead of writing the real output dims back."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
 
     def execute_v2(op_type, in_descs, inputs, out_descs, outputs, attr, stream):
         given = [_dims(d) for d in out_descs]
@@ -78,7 +68,7 @@ def no_shape_write_back() -> types.SimpleNamespace:
 
 def wrong_dynamic_element_count() -> types.SimpleNamespace:
     """get_tensor_desc_element_count of a desc with -1 dims multiplies their magnitudes instead of returning 0."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
 
     def get_tensor_desc_element_count(desc):
         dims = _dims(desc)
@@ -92,7 +82,7 @@ def wrong_dynamic_element_count() -> types.SimpleNamespace:
 
 def leaky_destroy_handle() -> types.SimpleNamespace:
     """Every op handle holds a device workspace; destroy_handle releases the handle but never frees the workspace."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
     workspaces: dict[int, int] = {}
 
     def create_handle(op_type, in_descs, out_descs, attr):

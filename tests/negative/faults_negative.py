@@ -7,6 +7,7 @@ import signal
 import types
 from typing import Any
 
+from aclcts.backends import mutable_copy
 from aclcts.sim import acl as _sim
 
 NORMAL_ONLY = 2
@@ -14,33 +15,21 @@ NORMAL_ONLY = 2
 LEAKED_PER_HANDLE = 1024
 
 
-def _copy_module(module: Any, name: str) -> types.SimpleNamespace:
-    return types.SimpleNamespace(**{k: getattr(module, k) for k in dir(module) if not k.startswith("__")},
-                                 __name__=name)
-
-
-def _wrapped() -> types.SimpleNamespace:
-    acl = _copy_module(_sim, "acl")
-    for sub in ("rt", "op", "util", "blas"):
-        setattr(acl, sub, _copy_module(getattr(_sim, sub), f"acl.{sub}"))
-    return acl
-
-
 def faithful() -> types.SimpleNamespace:
     """The simulator behind the same wrapping, with no defect (the control run)."""
-    return _wrapped()
+    return mutable_copy(_sim)
 
 
 def free_accepts_null() -> types.SimpleNamespace:
     """acl.rt.free(0) returns 0 instead of 100000."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
     acl.rt.free = lambda ptr: 0 if ptr == 0 else _sim.rt.free(ptr)
     return acl
 
 
 def double_free_succeeds() -> types.SimpleNamespace:
     """Freeing a pointer a second time returns 0."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
     freed: set[int] = set()
 
     def free(ptr: int) -> int:
@@ -57,7 +46,7 @@ def double_free_succeeds() -> types.SimpleNamespace:
 
 def destroy_handle_leaks_device_memory() -> types.SimpleNamespace:
     """Every acl.op.destroy_handle keeps 1 KiB of device memory it never frees."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
     kept: list[int] = []
 
     def destroy_handle(handle: int) -> None:
@@ -72,7 +61,7 @@ def destroy_handle_leaks_device_memory() -> types.SimpleNamespace:
 
 def frozen_get_mem_info() -> types.SimpleNamespace:
     """get_mem_info reports the first answer for each attribute forever."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
     first: dict[int, tuple[int, int, int]] = {}
 
     def get_mem_info(attr: int) -> tuple[int, int, int]:
@@ -84,7 +73,7 @@ def frozen_get_mem_info() -> types.SimpleNamespace:
 
 def handle_runs_with_one_input_too_few() -> types.SimpleNamespace:
     """execute_with_handle with one input fewer than the handle's model returns 0 (and runs nothing)."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
     inputs_of: dict[int, int] = {}
 
     def create_handle(op_type: str, in_descs: Any, out_descs: Any, attr: int) -> tuple[int, int]:
@@ -104,7 +93,7 @@ def handle_runs_with_one_input_too_few() -> types.SimpleNamespace:
 
 def memcpy_keeps_host_copies() -> types.SimpleNamespace:
     """Every host→device acl.rt.memcpy keeps a copy of the bytes it read (a host-memory leak)."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
     kept: list[bytes] = []
 
     def memcpy(dst: int, dest_max: int, src: int, count: int, kind: int) -> int:
@@ -122,7 +111,7 @@ def memcpy_keeps_host_copies() -> types.SimpleNamespace:
 
 def double_free_crashes() -> types.SimpleNamespace:
     """A second acl.rt.free of the same pointer kills the process with SIGSEGV, as a real driver may."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
     freed: set[int] = set()
 
     def free(ptr: int) -> int:

@@ -7,21 +7,11 @@ from typing import Any
 
 import numpy as np
 
+from aclcts.backends import mutable_copy
 from aclcts.sim import acl as _sim
 
 ACL_FLOAT = 0
 H2D, D2H = 1, 2
-
-
-def _copy_module(module: Any, name: str) -> types.SimpleNamespace:
-    return types.SimpleNamespace(**{k: getattr(module, k) for k in dir(module) if not k.startswith("__")}, __name__=name)
-
-
-def _wrapped() -> types.SimpleNamespace:
-    acl = _copy_module(_sim, "acl")
-    for sub in ("rt", "op", "util", "blas"):
-        setattr(acl, sub, _copy_module(getattr(_sim, sub), f"acl.{sub}"))
-    return acl
 
 
 def _output_pointers(outputs: list[int]) -> list[tuple[int, int]]:
@@ -30,7 +20,7 @@ def _output_pointers(outputs: list[int]) -> list[tuple[int, int]]:
 
 def changed_output_element() -> types.SimpleNamespace:
     """Every op execution ends with its first output's first byte overwritten (one wrong element)."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
 
     def corrupt(outputs: list[int], stream: int) -> None:
         pointers = _output_pointers(outputs)
@@ -56,7 +46,7 @@ def changed_output_element() -> types.SimpleNamespace:
 
 def ignored_gemm_beta() -> types.SimpleNamespace:
     """GEMM computes alpha·op(A)·op(B) and drops beta·C (beta is zeroed before the op runs)."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
 
     def zero_beta(inputs: list[int], stream: int) -> None:
         ptr, size = _sim.get_data_buffer_addr(inputs[4]), _sim.get_data_buffer_size_v2(inputs[4])
@@ -100,7 +90,7 @@ def ignored_gemm_beta() -> types.SimpleNamespace:
 
 def wrong_missing_model_code() -> types.SimpleNamespace:
     """A missing op model is reported as 100000 (invalid parameter) instead of 100024 (op not found)."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
 
     def remap(ret: Any) -> Any:
         if isinstance(ret, tuple):
@@ -118,7 +108,7 @@ def wrong_missing_model_code() -> types.SimpleNamespace:
 
 def short_host_to_device_copy() -> types.SimpleNamespace:
     """Host→device copies drop their last byte."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
 
     def memcpy(dst, dest_max, src, count, kind):
         if kind == H2D and count > 1:
@@ -136,7 +126,7 @@ def short_host_to_device_copy() -> types.SimpleNamespace:
 
 def one_ulp_float32_exp() -> types.SimpleNamespace:
     """Exp on float32 returns values one ulp away from the simulator's (inside every float32 policy's bound)."""
-    acl = _wrapped()
+    acl = mutable_copy(_sim)
     pending: list[tuple[int, int]] = []
 
     def execute_v2(op_type, in_descs, inputs, out_descs, outputs, attr, stream):
