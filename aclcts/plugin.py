@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import shlex
 from collections import Counter
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from aclcts.atc import compile_elements, generate_singleop_json
 from aclcts.backends import Backend, BackendError, load_backend
 from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.values import draw_inputs
-from aclcts.expectations import ExpectationsError, load_expectations
+from aclcts.error_codes import ErrorCodesError, load_error_codes
 from aclcts.resources import TrackingAcl
 
 #: Marker name → what it selects; the first group are the documented steps counted in the summary.
@@ -40,6 +41,8 @@ CONCERNS = {
     "cases(mode, executions, family, ops)": "parametrize op_case over the case library",
 }
 DEFAULT_SEED = 20261202
+#: Feature modules with their own options and hooks; each has add_options(group) and configure(config).
+EXTENSIONS: tuple[str, ...] = ()
 #: The hypothesis profiles (ci, default, qualification) are registered when the plugin loads.
 HYPOTHESIS_PROFILES = strategies.PROFILES
 
@@ -55,13 +58,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--aclcts-seed", type=int, default=DEFAULT_SEED, help=f"input seed (default {DEFAULT_SEED})")
     group.addoption("--golden-dir", default=None, help="golden data folder (default: the repository's golden/)")
     group.addoption("--update-golden", action="store_true", help="rewrite the golden files instead of checking them")
-    group.addoption("--expectations", default=None,
-                    help="documented error codes of the release under test (default: expectations/cann-9.0.yaml)")
-    group.addoption("--expect-lenient", action="store_true",
+    group.addoption("--error-codes", default=None,
+                    help="documented error codes of the release under test (default: error-codes/cann-9.0.yaml)")
+    group.addoption("--error-codes-lenient", action="store_true",
                     help="negative tests accept any non-zero code instead of the exact documented one")
     group.addoption("--isolate", action="store_true",
                     help="run unsafe probes in a child process (always so on MODULE:ATTR backends; on npu they are "
                          "skipped without it)")
+    for name in EXTENSIONS:
+        importlib.import_module(name).add_options(group)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -80,6 +85,8 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"case library: {exc}") from None
     config.stash[_CASES] = cases
     config.stash[_GOLDEN] = _golden_cases(config)
+    for name in EXTENSIONS:
+        importlib.import_module(name).configure(config)
 
 
 _CASES = pytest.StashKey[list]()
@@ -157,12 +164,12 @@ def model_dir(pytestconfig: pytest.Config, aclcts_backend: Backend, tmp_path_fac
 
 
 @pytest.fixture(scope="session")
-def expectations(pytestconfig: pytest.Config) -> Any:
-    """The release's documented error codes (--expectations), checked strictly unless --expect-lenient."""
-    path = pytestconfig.getoption("--expectations") or str(pytestconfig.rootpath / "expectations" / "cann-9.0.yaml")
+def error_codes(pytestconfig: pytest.Config) -> Any:
+    """The release's documented error codes (--error-codes), checked strictly unless --error-codes-lenient."""
+    path = pytestconfig.getoption("--error-codes") or str(pytestconfig.rootpath / "error-codes" / "cann-9.0.yaml")
     try:
-        return load_expectations(path, lenient=pytestconfig.getoption("--expect-lenient"))
-    except ExpectationsError as exc:
+        return load_error_codes(path, lenient=pytestconfig.getoption("--error-codes-lenient"))
+    except ErrorCodesError as exc:
         pytest.exit(str(exc), returncode=4)
 
 

@@ -1,6 +1,6 @@
 """Invalid arguments, one at a time, get the documented code or binding exception (pyacl-api.md §1–§8, §13).
 
-Each scenario id names a probe here (how to provoke the failure) and an entry of the release's expectations
+Each scenario id names a probe here (how to provoke the failure) and an entry of the release's error-code table
 file (what the documentation says must happen). Probes spoil one argument of an otherwise valid call on
 the case library's Add int32 [8, 16] model.
 """
@@ -24,7 +24,7 @@ from aclcts.constants import (
     MemType,
     TransType,
 )
-from aclcts.expectations import Outcome
+from aclcts.error_codes import Outcome
 from aclcts.resources import TrackingAcl
 
 INT32, INT16, FP16 = int(DataType.ACL_INT32), int(DataType.ACL_INT16), int(DataType.ACL_FLOAT16)
@@ -686,32 +686,32 @@ def run_probe(acl: Any, session: flow.Session, scenario: str) -> dict[str, Any]:
     return {**outcome.to_json(), "release_error": release_error}
 
 
-def check(expectations: Any, scenario: str, outcome: dict[str, Any]) -> None:
+def check(error_codes: Any, scenario: str, outcome: dict[str, Any]) -> None:
     """The documented outcome, then a clean release of the probe's objects."""
     __tracebackhide__ = True
-    expectations.check(scenario, Outcome.from_json(outcome))
+    error_codes.check(scenario, Outcome.from_json(outcome))
     assert outcome["release_error"] is None, f"{scenario}: releasing the probe's objects failed: " \
                                              f"{outcome['release_error']}"
 
 
-def _skip_if_marked(expectations: Any, scenario: str) -> None:
-    reason = expectations[scenario].skip
+def _skip_if_marked(error_codes: Any, scenario: str) -> None:
+    reason = error_codes[scenario].skip
     if reason:
-        pytest.skip(f"{expectations.path}: {reason}")
+        pytest.skip(f"{error_codes.path}: {reason}")
 
 
 @pytest.mark.negative
 @pytest.mark.parametrize("scenario", [*BINDING, *CODES])
-def test_invalid_call_gets_the_documented_outcome(acl, session, expectations, scenario):
-    _skip_if_marked(expectations, scenario)
-    check(expectations, scenario, run_probe(acl, session, scenario))
+def test_invalid_call_gets_the_documented_outcome(acl, session, error_codes, scenario):
+    _skip_if_marked(error_codes, scenario)
+    check(error_codes, scenario, run_probe(acl, session, scenario))
 
 
 @pytest.mark.negative
 @pytest.mark.unsafe
 @pytest.mark.parametrize("scenario", UNSAFE)
-def test_misuse_is_rejected(acl, session, expectations, pytestconfig, model_dir, scenario):
-    _skip_if_marked(expectations, scenario)
+def test_misuse_is_rejected(acl, session, error_codes, pytestconfig, model_dir, scenario):
+    _skip_if_marked(error_codes, scenario)
     backend = pytestconfig.getoption("--backend")
     where = isolation.placement(backend, pytestconfig.getoption("--isolate", False))
     if where == "skip":
@@ -721,11 +721,11 @@ def test_misuse_is_rejected(acl, session, expectations, pytestconfig, model_dir,
     else:
         outcome = isolation.run_in_child(run_probe, [scenario], backend=backend, device_id=session.device_id,
                                          model_dir=model_dir).get()
-    check(expectations, scenario, outcome)
+    check(error_codes, scenario, outcome)
 
 
-def test_every_expectation_has_a_probe_and_every_probe_an_expectation(expectations):
-    unprobed = sorted(set(expectations.scenarios) - set(PROBES))
-    unexpected = sorted(set(PROBES) - set(expectations.scenarios))
-    assert not unprobed, f"{expectations.path}: scenarios without a probe in {__name__}: {unprobed}"
-    assert not unexpected, f"probes without an expectation in {expectations.path}: {unexpected}"
+def test_every_scenario_has_a_probe_and_every_probe_a_scenario(error_codes):
+    unprobed = sorted(set(error_codes.scenarios) - set(PROBES))
+    unexpected = sorted(set(PROBES) - set(error_codes.scenarios))
+    assert not unprobed, f"{error_codes.path}: scenarios without a probe in {__name__}: {unprobed}"
+    assert not unexpected, f"probes without a scenario in {error_codes.path}: {unexpected}"

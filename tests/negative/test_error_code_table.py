@@ -1,4 +1,4 @@
-"""Expectations files: validation with file, line and field; strict and lenient checking; outcomes."""
+"""Error-code files: validation with file, line and field; strict and lenient checking; outcomes."""
 
 import json
 import textwrap
@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from aclcts.expectations import (
-    ExpectationFailure,
-    ExpectationsError,
+from aclcts.error_codes import (
+    ErrorCodeMismatch,
+    ErrorCodesError,
     Outcome,
-    load_expectations,
+    load_error_codes,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-SHIPPED = ROOT / "expectations" / "cann-9.0.yaml"
+SHIPPED = ROOT / "error-codes" / "cann-9.0.yaml"
 
 VALID = """\
 release: test release
@@ -67,23 +67,23 @@ def write(tmp_path: Path, text: str) -> Path:
 
 
 def load_error(tmp_path: Path, text: str) -> str:
-    with pytest.raises(ExpectationsError) as info:
-        load_expectations(write(tmp_path, text))
+    with pytest.raises(ErrorCodesError) as info:
+        load_error_codes(write(tmp_path, text))
     return str(info.value)
 
 
 @pytest.fixture
 def strict(tmp_path):
-    return load_expectations(write(tmp_path, VALID))
+    return load_error_codes(write(tmp_path, VALID))
 
 
 @pytest.fixture
 def lenient(tmp_path):
-    return load_expectations(write(tmp_path, VALID), lenient=True)
+    return load_error_codes(write(tmp_path, VALID), lenient=True)
 
 
 def test_the_shipped_file_loads_and_documents_at_least_150_scenarios():
-    loaded = load_expectations(SHIPPED)
+    loaded = load_error_codes(SHIPPED)
     assert len(loaded.scenarios) >= 150
     assert loaded.document == "pyacl-api.md"
     assert all(e.section.startswith("§") and e.condition for e in loaded.scenarios.values())
@@ -96,7 +96,7 @@ def test_codes_may_be_given_by_name_or_number(strict):
 
 def test_strict_mode_wants_the_exact_code(strict):
     strict.check("free.null", Outcome(result=100000))
-    with pytest.raises(ExpectationFailure) as info:
+    with pytest.raises(ErrorCodeMismatch) as info:
         strict.check("free.null", Outcome(result=107000))
     message = str(info.value)
     assert "acl.rt.free [free.null]" in message and "returned 107000 (ACL_ERROR_RT_PARAM_INVALID)" in message
@@ -105,26 +105,26 @@ def test_strict_mode_wants_the_exact_code(strict):
 
 def test_lenient_mode_takes_any_non_zero_code_but_not_success(lenient):
     lenient.check("free.null", Outcome(result=107000))
-    with pytest.raises(ExpectationFailure, match="non-zero"):
+    with pytest.raises(ErrorCodeMismatch, match="non-zero"):
         lenient.check("free.null", Outcome(result=0))
 
 
 def test_an_expected_success_stays_exact_in_lenient_mode(lenient):
     lenient.check("empty.output", Outcome(result=0))
-    with pytest.raises(ExpectationFailure):
+    with pytest.raises(ErrorCodeMismatch):
         lenient.check("empty.output", Outcome(result=100000))
 
 
 def test_a_list_of_codes_accepts_any_of_them(strict):
     strict.check("load.garbage", Outcome(result=100013))
-    with pytest.raises(ExpectationFailure):
+    with pytest.raises(ErrorCodeMismatch):
         strict.check("load.garbage", Outcome(result=100000))
 
 
 def test_the_value_before_ret_is_checked_in_both_modes(strict, lenient):
     strict.check("malloc.zero", Outcome(result=[0, 100000]))
     for mode in (strict, lenient):
-        with pytest.raises(ExpectationFailure, match="with value 0"):
+        with pytest.raises(ErrorCodeMismatch, match="with value 0"):
             mode.check("malloc.zero", Outcome(result=[4096, 100000]))
 
 
@@ -132,39 +132,39 @@ def test_an_exception_needs_type_and_message_strictly_and_the_type_leniently(str
     raised = Outcome.capture(lambda: (_ for _ in ()).throw(TypeError("argument 2 is not list")))
     strict.check("tuple.dims", raised)
     other = Outcome(error_type="TypeError", error_message="some other text")
-    with pytest.raises(ExpectationFailure, match="expected the message"):
+    with pytest.raises(ErrorCodeMismatch, match="expected the message"):
         strict.check("tuple.dims", other)
     lenient.check("tuple.dims", other)
-    with pytest.raises(ExpectationFailure):
+    with pytest.raises(ErrorCodeMismatch):
         lenient.check("tuple.dims", Outcome(error_type="ValueError", error_message="argument 2 is not list"))
-    with pytest.raises(ExpectationFailure, match="aclError result"):
+    with pytest.raises(ErrorCodeMismatch, match="aclError result"):
         strict.check("free.null", raised)
 
 
 def test_returns_is_exact(strict):
     strict.check("dims.null", Outcome(result=0))
-    with pytest.raises(ExpectationFailure):
+    with pytest.raises(ErrorCodeMismatch):
         strict.check("dims.null", Outcome(result=2))
 
 
 def test_rejected_accepts_a_code_or_an_exception_but_not_success_or_a_broken_probe(strict):
     strict.check("double.free", Outcome(result=207002))
     strict.check("double.free", Outcome(error_type="SimMisuseError", error_message="already freed"))
-    with pytest.raises(ExpectationFailure, match="rejection"):
+    with pytest.raises(ErrorCodeMismatch, match="rejection"):
         strict.check("double.free", Outcome(result=0))
-    with pytest.raises(ExpectationFailure, match="probe itself failed with AttributeError"):
+    with pytest.raises(ErrorCodeMismatch, match="probe itself failed with AttributeError"):
         strict.check("double.free", Outcome(error_type="AttributeError", error_message="no attribute x"))
 
 
 def test_a_scenario_can_be_skipped_with_a_reason(tmp_path):
     text = VALID.replace('    section: §17\n', '    section: §17\n    skip: removed in this release\n')
-    loaded = load_expectations(write(tmp_path, text))
+    loaded = load_error_codes(write(tmp_path, text))
     assert loaded["double.free"].skip == "removed in this release"
     assert loaded["free.null"].skip is None
 
 
 def test_an_unknown_scenario_is_a_failure_naming_the_file(strict):
-    with pytest.raises(ExpectationFailure, match="release.yaml: no expectation for scenario 'nope'"):
+    with pytest.raises(ErrorCodeMismatch, match="release.yaml: no documented outcome for scenario 'nope'"):
         strict.check("nope", Outcome(result=0))
 
 
@@ -210,5 +210,5 @@ def test_a_broken_file_is_reported_with_file_line_and_field(tmp_path, text, wher
 
 
 def test_a_missing_file_is_reported_without_a_traceback(tmp_path):
-    with pytest.raises(ExpectationsError, match=r"cann-0\.0\.yaml: cannot read the expectations file"):
-        load_expectations(tmp_path / "cann-0.0.yaml")
+    with pytest.raises(ErrorCodesError, match=r"cann-0\.0\.yaml: cannot read the error-code file"):
+        load_error_codes(tmp_path / "cann-0.0.yaml")

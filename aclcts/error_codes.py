@@ -1,4 +1,4 @@
-"""Documented outcomes of invalid calls per CANN release: loading, validating and checking an expectations file."""
+"""Documented outcomes of invalid calls per CANN release: loading, validating and checking an error-code file."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from aclcts.cases.yamlpos import Path as YamlPath
 from aclcts.cases.yamlpos import YamlSyntaxError, line_of, load_with_lines
 from aclcts.constants import ErrorCode, error_name
 
-#: Top-level keys of an expectations file and whether they are required.
+#: Top-level keys of an error-code file and whether they are required.
 FILE_KEYS = {"release": True, "document": True, "scenarios": True}
 #: Keys of one scenario; exactly one of OUTCOME_KEYS must be present.
 SCENARIO_KEYS = ("api", "code", "value", "exception", "message", "returns", "rejected", "condition", "section", "skip")
@@ -23,11 +23,11 @@ PROBE_BUGS = ("AttributeError", "NameError", "KeyError", "IndexError", "Assertio
 _NO_VALUE = object()
 
 
-class ExpectationsError(Exception):
-    """An expectations file is missing or breaks the schema; the message is `file:line: field: what was expected`."""
+class ErrorCodesError(Exception):
+    """An error-code file is missing or breaks the schema; the message is `file:line: field: what was expected`."""
 
 
-class ExpectationFailure(AssertionError):
+class ErrorCodeMismatch(AssertionError):
     """A call's outcome differs from the documented one."""
 
 
@@ -93,7 +93,7 @@ def plain(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class Expectation:
+class DocumentedOutcome:
     """The documented outcome of one scenario."""
 
     id: str
@@ -121,7 +121,7 @@ class Expectation:
         return "a rejection (a non-zero code or an exception; the exact code is UNCONFIRMED)"
 
     def mismatch(self, outcome: Outcome, lenient: bool) -> str | None:
-        """Why outcome breaks this expectation, or None if it meets it."""
+        """Why outcome breaks this documented outcome, or None if it meets it."""
         if self.codes:
             return self._code_mismatch(outcome, lenient)
         if self.exception:
@@ -154,34 +154,34 @@ class Expectation:
 
 
 @dataclass(frozen=True)
-class Expectations:
-    """One release's expectations file: scenario id → documented outcome, checked strictly or leniently."""
+class ErrorCodeTable:
+    """One release's error-code file: scenario id → documented outcome, checked strictly or leniently."""
 
     path: str
     release: str
     document: str
     lenient: bool
-    scenarios: dict[str, Expectation]
+    scenarios: dict[str, DocumentedOutcome]
 
-    def __getitem__(self, scenario: str) -> Expectation:
+    def __getitem__(self, scenario: str) -> DocumentedOutcome:
         try:
             return self.scenarios[scenario]
         except KeyError:
-            raise ExpectationFailure(f"{self.path}: no expectation for scenario {scenario!r}; add it to the "
-                                     "release's expectations file") from None
+            raise ErrorCodeMismatch(f"{self.path}: no documented outcome for scenario {scenario!r}; add it to the "
+                                     "release's error-code file") from None
 
     def check(self, scenario: str, outcome: Outcome) -> None:
-        """Raise ExpectationFailure, quoting the documented condition, unless outcome is the documented one."""
+        """Raise ErrorCodeMismatch, quoting the documented condition, unless outcome is the documented one."""
         __tracebackhide__ = True
         expected = self[scenario]
         problem = expected.mismatch(outcome, self.lenient)
         if problem is None:
             return
         mode = "lenient" if self.lenient else "strict"
-        raise ExpectationFailure(
+        raise ErrorCodeMismatch(
             f"{expected.api} [{scenario}]: {problem}, but it {outcome}\n"
             f"  documented ({self.document} {expected.section}): \"{expected.condition}\"\n"
-            f"  expectation: {expected.source} ({self.release}, {mode})"
+            f"  documented: {expected.source} ({self.release}, {mode})"
         )
 
 
@@ -192,7 +192,7 @@ class _Checker:
     def fail(self, path: YamlPath, expected: str, got: Any = _NO_VALUE) -> NoReturn:
         field = ".".join(str(p) for p in path) or "(file)"
         detail = "" if got is _NO_VALUE else f", got {got!r}"
-        raise ExpectationsError(f"{self.source}:{line_of(self.lines, path)}: {field}: expected {expected}{detail}")
+        raise ErrorCodesError(f"{self.source}:{line_of(self.lines, path)}: {field}: expected {expected}{detail}")
 
     def text(self, data: dict, key: str, path: YamlPath) -> str:
         value = data.get(key)
@@ -210,7 +210,7 @@ class _Checker:
             self.fail(path, "an aclError (int >= 0 or a name such as ACL_ERROR_INVALID_PARAM)", value)
         return value
 
-    def scenario(self, sid: Any, data: Any) -> Expectation:
+    def scenario(self, sid: Any, data: Any) -> DocumentedOutcome:
         path = ("scenarios", sid)
         if not isinstance(sid, str) or not sid:
             self.fail(path, "a scenario id (non-empty string)", sid)
@@ -255,20 +255,20 @@ class _Checker:
             if data["rejected"] is not True:
                 self.fail(path + ("rejected",), "true", data["rejected"])
             fields["rejected"] = True
-        return Expectation(**fields)
+        return DocumentedOutcome(**fields)
 
 
-def load_expectations(path: str | Path, lenient: bool = False) -> Expectations:
-    """Load and validate an expectations file; lenient accepts any non-zero code where a failure is documented."""
+def load_error_codes(path: str | Path, lenient: bool = False) -> ErrorCodeTable:
+    """Load and validate an error-code file; lenient accepts any non-zero code where a failure is documented."""
     source = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise ExpectationsError(f"{source}: cannot read the expectations file: {exc.strerror}") from None
+        raise ErrorCodesError(f"{source}: cannot read the error-code file: {exc.strerror}") from None
     try:
         data, lines = load_with_lines(text, source)
     except YamlSyntaxError as exc:
-        raise ExpectationsError(str(exc)) from None
+        raise ErrorCodesError(str(exc)) from None
     c = _Checker(source, lines)
     if not isinstance(data, dict):
         c.fail((), "a mapping with keys " + ", ".join(FILE_KEYS), data)
@@ -280,6 +280,6 @@ def load_expectations(path: str | Path, lenient: bool = False) -> Expectations:
             c.fail((), f"the required key {key!r}")
     release, document = c.text(data, "release", ()), c.text(data, "document", ())
     if not isinstance(data["scenarios"], dict) or not data["scenarios"]:
-        c.fail(("scenarios",), "a non-empty mapping of scenario id to expectation", data["scenarios"])
+        c.fail(("scenarios",), "a non-empty mapping of scenario id to documented outcome", data["scenarios"])
     scenarios = {sid: c.scenario(sid, item) for sid, item in data["scenarios"].items()}
-    return Expectations(source, release, document, lenient, scenarios)
+    return ErrorCodeTable(source, release, document, lenient, scenarios)
