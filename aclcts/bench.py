@@ -1,18 +1,96 @@
-"""Benchmarks of the simulator: `python -m aclcts.bench [runtime|ops|all]` prints one table of figures and ratios."""
+"""Benchmarks: `python -m aclcts.bench [runtime|ops|overhead|suite|all] [--quick] [--cases PATH ...]` prints one table."""
 
 from __future__ import annotations
 
+import argparse
+import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from aclcts import runner
+from aclcts.atc import compile_elements, generate_singleop_json
+from aclcts.cases import Case, CaseFileError, load_cases
+from aclcts.cases.values import draw_inputs
 from aclcts.opmodel import OpModel, TensorSpec
+from aclcts.resources import TrackingAcl
+from aclcts.testing import judge
 
 ACL_INT32, ACL_FLOAT16, ACL_ND = 3, 1, 2
 MIB = 1 << 20
+SEED = 20261202
+FIGURE_WIDTH = 52
+
+
+class BenchError(Exception):
+    """A benchmark could not produce its figure (a failed call or child run)."""
+
+
+class PerfWarning(UserWarning):
+    """Handle mode was not faster than execute_v2 (reported, never a failure: timings are noisy)."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One figure of the table, with an optional target such as ('>=', 0.5)."""
+
+    figure: str
+    value: float
+    unit: str
+    target: tuple[str, float] | None = None
+
+    def verdict(self) -> str:
+        """'met' or 'MISSED' for a row with a target, else ''."""
+        if self.target is None:
+            return ""
+        op, bound = self.target
+        met = {">=": self.value >= bound, "<=": self.value <= bound, ">": self.value > bound}[op]
+        return "met" if met else "MISSED"
+
+    def line(self) -> str:
+        """The row as one table line."""
+        target = f"{self.target[0]} {self.target[1]:g}" if self.target else ""
+        return f"{self.figure:<{FIGURE_WIDTH}}  {self.value:>10.3f}  {self.unit:<10}  {target:<8}  {self.verdict()}"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How much each benchmark does: the full run, or --quick for CI smoke."""
+
+    quick: bool
+    cases: tuple[str, ...]
+
+    @property
+    def small_calls(self) -> int:
+        """Iterations of the small-call loops."""
+        return 2000 if self.quick else 20000
+
+    @property
+    def exec_calls(self) -> int:
+        """Iterations of the execute loops."""
+        return 200 if self.quick else 2000
+
+    @property
+    def model_counts(self) -> tuple[int, int, int]:
+        """Loaded model counts of the model-count latency figures."""
+        return (1, 100, 1000) if self.quick else (1, 100, 10000)
+
+    @property
+    def copy_mib(self) -> int:
+        """Size of the bandwidth copy in MiB."""
+        return 16 if self.quick else 64
+
+    @property
+    def overhead_cases(self) -> int:
+        """Cases run by the framework-overhead figure."""
+        return 10 if self.quick else 60
 
 
 def per_call_us(body: Callable[[], None], calls: int, repeats: int = 5) -> float:
@@ -33,13 +111,13 @@ def _session():
     aclcts.sim.reset()
     acl.init()
     acl.rt.set_device(0)
-    context, _ = acl.rt.create_context(0)
+    acl.rt.create_context(0)
     stream, _ = acl.rt.create_stream()
     return acl, stream
 
 
-def runtime_figures() -> list[tuple[str, float, str]]:
-    """Small-call latencies and the 64 MiB host→device memcpy bandwidth against NumPy's copy."""
+def runtime_figures(settings: Settings) -> Iterator[Row]:
+    """Small-call latencies and the host→device memcpy bandwidth against NumPy's copy."""
     acl, _ = _session()
 
     def desc_cycle() -> None:
@@ -49,7 +127,10 @@ def runtime_figures() -> list[tuple[str, float, str]]:
         ptr, _ = acl.rt.malloc(256, 2)
         acl.rt.free(ptr)
 
-    size = 64 * MIB
+    yield Row("create_tensor_desc + destroy_tensor_desc", per_call_us(desc_cycle, settings.small_calls) / 2,
+              "us/call", ("<=", 10))
+    yield Row("rt.malloc(256) + rt.free", per_call_us(malloc_cycle, settings.small_calls) / 2, "us/call", ("<=", 10))
+    size = settings.copy_mib * MIB
     source = np.random.default_rng(0).integers(0, 255, size, dtype=np.uint8).tobytes()
     device, _ = acl.rt.malloc(size, 2)
     host_ptr = acl.util.bytes_to_ptr(source)
@@ -58,13 +139,9 @@ def runtime_figures() -> list[tuple[str, float, str]]:
     dst_array = np.empty(size, np.uint8)
     numpy_s = per_call_us(lambda: np.copyto(dst_array, src_array), 3) / 1e6
     acl.rt.free(device)
-    return [
-        ("create_tensor_desc + destroy_tensor_desc", per_call_us(desc_cycle, 20000) / 2, "us per call (target <= 10)"),
-        ("rt.malloc(256) + rt.free", per_call_us(malloc_cycle, 20000) / 2, "us per call (target <= 10)"),
-        ("memcpy 64 MiB host->device", size / copy_s / 1e9, "GB/s"),
-        ("numpy copy 64 MiB", size / numpy_s / 1e9, "GB/s"),
-        ("memcpy / numpy copy bandwidth", numpy_s / copy_s, "ratio (target >= 0.5)"),
-    ]
+    yield Row(f"memcpy {settings.copy_mib} MiB host->device", size / copy_s / 1e9, "GB/s")
+    yield Row(f"numpy copy {settings.copy_mib} MiB", size / numpy_s / 1e9, "GB/s")
+    yield Row("memcpy / numpy copy bandwidth", numpy_s / copy_s, "ratio", (">=", 0.5))
 
 
 def _add_model(rows: int) -> OpModel:
@@ -78,7 +155,7 @@ def _load_models(acl, count: int) -> None:
         acl.op.load(acl.util.bytes_to_ptr(image), len(image))
 
 
-def _tiny_add(acl, stream):
+def _tiny_add(acl):
     size = 16 * 4
     desc = acl.create_tensor_desc(ACL_INT32, [1, 16], ACL_ND)
     ptrs = [acl.rt.malloc(size, 2)[0] for _ in range(3)]
@@ -88,7 +165,7 @@ def _tiny_add(acl, stream):
 
 
 def _execute_v2_us(acl, stream, calls: int) -> float:
-    desc, bufs, attr = _tiny_add(acl, stream)
+    desc, bufs, attr = _tiny_add(acl)
 
     def run() -> None:
         acl.op.execute_v2("Add", [desc, desc], bufs[:2], [desc], bufs[2:], attr, stream)
@@ -98,48 +175,222 @@ def _execute_v2_us(acl, stream, calls: int) -> float:
     return result
 
 
-def ops_figures() -> list[tuple[str, float, str]]:
-    """execute_v2 against execute_with_handle for a tiny Add, and execute_v2 with 1 / 100 / 10,000 models."""
+def ops_figures(settings: Settings) -> Iterator[Row]:
+    """execute_v2 against execute_with_handle for a tiny Add, and execute_v2 latency by loaded model count."""
     acl, stream = _session()
     _load_models(acl, 1)
-    desc, bufs, attr = _tiny_add(acl, stream)
+    desc, bufs, attr = _tiny_add(acl)
     handle, _ = acl.op.create_handle("Add", [desc, desc], [desc], attr)
-    v2 = _execute_v2_us(acl, stream, 2000)
-    with_handle = per_call_us(lambda: acl.op.execute_with_handle(handle, bufs[:2], bufs[2:], stream), 2000)
+    v2 = _execute_v2_us(acl, stream, settings.exec_calls)
+    with_handle = per_call_us(lambda: acl.op.execute_with_handle(handle, bufs[:2], bufs[2:], stream),
+                              settings.exec_calls)
     acl.rt.synchronize_stream(stream)
+    yield Row("execute_v2 tiny Add", v2, "us/call")
+    yield Row("execute_with_handle tiny Add", with_handle, "us/call")
+    yield Row("execute_v2 / execute_with_handle", v2 / with_handle, "ratio", (">", 1))
     latencies = {}
-    for count in (1, 100, 10000):
+    for count in settings.model_counts:
         acl, stream = _session()
         _load_models(acl, count)
-        latencies[count] = _execute_v2_us(acl, stream, 2000)
-    return [
-        ("execute_v2 tiny Add", v2, "us/call"),
-        ("execute_with_handle tiny Add", with_handle, "us/call"),
-        ("execute_v2 / execute_with_handle", v2 / with_handle, "ratio (target > 1)"),
-        ("execute_v2 with 1 model", latencies[1], "us/call"),
-        ("execute_v2 with 100 models", latencies[100], "us/call"),
-        ("execute_v2 with 10,000 models", latencies[10000], "us/call"),
-        ("10,000 models / 1 model", latencies[10000] / latencies[1], "ratio (target <= 1.5)"),
-    ]
+        latencies[count] = _execute_v2_us(acl, stream, settings.exec_calls)
+        yield Row(f"execute_v2 with {count:,} loaded model(s)", latencies[count], "us/call")
+    low, high = settings.model_counts[0], settings.model_counts[-1]
+    yield Row(f"{high:,} models / {low:,} model", latencies[high] / latencies[low], "ratio", ("<=", 1.5))
 
 
-SUITES = {"runtime": runtime_figures, "ops": ops_figures}
+def _overhead_cases(cases: list[Case], count: int) -> list[Case]:
+    """Static cases without constant inputs, empty tensors or data-type attributes, taken round-robin by family."""
+    simple = {"bool", "int", "float", "string", "list_bool", "list_int", "list_float", "list_string", "list_list_int"}
+    by_family: dict[str, list[Case]] = {}
+    for case in cases:
+        if (not case.dynamic_input and all(t.const is None for t in case.inputs)
+                and all(int(np.prod(t.shape)) > 0 for t in case.inputs + case.outputs)
+                and all(a.type in simple for a in case.attrs)):
+            by_family.setdefault(case.family, []).append(case)
+    chosen: list[Case] = []
+    while len(chosen) < count and any(by_family.values()):
+        for family in list(by_family):
+            if by_family[family] and len(chosen) < count:
+                chosen.append(by_family[family].pop(0))
+    return chosen
+
+
+def _bare_run(acl, stream, case: Case, arrays: list[np.ndarray]) -> list[bytes]:
+    """One execute_v2 of the case in plain acl calls: descs, malloc, memcpy, execute, synchronize, copy back, free."""
+    in_descs = [acl.create_tensor_desc(t.dtype, list(t.shape), case.format) for t in case.inputs]
+    out_descs = [acl.create_tensor_desc(t.dtype, list(t.shape), case.format) for t in case.outputs]
+    in_ptrs, in_bufs = [], []
+    for array in arrays:
+        payload = np.ascontiguousarray(array).tobytes()
+        ptr, _ = acl.rt.malloc(len(payload), 0)
+        acl.rt.memcpy(ptr, len(payload), acl.util.bytes_to_ptr(payload), len(payload), 1)
+        in_ptrs.append(ptr)
+        in_bufs.append(acl.create_data_buffer(ptr, len(payload)))
+    sizes = [int(np.prod(t.shape)) * t.np_dtype.itemsize for t in case.outputs]
+    out_ptrs = [acl.rt.malloc(size, 0)[0] for size in sizes]
+    out_bufs = [acl.create_data_buffer(ptr, size) for ptr, size in zip(out_ptrs, sizes)]
+    attr = acl.op.create_attr()
+    for name, value in case.attr_values().items():
+        kind = next(a.type for a in case.attrs if a.name == name)
+        getattr(acl.op, f"set_attr_{kind}")(attr, name, value)
+    ret = acl.op.execute_v2(case.op, in_descs, in_bufs, out_descs, out_bufs, attr, stream)
+    sync = acl.rt.synchronize_stream(stream)
+    if ret or sync:
+        raise BenchError(f"{case.id}: bare execute_v2 returned {ret}, synchronize_stream {sync}")
+    results = []
+    for ptr, size in zip(out_ptrs, sizes):
+        host, _ = acl.rt.malloc_host(size)
+        acl.rt.memcpy(host, size, ptr, size, 2)
+        results.append(acl.util.ptr_to_bytes(host, size))
+        acl.rt.free_host(host)
+    for buf in in_bufs + out_bufs:
+        acl.destroy_data_buffer(buf)
+    for desc in in_descs + out_descs:
+        acl.destroy_tensor_desc(desc)
+    acl.op.destroy_attr(attr)
+    for ptr in in_ptrs + out_ptrs:
+        acl.rt.free(ptr)
+    return results
+
+
+def _compiled_session(cases: list[Case], folder: str):
+    acl, stream = _session()
+    result = compile_elements(generate_singleop_json(list(dict.fromkeys(c.op_model("Ascend910B1") for c in cases))),
+                              folder, "Ascend910B1")
+    if not result.ok:
+        raise BenchError("compiling the benchmark cases failed: " + "; ".join(result.errors))
+    ret = acl.op.set_model_dir(str(Path(folder) / "models"))
+    if ret:
+        raise BenchError(f"acl.op.set_model_dir returned {ret}")
+    return acl, stream
+
+
+def overhead_figures(settings: Settings) -> Iterator[Row]:
+    """Per-case time of runner.run + judge (through the tracking wrapper) against the same plain acl calls."""
+    cases = _overhead_cases(_library(settings), settings.overhead_cases)
+    if not cases:
+        raise BenchError("no static case without constant inputs in the case library for the overhead figure")
+    with tempfile.TemporaryDirectory(prefix="aclcts-bench-") as folder:
+        acl, stream = _compiled_session(cases, folder)
+        tracked = TrackingAcl(acl)
+        inputs = [[draw_inputs(c, c.seed(SEED))] for c in cases]
+        for case, sets in zip(cases, inputs):
+            framework = runner.run(tracked, stream, case, sets, "execute_v2")[0].arrays
+            bare = _bare_run(acl, stream, case, sets[0])
+            if [a.tobytes() for a in framework] != bare:
+                raise BenchError(f"{case.id}: the plain acl calls give other outputs than runner.run")
+
+        def through_framework() -> None:
+            for case, sets in zip(cases, inputs):
+                judge(case, sets, runner.run(tracked, stream, case, sets, "execute_v2"))
+
+        def runner_only() -> None:
+            for case, sets in zip(cases, inputs):
+                runner.run(tracked, stream, case, sets, "execute_v2")
+
+        def bare_calls() -> None:
+            for case, sets in zip(cases, inputs):
+                _bare_run(acl, stream, case, sets[0])
+
+        full = per_call_us(through_framework, 1, 3) / len(cases)
+        run_only = per_call_us(runner_only, 1, 3) / len(cases)
+        bare = per_call_us(bare_calls, 1, 3) / len(cases)
+    yield Row(f"runner.run + judge per case ({len(cases)} cases)", full, "us/case")
+    yield Row("runner.run alone per case", run_only, "us/case")
+    yield Row("plain acl calls per case", bare, "us/case")
+    yield Row("runner.run alone / plain acl calls", run_only / bare, "ratio")
+    yield Row("runner.run + judge / plain acl calls", full / bare, "ratio", ("<=", 2))
+
+
+_SUMMARY = re.compile(r"(\d+) (passed|failed|skipped|xfailed|xpassed|errors?|deselected)")
+
+
+def _child_pytest(settings: Settings, extra: list[str]) -> tuple[int, float, str]:
+    """Run pytest over conformance/ in a child process: (tests run, wall seconds, summary line)."""
+    command = [sys.executable, "-m", "pytest", "conformance/", "-q", "-p", "no:cacheprovider", *extra]
+    if settings.quick:
+        command += ["-m", "execute"]
+    if settings.cases:
+        command += ["--cases", *settings.cases]
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    lines = [line.strip("= ") for line in done.stdout.splitlines() if _SUMMARY.search(line) and " in " in line]
+    if done.returncode not in (0, 1) or not lines:
+        last = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
+        raise BenchError(f"{' '.join(command[2:])} exited {done.returncode}: {last}")
+    counts = {kind.rstrip("s") if kind.startswith("error") else kind: int(n) for n, kind in _SUMMARY.findall(lines[-1])}
+    if done.returncode == 1:
+        print(f"note: {' '.join(command[2:])}: {lines[-1]}", file=sys.stderr)
+    run = sum(counts.get(k, 0) for k in ("passed", "failed", "xfailed", "xpassed"))
+    return run, wall, lines[-1]
+
+
+def suite_figures(settings: Settings) -> Iterator[Row]:
+    """Conformance throughput serially and with -n 2, and the fixed startup costs xdist cannot spread."""
+    if not Path("conformance").is_dir():
+        raise BenchError(f"no conformance/ folder in {Path.cwd().name}/; run from the repository root")
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "pytest", "conformance/", "-q", "-p", "no:cacheprovider", "--collect-only",
+                    *(["--cases", *settings.cases] if settings.cases else [])], capture_output=True, check=False)
+    yield Row("suite startup: pytest --collect-only", time.perf_counter() - start, "s")
+    library = _library(settings)
+    with tempfile.TemporaryDirectory(prefix="aclcts-bench-") as folder:
+        start = time.perf_counter()
+        models = list(dict.fromkeys(c.op_model("Ascend910B1") for c in library))
+        compile_elements(generate_singleop_json(models), folder, "Ascend910B1")
+        yield Row(f"suite startup: compiling {len(models):,} models", time.perf_counter() - start, "s")
+    serial_run, serial_wall, _ = _child_pytest(settings, [])
+    yield Row(f"pytest conformance/ serial: {serial_run:,} tests", serial_wall, "s")
+    yield Row("pytest conformance/ serial throughput", serial_run / serial_wall, "cases/s")
+    parallel_run, parallel_wall, _ = _child_pytest(settings, ["-n", "2"])
+    yield Row(f"pytest conformance/ -n 2: {parallel_run:,} tests", parallel_wall, "s")
+    yield Row("pytest conformance/ -n 2 throughput", parallel_run / parallel_wall, "cases/s")
+    yield Row("-n 2 / serial throughput", (parallel_run / parallel_wall) / (serial_run / serial_wall), "ratio",
+              (">=", 1.6))
+
+
+def _library(settings: Settings) -> list[Case]:
+    return load_cases(list(settings.cases) or ["cases"])
+
+
+SUITES: dict[str, Callable[[Settings], Iterator[Row]]] = {
+    "runtime": runtime_figures, "ops": ops_figures, "overhead": overhead_figures, "suite": suite_figures,
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m aclcts.bench", description=__doc__)
+    parser.add_argument("suites", nargs="*", metavar="SUITE", help=f"{', '.join(SUITES)} or all (default all)")
+    parser.add_argument("--quick", action="store_true",
+                        help="CI smoke: fewer calls, 1,000 models instead of 10,000, the suite with -m execute")
+    parser.add_argument("--cases", nargs="+", default=[], help="case files or folders (default cases/)")
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print the figures of the chosen benchmark suites as one table."""
-    argv = sys.argv[1:] if argv is None else argv
-    names = argv or ["all"]
-    chosen = list(SUITES) if names == ["all"] else names
+    """Print the figures of the chosen benchmark suites as one table, each row as soon as it is measured."""
+    args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    chosen = list(SUITES) if args.suites in ([], ["all"]) else args.suites
     unknown = [n for n in chosen if n not in SUITES]
     if unknown:
-        print(f"usage: python -m aclcts.bench [{'|'.join(SUITES)}|all]; unknown: {', '.join(unknown)}", file=sys.stderr)
+        print(f"python -m aclcts.bench: error: unknown suite {', '.join(unknown)}; expected "
+              f"{', '.join(SUITES)} or all", file=sys.stderr)
         return 2
-    rows = [row for name in chosen for row in SUITES[name]()]
-    width = max(len(r[0]) for r in rows)
-    print(f"{'figure':<{width}}  {'value':>10}  unit")
-    for label, value, unit in rows:
-        print(f"{label:<{width}}  {value:>10.3f}  {unit}")
+    settings = Settings(args.quick, tuple(args.cases))
+    try:
+        _library(settings)
+    except CaseFileError as exc:
+        print(f"python -m aclcts.bench: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"{'figure':<{FIGURE_WIDTH}}  {'value':>10}  {'unit':<10}  {'target':<8}  verdict", flush=True)
+    try:
+        for name in chosen:
+            for row in SUITES[name](settings):
+                print(row.line(), flush=True)
+    except BenchError as exc:
+        print(f"python -m aclcts.bench: error: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

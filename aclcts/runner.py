@@ -82,16 +82,38 @@ def _collect(res: flow.Resources, case: Case, allocations: list[tuple[int, int]]
     return Outputs(arrays, unwritten)
 
 
+@dataclass
+class Staged:
+    """A case's attributes, input and output descs and buffers, set up in a Resources scope."""
+
+    attr: int
+    in_descs: list[int]
+    in_bufs: list[int]
+    in_ptrs: list[int]
+    out_descs: list[int]
+    out_bufs: list[int]
+    allocations: list[tuple[int, int]]
+
+
+def stage(acl: Any, res: flow.Resources, case: Case, inputs: list[np.ndarray]) -> Staged:
+    """Create the case's attr, copy its inputs to the device and allocate its outputs, all held by res."""
+    attr = acl.op.create_attr()
+    res.attrs.append(attr)
+    for a in case.attrs:
+        _set_attr(acl, attr, a.name, a.type, a.value)
+    in_descs, in_bufs, in_ptrs = _put_inputs(acl, res, case, inputs)
+    out_descs, out_bufs, allocations = _put_outputs(acl, res, case)
+    return Staged(attr, in_descs, in_bufs, in_ptrs, out_descs, out_bufs, allocations)
+
+
 def run(acl: Any, stream: int, case: Case, input_sets: list[list[np.ndarray]], mode: str) -> list[Outputs]:
     """Run the case once per input set by execute_v2 or by one handle, synchronising before each read-back."""
     results = []
     with flow.resources(acl) as res:
-        attr = acl.op.create_attr()
-        res.attrs.append(attr)
-        for a in case.attrs:
-            _set_attr(acl, attr, a.name, a.type, a.value)
-        in_descs, in_bufs, in_ptrs = _put_inputs(acl, res, case, input_sets[0])
-        out_descs, out_bufs, allocations = _put_outputs(acl, res, case)
+        staged = stage(acl, res, case, input_sets[0])
+        attr, in_descs, in_bufs, out_descs, out_bufs = (staged.attr, staged.in_descs, staged.in_bufs,
+                                                        staged.out_descs, staged.out_bufs)
+        in_ptrs, allocations = staged.in_ptrs, staged.allocations
         handle = 0
         if mode == "handle":
             handle = flow.value(acl.op.create_handle(case.op, in_descs, out_descs, attr), "acl.op.create_handle")

@@ -1,0 +1,65 @@
+"""`python -m aclcts.bench`: one table with every figure, targets judged; bad arguments are one-line errors."""
+
+import re
+import subprocess
+import sys
+
+ADD_CASE = """\
+op: Add
+family: elementwise
+source: "elewise_calculation_ops.h REG_OP(Add): inputs x1, x2; output y"
+inputs: [x1, x2]
+outputs: [y]
+dtypes: [float32, int32]
+shapes:
+  - [[8, 16], [8, 16]]
+"""
+
+FIGURES = [
+    "create_tensor_desc + destroy_tensor_desc", "rt.malloc(256) + rt.free", "memcpy 16 MiB host->device",
+    "numpy copy 16 MiB", "memcpy / numpy copy bandwidth", "execute_v2 tiny Add", "execute_with_handle tiny Add",
+    "execute_v2 / execute_with_handle", "execute_v2 with 1 loaded model(s)", "execute_v2 with 100 loaded model(s)",
+    "execute_v2 with 1,000 loaded model(s)", "1,000 models / 1 model", "runner.run + judge per case (2 cases)",
+    "runner.run alone per case", "plain acl calls per case", "runner.run alone / plain acl calls",
+    "runner.run + judge / plain acl calls", "suite startup: pytest --collect-only", "suite startup: compiling 2 models",
+    "pytest conformance/ serial: N tests", "pytest conformance/ serial throughput", "pytest conformance/ -n 2: N tests",
+    "pytest conformance/ -n 2 throughput", "-n 2 / serial throughput",
+]
+TARGETED = {"create_tensor_desc + destroy_tensor_desc", "rt.malloc(256) + rt.free", "memcpy / numpy copy bandwidth",
+            "execute_v2 / execute_with_handle", "1,000 models / 1 model", "runner.run + judge / plain acl calls",
+            "-n 2 / serial throughput"}
+
+
+def bench(root, *args):
+    return subprocess.run([sys.executable, "-m", "aclcts.bench", *args], cwd=root, capture_output=True, text=True)
+
+
+def test_quick_run_prints_every_figure_with_a_number_and_judges_every_target(pytestconfig, tmp_path):
+    case_file = tmp_path / "add.yaml"
+    case_file.write_text(ADD_CASE, encoding="utf-8")
+    done = bench(pytestconfig.rootpath, "--quick", "--cases", str(case_file))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["figure", "value", "unit", "target", "verdict"]
+    rows = {re.sub(r": [\d,]+ tests$", ": N tests", line[:52].rstrip()): line[52:].split() for line in lines[1:]}
+    assert list(rows) == FIGURES
+    for figure, cells in rows.items():
+        assert re.fullmatch(r"\d+\.\d{3}", cells[0]), (figure, cells)
+        assert (cells[-1] in ("met", "MISSED")) == (figure in TARGETED), (figure, cells)
+
+
+def test_unknown_suite_is_a_one_line_error(pytestconfig):
+    done = bench(pytestconfig.rootpath, "runtime", "speed")
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("python -m aclcts.bench: error: unknown suite speed; expected runtime, ops, "
+                                   "overhead, suite or all")
+    assert done.stdout == ""
+
+
+def test_a_bad_case_file_is_a_one_line_error_naming_it(pytestconfig, tmp_path):
+    case_file = tmp_path / "bad.yaml"
+    case_file.write_text(ADD_CASE.replace("op: Add", "op: [Add"), encoding="utf-8")
+    done = bench(pytestconfig.rootpath, "overhead", "--cases", str(case_file))
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and "bad.yaml" in done.stderr
+    assert "Traceback" not in done.stderr
