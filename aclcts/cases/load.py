@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -43,6 +44,12 @@ def _const_shape(values: Any) -> tuple[int, ...]:
     return () if not isinstance(values, list) else (len(values),)
 
 
+def _importable(folder: str) -> None:
+    """Let a custom op's reference module (`reference: module:ATTR`) be imported from its case file's folder."""
+    if folder not in sys.path:
+        sys.path.append(folder)
+
+
 def expand_file(source: str) -> list[Case]:
     """Load, validate and expand one case file."""
     with open(source, encoding="utf-8") as handle:
@@ -53,6 +60,8 @@ def expand_file(source: str) -> list[Case]:
         raise CaseFileError(str(exc)) from None
     check_case_file(data, source, lines, set(DTYPE_BY_NAME))
     op = data["op"]
+    if ":" in data.get("reference", ""):
+        _importable(os.path.dirname(os.path.abspath(source)))
     try:
         ref = reference(data.get("reference", op))
     except KeyError as exc:

@@ -7,6 +7,8 @@ This package never imports the simulator: the two must not share numerics.
 
 from __future__ import annotations
 
+import importlib
+
 from aclcts.reference import cast, elementwise, index, matmul, nn, reduction, shape
 from aclcts.reference.base import REQUIRED, RefOp
 from aclcts.reference.numeric import round_to
@@ -21,11 +23,26 @@ OP_TYPES: tuple[str, ...] = tuple(sorted(_REGISTRY))
 
 
 def reference(op_type: str) -> RefOp:
-    """Return the reference of an IR op type; KeyError naming it and listing the known ones."""
+    """Return the reference of an IR op type, or a custom op's RefOp named `module:ATTR`; KeyError if there is none."""
+    if ":" in op_type:
+        return _imported(op_type)
     try:
         return _REGISTRY[op_type]
     except KeyError:
         raise KeyError(f"no reference for op type {op_type!r}; known: {', '.join(OP_TYPES)}") from None
+
+
+def _imported(spec: str) -> RefOp:
+    """The RefOp a custom op's case file names as `module:ATTR` (module importable, e.g. next to the case file)."""
+    module_name, _, attr = spec.partition(":")
+    try:
+        found = getattr(importlib.import_module(module_name), attr)
+    except Exception as exc:  # the user's module: any failure to import it is reported as a missing reference
+        raise KeyError(f"reference {spec!r}: cannot load it: {type(exc).__name__}: {exc}") from None
+    if not isinstance(found, RefOp):
+        raise KeyError(f"reference {spec!r}: expected a RefOp (aclcts.reference.base.define), "
+                       f"got {type(found).__name__}") from None
+    return found
 
 
 __all__ = ["OP_TYPES", "REQUIRED", "RefOp", "reference", "round_to"]

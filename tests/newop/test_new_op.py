@@ -1,0 +1,136 @@
+"""`aclcts new-op`: the scaffold runs through the suite on the simulator as generated, and a broken kernel fails it."""
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import numpy as np
+import pytest
+
+from aclcts.cases import load_cases
+from aclcts.cases.values import draw_inputs
+from aclcts.compare import compare, default_policy
+from aclcts.constants import Format
+from aclcts.newop import main
+from aclcts.reference import reference
+from aclcts.sim.kernels import TensorInfo
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def suite_run(folder: Path, case_file: Path, op: str) -> tuple[subprocess.CompletedProcess, dict[str, str]]:
+    """The printed simulator command in a child pytest; its exit status and, per test of an op case, the outcome."""
+    junit = folder / "junit.xml"
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "conformance", str(folder), "--cases", str(case_file), "-k", op,
+         "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:randomly", f"--junitxml={junit}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+    )
+    outcomes = {}
+    for case in ElementTree.parse(junit).getroot().iter("testcase"):
+        if f"[{op}-" in case.get("name"):
+            tags = [child.tag for child in case if child.tag in ("failure", "error", "skipped")]
+            outcomes[f"{case.get('classname')}::{case.get('name')}"] = tags[0] if tags else "passed"
+    return result, outcomes
+
+
+@pytest.fixture(scope="module")
+def my_scale(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("newop") / "my_scale"
+    assert main(["MyScale", "--dir", str(folder)]) == 0
+    return folder
+
+
+def test_the_scaffold_writes_case_file_reference_kernel_and_conftest(my_scale, capsys):
+    names = sorted(p.name for p in my_scale.iterdir())
+    assert names == ["conftest.py", "my_scale.yaml", "my_scale_kernel.py", "my_scale_reference.py"]
+    cases = load_cases([str(my_scale / "my_scale.yaml")])
+    assert {c.op for c in cases} == {"MyScale"} and len(cases) == 6
+    assert {c.inputs[0].dtype_name for c in cases} == {"float16", "float32"}
+
+
+def test_the_generated_cases_pass_every_step_on_the_simulator(my_scale):
+    result, outcomes = suite_run(my_scale, my_scale / "my_scale.yaml", "MyScale")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    modules = {name.split("::")[0] for name in outcomes}
+    assert modules == {"conformance.test_execute", "conformance.test_handle"}
+    assert len(outcomes) == 12 and set(outcomes.values()) == {"passed"}, outcomes
+
+
+def test_a_kernel_that_drops_an_input_fails_the_suite(tmp_path):
+    folder = tmp_path / "broken"
+    assert main(["MyBroken", "--dir", str(folder)]) == 0
+    kernel = folder / "my_broken_kernel.py"
+    text = kernel.read_text()
+    assert "for x in inputs[1:]:" in text
+    kernel.write_text(text.replace("for x in inputs[1:]:", "for x in inputs[2:]:"))
+    result, outcomes = suite_run(folder, folder / "my_broken.yaml", "MyBroken")
+    assert result.returncode == 1, result.stdout[-3000:]
+    assert len(outcomes) == 12 and set(outcomes.values()) == {"failure"}, outcomes
+    assert result.stdout.count("differs from the reference") >= 12
+
+
+@pytest.mark.parametrize("op, inputs, outputs, dtypes", [
+    ("OneInTwoOut", "1", "2", "bfloat16,double"), ("ThreeIn", "3", "1", "int8,float32"),
+])
+def test_reference_and_kernel_agree_for_other_signatures(tmp_path, op, inputs, outputs, dtypes):
+    folder = tmp_path / "sig"
+    assert main([op, "--dir", str(folder), "--inputs", inputs, "--outputs", outputs, "--dtype", dtypes]) == 0
+    stem = next(folder.glob("*.yaml")).stem
+    kernel = importlib.util.module_from_spec(importlib.util.spec_from_file_location(
+        f"{stem}_kernel", folder / f"{stem}_kernel.py"))
+    kernel.__spec__.loader.exec_module(kernel)
+    cases = load_cases([str(folder / f"{stem}.yaml")])
+    assert len(cases) == 2 * (3 if int(inputs) > 1 else 2)
+    for case in cases:
+        assert [t.name for t in case.outputs] == (["y"] if outputs == "1" else ["y1", "y2"])
+        xs = draw_inputs(case, 7)
+        expected = reference(case.reference).compute(xs, {}, [t.np_dtype for t in case.outputs])
+        infos = [TensorInfo(t.dtype, t.shape, int(Format.ACL_FORMAT_ND)) for t in case.outputs]
+        for tensor, got, want in zip(case.outputs, kernel.compute(xs, {}, infos), expected):
+            assert got.dtype == tensor.np_dtype and got.shape == tensor.shape
+            assert compare(got, np.asarray(want), default_policy(got.dtype, case.family)).passed, case.id
+
+
+def test_no_kernel_writes_only_the_case_file_and_the_reference(tmp_path):
+    assert main(["NoKernel", "--dir", str(tmp_path / "nk"), "--no-kernel"]) == 0
+    assert sorted(p.name for p in (tmp_path / "nk").iterdir()) == ["no_kernel.yaml", "no_kernel_reference.py"]
+
+
+def test_existing_files_are_kept_unless_force(tmp_path, capsys):
+    folder = tmp_path / "again"
+    assert main(["MyScale", "--dir", str(folder)]) == 0
+    reference_file = folder / "my_scale_reference.py"
+    reference_file.write_text("edited by the user\n")
+    capsys.readouterr()
+    assert main(["MyScale", "--dir", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "my_scale_reference.py" in err and "--force" in err
+    assert reference_file.read_text() == "edited by the user\n"
+    assert main(["MyScale", "--dir", str(folder), "--force"]) == 0
+    assert "define(" in reference_file.read_text()
+
+
+@pytest.mark.parametrize("argv, field", [
+    (["my_scale"], "NAME"), (["My-Scale"], "NAME"), (["2Scale"], "NAME"), (["Add"], "NAME"),
+    (["MyScale", "--inputs", "0"], "--inputs"), (["MyScale", "--outputs", "x"], "--outputs"),
+    (["MyScale", "--dtype", "float16,fp32"], "--dtype"),
+])
+def test_invalid_arguments_give_one_line_naming_the_field(tmp_path, capsys, argv, field):
+    assert main([*argv, "--dir", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"aclcts new-op: error: {field}") and err.count("\n") == 1, err
+    assert "Traceback" not in err and not (tmp_path / "out").exists()
+
+
+def test_the_next_commands_name_the_generated_case_file(tmp_path, capsys):
+    folder = tmp_path / "cmds"
+    assert main(["MyScale", "--dir", str(folder)]) == 0
+    out = capsys.readouterr().out
+    case_file = folder / "my_scale.yaml"
+    assert f"pytest conformance/ {folder} --cases {case_file} -k MyScale" in out
+    assert f"aclcts singleop {case_file} -o build/op_list.json" in out
+    assert "atc --singleop=build/op_list.json --output=build/op_models --soc_version=" in out
+    assert f"pytest conformance/ --backend=npu --model-dir=build/op_models --cases {case_file} -k MyScale" in out
