@@ -443,6 +443,12 @@ class Comparison:
                          float(self._abs[flat]), float(self._rel[flat])))
         return rows
 
+    def relative_errors(self) -> np.ndarray:
+        """Read-only flat relative error of every element: 0 where equal, inf at non-finite mismatches."""
+        view = self._rel.view()
+        view.flags.writeable = False
+        return view
+
     def as_dict(self, k: int = 5) -> dict[str, Any]:
         """The metrics, policy and worst elements as plain Python values (for reports)."""
         keys = ("policy", "params", "passed", "n", "max_abs", "max_rel", "max_ulp", "mismatch_ratio", "mare",

@@ -28,6 +28,23 @@ def _record(key: str, value: Any) -> None:
         recorder(key, value)
 
 
+#: Receives (output name, execution index, Comparison, worst-element table) for every failing comparison.
+FailureRecorder = Callable[[str, int, Comparison, str], None]
+_FAILURE_RECORDERS: list[FailureRecorder] = []
+
+
+def set_failure_recorder(recorder: FailureRecorder | None) -> None:
+    """Install (or, with None, remove) what receives each failing comparison of the running test."""
+    _FAILURE_RECORDERS.clear()
+    if recorder is not None:
+        _FAILURE_RECORDERS.append(recorder)
+
+
+def _record_failure(output: str, execution: int, comparison: Comparison, table: str) -> None:
+    for recorder in _FAILURE_RECORDERS:
+        recorder(output, execution, comparison, table)
+
+
 def policy_for(case: Case, tensor: TensorCase):
     """The precision policy of one output: the case file's, per dtype or overall, else the suite default."""
     spec = case.precision
@@ -71,11 +88,13 @@ def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]
                 failures.append(f"{where}: {int(never_written.sum())} element(s) still hold the poison pattern "
                                 f"(never written), first at {index}")
             if not comparison.passed:
+                table = _table(comparison)
+                _record_failure(tensor.name, run_index, comparison, table)
                 failures.append(
                     f"{where}: fails policy {comparison.policy} {comparison.params}: max abs {comparison.max_abs:.4g}, "
                     f"max rel {comparison.max_rel:.4g}, max ulp {comparison.max_ulp}, mismatch ratio "
                     f"{comparison.mismatch_ratio:.4g}, MARE {comparison.mare:.4g}, MERE {comparison.mere:.4g}\n"
-                    + _table(comparison)
+                    + table
                 )
     return failures
 

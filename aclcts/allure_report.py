@@ -1,0 +1,212 @@
+"""Allure labels, parameters and failure attachments for every test while allure-pytest writes results (--alluredir)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from typing import Any
+
+import allure
+import numpy as np
+import pytest
+
+from aclcts import testing
+from aclcts.cases import Case
+from aclcts.compare import Comparison
+from aclcts.plugin import CONCERNS, STEPS
+
+#: Top folder of a test → the epic it reports under (any other folder is its own epic).
+SUITES = {"conformance": "aclcts conformance"}
+#: Relative-error histogram bins per decade.
+BINS_PER_DECADE = 2
+_REPRODUCE_ATTACHED = pytest.StashKey[bool]()
+
+
+def add_options(group: Any) -> None:
+    """No options: the feature is on whenever allure-pytest writes results (--alluredir)."""
+
+
+def configure(config: pytest.Config) -> None:
+    """Register the allure hooks when allure-pytest is active in this run."""
+    if getattr(config.option, "allure_report_dir", None):
+        config.pluginmanager.register(AllureHooks(), "aclcts-allure")
+
+
+# ------------------------------------------------------------------------------------ labels and parameters
+
+
+def epic(item: pytest.Item) -> str:
+    """The suite a test belongs to: "aclcts conformance" for conformance/, otherwise its top folder."""
+    try:
+        parts = item.path.relative_to(item.config.rootpath).parts
+    except ValueError:
+        parts = item.path.parts[-2:]
+    top = parts[0] if len(parts) > 1 else item.config.rootpath.name
+    return SUITES.get(top, top)
+
+
+def features(item: pytest.Item) -> list[str]:
+    """Readable names of the documented steps a test is marked with (its concerns when it has no step marker)."""
+    concerns = {name: text for name, text in CONCERNS.items() if "(" not in name}
+    for table in (STEPS, concerns):
+        found = [f"{name}: {text.split(' (')[0]}" for name, text in table.items() if item.get_closest_marker(name)]
+        if found:
+            return found
+    return []
+
+
+def _case_of(item: pytest.Item) -> tuple[str, Case] | None:
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if isinstance(params.get("op_case"), Case):
+        return "op_case", params["op_case"]
+    golden = params.get("golden_case")
+    if isinstance(getattr(golden, "case", None), Case):
+        return "golden_case", golden.case
+    return None
+
+
+def story(item: pytest.Item) -> str:
+    """The op a case-parametrized test runs, otherwise the concern its module is named after."""
+    found = _case_of(item)
+    if found is not None:
+        return found[1].op
+    stem = item.path.stem
+    return stem.removeprefix("test_").replace("_", " ")
+
+
+def _tensors(tensors: tuple) -> tuple[str, str]:
+    dtypes = ", ".join(dict.fromkeys(t.dtype_name for t in tensors))
+    shapes = ", ".join(str(list(t.shape)) for t in tensors)
+    return dtypes, shapes
+
+
+def mode(item: pytest.Item) -> str:
+    """How a case-parametrized test runs its op: execute_v2, handle or direct (op.cast, blas), static or dynamic."""
+    marker = item.get_closest_marker("cases")
+    form = marker.kwargs.get("mode") if marker else None
+    if form is None:
+        name = getattr(item, "originalname", item.name)
+        form = "handle" if "handle" in name else "execute_v2" if item.get_closest_marker("execute") else "direct"
+    return f"{form}, {'dynamic' if item.get_closest_marker('dynamic') else 'static'}"
+
+
+def case_parameters(item: pytest.Item) -> dict[str, Any]:
+    """The allure parameters of a case-parametrized test (empty for any other test)."""
+    found = _case_of(item)
+    if found is None:
+        return {}
+    param, case = found
+    in_dtypes, in_shapes = _tensors(case.inputs)
+    out_dtypes, out_shapes = _tensors(case.outputs)
+    values: dict[str, Any] = {
+        param: case.id if param == "op_case" else item.callspec.params[param].name,
+        "dtype": in_dtypes if in_dtypes == out_dtypes else f"{in_dtypes} -> {out_dtypes}",
+        "shape": f"{in_shapes} -> {out_shapes}",
+        "mode": mode(item),
+    }
+    if param == "op_case":
+        values["seed"] = case.seed(item.config.getoption("--aclcts-seed"))
+    return values
+
+
+def label_test(item: pytest.Item) -> None:
+    """Give the running test its epic, feature and story labels and its case parameters."""
+    allure.dynamic.epic(epic(item))
+    found = features(item)
+    if found:
+        allure.dynamic.feature(*found)
+    allure.dynamic.story(story(item))
+    for name, value in case_parameters(item).items():
+        allure.dynamic.parameter(name, value)
+
+
+# ---------------------------------------------------------------------------------------- attachments
+
+
+def histogram(rel: np.ndarray) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Log-scale histogram of relative errors: (bin edges, counts, count of exact elements, count of inf)."""
+    rel = np.asarray(rel, dtype=np.float64)
+    positive = rel[np.isfinite(rel) & (rel > 0)]
+    exact, infinite = int((rel == 0).sum()), int(np.isinf(rel).sum())
+    if not positive.size:
+        return np.zeros(0), np.zeros(0, dtype=np.int64), exact, infinite
+    low = np.floor(np.log10(positive.min()) * BINS_PER_DECADE)
+    high = max(np.ceil(np.log10(positive.max()) * BINS_PER_DECADE), low + 1)
+    edges = 10.0 ** (np.arange(low, high + 1) / BINS_PER_DECADE)
+    counts, _ = np.histogram(np.clip(positive, edges[0], edges[-1]), bins=edges)
+    return edges, counts, exact, infinite
+
+
+def histogram_csv(rel: np.ndarray) -> str:
+    """The relative-error histogram as CSV rows: bin low, bin high, count (exact and inf rows first)."""
+    edges, counts, exact, infinite = histogram(rel)
+    rows = ["rel_err_low,rel_err_high,count", f"0,0,{exact}", f"inf,inf,{infinite}"]
+    rows += [f"{lo:.3g},{hi:.3g},{int(n)}" for lo, hi, n in zip(edges[:-1], edges[1:], counts)]
+    return "\n".join(rows) + "\n"
+
+
+def histogram_png(rel: np.ndarray, title: str) -> bytes:
+    """The relative-error histogram drawn with matplotlib's Agg backend as PNG bytes (ImportError without it)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    edges, counts, exact, infinite = histogram(rel)
+    figure = Figure(figsize=(6.4, 3.6))
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    if counts.size:
+        axes.bar(edges[:-1], counts, width=np.diff(edges), align="edge", edgecolor="black")
+        axes.set_xscale("log")
+    axes.set_xlabel("relative error")
+    axes.set_ylabel("elements")
+    axes.set_title(f"{title}\n{exact} exact, {infinite} inf (expected 0 or non-finite mismatch)", fontsize=9)
+    figure.tight_layout()
+    out = io.BytesIO()
+    figure.savefig(out, format="png")
+    return out.getvalue()
+
+
+def attach_comparison(output: str, execution: int, comparison: Comparison, table: str) -> None:
+    """Attach a failing comparison's worst-element table and its relative-error histogram to the running test."""
+    where = f"{output} execution {execution + 1}"
+    allure.attach(f"{where}: policy {comparison.policy} {comparison.params}\n{table}\n",
+                  name=f"{where}: worst elements", attachment_type=allure.attachment_type.TEXT)
+    rel = comparison.relative_errors()
+    try:
+        png = histogram_png(rel, f"{where}: relative error")
+    except ImportError:
+        allure.attach(histogram_csv(rel), name=f"{where}: relative error histogram (CSV table, matplotlib not "
+                      "installed)", attachment_type=allure.attachment_type.CSV)
+        return
+    allure.attach(png, name=f"{where}: relative error histogram", attachment_type=allure.attachment_type.PNG)
+
+
+class AllureHooks:
+    """The hooks that label every test and attach failure data while allure-pytest is active."""
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        """Label the test before its fixtures run (so a setup failure is labelled too)."""
+        label_test(item)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Iterator[None]:
+        """Attach every failing comparison of the test body as it is judged."""
+        testing.set_failure_recorder(attach_comparison)
+        try:
+            yield
+        finally:
+            testing.set_failure_recorder(None)
+
+    @pytest.hookimpl(hookwrapper=True, tryfirst=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+        """Attach the reproducing command line of the test's first failing phase."""
+        outcome = yield
+        report = outcome.get_result()
+        if item.stash.get(_REPRODUCE_ATTACHED, False):
+            return
+        for name, text in report.sections:
+            if name == "reproduce":
+                allure.attach(text + "\n", name="reproduce", attachment_type=allure.attachment_type.TEXT)
+                item.stash[_REPRODUCE_ATTACHED] = True
+                return
