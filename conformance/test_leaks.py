@@ -334,8 +334,21 @@ def _execute_cycle(acl: Any, res: flow.Resources, stream: int, case: Case) -> Ca
     return cycle
 
 
+def _handle_cycle(acl: Any, res: flow.Resources, stream: int, case: Case) -> Callable[[], None]:
+    descs = [flow.create_desc(res, t.dtype, t.shape, case.format) for t in case.inputs + case.outputs]
+    attr = acl.op.create_attr()
+    res.attrs.append(attr)
+    count = len(case.inputs)
+
+    def cycle() -> None:
+        handle = flow.value(acl.op.create_handle(case.op, descs[:count], descs[count:], attr), "acl.op.create_handle")
+        acl.op.destroy_handle(handle)
+
+    return cycle
+
+
 HOST_CYCLE_MAKERS = {"descs-buffers-attrs": _objects_cycle, "malloc-memcpy-free": _copies_cycle,
-                     "execute_v2": _execute_cycle}
+                     "execute_v2": _execute_cycle, "create_handle-destroy_handle": _handle_cycle}
 
 
 @pytest.mark.parametrize("name", HOST_CYCLE_MAKERS)

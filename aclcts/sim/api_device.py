@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from aclcts.constants import ErrorCode, EventStatus, RunMode, StreamStatus
-from aclcts.sim import core
+from aclcts.sim import core, faults
 from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized
 from aclcts.sim.errors import warn
 from aclcts.sim.state import Context, Device
@@ -356,7 +356,13 @@ def resolve_stream(api: str, stream_handle: int) -> Stream | int:
     stream = core.STATE.lookup("stream", stream_handle, api)
     if stream.device is not context.device:
         return fail(STREAM_CONTEXT, f"{api}: stream {stream_handle:#x} belongs to device {stream.device.id}, the current context to device {context.device.id}")
+    if faults.active("work_on_default_stream") and not api.startswith(_STREAM_APIS):
+        return context.default_stream
     return stream
+
+
+#: Calls that act on the stream itself rather than queue work (work_on_default_stream leaves them alone).
+_STREAM_APIS = ("acl.rt.synchronize_stream", "acl.rt.stream_query", "acl.rt.stream_wait_event")
 
 
 @export("rt", "destroy_stream", "k")
@@ -398,6 +404,8 @@ def finish(stream: Stream) -> int:
 def synchronize_stream(stream_handle: int) -> int:
     """aclrtSynchronizeStream: run the stream's queued work; deferred errors surface here."""
     stream = resolve_stream("acl.rt.synchronize_stream", stream_handle)
+    if not isinstance(stream, int) and faults.active("synchronize_stream_no_drain"):
+        return OK
     return stream if isinstance(stream, int) else finish(stream)
 
 

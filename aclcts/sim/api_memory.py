@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 
 from aclcts.constants import MEMCPY_ACCEPTED_KINDS, ErrorCode, MemAttr, MemcpyKind
-from aclcts.sim import core
+from aclcts.sim import core, faults
 from aclcts.sim.api_device import context_or_error, resolve_stream
 from aclcts.sim.errors import SimMisuseError
 from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized
@@ -37,7 +37,7 @@ def _malloc(api: str, size: int, policy: int, align32_only: bool) -> tuple[int, 
     context = context_or_error(api)
     if isinstance(context, int):
         return 0, context
-    if size == 0:
+    if size == 0 and not faults.active("malloc_size_zero_succeeds"):
         return 0, fail(INVALID_PARAM, f"{api}: size is 0")
     device = context.device.id
     reserved = reserved_size(size, policy, st.settings.soc_name, align32_only)
@@ -125,7 +125,8 @@ def _copy_checks(api: str, dst: int, dest_max: int, src: int, count: int, kind: 
     if code:
         return code
     if dst == 0 or src == 0:
-        return fail(INVALID_PARAM, f"{api}: {'dst' if dst == 0 else 'src'} is null")
+        null_code = RT_PARAM_INVALID if faults.active("memcpy_null_code_swapped") else INVALID_PARAM
+        return fail(null_code, f"{api}: {'dst' if dst == 0 else 'src'} is null")
     if kind not in MEMCPY_ACCEPTED_KINDS:
         return fail(INVALID_PARAM, f"{api}: kind {kind} is not one of 0..5")
     if dest_max == 0 or count == 0:
@@ -146,6 +147,8 @@ def memcpy(dst: int, dest_max: int, src: int, count: int, kind: int) -> int:
     memory = core.STATE.memory
     src_real, _ = memory.resolve(api, src, count, "src", False)
     dst_real, _ = memory.resolve(api, dst, count, "dst", False)
+    if faults.active("memcpy_one_byte_short"):
+        count -= 1
     copy_bytes(dst_real, src_real, count)
     return OK
 
@@ -169,6 +172,9 @@ def memcpy_async(dst: int, dest_max: int, src: int, count: int, kind: int, strea
     dst_real, dst_region = st.memory.resolve(api, dst, count, "dst", False)
     regions = tuple(r for r in (src_region, dst_region) if r is not None)
     cost = LAUNCH_MS + count / COPY_BYTES_PER_MS
+    h2d = kind == MemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE
+    if h2d and faults.active("memcpy_async_one_byte_short"):
+        count -= 1
     if dst_region is None:
         stream.drain()
         copy_bytes(dst_real, src_real, count)
@@ -186,7 +192,7 @@ def memcpy_async(dst: int, dest_max: int, src: int, count: int, kind: int, strea
             copy_bytes(dst_region.real + (dst - dst_region.start), src_region.real + (src - src_region.start), count)
             return OK
 
-    stream.enqueue(Task(run, api, regions, cost))
+    stream.enqueue(Task(run, api, regions, cost, late=h2d and faults.active("async_h2d_lands_late")))
     return OK
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from aclcts.constants import ErrorCode
 from aclcts.dtypes import has_numpy_dtype, numpy_dtype
 from aclcts.opmodel import Attr, ModelFormatError
-from aclcts.sim import core
+from aclcts.sim import core, faults
 from aclcts.sim.api_attr import attr as attr_object
 from aclcts.sim.api_device import resolve_stream
 from aclcts.sim.api_tensor import DataBuffer, TensorDesc, buffer, desc
@@ -52,7 +52,7 @@ def set_model_dir(model_dir: str) -> int:
     if code:
         return code
     models = registry()
-    if models.model_dir_set:
+    if models.model_dir_set and not faults.active("model_dir_repeat_accepted"):
         return fail(REPEAT_INITIALIZE, f"{api}: repeatedly set model dir")
     root = os.path.realpath(model_dir)
     if not model_dir or not os.path.isdir(root):
@@ -231,7 +231,16 @@ def destroy_handle(handle: int) -> None:
     """aclopDestroyHandle."""
     if handle:
         core.STATE.lookup("handle", handle, "acl.op.destroy_handle")
-        core.STATE.release(handle, "acl.op.destroy_handle")
+        if faults.active("destroy_handle_leaks_memory"):
+            _leak_workspace()
+        if not faults.active("destroy_handle_keeps_object"):
+            core.STATE.release(handle, "acl.op.destroy_handle")
+
+
+def _leak_workspace() -> None:
+    context = core.STATE.current_context()
+    if context is not None:
+        core.STATE.memory.allocate_device(context.device.id, 4096, 4096, "acl.op.create_handle (workspace)")
 
 
 @export("op", "update_params", "sOOk")
@@ -291,6 +300,8 @@ def infer_shape(op_type: str, in_desc_list: object, in_list: object, num_outputs
         out.format = in_descs[0].format if in_descs else out.format
         out.dims = list(result.shape)
         out.shape_range = [tuple(r) for r in result.shape_range]
+        if faults.active("infer_shape_ranges_narrowed"):
+            out.shape_range = [(lo, lo) if hi > lo else (lo, hi) for lo, hi in out.shape_range]
     return OK
 
 

@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from aclcts.constants import ACL_UNKNOWN_RANK, DIM_RANGE_NUM_MAX, data_type_size as _data_type_size
-from aclcts.sim import core
+from aclcts.sim import core, faults
 from aclcts.sim.binding import MASK64
 from aclcts.sim.core import INVALID_PARAM, OK, export, fail
 from aclcts.sim.memory import read_bytes
 
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+_BF16 = 27
 
 
 @dataclass(eq=False, slots=True)
@@ -43,7 +44,7 @@ class TensorDesc:
 
     def size(self) -> int:
         """aclGetTensorDescSize: element count × type size, 0 for dynamic dims or overflow."""
-        total = self.element_count() * _data_type_size(self.dtype)
+        total = self.element_count() * data_type_size(self.dtype)
         return total if total <= MASK64 else 0
 
     def is_static(self) -> bool:
@@ -266,6 +267,8 @@ def set_tensor_dynamic_input(handle: int, name: str) -> int:
 @export("", "data_type_size", "i")
 def data_type_size(data_type: int) -> int:
     """aclDataTypeSize."""
+    if data_type == _BF16 and faults.active("bf16_size_wrong"):
+        return 4
     return _data_type_size(data_type)
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from aclcts.constants import ErrorCode
 from aclcts.dtypes import has_numpy_dtype, numpy_dtype
 from aclcts.opmodel import Attr
-from aclcts.sim import core
+from aclcts.sim import core, faults
 from aclcts.sim.api_tensor import DataBuffer, TensorDesc
 from aclcts.sim.core import INVALID_PARAM, OK, fail
 from aclcts.sim.errors import SimMisuseError
@@ -22,6 +22,7 @@ from aclcts.sim.models import LoadedModel, ModelRegistry, RuntimeTensor
 from aclcts.sim.streams import LAUNCH_MS, Stream, Task
 
 OP_NOT_FOUND = int(ErrorCode.ACL_ERROR_OP_NOT_FOUND)
+OP_TYPE_NOT_MATCH = int(ErrorCode.ACL_ERROR_OP_TYPE_NOT_MATCH)
 GE_FAILURE = int(ErrorCode.ACL_ERROR_GE_FAILURE)
 AICORE_EXCEPTION = int(ErrorCode.ACL_ERROR_RT_AICORE_EXCEPTION)
 #: Simulated device throughput for kernels, in elements per millisecond.
@@ -78,7 +79,7 @@ def no_match_code(api: str, op_type: str, descs: list[TensorDesc]) -> int:
         if not desc.is_static():
             return fail(INVALID_PARAM, f"{api}: TensorDesc must be static when executing (dims {desc.dims})")
     return fail(
-        OP_NOT_FOUND,
+        OP_TYPE_NOT_MATCH if faults.active("unmatched_op_wrong_code") else OP_NOT_FOUND,
         f"{api}: MatchOpModel opName = {op_type} fail from static map or dynamic map. Please make sure the op "
         "executed and the op compiled is matched (op type, inputs and outputs number, format, datatype, attr, "
         "dim range, const data)",
@@ -207,7 +208,7 @@ def _run_kernel(api: str, op_type: str, kernel: Kernel, sources: list[Source], a
             return fail(AICORE_EXCEPTION, f"{api}: {op_type} output {index} needs {result.nbytes} bytes, its buffer has {target.capacity}")
         if result.nbytes:
             copy_bytes(target.region.real + target.offset, result.ctypes.data, result.nbytes)
-        if target.desc is not None:
+        if target.desc is not None and not faults.active("no_output_shape_write_back"):
             target.desc.dims = list(result.shape)
     return OK
 

@@ -8,6 +8,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from aclcts.opmodel import Attr, ModelFormatError, OpModel, TensorSpec, attrs_key
+from aclcts.sim import faults
 
 log = logging.getLogger("aclcts.sim")
 
@@ -135,7 +136,7 @@ class ModelRegistry:
         loaded, skipped = 0, []
         for folder, subfolders, files in os.walk(root):
             depth = os.path.relpath(folder, root).count(os.sep) + (folder != root)
-            if depth >= MODEL_DIR_MAX_DEPTH - 1:
+            if depth >= MODEL_DIR_MAX_DEPTH - 1 or faults.active("model_dir_no_recurse"):
                 subfolders.clear()
             subfolders.sort()
             for name in sorted(files):

@@ -31,6 +31,7 @@ class Settings:
     stack_depth: int = 3
     host_quarantine_bytes: int = 256 << 20
     log: bool = False
+    faults: frozenset[str] = frozenset()
 
     def version_tuple(self) -> tuple[int, int, int]:
         """The acl API version as (major, minor, patch)."""
@@ -51,12 +52,28 @@ ENV_VARS = {
     "default_device": "ACLCTS_SIM_DEFAULT_DEVICE",
     "stack_depth": "ACLCTS_SIM_STACK_DEPTH",
     "require_opp_path": "ACLCTS_SIM_REQUIRE_OPP_PATH",
+    "faults": "ACLCTS_SIM_FAULTS",
 }
 
 _CHOICES = {"run_mode": ("host", "device"), "memory_kind": ("hbm", "ddr")}
 
 
+def _fault_names(raw: object) -> frozenset[str]:
+    from aclcts.sim import faults
+
+    if isinstance(raw, str):
+        raw = [part.strip() for part in raw.split(",")]
+    elif not isinstance(raw, (list, tuple, set, frozenset)):
+        raise ValueError(f"simulator setting faults={raw!r}: expected a comma-separated string or a collection of names")
+    try:
+        return faults.validate(frozenset(name for name in raw if name))
+    except ValueError as exc:
+        raise ValueError(f"simulator setting faults: {exc}") from None
+
+
 def _convert(name: str, raw: object) -> object:
+    if name == "faults":
+        return _fault_names(raw)
     field_type = {f.name: f.type for f in dataclasses.fields(Settings)}[name]
     if isinstance(raw, str) and field_type == "int | None" and raw.strip().lower() in ("", "none"):
         raw = None

@@ -6,6 +6,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from aclcts.sim import faults
 from aclcts.sim.errors import SimMisuseError
 from aclcts.sim.memory import Region
 
@@ -24,6 +25,7 @@ class Task:
     regions: tuple[Region, ...]
     cost_ms: float
     seq: int = 0
+    late: bool = False
 
 
 @dataclass(eq=False)
@@ -49,6 +51,11 @@ class Stream:
         self.next_seq += 1
         for region in task.regions:
             region.queued += 1
+        if self.queue and self.queue[-1].late and faults.active("async_h2d_lands_late"):
+            late = self.queue.pop()
+            task.seq, late.seq = late.seq, task.seq
+            self.queue.extend((task, late))
+            return task.seq
         self.queue.append(task)
         return task.seq
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.dtypes import acl_data_type
+from aclcts.sim import faults
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import BOOL, FLOATS, INTS, Rounder, is_float, rounder, widen
@@ -43,6 +44,13 @@ def _integer_power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     magnitude = np.power(a, np.abs(b)).astype(a.dtype)
     reciprocal = np.where(a == 1, 1, np.where(a == -1, np.where(np.abs(b) % 2 == 1, -1, 1), 0)).astype(a.dtype)
     return np.where(b < 0, reciprocal, magnitude).astype(a.dtype)
+
+
+def _misbroadcast(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """x expanded to shape with its values repeated along the wrong axis (the transposed expansion)."""
+    if x.shape == tuple(shape) or x.size <= 1 or len(shape) < 2:
+        return x
+    return np.ascontiguousarray(np.broadcast_to(x, shape).T).reshape(shape)
 
 
 class _Binary:
@@ -79,6 +87,8 @@ class _Binary:
             out.require_dtype(0, BOOL, "a comparison gives bool")
         else:
             out.require_dtype(0, x1.dtype, "same as input 'x1'")
+        if faults.active("broadcast_wrong_axis"):
+            x1, x2 = _misbroadcast(x1, shape), _misbroadcast(x2, shape)
         with np.errstate(all="ignore"):
             if is_float(x1.dtype):
                 y = self.on_float(widen(x1), widen(x2), rounder(x1.dtype))

@@ -17,6 +17,8 @@ from collections.abc import Callable
 import ml_dtypes
 import numpy as np
 
+from aclcts.sim import faults
+
 FLOAT16 = np.dtype(np.float16)
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 FLOAT32 = np.dtype(np.float32)
@@ -90,7 +92,8 @@ def batched_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a_wide, b_wide = a.astype(acc), b.astype(acc)
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     total = np.zeros(batch + (a.shape[-2], b.shape[-1]), dtype=acc)
-    for k in range(a.shape[-1]):
+    order = range(a.shape[-1])
+    for k in reversed(order) if faults.active("matmul_reversed_accumulation") else order:
         total = total + a_wide[..., :, k : k + 1] * b_wide[..., k : k + 1, :]
     return total
 

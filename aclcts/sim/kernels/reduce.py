@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from aclcts.sim import faults
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import FLOATS, INTS, compute_dtype, is_float, tree_sum
@@ -52,8 +53,18 @@ def _flattened(x: np.ndarray, axes: list[int]) -> np.ndarray:
 def _sum(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:
     flat = _flattened(x, axes)
     if is_float(x.dtype):
+        if faults.active("reduce_sequential_sum"):
+            return _sequential_sum(flat.astype(compute_dtype(x.dtype)))
         return tree_sum(flat.astype(compute_dtype(x.dtype)), -1)
     return np.sum(flat, axis=-1, dtype=x.dtype)
+
+
+def _sequential_sum(flat: np.ndarray) -> np.ndarray:
+    """Sum over the last axis adding left to right."""
+    total = np.zeros(flat.shape[:-1], flat.dtype)
+    for k in range(flat.shape[-1]):
+        total = total + flat[..., k]
+    return total
 
 
 def _mean(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:
