@@ -1,7 +1,8 @@
-"""The `aclcts` command: `atc` (the simulator's model compiler) and `sim run` / `sim path`."""
+"""The `aclcts` command: dispatches to the compiler, the single-op JSON, reports, scaffolding, faults and benchmarks."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import stat
@@ -16,7 +17,21 @@ commands:
   singleop [CASES...] -o op_list.json                   write the single-op JSON of the models the suite needs
   sim run [--] CMD [ARGS...]                            run CMD with `import acl` (and `atc`) resolving to the simulator
   sim path                                              print the folder to put on PYTHONPATH for `import acl`
+  report diff OLD NEW | report merge A B ... -o OUT     compare two run reports; merge shard reports
+  new-op NAME [--dir DIR]                               scaffold a custom op: case file, reference, simulator kernel
+  kill-matrix [-n N] [--faults A,B]                     run the suite once per injected simulator fault
+  bench [runtime|ops|overhead|suite|all] [--quick]      print the benchmark table
 """
+
+#: Command word → module whose main(argv) handles it.
+_MODULE_COMMANDS = {
+    "atc": "aclcts.atc",
+    "singleop": "aclcts.singleop",
+    "report": "aclcts.report.cli",
+    "new-op": "aclcts.newop",
+    "kill-matrix": "aclcts.killmatrix",
+    "bench": "aclcts.bench",
+}
 
 
 def shim_dir() -> str:
@@ -67,14 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         print(USAGE)
         return 0 if argv else 2
     command, rest = argv[0], argv[1:]
-    if command == "atc":
-        from aclcts.atc import main as atc_main
-
-        return atc_main(rest)
-    if command == "singleop":
-        from aclcts.singleop import main as singleop_main
-
-        return singleop_main(rest)
+    if command in _MODULE_COMMANDS:
+        return importlib.import_module(_MODULE_COMMANDS[command]).main(rest)
     if command == "sim" and rest[:1] == ["run"]:
         return sim_run(rest[1:])
     if command == "sim" and rest[:1] == ["path"]:
