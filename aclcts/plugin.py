@@ -38,11 +38,12 @@ CONCERNS = {
     "leak": "resource and memory leak checks",
     "unsafe": "probes that would crash real hardware (isolated on the NPU)",
     "slow": "long-running tests",
+    "perf": "execute_v2 against execute_with_handle latency per op family (recorded, warned, never failed)",
     "cases(mode, executions, family, ops)": "parametrize op_case over the case library",
 }
 DEFAULT_SEED = 20261202
 #: Feature modules with their own options and hooks; each has add_options(group) and configure(config).
-EXTENSIONS: tuple[str, ...] = ()
+EXTENSIONS: tuple[str, ...] = ("aclcts.sharding", "aclcts.waivers", "aclcts.report.plugin", "aclcts.allure_report")
 #: The hypothesis profiles (ci, default, qualification) are registered when the plugin loads.
 HYPOTHESIS_PROFILES = strategies.PROFILES
 
@@ -112,7 +113,8 @@ def _golden_cases(config: pytest.Config) -> list:
         raise pytest.UsageError(f"golden definitions: {exc}") from None
 
 
-def _cases(config: pytest.Config) -> list[Case]:
+def library_cases(config: pytest.Config) -> list[Case]:
+    """The case library loaded for this run (--cases or cases/)."""
     return config.stash.get(_CASES, [])
 
 
@@ -127,7 +129,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     options = marker.kwargs if marker else {}
     mode = options.get("mode")
     selected = [
-        c for c in _cases(metafunc.config)
+        c for c in library_cases(metafunc.config)
         if (mode is None or mode in c.modes)
         and (options.get("family") is None or c.family in options["family"])
         and (options.get("ops") is None or c.op in options["ops"])
@@ -159,7 +161,7 @@ def model_dir(pytestconfig: pytest.Config, aclcts_backend: Backend, tmp_path_fac
     if given:
         return given
     soc = aclcts_backend.acl.get_soc_name() or "Ascend910B1"
-    cases = _cases(pytestconfig) + [g.case for g in pytestconfig.stash.get(_GOLDEN, [])]
+    cases = library_cases(pytestconfig) + [g.case for g in pytestconfig.stash.get(_GOLDEN, [])]
     return str(_compile_library(cases, soc, tmp_path_factory.mktemp("aclcts-models")))
 
 

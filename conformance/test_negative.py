@@ -224,9 +224,15 @@ def _garbage_model(acl: Any, env: Env) -> Act:
     return lambda: acl.op.load(acl.util.bytes_to_ptr(garbage), len(garbage))
 
 
+def _neighbour_device(acl: Any, device_id: int) -> int:
+    """Another device of the machine: the next one, or the previous one for the last device."""
+    count, _ = acl.rt.get_device_count()
+    return device_id + 1 if device_id + 1 < count else device_id - 1
+
+
 def _other_context_stream(call: Callable[[Any, Env, int], Any], other_device: bool) -> Probe:
     def probe(acl: Any, env: Env) -> Act:
-        device = env.session.device_id + 1 if other_device else env.session.device_id
+        device = _neighbour_device(acl, env.session.device_id) if other_device else env.session.device_id
         stream = env.stream_in_other_context(device)
         return partial(call, acl, env, stream)
 

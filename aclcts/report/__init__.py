@@ -1,0 +1,1 @@
+"""JSON run reports: writing, diffing and merging."""

@@ -1,0 +1,189 @@
+"""The --report option: a JSON Lines run report written by the controlling pytest process as results arrive."""
+
+from __future__ import annotations
+
+import datetime
+import importlib.metadata
+import socket
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import aclcts
+from aclcts.report.environment import describe
+from aclcts.report.records import ReportError, ReportWriter, count_statuses
+
+MESSAGE_LIMIT = 300
+
+
+def add_options(group: Any) -> None:
+    """Add --report."""
+    group.addoption("--report", default=None, metavar="FILE",
+                    help="write a JSON Lines run report (run, environment, one record per case, summary) to FILE")
+
+
+def configure(config: pytest.Config) -> None:
+    """With --report, mark every report with its device and environment; on the controller, write the file."""
+    path = config.getoption("--report")
+    if not path:
+        return
+    config.pluginmanager.register(ReportMarker(), "aclcts-report-marker")
+    if hasattr(config, "workerinput"):
+        return
+    try:
+        writer = ReportWriter(path)
+    except ReportError as exc:
+        raise pytest.UsageError(f"--report: {exc}") from None
+    config.pluginmanager.register(RunReporter(config, writer), "aclcts-report")
+
+
+def suite_version() -> str:
+    """The installed aclcts version."""
+    try:
+        return importlib.metadata.version("aclcts")
+    except importlib.metadata.PackageNotFoundError:
+        return aclcts.__version__
+
+
+class ReportMarker:
+    """Runs in every test process: puts the device, and once the environment, on the test reports."""
+
+    def __init__(self) -> None:
+        self.environment: dict[str, Any] | None = None
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+        """Set report.aclcts_device, and report.aclcts_environment on the first report after the session opened."""
+        outcome = yield
+        report = outcome.get_result()
+        report.aclcts_device = item.config.getoption("--device-id")
+        if self.environment is None and call.when in ("setup", "call"):
+            backend, session = item.funcargs.get("aclcts_backend"), item.funcargs.get("session")
+            if backend is not None and session is not None and hasattr(session, "device_id"):
+                self.environment = describe(backend.spec, backend.acl, session.device_id)
+                report.aclcts_environment = self.environment
+
+
+def _first_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    line = lines[0] if lines else ""
+    return line if len(line) <= MESSAGE_LIMIT else line[: MESSAGE_LIMIT - 3] + "..."
+
+
+def message(report: pytest.TestReport) -> str:
+    """A short first line saying why a phase did not pass (empty when it passed)."""
+    if getattr(report, "wasxfail", None):
+        return _first_line(str(report.wasxfail))
+    longrepr = report.longrepr
+    if report.passed or longrepr is None:
+        return ""
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return _first_line(str(longrepr[2]))
+    crash = getattr(longrepr, "reprcrash", None)
+    if crash is not None and getattr(crash, "message", None):
+        return _first_line(crash.message)
+    return _first_line(str(longrepr))
+
+
+def _status(phases: dict[str, pytest.TestReport]) -> tuple[str, pytest.TestReport | None]:
+    setup, call, teardown = phases.get("setup"), phases.get("call"), phases.get("teardown")
+    others = [r for when, r in phases.items() if when not in ("setup", "call", "teardown") and not r.passed]
+    if setup is not None and setup.failed:
+        return "error", setup
+    if setup is not None and setup.skipped:
+        return ("xfailed" if getattr(setup, "wasxfail", None) else "skipped"), setup
+    if others:
+        return "error", others[0]
+    if call is None:
+        if teardown is not None and teardown.failed:
+            return "error", teardown
+        return "error", None
+    if call.failed:
+        return "failed", call
+    if teardown is not None and teardown.failed:
+        return "error", teardown
+    if call.skipped:
+        return ("xfailed" if getattr(call, "wasxfail", None) else "skipped"), call
+    return ("xpassed" if getattr(call, "wasxfail", None) else "passed"), call
+
+
+def case_record(nodeid: str, phases: dict[str, pytest.TestReport]) -> dict[str, Any]:
+    """One case record from the setup / call / teardown reports of a test."""
+    status, deciding = _status(phases)
+    timed = phases.get("call") or phases.get("setup") or next(iter(phases.values()))
+    metrics: dict[str, Any] = {}
+    for report in phases.values():
+        for key, value in getattr(report, "user_properties", ()):
+            metrics[str(key)] = value
+    steps = next((r.aclcts_steps for r in phases.values() if getattr(r, "aclcts_steps", None) is not None), [])
+    text = message(deciding) if deciding is not None else "the run ended before the test finished"
+    return {
+        "record": "case", "id": nodeid, "status": status, "duration": round(float(timed.duration), 6),
+        "steps": list(steps), "metrics": metrics, "message": text,
+        "worker": getattr(timed, "worker_id", None),
+        "device": next((r.aclcts_device for r in phases.values() if hasattr(r, "aclcts_device")), None),
+    }
+
+
+class RunReporter:
+    """Runs in the controlling process only: writes run, environment, case and summary records as they happen."""
+
+    def __init__(self, config: pytest.Config, writer: ReportWriter) -> None:
+        self.config = config
+        self.writer = writer
+        self.pending: dict[str, dict[str, pytest.TestReport]] = {}
+        self.environments: list[dict[str, Any]] = []
+        self.statuses: list[dict[str, str]] = []
+        self.started = time.monotonic()
+
+    def _run_record(self) -> dict[str, Any]:
+        option = self.config.getoption
+        return {
+            "record": "run", "version": suite_version(), "seed": option("--aclcts-seed"),
+            "backend": option("--backend"), "cases": option("--cases"), "model_dir": option("--model-dir"),
+            "hostname": socket.gethostname(),
+            "start": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "shard": option("--shard", None), "devices": option("--devices", None),
+            "device_id": option("--device-id"), "workers": option("numprocesses", None),
+            "pytest_args": list(self.config.invocation_params.args),
+        }
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """Write the run record."""
+        self.started = time.monotonic()
+        self.writer.write(self._run_record())
+
+    def _environment(self, report: pytest.TestReport) -> None:
+        found = getattr(report, "aclcts_environment", None)
+        if not isinstance(found, dict) or found in self.environments:
+            return
+        self.environments.append(found)
+        self.writer.write({**found, "worker": getattr(report, "worker_id", None)})
+
+    def _emit(self, nodeid: str) -> None:
+        record = case_record(nodeid, self.pending.pop(nodeid))
+        self.statuses.append({"status": record["status"]})
+        self.writer.write(record)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Collect a test's phases; write its case record once its teardown (or a crash report) arrives."""
+        self._environment(report)
+        self.pending.setdefault(report.nodeid, {})[report.when] = report
+        if report.when not in ("setup", "call"):
+            self._emit(report.nodeid)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        """Write any test cut short, then the summary record."""
+        for nodeid in list(self.pending):
+            self._emit(nodeid)
+        self.writer.write({
+            "record": "summary", "counts": count_statuses(self.statuses), "total": len(self.statuses),
+            "wall_time": round(time.monotonic() - self.started, 3), "exit_status": int(exitstatus),
+        })
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        """Close the report file."""
+        self.writer.close()

@@ -1,0 +1,61 @@
+"""--devices: xdist worker gwK runs on devices[K % len], a serial run on the first; recorded per case."""
+
+import json
+import textwrap
+
+import pytest
+
+from aclcts.sharding import device_for, parse_devices
+
+ON_DEVICE = textwrap.dedent("""
+    import pytest
+
+    @pytest.mark.parametrize("i", range(8))
+    def test_on_device(acl, session, pytestconfig, i):
+        device, ret = acl.rt.get_device()
+        assert ret == 0 and device == session.device_id == pytestconfig.getoption("--device-id")
+""")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("0-7", list(range(8))), ("0,2,4-5", [0, 2, 4, 5]), ("3", [3]), ("5,1-2,2", [5, 1, 2]), (" 1 - 2 , 4", [1, 2, 4]),
+])
+def test_device_lists(text, expected):
+    assert parse_devices(text) == expected
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "an empty item is not a device id"), ("0-", "'0-' is not a device id"), ("a", "'a' is not a device id"),
+    ("4-2", "range 4-2 runs backwards"), ("1,,2", "an empty item is not a device id"),
+])
+def test_bad_device_lists_are_refused_with_what_was_expected(text, message):
+    with pytest.raises(ValueError) as caught:
+        parse_devices(text)
+    assert str(caught.value).startswith(f"--devices={text}: ") and message in str(caught.value)
+
+
+def test_workers_cycle_through_the_devices_and_a_serial_run_takes_the_first():
+    devices = [4, 6, 7]
+    assert [device_for(devices, f"gw{k}") for k in range(5)] == [4, 6, 7, 4, 6]
+    assert device_for(devices, None) == 4
+
+
+def test_a_bad_device_list_is_a_one_line_usage_error(pytester):
+    pytester.makepyfile(test_x="def test_x():\n    pass\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "-p", "no:xdist", "--devices=0-x")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--devices=0-x: '0-x' is not a device id or range A-B*"])
+
+
+def test_two_workers_run_on_different_devices_seen_in_the_case_records(pytester):
+    pytester.makepyfile(test_devices=ON_DEVICE)
+    path = pytester.path / "devices.jsonl"
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "--devices=1,3",
+                                           f"--report={path}")
+    result.assert_outcomes(passed=8)
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    pinned = {(r["worker"], r["device"]) for r in records if r["record"] == "case"}
+    assert pinned == {("gw0", 1), ("gw1", 3)}
+    environments = sorted((r["worker"], r["device_id"], r["device_count"]) for r in records
+                          if r["record"] == "environment")
+    assert environments == [("gw0", 1, 4), ("gw1", 3, 4)]
