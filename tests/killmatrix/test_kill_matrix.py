@@ -150,16 +150,8 @@ def test_a_deviation_changes_only_the_last_bits_of_its_op(deviation):
     np.testing.assert_allclose(deviated, plain, rtol=1e-5, atol=1e-5)
 
 
-#: Faults the suite does not catch yet, with why (xfail; an XPASS in the summary means a test now catches it).
-SURVIVORS = {
-    "destroy_handle_keeps_object": "no black-box observation shows a destroyed handle that stays alive: no device "
-                                   "memory, no measurable host growth, and using it after destroy is an unsafe probe",
-}
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("fault", [pytest.param(name, marks=pytest.mark.xfail(reason=SURVIVORS[name], strict=False))
-                                   if name in SURVIVORS else name for name in sorted(FAULT_SELECTIONS)])
+@pytest.mark.parametrize("fault", sorted(FAULT_SELECTIONS))
 def test_fault_is_caught_by_the_conformance_suite(fault, model_dir):
     run = suite(fault, ["-x", *FAULT_SELECTIONS[fault]], model_dir, timeout=300)
     assert run.failing(), f"{fault}: no test in {FAULT_SELECTIONS[fault]} failed (exit {run.returncode}):\n{run.tail}"
