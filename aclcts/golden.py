@@ -5,8 +5,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ import aclcts
 from aclcts.cases import Case, CaseFileError, TensorCase
 from aclcts.cases.case import DTYPE_BY_NAME
 from aclcts.cases.yamlpos import YamlSyntaxError, line_of, load_with_lines
+from aclcts.files import write_atomically
 from aclcts.opmodel import canonical_attr
 from aclcts.reference import reference
 
@@ -42,18 +41,6 @@ class GoldenCase:
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace path with data through a temporary file and a rename, so a reader never sees half a file."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def load_definitions(folder: Path) -> list[GoldenCase]:

@@ -11,7 +11,7 @@ from aclcts import dynamic, golden
 from aclcts.atc import generate_singleop_json
 from aclcts.atc.parser import parse_singleop
 from aclcts.cases import CaseFileError, load_cases
-from aclcts.golden import write_atomically
+from aclcts.files import write_atomically
 from aclcts.opmodel import OpModel, model_file_name
 
 USAGE_EPILOG = """example on an NPU host:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from aclcts.atc.parser import ParsedOp, SingleOpFileError, parse_singleop
+from aclcts.files import write_atomically
 
 
 @dataclass
@@ -25,20 +25,6 @@ class CompileResult:
     def ok(self) -> bool:
         """Whether every operator compiled."""
         return not self.errors
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file in the same directory and a rename."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _read(json_path: Path, result: CompileResult) -> str | None:
