@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
+import os
 import shlex
 from collections import Counter
 from collections.abc import Iterator
@@ -10,6 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+#: OpenBLAS's thread pool costs more than it gains on the suite's small tensors, and under pytest-xdist the
+#: spinning pool threads of each worker take the other workers' cores. Set before NumPy is first imported
+#: (the plugin loads ahead of it); a value the user exported is kept. See docs/performance.md.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from aclcts import flow, golden, strategies, testing
 from aclcts.atc import compile_elements, generate_singleop_json
@@ -226,6 +233,13 @@ def case_inputs(op_case: Case, case_seed: int, request: pytest.FixtureRequest) -
     marker = request.node.get_closest_marker("cases")
     executions = marker.kwargs.get("executions", 1) if marker else 1
     return [draw_inputs(op_case, case_seed + index) for index in range(executions)]
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Freeze the collected items, cases and loaded modules out of the cyclic garbage collector's scans."""
+    # They live for the whole session; without this every full collection rescans them (docs/performance.md).
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.hookimpl(hookwrapper=True)
