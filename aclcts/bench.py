@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import statistics
 import subprocess
@@ -305,29 +306,48 @@ def overhead_figures(settings: Settings) -> Iterator[Row]:
 _SUMMARY = re.compile(r"(\d+) (passed|failed|skipped|xfailed|xpassed|errors?|deselected)")
 
 
-def _child_pytest(settings: Settings, extra: list[str]) -> tuple[int, float, str]:
-    """Run pytest over conformance/ in a child process: (tests run, wall seconds, summary line)."""
+def _pytest_command(settings: Settings, extra: list[str]) -> list[str]:
+    """The child pytest command over conformance/ with the bench's case and quick settings."""
     command = [sys.executable, "-m", "pytest", "conformance/", "-q", "-p", "no:cacheprovider", *extra]
     if settings.quick:
         command += ["-m", "execute"]
     if settings.cases:
         command += ["--cases", *settings.cases]
-    start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    lines = [line.strip("= ") for line in done.stdout.splitlines() if _SUMMARY.search(line) and " in " in line]
-    if done.returncode not in (0, 1) or not lines:
-        last = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
-        raise BenchError(f"{' '.join(command[2:])} exited {done.returncode}: {last}")
+    return command
+
+
+def _tests_run(command: list[str], returncode: int, stdout: str, stderr: str) -> int:
+    """Tests run (passed + failed + xfailed + xpassed) from a finished child pytest's summary line."""
+    lines = [line.strip("= ") for line in stdout.splitlines() if _SUMMARY.search(line) and " in " in line]
+    if returncode not in (0, 1) or not lines:
+        last = (stderr.strip() or stdout.strip() or "no output").splitlines()[-1]
+        raise BenchError(f"{' '.join(command[2:])} exited {returncode}: {last}")
     counts = {kind.rstrip("s") if kind.startswith("error") else kind: int(n) for n, kind in _SUMMARY.findall(lines[-1])}
-    if done.returncode == 1:
+    if returncode == 1:
         print(f"note: {' '.join(command[2:])}: {lines[-1]}", file=sys.stderr)
-    run = sum(counts.get(k, 0) for k in ("passed", "failed", "xfailed", "xpassed"))
-    return run, wall, lines[-1]
+    return sum(counts.get(k, 0) for k in ("passed", "failed", "xfailed", "xpassed"))
+
+
+def _child_pytests(settings: Settings, extra: list[str], copies: int = 1) -> tuple[int, float]:
+    """Run `copies` identical child pytests at once: (tests run by all of them, wall seconds until the last ends)."""
+    command = _pytest_command(settings, extra)
+    with contextlib.ExitStack() as stack:
+        outputs = [(stack.enter_context(tempfile.TemporaryFile("w+")), stack.enter_context(tempfile.TemporaryFile("w+")))
+                   for _ in range(copies)]
+        start = time.perf_counter()
+        children = [subprocess.Popen(command, stdout=out, stderr=err, text=True) for out, err in outputs]
+        codes = [child.wait() for child in children]
+        wall = time.perf_counter() - start
+        run = 0
+        for code, (out, err) in zip(codes, outputs):
+            out.seek(0)
+            err.seek(0)
+            run += _tests_run(command, code, out.read(), err.read())
+    return run, wall
 
 
 def suite_figures(settings: Settings) -> Iterator[Row]:
-    """Conformance throughput serially and with -n 2, and the fixed startup costs xdist cannot spread."""
+    """Conformance throughput serially, as two serial runs at once (the ceiling) and with -n 2, and startup costs."""
     if not Path("conformance").is_dir():
         raise BenchError(f"no conformance/ folder in {Path.cwd().name}/; run from the repository root")
     start = time.perf_counter()
@@ -340,14 +360,17 @@ def suite_figures(settings: Settings) -> Iterator[Row]:
         models = list(dict.fromkeys(c.op_model("Ascend910B1") for c in library))
         compile_elements(generate_singleop_json(models), folder, "Ascend910B1")
         yield Row(f"suite startup: compiling {len(models):,} models", time.perf_counter() - start, "s")
-    serial_run, serial_wall, _ = _child_pytest(settings, [])
+    serial_run, serial_wall = _child_pytests(settings, [])
     yield Row(f"pytest conformance/ serial: {serial_run:,} tests", serial_wall, "s")
-    yield Row("pytest conformance/ serial throughput", serial_run / serial_wall, "cases/s")
-    parallel_run, parallel_wall, _ = _child_pytest(settings, ["-n", "2"])
+    serial = serial_run / serial_wall
+    yield Row("pytest conformance/ serial throughput", serial, "cases/s")
+    pair_run, pair_wall = _child_pytests(settings, [], copies=2)
+    yield Row("two serial runs at once: throughput", pair_run / pair_wall, "cases/s")
+    yield Row("two serial runs at once / one serial run", pair_run / pair_wall / serial, "ratio")
+    parallel_run, parallel_wall = _child_pytests(settings, ["-n", "2"])
     yield Row(f"pytest conformance/ -n 2: {parallel_run:,} tests", parallel_wall, "s")
     yield Row("pytest conformance/ -n 2 throughput", parallel_run / parallel_wall, "cases/s")
-    yield Row("-n 2 / serial throughput", (parallel_run / parallel_wall) / (serial_run / serial_wall), "ratio",
-              (">=", 1.6))
+    yield Row("-n 2 / serial throughput", parallel_run / parallel_wall / serial, "ratio", (">=", 1.6))
 
 
 def _library(settings: Settings) -> list[Case]:
