@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
-import yaml
 
 from aclcts.backends import BackendError, load_backend
 from aclcts.cases.yamlpos import Path as YamlPath
@@ -142,9 +141,6 @@ def load_expectations(path: str | Path) -> list[Expectation]:
         data, lines = load_with_lines(text, source)
     except YamlSyntaxError as exc:
         raise ExpectationsError(str(exc)) from None
-    except ValueError:
-        problem = _unconstructible(yaml.compose(text, Loader=yaml.SafeLoader), source)
-        raise ExpectationsError(problem or f"{source}: a value cannot be read") from None
     c = _Checker(source, lines)
     if not isinstance(data, dict):
         c.fail((), "(file)", "a mapping with keys " + ", ".join(FILE_KEYS), data)
@@ -158,25 +154,6 @@ def load_expectations(path: str | Path) -> list[Expectation]:
     if not isinstance(data["entries"], list):
         c.fail(("entries",), "entries", "a list of entries", data["entries"])
     return [c.entry(index, item, release) for index, item in enumerate(data["entries"])]
-
-
-def _unconstructible(node: yaml.Node, source: str, key: str = "(file)") -> str | None:
-    """The error for the first scalar YAML resolves but cannot build (such as the date 2027-02-30)."""
-    if isinstance(node, yaml.MappingNode):
-        children = [(value, str(name.value)) for name, value in node.value]
-    elif isinstance(node, yaml.SequenceNode):
-        children = [(item, key) for item in node.value]
-    else:
-        loader = yaml.SafeLoader("")
-        try:
-            loader.construct_object(node)
-            return None
-        except ValueError:
-            wanted = "an ISO date (YYYY-MM-DD)" if node.tag.endswith(":timestamp") else f"a valid {node.tag}"
-            return f"{source}:{node.start_mark.line + 1}: field '{key}': expected {wanted}, got {node.value!r}"
-        finally:
-            loader.dispose()
-    return next(filter(None, (_unconstructible(child, source, name) for child, name in children)), None)
 
 
 def parse_today(value: str | None) -> datetime.date:

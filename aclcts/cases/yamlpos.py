@@ -13,19 +13,24 @@ class YamlSyntaxError(Exception):
     """The file is not valid YAML; the message names the file and line."""
 
 
-def _convert(node: yaml.Node, path: Path, lines: dict[Path, int]) -> Any:
+def _convert(node: yaml.Node, path: Path, lines: dict[Path, int], source: str) -> Any:
     lines[path] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         result = {}
         for key_node, value_node in node.value:
-            key = _convert(key_node, path + ("<key>",), lines)
-            result[key] = _convert(value_node, path + (key,), lines)
+            key = _convert(key_node, path + ("<key>",), lines, source)
+            result[key] = _convert(value_node, path + (key,), lines, source)
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_convert(item, path + (index,), lines) for index, item in enumerate(node.value)]
+        return [_convert(item, path + (index,), lines, source) for index, item in enumerate(node.value)]
     loader = yaml.SafeLoader("")
     try:
         return loader.construct_object(node)
+    except ValueError:
+        field = next((str(part) for part in reversed(path) if isinstance(part, str) and part != "<key>"), "(file)")
+        wanted = "an ISO date (YYYY-MM-DD)" if node.tag.endswith(":timestamp") else f"a valid {node.tag}"
+        raise YamlSyntaxError(f"{source}:{node.start_mark.line + 1}: field '{field}': expected {wanted}, "
+                              f"got {node.value!r}") from None
     finally:
         loader.dispose()
 
@@ -42,7 +47,7 @@ def load_with_lines(text: str, source: str) -> tuple[Any, dict[Path, int]]:
     lines: dict[Path, int] = {}
     if node is None:
         return None, lines
-    return _convert(node, (), lines), lines
+    return _convert(node, (), lines, source), lines
 
 
 def line_of(lines: dict[Path, int], path: Path) -> int:

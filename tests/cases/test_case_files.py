@@ -196,6 +196,13 @@ def test_yaml_syntax_error_names_file_and_line(tmp_path):
     assert "\n" not in message and re.match(rf"{re.escape(source)}:(8|9): ", message), message
 
 
+def test_a_scalar_yaml_cannot_build_names_file_line_and_field(tmp_path):
+    source = write(tmp_path, replaced(3, "source: 2027-02-30"))
+    message = error_of(source)
+    assert_names(message, source, 3, "'source'")
+    assert "expected an ISO date (YYYY-MM-DD), got '2027-02-30'" in message, message
+
+
 def test_shapes_the_reference_refuses(tmp_path):
     source = write(tmp_path, replaced(8, "  - [[2, 3], [4, 3]]"))
     assert_names(error_of(source), source, 8, "shapes[0]")
