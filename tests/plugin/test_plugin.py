@@ -1,5 +1,6 @@
 """The pytest plugin: options, backend loading, leak failures, reproduce lines, per-step summary, case errors."""
 
+import os
 import textwrap
 
 import pytest
@@ -111,3 +112,40 @@ def test_the_seed_option_changes_the_drawn_inputs(project):
     again = run(project, "-s", "--aclcts-seed=1", "-k", "float32-8x16")
     assert seed_lines(first) and seed_lines(first) == seed_lines(again)
     assert seed_lines(first) != seed_lines(second)
+
+
+PROCESS_PROBE = """\
+import gc
+import os
+
+import numpy as np
+
+
+def test_probe():
+    np.ones((64, 64)) @ np.ones((64, 64))
+    print(f"THREADS={len(os.listdir('/proc/self/task'))} FROZEN={gc.get_freeze_count()}")
+"""
+
+
+def _probe(pytester, monkeypatch, blas_threads):
+    """Thread count and GC freeze count inside a test of a pytest run with OPENBLAS_NUM_THREADS set (None: unset)."""
+    if blas_threads is None:
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", blas_threads)
+    result = run(pytester, "-s", "test_probe.py")
+    assert result.ret == 0, result.stdout.str()
+    line = next(line for line in result.stdout.lines if "THREADS=" in line)
+    return {key: int(value) for key, value in (part.split("=") for part in line.split() if "=" in part)}
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task") or (os.cpu_count() or 1) < 2,
+                    reason="needs Linux /proc to count threads and two CPUs for a second BLAS thread")
+def test_openblas_defaults_to_one_thread_and_the_collected_session_is_frozen(project, monkeypatch):
+    project.makepyfile(test_probe=PROCESS_PROBE)
+    one, two = _probe(project, monkeypatch, "1"), _probe(project, monkeypatch, "2")
+    if one["THREADS"] == two["THREADS"]:
+        pytest.skip("NumPy's BLAS starts no thread pool here, so its thread count cannot be seen")
+    default = _probe(project, monkeypatch, None)
+    assert default["THREADS"] == one["THREADS"], (default, one, two)
+    assert default["FROZEN"] > 0
