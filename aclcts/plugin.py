@@ -6,6 +6,7 @@ import gc
 import importlib
 import os
 import shlex
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,23 @@ import pytest
 #: spinning pool threads of each worker take the other workers' cores. Set before NumPy is first imported
 #: (the plugin loads ahead of it); a value the user exported is kept. See docs/performance.md.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
+def import_unrewritten(*names: str) -> None:
+    """Import library modules without pytest's assertion rewriting, which they get only for shipping a pytest plugin."""
+    # pytest rewrites every module of a distribution with a pytest11 entry point; for hypothesis that is 1 s of
+    # parsing and rewriting in every test process wherever rewritten bytecode is not cached (PYTHONDONTWRITEBYTECODE),
+    # and its asserts are internal invariants, not test assertions (docs/performance.md).
+    rewriters = [finder for finder in sys.meta_path if hasattr(finder, "mark_rewrite")]
+    sys.meta_path[:] = [finder for finder in sys.meta_path if finder not in rewriters]
+    try:
+        for name in names:
+            importlib.import_module(name)
+    finally:
+        sys.meta_path[:0] = rewriters
+
+
+import_unrewritten("hypothesis", "hypothesis.extra.numpy")
 
 from aclcts import flow, golden, strategies, testing
 from aclcts.atc import compile_elements, generate_singleop_json

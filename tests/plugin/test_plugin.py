@@ -1,5 +1,6 @@
 """The pytest plugin: options, backend loading, leak failures, reproduce lines, per-step summary, case errors."""
 
+import ast
 import os
 import textwrap
 
@@ -149,3 +150,27 @@ def test_openblas_defaults_to_one_thread_and_the_collected_session_is_frozen(pro
     default = _probe(project, monkeypatch, None)
     assert default["THREADS"] == one["THREADS"], (default, one, two)
     assert default["FROZEN"] > 0
+
+
+REWRITE_PROBE = """\
+import sys
+
+
+def test_rewriting():
+    import hypothesis.extra.numpy
+    loaders = {name: type(sys.modules[name].__spec__.loader).__name__
+               for name in ("hypothesis.core", "hypothesis.extra.numpy", __name__)}
+    print("LOADERS", loaders)
+    assert 1 + 1 == 3
+"""
+
+
+def test_hypothesis_is_imported_past_assertion_rewriting_and_test_modules_are_still_rewritten(project):
+    project.makepyfile(test_rewriting=REWRITE_PROBE)
+    result = run(project, "-s", "test_rewriting.py")
+    line = next(line for line in result.stdout.lines if "LOADERS" in line)
+    loaders = ast.literal_eval(line[line.index("{"):])
+    assert loaders["hypothesis.core"] != "AssertionRewritingHook", loaders
+    assert loaders["hypothesis.extra.numpy"] != "AssertionRewritingHook", loaders
+    assert loaders["test_rewriting"] == "AssertionRewritingHook", loaders
+    result.stdout.fnmatch_lines(["*assert (1 + 1) == 3*"])
