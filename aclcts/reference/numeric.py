@@ -3,8 +3,11 @@
 Rounding rules of `round_to` (applied once, at the end of every reference computation):
 
 * to a floating type (fp16, bf16, fp32, fp64, float8 ...): IEEE round-to-nearest-even straight from the
-  float64 value (NumPy for the native types, ml_dtypes for bf16 and float8; both round float64 directly,
-  with no float32 step).  Overflow follows the target type: inf where it has one, NaN for float8_e4m3fn
+  float64 value.  NumPy rounds float64 to its native types directly.  For bf16 and float8 the float64 value
+  is first rounded to odd in float32 (truncated, last bit set when inexact), then rounded to nearest even by
+  ml_dtypes' float32 cast: with two bits to spare that is the single correct rounding, whatever ml_dtypes does
+  with float64 itself (before 0.7 it rounds through float32 twice).  Overflow follows the target type: inf
+  where it has one, NaN for float8_e4m3fn
   (which has no inf).  A device running in saturation mode would clamp instead; that mode is not modelled.
   Complex values going to a real type keep their real part.
 * to an integer type from an integer value: two's-complement wrap-around (the value modulo 2**bits),
@@ -87,6 +90,17 @@ def float_to_int(x: np.ndarray, dtype: np.dtype | type) -> np.ndarray:
     return out.astype(dt)
 
 
+def float32_round_to_odd(x: np.ndarray) -> np.ndarray:
+    """float64 values in float32 rounded to odd: toward zero, with the last significand bit set when inexact."""
+    nearest = x.astype(np.float32)
+    back = nearest.astype(np.float64)
+    inexact = (back != x) & ~np.isnan(x)
+    bits = nearest.view(np.uint32).copy()
+    bits[inexact & (np.abs(back) > np.abs(x))] -= 1  # rounded away from zero: one step back toward it
+    bits[inexact] |= 1
+    return bits.view(np.float32)
+
+
 def round_to(x: np.ndarray, dtype: np.dtype | type) -> np.ndarray:
     """Round a compute-type result once to dtype, by the rules in this module's docstring."""
     x = np.asarray(x)
@@ -101,8 +115,8 @@ def round_to(x: np.ndarray, dtype: np.dtype | type) -> np.ndarray:
         if is_complex_dtype(x.dtype):
             x = x.real
         if is_float_dtype(dt):
-            if dt in ML_FLOAT_DTYPES and x.dtype != np.float64:
-                x = x.astype(np.float64)
+            if dt in ML_FLOAT_DTYPES:
+                return float32_round_to_odd(x.astype(np.float64)).astype(dt)
             return x.astype(dt)
         if is_int_dtype(dt):
             if is_float_dtype(x.dtype):

@@ -26,6 +26,24 @@ def test_bfloat16_rounds_once_from_float64():
     assert float(round_to(x, ml_dtypes.bfloat16)[0]) == 1 + 2**-7
 
 
+@pytest.mark.parametrize("dtype", [ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2],
+                         ids=lambda d: np.dtype(d).name)
+def test_ml_float_ties_and_near_ties_round_once_from_float64(dtype):
+    # every midpoint between neighbouring finite values, and just beside it by less than float32 can hold:
+    # rounding through float32 to nearest would turn the near-ties into ties and send half of them the wrong way
+    bits = np.arange(1 << (8 * np.dtype(dtype).itemsize - 1), dtype=f"u{np.dtype(dtype).itemsize}")
+    with np.errstate(invalid="ignore"):
+        values = bits.view(dtype).astype(np.float64)
+    values = values[np.isfinite(values)]
+    low, high = values[:-1], values[1:]
+    middle = (low + high) / 2
+    nudge = middle * 2.0**-40
+    assert np.array_equal(round_to(middle + nudge, dtype).astype(np.float64), high)
+    assert np.array_equal(round_to(middle - nudge, dtype).astype(np.float64), low)
+    even = (np.arange(low.size) % 2 == 0)  # consecutive patterns alternate the last significand bit, 0 first
+    assert np.array_equal(round_to(middle, dtype).astype(np.float64), np.where(even, low, high))
+
+
 def test_float8_e4m3fn_has_no_inf():
     out = round_to(np.array([464.0, 470.0, 1e6]), ml_dtypes.float8_e4m3fn).astype(np.float64)
     assert out[0] == 448.0 and np.isnan(out[1]) and np.isnan(out[2])
