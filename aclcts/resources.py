@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import CodeType
 from typing import Any
 
 #: Creating calls: path → (kind, whether the handle is the first tuple element rather than the bare result).
@@ -51,19 +52,25 @@ class Tracked:
     kind: str
     handle: int
     call: str
-    where: str
+    stack: tuple[tuple[CodeType, int], ...] = field(repr=False, compare=False)
+
+    @property
+    def where(self) -> str:
+        """The creating frames as 'file:line in function <- ...', innermost first."""
+        return " <- ".join(f"{os.path.basename(code.co_filename)}:{line} in {code.co_name}" for code, line in self.stack)
 
     def __str__(self) -> str:
         return f"{self.kind} {self.handle:#x} from acl.{self.call} at {self.where}"
 
 
-def _caller(depth: int = 3) -> str:
+def _caller(depth: int = 3) -> tuple[tuple[CodeType, int], ...]:
+    """Up to depth (code, line) pairs of the frames that called into the wrapper (formatted only when shown)."""
     frames, frame = [], sys._getframe(2)
     while frame is not None and len(frames) < depth:
         if frame.f_code.co_filename != _THIS_FILE:
-            frames.append(f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno} in {frame.f_code.co_name}")
+            frames.append((frame.f_code, frame.f_lineno))
         frame = frame.f_back
-    return " <- ".join(frames)
+    return tuple(frames)
 
 
 class ResourceTracker:
@@ -110,12 +117,8 @@ class _Proxy:
 
     def __init__(self, target: Any, prefix: str, tracker: ResourceTracker) -> None:
         self._target, self._prefix, self._tracker = target, prefix, tracker
-        self._cache: dict[str, Any] = {}
 
     def __getattr__(self, name: str) -> Any:
-        cached = self._cache.get(name)
-        if cached is not None:
-            return cached
         value = getattr(self._target, name)
         path = f"{self._prefix}{name}"
         if path in CREATORS:
@@ -125,7 +128,7 @@ class _Proxy:
             value = _wrap_destroyer(value, self._tracker, DESTROYERS[path])
         elif not self._prefix and name in ("rt", "op", "util", "blas"):
             value = _Proxy(value, f"{name}.", self._tracker)
-        self._cache[name] = value
+        setattr(self, name, value)  # later look-ups find the attribute without calling __getattr__
         return value
 
     def __dir__(self) -> list[str]:
