@@ -17,6 +17,7 @@ Rules applied uniformly, whatever the policy (docs/precision-policy.md):
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -37,11 +38,17 @@ MSOPST_MAX_DIFF = 0.1
 # ----------------------------------------------------------------------------------------------- ulp
 
 
+@functools.lru_cache(maxsize=None)
+def _unsigned_float(dt: np.dtype) -> bool:
+    """Whether a float format has no sign bit (float8_e8m0fnu)."""
+    return float(ml_dtypes.finfo(dt).min) > 0
+
+
 def _bit_fields(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return (magnitude bits, sign) of a float array as uint64 / bool arrays."""
     dt = x.dtype
     bits = np.ascontiguousarray(x).view(np.dtype(f"u{dt.itemsize}")).astype(np.uint64)
-    if float(ml_dtypes.finfo(dt).min) > 0:
+    if _unsigned_float(dt):
         return bits, np.zeros(bits.shape, dtype=bool)
     sign = np.uint64(1) << np.uint64(8 * dt.itemsize - 1)
     return bits & (sign - np.uint64(1)), (bits & sign) != 0
@@ -68,15 +75,29 @@ def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         raise ValueError(f"ulp_distance does not support dtype {a.dtype}")
     if np.isnan(a.astype(np.float64)).any() or np.isnan(b.astype(np.float64)).any():
         raise ValueError("ulp_distance is undefined for NaN")
+    return _float_ulp_distance(a, b)
+
+
+def _float_ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """ulp_distance of two float arrays of one dtype known to hold no NaN."""
     ma, sa = _bit_fields(a)
     mb, sb = _bit_fields(b)
     same_side = np.where(ma >= mb, ma - mb, mb - ma)
     return np.where(sa == sb, same_side, ma + mb)
 
 
+#: NumPy's own float types, whose np.spacing gives ulp_of directly below the top of the range.
+_NATIVE_FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
+
+
 def ulp_of(value: float, dtype: np.dtype | type) -> float:
     """The spacing of dtype at |value|: next representable magnitude minus |value| (below it at the top)."""
     dt = np.dtype(dtype)
+    if dt in _NATIVE_FLOATS:
+        with np.errstate(over="ignore"):
+            up = float(np.spacing(dt.type(abs(value))))
+        if math.isfinite(up):
+            return up
     v = np.abs(np.asarray([value]).astype(np.float64)).astype(dt)
     u = np.dtype(f"u{dt.itemsize}")
     bits = v.view(u)
@@ -433,6 +454,8 @@ class Comparison:
 
         Ranked by absolute error; non-finite mismatches rank as inf; equal elements are left out.
         """
+        if not self._abs.any():
+            return []
         order = np.argsort(-self._abs, kind="stable")
         rows = []
         for flat in order[:k]:
@@ -497,31 +520,39 @@ def compare(actual: np.ndarray, expected: np.ndarray, policy: Policy | str | Map
     pol = pol.resolve(actual.dtype)
     a_all, g_all = _float64(actual).reshape(-1), _float64(expected).reshape(-1)
     n = a_all.size
-    nan_a, nan_g = np.isnan(a_all), np.isnan(g_all)
-    nan_bad = nan_a != nan_g
-    inf_any = (np.isinf(a_all) | np.isinf(g_all)) & ~nan_a & ~nan_g
-    inf_bad = inf_any & (a_all != g_all)
     finite = np.isfinite(a_all) & np.isfinite(g_all)
-
+    all_finite = bool(finite.all())
     a_flat = actual.reshape(-1)
     g_in_a = round_to(expected, actual.dtype).reshape(-1)
-    a, g = a_all[finite], g_all[finite]
+    if all_finite:  # the common case: no masks to apply
+        nonfinite_bad = None
+        n_nan_bad = n_inf_bad = 0
+        a, g, a_fin, g_fin = a_all, g_all, a_flat, g_in_a
+    else:
+        nan_a, nan_g = np.isnan(a_all), np.isnan(g_all)
+        nan_bad = nan_a != nan_g
+        inf_bad = (np.isinf(a_all) | np.isinf(g_all)) & ~nan_a & ~nan_g & (a_all != g_all)
+        nonfinite_bad = nan_bad | inf_bad
+        n_nan_bad, n_inf_bad = int(np.count_nonzero(nan_bad)), int(np.count_nonzero(inf_bad))
+        a, g, a_fin, g_fin = a_all[finite], g_all[finite], a_flat[finite], g_in_a[finite]
     d = np.abs(a - g)
-    errors = ElementErrors(dtype=actual.dtype, n=n, a=a, g=g, abs_err=d,
-                           ulp=ulp_distance(a_flat[finite], g_in_a[finite]),
-                           a_bits_equal=_bits_equal(a_flat[finite], g_in_a[finite]))
+    ulp = _float_ulp_distance(a_fin, g_fin) if is_float_dtype(a_fin.dtype) else ulp_distance(a_fin, g_fin)
+    errors = ElementErrors(dtype=actual.dtype, n=n, a=a, g=g, abs_err=d, ulp=ulp,
+                           a_bits_equal=_bits_equal(a_fin, g_fin))
     fails = pol.failures(errors)
-    n_bad = int(nan_bad.sum() + inf_bad.sum())
+    n_bad = n_nan_bad + n_inf_bad
     passed = n_bad == 0 and pol.verdict(errors, fails)
 
     with np.errstate(divide="ignore", invalid="ignore"):
         rel = np.where(d == 0, 0.0, d / np.abs(g))
         rel_eps = d / (np.abs(g) + REL_EPS)
-    abs_all = np.zeros(n)
-    rel_all = np.zeros(n)
-    abs_all[finite], rel_all[finite] = d, rel
-    abs_all[nan_bad | inf_bad] = np.inf
-    rel_all[nan_bad | inf_bad] = np.inf
+    if nonfinite_bad is None:
+        abs_all, rel_all = d, rel
+    else:
+        abs_all, rel_all = np.zeros(n), np.zeros(n)
+        abs_all[finite], rel_all[finite] = d, rel
+        abs_all[nonfinite_bad] = np.inf
+        rel_all[nonfinite_bad] = np.inf
 
     def top(x: np.ndarray) -> float:
         return float(x.max()) if x.size else 0.0
@@ -529,10 +560,10 @@ def compare(actual: np.ndarray, expected: np.ndarray, policy: Policy | str | Map
     return Comparison(
         policy=pol.name, params=pol.params(), passed=bool(passed), n=n,
         max_abs=top(d), max_rel=top(rel), max_ulp=int(errors.ulp.max()) if errors.ulp.size else 0,
-        mismatch_ratio=(int(fails.sum()) + n_bad) / n if n else 0.0,
-        mare=top(rel_eps), mere=float(rel_eps.mean()) if rel_eps.size else 0.0,
-        rmse=float(np.sqrt(np.mean(d * d))) if d.size else 0.0,
-        n_nan_mismatch=int(nan_bad.sum()), n_inf_mismatch=int(inf_bad.sum()), shape=actual.shape,
+        mismatch_ratio=(int(np.count_nonzero(fails)) + n_bad) / n if n else 0.0,
+        mare=top(rel_eps), mere=float(rel_eps.sum()) / rel_eps.size if rel_eps.size else 0.0,
+        rmse=math.sqrt(float((d * d).sum()) / d.size) if d.size else 0.0,
+        n_nan_mismatch=n_nan_bad, n_inf_mismatch=n_inf_bad, shape=actual.shape,
         _actual=a_flat, _expected=expected.reshape(-1), _abs=abs_all, _rel=rel_all,
     )
 
@@ -583,6 +614,12 @@ def policy_from_spec(spec: str | Mapping[str, Any]) -> Policy:
         return _build(spec, name.strip().lower(), [], params)
     if not isinstance(spec, str) or not spec.strip():
         raise _bad_spec(spec, "expected a non-empty string or a dict")
+    return _policy_from_string(spec)
+
+
+@functools.lru_cache(maxsize=1024)
+def _policy_from_string(spec: str) -> Policy:
+    """policy_from_spec of a string spelling (policies are immutable, so one parse serves every comparison)."""
     name, colon, rest = spec.strip().partition(":")
     if colon and not rest.strip():
         raise _bad_spec(spec, "nothing after ':'")
@@ -608,6 +645,7 @@ BITWISE_FAMILIES = ("shape", "movement", "index", "cast", "compare")
 COMPUTE_FAMILIES = ("elementwise", "reduction", "matmul", "conv", "nn")
 
 
+@functools.lru_cache(maxsize=1024)
 def default_policy(dtype: np.dtype | type | str | int, op_family: str) -> Policy:
     """The suite's default policy for an output dtype and op family (docs/precision-policy.md)."""
     if op_family not in BITWISE_FAMILIES + COMPUTE_FAMILIES:
