@@ -93,6 +93,11 @@ class Settings:
         """Cases run by the framework-overhead figure."""
         return 10 if self.quick else 60
 
+    @property
+    def rounds(self) -> int:
+        """Interleaved rounds of the compared measurements (the ratios are medians over the rounds)."""
+        return 1 if self.quick else 3
+
 
 def per_call_us(body: Callable[[], None], calls: int, repeats: int = 5) -> float:
     """Median over repeats of the mean time of one call, in microseconds."""
@@ -293,14 +298,15 @@ def overhead_figures(settings: Settings) -> Iterator[Row]:
             for case, sets in zip(cases, inputs):
                 _bare_run(acl, stream, case, sets[0])
 
-        full = per_call_us(through_framework, 1, 3) / len(cases)
-        run_only = per_call_us(runner_only, 1, 3) / len(cases)
-        bare = per_call_us(bare_calls, 1, 3) / len(cases)
+        passes = [[per_call_us(body, 1, 1) / len(cases) for body in (through_framework, runner_only, bare_calls)]
+                  for _ in range(5 * settings.rounds)]
+    full, run_only, bare = (statistics.median(column) for column in zip(*passes))
     yield Row(f"runner.run + judge per case ({len(cases)} cases)", full, "us/case")
     yield Row("runner.run alone per case", run_only, "us/case")
     yield Row("plain acl calls per case", bare, "us/case")
-    yield Row("runner.run alone / plain acl calls", run_only / bare, "ratio")
-    yield Row("runner.run + judge / plain acl calls", full / bare, "ratio", ("<=", 2))
+    yield Row("runner.run alone / plain acl calls", statistics.median(r / b for _, r, b in passes), "ratio")
+    yield Row("runner.run + judge / plain acl calls", statistics.median(f / b for f, _, b in passes), "ratio",
+              ("<=", 2))
 
 
 _SUMMARY = re.compile(r"(\d+) (passed|failed|skipped|xfailed|xpassed|errors?|deselected)")
@@ -347,7 +353,7 @@ def _child_pytests(settings: Settings, extra: list[str], copies: int = 1) -> tup
 
 
 def suite_figures(settings: Settings) -> Iterator[Row]:
-    """Conformance throughput serially, as two serial runs at once (the ceiling) and with -n 2, and startup costs."""
+    """Startup costs; conformance throughput serially and with -n 2 in interleaved rounds; two serial runs at once."""
     if not Path("conformance").is_dir():
         raise BenchError(f"no conformance/ folder in {Path.cwd().name}/; run from the repository root")
     start = time.perf_counter()
@@ -360,17 +366,24 @@ def suite_figures(settings: Settings) -> Iterator[Row]:
         models = list(dict.fromkeys(c.op_model("Ascend910B1") for c in library))
         compile_elements(generate_singleop_json(models), folder, "Ascend910B1")
         yield Row(f"suite startup: compiling {len(models):,} models", time.perf_counter() - start, "s")
-    serial_run, serial_wall = _child_pytests(settings, [])
-    yield Row(f"pytest conformance/ serial: {serial_run:,} tests", serial_wall, "s")
-    serial = serial_run / serial_wall
+    serial_runs, parallel_runs = [], []
+    for _ in range(settings.rounds):
+        serial_runs.append(_child_pytests(settings, []))
+        parallel_runs.append(_child_pytests(settings, ["-n", "2"]))
+    runs = f" ({settings.rounds} runs)" if settings.rounds > 1 else ""
+    serial_wall = statistics.median(wall for _, wall in serial_runs)
+    yield Row(f"pytest conformance/ serial{runs}: {serial_runs[0][0]:,} tests", serial_wall, "s")
+    serial = serial_runs[0][0] / serial_wall
     yield Row("pytest conformance/ serial throughput", serial, "cases/s")
+    parallel_wall = statistics.median(wall for _, wall in parallel_runs)
+    yield Row(f"pytest conformance/ -n 2{runs}: {parallel_runs[0][0]:,} tests", parallel_wall, "s")
+    yield Row("pytest conformance/ -n 2 throughput", parallel_runs[0][0] / parallel_wall, "cases/s")
+    ratios = [(p_run / p_wall) / (s_run / s_wall) for (s_run, s_wall), (p_run, p_wall) in zip(serial_runs, parallel_runs)]
+    rounds = f" (median of {settings.rounds} rounds)" if settings.rounds > 1 else ""
+    yield Row(f"-n 2 / serial throughput{rounds}", statistics.median(ratios), "ratio", (">=", 1.6))
     pair_run, pair_wall = _child_pytests(settings, [], copies=2)
     yield Row("two serial runs at once: throughput", pair_run / pair_wall, "cases/s")
     yield Row("two serial runs at once / one serial run", pair_run / pair_wall / serial, "ratio")
-    parallel_run, parallel_wall = _child_pytests(settings, ["-n", "2"])
-    yield Row(f"pytest conformance/ -n 2: {parallel_run:,} tests", parallel_wall, "s")
-    yield Row("pytest conformance/ -n 2 throughput", parallel_run / parallel_wall, "cases/s")
-    yield Row("-n 2 / serial throughput", parallel_run / parallel_wall / serial, "ratio", (">=", 1.6))
 
 
 def _library(settings: Settings) -> list[Case]:

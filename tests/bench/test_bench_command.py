@@ -22,9 +22,9 @@ FIGURES = [
     "execute_v2 with 1,000 loaded model(s)", "1,000 models / 1 model", "runner.run + judge per case (2 cases)",
     "runner.run alone per case", "plain acl calls per case", "runner.run alone / plain acl calls",
     "runner.run + judge / plain acl calls", "suite startup: pytest --collect-only", "suite startup: compiling 2 models",
-    "pytest conformance/ serial: N tests", "pytest conformance/ serial throughput",
-    "two serial runs at once: throughput", "two serial runs at once / one serial run", "pytest conformance/ -n 2: N tests",
-    "pytest conformance/ -n 2 throughput", "-n 2 / serial throughput",
+    "pytest conformance/ serial: N tests", "pytest conformance/ serial throughput", "pytest conformance/ -n 2: N tests",
+    "pytest conformance/ -n 2 throughput", "-n 2 / serial throughput", "two serial runs at once: throughput",
+    "two serial runs at once / one serial run",
 ]
 TARGETED = {"create_tensor_desc + destroy_tensor_desc", "rt.malloc(256) + rt.free", "memcpy / numpy copy bandwidth",
             "execute_v2 / execute_with_handle", "1,000 models / 1 model", "runner.run + judge / plain acl calls",

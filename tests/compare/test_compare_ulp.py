@@ -70,3 +70,17 @@ def test_ulp_of_is_the_spacing_above_and_below_the_top():
     assert ulp_of(65504.0, np.float16) == 32.0
     assert ulp_of(448.0, ml_dtypes.float8_e4m3fn) == 32.0
     assert ulp_of(0.0, F32) == float(np.finfo(F32).smallest_subnormal)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, F32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_ulp_of_native_floats_is_the_step_to_the_next_bit_pattern(dtype):
+    info = np.finfo(dtype)
+    rng = np.random.default_rng(7)
+    magnitudes = np.concatenate([rng.random(300) * float(info.max), 10.0 ** rng.uniform(-40, 4, 300),
+                                 [float(info.smallest_subnormal), float(info.tiny), 1.0]]).astype(dtype)
+    unsigned = np.dtype(f"u{np.dtype(dtype).itemsize}")
+    above = (magnitudes.view(unsigned) + 1).view(dtype).astype(np.float64) - magnitudes.astype(np.float64)
+    for value, step in zip(magnitudes.astype(np.float64), above):
+        if np.isfinite(step):
+            assert ulp_of(value, dtype) == step, value
+            assert ulp_of(-value, dtype) == step, value
