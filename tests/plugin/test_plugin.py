@@ -2,6 +2,7 @@
 
 import ast
 import os
+import re
 import textwrap
 
 import pytest
@@ -174,3 +175,34 @@ def test_hypothesis_is_imported_past_assertion_rewriting_and_test_modules_are_st
     assert loaders["hypothesis.extra.numpy"] != "AssertionRewritingHook", loaders
     assert loaders["test_rewriting"] == "AssertionRewritingHook", loaders
     result.stdout.fnmatch_lines(["*assert (1 + 1) == 3*"])
+
+
+CLOSING_PROBE = """\
+import gc
+import sys
+
+KEPT = []
+
+
+def pytest_runtest_logreport(report):
+    if not KEPT:
+        sys.stdout.write(f"FIRST_REPORT_FROZEN={gc.get_freeze_count()}\\n")
+        KEPT.extend([] for _ in range(300_000))
+
+
+def pytest_configure(config):
+    def report():
+        sys.stdout.write(f"TRACKED={len(gc.get_objects())} FROZEN={gc.get_freeze_count()}\\n")
+    config.add_cleanup(report)
+"""
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_pytests_closing_collections_find_the_heap_frozen(project, workers):
+    project.makeconftest(CLOSING_PROBE)
+    project.makepyfile(test_x="def test_x():\n    pass\n")
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", "-s", *workers)
+    counts = {key: int(value) for key, value in re.findall(r"\b(FIRST_REPORT_FROZEN|TRACKED|FROZEN)=(\d+)",
+                                                           result.stdout.str())}
+    assert counts["FIRST_REPORT_FROZEN"] > 0, counts
+    assert counts["TRACKED"] * 10 < counts["FROZEN"], counts
