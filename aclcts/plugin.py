@@ -68,7 +68,9 @@ CONCERNS = {
 }
 DEFAULT_SEED = 20261202
 #: Feature modules with their own options and hooks; each has add_options(group) and configure(config).
-EXTENSIONS: tuple[str, ...] = ("aclcts.sharding", "aclcts.waivers", "aclcts.report.plugin", "aclcts.allure_report")
+EXTENSIONS: tuple[str, ...] = (
+    "aclcts.sharding", "aclcts.waivers", "aclcts.report.plugin", "aclcts.allure_report", "aclcts.xdist_events",
+)
 #: The hypothesis profiles (ci, default, qualification) are registered when the plugin loads.
 HYPOTHESIS_PROFILES = strategies.PROFILES
 

@@ -1,0 +1,188 @@
+"""--xdist-events: plain-data pickling, the worker's batching, the controller's unpacking, and whole -n 2 runs."""
+
+import pickle
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from aclcts.xdist_events import BATCH, EventBatcher, pickle_plain, unbatching, unpickle_plain
+
+MIXED = '''
+import os
+import warnings
+
+import pytest
+
+
+def test_passes(record_property):
+    record_property("y[0]", {"max_ulp": 1, "worst": [[(1, 2), 3.0, 2.5]]})
+
+
+def test_fails():
+    print("captured line")
+    assert 1 == 2
+
+
+@pytest.mark.skip(reason="not here")
+def test_skipped():
+    pass
+
+
+@pytest.mark.xfail(reason="known", strict=True)
+def test_xfails():
+    assert False
+
+
+def test_warns():
+    warnings.warn("a user warning", UserWarning)
+
+
+@pytest.fixture
+def broken():
+    raise RuntimeError("setup broke")
+
+
+def test_setup_error(broken):
+    pass
+
+
+@pytest.mark.parametrize("n", range(6))
+def test_many(n):
+    assert n >= 0
+
+
+def test_worker_sends_batches(request):
+    interactor = next(p for p in request.config.pluginmanager.get_plugins() if type(p).__name__ == "WorkerInteractor")
+    assert (type(interactor.sendevent).__name__ == "EventBatcher") == (os.environ["EXPECT"] == "batched")
+'''
+
+
+RECORDER = '''
+import json
+import os
+
+
+def _record(config, *event):
+    if not hasattr(config, "workerinput"):
+        with open(os.environ["EVENTS"], "a") as out:
+            out.write(json.dumps(event) + "\\n")
+
+
+def pytest_configure(config):
+    global CONFIG
+    CONFIG = config
+
+
+def pytest_runtest_logstart(nodeid):
+    _record(CONFIG, "logstart", nodeid)
+
+
+def pytest_runtest_logfinish(nodeid):
+    _record(CONFIG, "logfinish", nodeid)
+
+
+def pytest_runtest_logreport(report):
+    _record(CONFIG, "report", report.nodeid, report.when, report.outcome, report.longreprtext[-60:],
+            [list(s) for s in report.sections], report.user_properties)
+'''
+
+
+def test_plain_data_round_trips_with_its_types():
+    data = [("logstart", {"nodeid": "a.py::t", "location": ("a.py", 3, "t")}),
+            ("testreport", {"data": {"x": [1, 2.5, None, True, b"\x00"], "worst": ((1, 2), 3.0)}})]
+    assert unpickle_plain(pickle_plain(data)) == data
+    assert isinstance(unpickle_plain(pickle_plain(data))[0][1]["location"], tuple)
+
+
+@pytest.mark.parametrize("value", [np.float64(1.0), Path("x"), complex(1, 2)], ids=repr)
+def test_pickle_plain_refuses_anything_else(value):
+    with pytest.raises(pickle.PicklingError, match="not plain data"):
+        pickle_plain([("testreport", {"data": {"value": value}})])
+
+
+def test_unpickle_plain_refuses_to_construct_classes():
+    with pytest.raises(pickle.UnpicklingError, match="pathlib"):
+        unpickle_plain(pickle.dumps(Path("x")))
+
+
+def test_a_tests_events_go_out_as_one_batch_with_the_protocol_complete():
+    sent = []
+    batcher = EventBatcher(sent.append)
+    batcher("workerready", workerinfo={"id": 1})
+    batcher("logstart", nodeid="t", location=("a.py", 1, "t"))
+    batcher("testreport", data={"when": "setup"})
+    batcher("testreport", data={"when": "call"})
+    batcher("logfinish", nodeid="t", location=("a.py", 1, "t"))
+    assert sent == [("workerready", {"workerinfo": {"id": 1}})]
+    batcher("runtest_protocol_complete", item_index=0, duration=0.5)
+    assert len(sent) == 2 and sent[1][0] == BATCH
+    assert [name for name, _ in unpickle_plain(sent[1][1]["events"])] == [
+        "logstart", "testreport", "testreport", "logfinish", "runtest_protocol_complete"]
+
+
+def test_events_that_are_not_plain_data_go_out_one_by_one_in_order():
+    sent = []
+    batcher = EventBatcher(sent.append)
+    batcher("logstart", nodeid="t", location=("a.py", 1, "t"))
+    batcher("testreport", data={"value": np.float32(1)})
+    batcher("warning_recorded", when="call")
+    assert [name for name, _ in sent] == ["logstart", "testreport", "warning_recorded"]
+
+
+def test_the_controller_passes_on_every_event_of_a_batch_in_order():
+    seen = []
+    process = unbatching(seen.append)
+    events = [("logstart", {"nodeid": "t"}), ("logfinish", {"nodeid": "t"})]
+    process(("workerready", {}))
+    process((BATCH, {"events": pickle_plain(events)}))
+    end = object()
+    process(end)
+    assert seen == [("workerready", {}), *events, end]
+
+
+def _run(pytester, monkeypatch, mode, *args):
+    monkeypatch.setenv("EXPECT", mode)
+    monkeypatch.setenv("EVENTS", str(pytester.path / f"{mode}.events"))
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", f"--xdist-events={mode}", *args)
+
+
+def _junit_cases(path):
+    text = path.read_text()
+    cases = re.findall(r'<testcase classname="([^"]*)" name="([^"]*)"[^>]*?(/>|>(.*?)</testcase>)', text, re.S)
+    return sorted((cls, name, re.sub(r'time="[^"]*"|\s+', "", body)[:40]) for cls, name, _, body in cases)
+
+
+def test_a_batched_run_reports_exactly_what_a_separate_run_does(pytester, monkeypatch):
+    pytester.makepyfile(test_mixed=MIXED)
+    pytester.makeconftest(RECORDER)
+    results = {}
+    for mode in ("batched", "separate"):
+        result = _run(pytester, monkeypatch, mode, f"--junitxml={mode}.xml", "-rA")
+        events = sorted((pytester.path / f"{mode}.events").read_text().splitlines())
+        results[mode] = (result.ret, result.parseoutcomes(), _junit_cases(pytester.path / f"{mode}.xml"), events)
+        for lines in (["*Captured stdout call*", "captured line"], ["*RuntimeError: setup broke"], ["*a user warning"]):
+            result.stdout.fnmatch_lines(lines)
+    assert len(results["batched"][3]) >= 4 * 13
+    assert results["batched"] == results["separate"]
+    outcomes = results["batched"][1]
+    assert {k: outcomes[k] for k in ("passed", "failed", "skipped", "xfailed", "errors")} == {
+        "passed": 9, "failed": 1, "skipped": 1, "xfailed": 1, "errors": 1}
+    assert outcomes["warnings"] >= 1
+
+
+def test_a_crashing_worker_is_reported_on_the_test_it_was_running(pytester, monkeypatch):
+    pytester.makepyfile(test_crash="import os\n\ndef test_crash():\n    os._exit(3)\n\n"
+                                   "def test_after():\n    pass\n")
+    result = _run(pytester, monkeypatch, "batched")
+    result.stdout.fnmatch_lines(["*worker 'gw*' crashed while running 'test_crash.py::test_crash'*"])
+    assert result.parseoutcomes()["failed"] == 1 and result.parseoutcomes()["passed"] == 1
+
+
+def test_exitfirst_still_stops_a_batched_run(pytester, monkeypatch):
+    pytester.makepyfile(test_stop="import pytest\n\n@pytest.mark.parametrize('n', range(200))\n"
+                                  "def test_n(n):\n    assert n != 3\n")
+    result = _run(pytester, monkeypatch, "batched", "-x")
+    result.stdout.fnmatch_lines(["*stopping after 1 failures*"])
+    assert result.parseoutcomes()["failed"] == 1 and result.parseoutcomes()["passed"] < 199
