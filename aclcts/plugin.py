@@ -7,6 +7,7 @@ import importlib
 import os
 import shlex
 import sys
+import warnings
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,7 +37,7 @@ def import_unrewritten(*names: str) -> None:
 
 import_unrewritten("hypothesis", "hypothesis.extra.numpy")
 
-from aclcts import flow, golden, strategies, testing
+from aclcts import flow, golden, model_cache, strategies, testing
 from aclcts.atc import compile_elements, generate_singleop_json
 from aclcts.backends import Backend, BackendError, load_backend
 from aclcts.cases import Case, CaseFileError, load_cases
@@ -84,6 +85,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--cases", nargs="+", default=None, action="extend",
                     help="case files or folders (default: the repository's cases/)")
     group.addoption("--aclcts-seed", type=int, default=DEFAULT_SEED, help=f"input seed (default {DEFAULT_SEED})")
+    group.addoption("--model-cache", default=None, metavar="DIR|off",
+                    help="compiled-model cache folder (default $ACLCTS_MODEL_CACHE or ~/.cache/aclcts/models); "
+                         "off: compile the case library into the session's temporary folder")
     group.addoption("--golden-dir", default=None, help="golden data folder (default: the repository's golden/)")
     group.addoption("--update-golden", action="store_true", help="rewrite the golden files instead of checking them")
     group.addoption("--error-codes", default=None,
@@ -173,9 +177,8 @@ def aclcts_backend(pytestconfig: pytest.Config) -> Backend:
         pytest.exit(str(exc), returncode=4)
 
 
-def _compile_library(cases: list[Case], soc: str, out: Path) -> Path:
-    models = list(dict.fromkeys(c.op_model(soc) for c in cases))
-    result = compile_elements(generate_singleop_json(models), out, soc)
+def _compile_into(elements: list[dict], out: Path, soc: str) -> Path:
+    result = compile_elements(elements, out, soc)
     if not result.ok:
         raise pytest.UsageError("compiling the case library failed:\n" + "\n".join(result.errors))
     return out / "models"
@@ -183,13 +186,23 @@ def _compile_library(cases: list[Case], soc: str, out: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def model_dir(pytestconfig: pytest.Config, aclcts_backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> str:
-    """The op-model folder: --model-dir, or the case library compiled with `aclcts atc` for this session."""
+    """The op-model folder: --model-dir, or the case library compiled with `aclcts atc` (through the model cache)."""
     given = pytestconfig.getoption("--model-dir")
     if given:
         return given
     soc = aclcts_backend.acl.get_soc_name() or "Ascend910B1"
     cases = library_cases(pytestconfig) + [g.case for g in pytestconfig.stash.get(_GOLDEN, [])]
-    return str(_compile_library(cases, soc, tmp_path_factory.mktemp("aclcts-models")))
+    elements = generate_singleop_json(list(dict.fromkeys(c.op_model(soc) for c in cases)))
+    setting = pytestconfig.getoption("--model-cache")
+    if setting != "off":
+        root = Path(setting) if setting else model_cache.default_root()
+        try:
+            return str(model_cache.cached_models(elements, soc, root, _compile_into))
+        except model_cache.ModelCacheError as exc:
+            if setting:
+                pytest.exit(f"--model-cache: {exc}", returncode=4)
+            warnings.warn(pytest.PytestWarning(f"{exc}; compiling into the session's temporary folder instead"))
+    return str(_compile_into(elements, tmp_path_factory.mktemp("aclcts-models"), soc))
 
 
 @pytest.fixture(scope="session")

@@ -7,27 +7,6 @@ import textwrap
 
 import pytest
 
-ADD_CASE = """\
-op: Add
-family: elementwise
-source: "elewise_calculation_ops.h REG_OP(Add): inputs x1, x2; output y"
-inputs: [x1, x2]
-outputs: [y]
-dtypes: [float16, float32, int32, bfloat16]
-shapes:
-  - [[8, 16], [8, 16]]
-  - [[2, 1, 3], [4, 3]]
-  - [[], [5]]
-  - [[1], [1]]
-"""
-
-
-@pytest.fixture
-def project(pytester):
-    pytester.makefile(".yaml", **{"cases/add": ADD_CASE})
-    return pytester
-
-
 def run(pytester, *args):
     return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", *args)
 
