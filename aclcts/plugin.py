@@ -320,12 +320,17 @@ def repro_command(item: pytest.Item) -> str:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
-    """Attach the reproducing command line to every failure."""
+    """Attach the reproducing command line to every failure, and the test's documented steps to every report."""
     outcome = yield
     report = outcome.get_result()
     if report.failed:
         report.sections.append(("reproduce", repro_command(item)))
-    report.aclcts_steps = [name for name in STEPS if item.get_closest_marker(name)]
+    if _STEPS_OF not in item.stash:
+        item.stash[_STEPS_OF] = [name for name in STEPS if item.get_closest_marker(name)]
+    report.aclcts_steps = item.stash[_STEPS_OF]
+
+
+_STEPS_OF = pytest.StashKey[list]()
 
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> None:
