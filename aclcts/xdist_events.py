@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import pickle
+import threading
 from typing import Any, Callable
 
 import pytest
@@ -103,18 +104,21 @@ class EventBatcher:
     def __init__(self, send: Callable[[Any], None]) -> None:
         self.send = send
         self.held: list[tuple[str, dict[str, Any]]] = []
+        # --dist worksteal sends "unscheduled" from the channel's callback, beside the test loop's events.
+        self.lock = threading.Lock()
 
     def __call__(self, name: str, **kwargs: Any) -> None:
         """Hold a per-test event, or send the held ones together with this one."""
-        if name in HELD:
-            self.held.append((name, kwargs))
-            return
-        if not self.held:
-            self.send((name, kwargs))
-            return
-        events, self.held = [*self.held, (name, kwargs)], []
-        try:
-            self.send((BATCH, {"events": pickle_plain(events)}))
-        except pickle.PicklingError:
-            for event in events:
-                self.send(event)
+        with self.lock:
+            if name in HELD:
+                self.held.append((name, kwargs))
+                return
+            if not self.held:
+                self.send((name, kwargs))
+                return
+            events, self.held = [*self.held, (name, kwargs)], []
+            try:
+                self.send((BATCH, {"events": pickle_plain(events)}))
+            except pickle.PicklingError:
+                for event in events:
+                    self.send(event)

@@ -2,6 +2,8 @@
 
 import pickle
 import re
+import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -131,6 +133,37 @@ def test_events_that_are_not_plain_data_go_out_one_by_one_in_order():
     assert [name for name, _ in sent] == ["logstart", "testreport", "warning_recorded"]
 
 
+def test_events_sent_from_two_threads_are_all_delivered():
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    received = []
+    batcher = EventBatcher(unbatching(received.append))
+    tests, steals = 20_000, 20_000
+
+    def run_tests():
+        for index in range(tests):
+            for name in ("logstart", "testreport", "testreport", "testreport", "logfinish"):
+                batcher(name, index=index)
+            batcher("runtest_protocol_complete", item_index=index)
+
+    def steal():
+        for index in range(steals):
+            batcher("unscheduled", indices=[index])
+
+    try:
+        threads = [threading.Thread(target=run_tests), threading.Thread(target=steal)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(previous)
+    assert len(received) == 6 * tests + steals
+    per_test = [name for name, kwargs in received if name != "unscheduled"]
+    assert per_test == ["logstart", "testreport", "testreport", "testreport", "logfinish",
+                        "runtest_protocol_complete"] * tests
+
+
 def test_the_controller_passes_on_every_event_of_a_batch_in_order():
     seen = []
     process = unbatching(seen.append)
@@ -154,12 +187,13 @@ def _junit_cases(path):
     return sorted((cls, name, re.sub(r'time="[^"]*"|\s+', "", body)[:40]) for cls, name, _, body in cases)
 
 
-def test_a_batched_run_reports_exactly_what_a_separate_run_does(pytester, monkeypatch):
+@pytest.mark.parametrize("dist", ["load", "worksteal"])
+def test_a_batched_run_reports_exactly_what_a_separate_run_does(pytester, monkeypatch, dist):
     pytester.makepyfile(test_mixed=MIXED)
     pytester.makeconftest(RECORDER)
     results = {}
     for mode in ("batched", "separate"):
-        result = _run(pytester, monkeypatch, mode, f"--junitxml={mode}.xml", "-rA")
+        result = _run(pytester, monkeypatch, mode, f"--junitxml={mode}.xml", "-rA", f"--dist={dist}")
         events = sorted((pytester.path / f"{mode}.events").read_text().splitlines())
         results[mode] = (result.ret, result.parseoutcomes(), _junit_cases(pytester.path / f"{mode}.xml"), events)
         for lines in (["*Captured stdout call*", "captured line"], ["*RuntimeError: setup broke"], ["*a user warning"]):
