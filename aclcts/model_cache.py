@@ -63,7 +63,10 @@ def cached_models(elements: list[dict], soc: str, root: Path,
     """The models folder for `elements`: the cached one, or `compile_into(elements, folder, soc)`'s, then cached."""
     entry = root / entry_key(elements, soc)
     if _complete(entry):
-        os.utime(entry)
+        try:
+            os.utime(entry)  # the last use, for pruning; a read-only cache is still usable
+        except OSError:
+            pass
         return entry / "models"
     try:
         root.mkdir(parents=True, exist_ok=True)

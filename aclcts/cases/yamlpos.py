@@ -40,8 +40,9 @@ def _convert(node: yaml.Node, path: Path, lines: dict[Path, int], source: str) -
 FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def compose(text: str, loader: type = FAST_LOADER) -> yaml.Node | None:
+def compose(text: str) -> yaml.Node | None:
     """The YAML node tree of text, with PyYAML's own error if it is not valid YAML."""
+    loader = FAST_LOADER
     try:
         return yaml.compose(text, Loader=loader)
     except yaml.YAMLError:

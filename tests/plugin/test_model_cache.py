@@ -97,26 +97,45 @@ def test_a_cache_folder_that_cannot_be_created_is_a_clear_error(elements, tmp_pa
         model_cache.cached_models(elements, SOC, blocker / "models", Compiler())
 
 
+def _run(project, *args):
+    return project.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", *args)
+
+
 def test_the_option_reuses_the_cache_and_off_leaves_it_alone(project, tmp_path):
     project.makepyfile(test_x="def test_x(acl):\n    pass\n")
     cache = tmp_path / "cache"
-    runs = [project.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", f"--model-cache={cache}")
-            for _ in range(2)]
-    assert [r.ret for r in runs] == [0, 0]
-    (entry,) = [p for p in cache.iterdir()]
+    assert _run(project, f"--model-cache={cache}").ret == 0
+    (entry,) = cache.iterdir()
     stamps = {p.name: p.stat().st_mtime_ns for p in (entry / "models").iterdir()}
-    third = project.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", f"--model-cache={cache}")
-    assert third.ret == 0
+    assert _run(project, f"--model-cache={cache}").ret == 0
     assert {p.name: p.stat().st_mtime_ns for p in (entry / "models").iterdir()} == stamps
-    off = project.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", "--model-cache=off")
-    assert off.ret == 0 and [p for p in cache.iterdir()] == [entry]
+    assert _run(project, "--model-cache=off").ret == 0
+    assert list(cache.iterdir()) == [entry]
+
+
+def test_an_unwritable_default_cache_warns_and_compiles_for_the_session(project, tmp_path, monkeypatch):
+    project.makepyfile(test_x="def test_x(acl):\n    pass\n")
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv(model_cache.ENV, str(tmp_path / "file" / "sub"))
+    result = _run(project, "-W", "always::pytest.PytestWarning")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["*cannot create a folder there*compiling into the session's temporary folder*"])
+
+
+def test_a_read_only_cache_entry_is_still_used(elements, tmp_path, monkeypatch):
+    models = model_cache.cached_models(elements, SOC, tmp_path, Compiler())
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "utime", refuse)
+    assert model_cache.cached_models(elements, SOC, tmp_path, Compiler()) == models
 
 
 def test_an_unwritable_cache_option_is_a_one_line_error(project, tmp_path):
     project.makepyfile(test_x="def test_x(acl):\n    pass\n")
     (tmp_path / "file").write_text("")
-    result = project.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist",
-                                          f"--model-cache={tmp_path / 'file' / 'sub'}")
+    result = _run(project, f"--model-cache={tmp_path / 'file' / 'sub'}")
     assert result.ret == 4
     result.stdout.fnmatch_lines(["*--model-cache: model cache *file/sub: cannot create a folder there (*)*"])
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
