@@ -1,28 +1,47 @@
-"""--xdist-events: send a test's pytest-xdist events from a worker as one message instead of six."""
+"""--xdist-events: a worker sends its finished tests' pytest-xdist events in batches, spooled to disk until delivered."""
 
 from __future__ import annotations
 
 import io
+import os
 import pickle
+import shutil
+import struct
+import tempfile
 import threading
-from typing import Any, Callable
+import time
+from collections.abc import Callable, Iterator
+from itertools import count
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-#: workerinput key by which the controller tells a worker that it unpacks batches.
+#: workerinput key by which the controller tells a worker that it unpacks batches; its value is the spool file.
 WORKER_FLAG = "aclcts_batched_events"
-#: Event name of a batch; its one keyword, `events`, is the pickled list of (name, kwargs) pairs.
+#: Event name of a batch; its one keyword, `tests`, is a list of spool records.
 BATCH = "aclcts_events"
-#: Events held back until the test's `runtest_protocol_complete`; any other event sends what is held first.
-HELD = frozenset({"logstart", "testreport", "logfinish"})
+#: A test's events before its `runtest_protocol_complete`, which are held with it.
+PER_TEST = frozenset({"logstart", "testreport", "logfinish"})
+COMPLETE = "runtest_protocol_complete"
+#: A worker sends what it holds once this many tests are finished ...
+MAX_TESTS = 64
+#: ... or the first of them finished this many seconds ago ...
+MAX_AGE_S = 0.2
+#: ... and after every test once fewer than this many are queued on it, so that the controller sends more in time.
+LOW_QUEUE = 8
 CHOICES = ("batched", "separate")
+_HEADER = struct.Struct("<I")
+_SPOOL_KEY = pytest.StashKey[Path]()
 
 
 def add_options(group: Any) -> None:
     """Add --xdist-events."""
     group.addoption("--xdist-events", choices=CHOICES, default="batched",
-                    help="batched (default): each xdist worker sends a test's start, reports and finish as one "
-                         "message; separate: one message per event, as pytest-xdist does by itself")
+                    help="batched (default): each xdist worker sends the events of its finished tests in batches "
+                         f"(up to {MAX_TESTS} tests or {MAX_AGE_S:g} s; every test once its queue is short or a test "
+                         "failed), written to a spool file first so that a crashed worker loses none; separate: "
+                         "one message per event, as pytest-xdist does by itself")
 
 
 def configure(config: pytest.Config) -> None:
@@ -30,35 +49,85 @@ def configure(config: pytest.Config) -> None:
     workerinput = getattr(config, "workerinput", None)
     if workerinput is not None:
         if workerinput.get(WORKER_FLAG):
-            _batch_worker_events(config)
+            _batch_worker_events(config, workerinput[WORKER_FLAG])
     elif config.getoption("--xdist-events") == "batched" and config.pluginmanager.hasplugin("xdist"):
-        config.pluginmanager.register(UnbatchingController(), "aclcts-xdist-events")
+        config.pluginmanager.register(UnbatchingController(config), "aclcts-xdist-events")
 
 
 class UnbatchingController:
-    """The controller side: each worker's channel callback unpacks batches into the events they hold."""
+    """The controller side: each worker's channel callback unpacks batches, and replays a crashed worker's spool."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.numbers = count()
+
+    def _spool_folder(self) -> Path:
+        if _SPOOL_KEY not in self.config.stash:
+            self.config.stash[_SPOOL_KEY] = Path(tempfile.mkdtemp(prefix="aclcts-xdist-"))
+        return self.config.stash[_SPOOL_KEY]
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
-        """Wrap the new worker's event callback and tell the worker it may batch."""
+        """Wrap the new worker's event callback and tell the worker it may batch, and where to spool."""
         process = getattr(node, "process_from_remote", None)
         if process is None:
             return
-        node.process_from_remote = unbatching(process)
-        node.workerinput[WORKER_FLAG] = True
+        spool = self._spool_folder() / f"worker-{next(self.numbers)}.events"
+        node.process_from_remote = unbatching(process, spool)
+        node.workerinput[WORKER_FLAG] = str(spool)
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        """Remove the spool files."""
+        folder = config.stash.get(_SPOOL_KEY, None)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
-def unbatching(process: Callable[[Any], None]) -> Callable[[Any], None]:
-    """A channel callback that passes each event of a batch to `process`, and anything else as it is."""
+def unbatching(process: Callable[[Any], None], spool: Path | None = None) -> Callable[[Any], None]:
+    """A channel callback that passes each event of a batch to `process`, and anything else as it is.
+
+    When the channel ends before the worker said it finished, the tests the worker spooled but never sent are
+    passed on first, so that xdist blames the crash on the test that was really running.
+    """
+    delivered = [0]
+    finished = [False]
+
+    def deliver(records: Iterator[bytes]) -> None:
+        for record in records:
+            number, events = unpickle_plain(record)
+            if number > delivered[0]:
+                delivered[0] = number
+                for event in events:
+                    process(event)
 
     def process_from_remote(eventcall: Any) -> None:
         if isinstance(eventcall, tuple) and eventcall[0] == BATCH:
-            for event in unpickle_plain(eventcall[1]["events"]):
-                process(event)
-        else:
-            process(eventcall)
+            deliver(iter(eventcall[1]["tests"]))
+            return
+        if not isinstance(eventcall, tuple):
+            if not finished[0] and spool is not None:
+                deliver(read_spool(spool))
+        elif eventcall[0] == "workerfinished":
+            finished[0] = True
+        process(eventcall)
 
     return process_from_remote
+
+
+def read_spool(path: Path) -> Iterator[bytes]:
+    """The complete records of a spool file (a record cut short by a crash, and anything after it, are left out)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return
+    offset = 0
+    while offset + _HEADER.size <= len(data):
+        (size,) = _HEADER.unpack_from(data, offset)
+        end = offset + _HEADER.size + size
+        if end > len(data):
+            return
+        yield data[offset + _HEADER.size:end]
+        offset = end
 
 
 class _PlainUnpickler(pickle.Unpickler):
@@ -92,33 +161,95 @@ def _find_interactor(config: pytest.Config) -> Any:
     return None
 
 
-def _batch_worker_events(config: pytest.Config) -> None:
+def queue_length(interactor: Any) -> Callable[[], int] | None:
+    """A function giving how many tests are queued on this worker, or None where xdist keeps them otherwise."""
+    lock = getattr(getattr(interactor, "torun", None), "lock", None)
+    if lock is None:
+        return None
+
+    def length() -> int:
+        with lock() as items:
+            return len(items)
+
+    return length
+
+
+def _batch_worker_events(config: pytest.Config, spool: str) -> None:
     interactor = _find_interactor(config)
-    if interactor is not None:
-        interactor.sendevent = EventBatcher(interactor.channel.send)
+    if interactor is None:
+        return
+    queued = queue_length(interactor)
+    try:
+        descriptor = os.open(spool, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600) if queued else None
+    except OSError:  # a worker on another host does not see the controller's folder
+        descriptor = None
+    interactor.sendevent = EventBatcher(interactor.channel.send, descriptor, queued)
 
 
 class EventBatcher:
-    """A worker's sendevent: holds a test's start, reports and finish, and sends them with the next other event."""
+    """A worker's sendevent: holds finished tests' events, spools each test, and sends them together when due.
 
-    def __init__(self, send: Callable[[Any], None]) -> None:
+    Without a spool (or a queue length) every test is sent at its protocol completion, as one message.
+    """
+
+    def __init__(self, send: Callable[[Any], None], spool: int | None = None,
+                 queued: Callable[[], int] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.send = send
-        self.held: list[tuple[str, dict[str, Any]]] = []
+        self.spool = spool
+        self.queued = queued
+        self.clock = clock
+        self.current: list[tuple[str, dict[str, Any]]] = []
+        self.records: list[bytes] = []
+        self.number = 0
+        self.since = 0.0
         # --dist worksteal sends "unscheduled" from the channel's callback, beside the test loop's events.
         self.lock = threading.Lock()
 
     def __call__(self, name: str, **kwargs: Any) -> None:
-        """Hold a per-test event, or send the held ones together with this one."""
+        """Hold a test's event, or send what is held when due, or send what is held and then this event."""
         with self.lock:
-            if name in HELD:
-                self.held.append((name, kwargs))
-                return
-            if not self.held:
+            if name in PER_TEST:
+                if name == "logstart" and self.records and self.clock() - self.since >= MAX_AGE_S:
+                    self._flush()
+                self.current.append((name, kwargs))
+            elif name == COMPLETE and self.current:
+                self._finish_test((name, kwargs))
+            else:
+                self._flush()
+                self._send_unheld()
                 self.send((name, kwargs))
-                return
-            events, self.held = [*self.held, (name, kwargs)], []
-            try:
-                self.send((BATCH, {"events": pickle_plain(events)}))
-            except pickle.PicklingError:
-                for event in events:
-                    self.send(event)
+
+    def _finish_test(self, complete: tuple[str, dict[str, Any]]) -> None:
+        events, self.current = [*self.current, complete], []
+        self.number += 1
+        try:
+            record = pickle_plain((self.number, events))
+        except pickle.PicklingError:
+            self._flush()
+            for event in events:
+                self.send(event)
+            return
+        if not self.records:
+            self.since = self.clock()
+        self.records.append(record)
+        if self.spool is not None:
+            os.write(self.spool, _HEADER.pack(len(record)) + record)
+        if self._due(events):
+            self._flush()
+
+    def _due(self, events: list[tuple[str, dict[str, Any]]]) -> bool:
+        if self.spool is None or self.queued is None or len(self.records) >= MAX_TESTS:
+            return True
+        if any(name == "testreport" and kwargs["data"].get("outcome") == "failed" for name, kwargs in events):
+            return True
+        return self.clock() - self.since >= MAX_AGE_S or self.queued() < LOW_QUEUE
+
+    def _flush(self) -> None:
+        if self.records:
+            records, self.records = self.records, []
+            self.send((BATCH, {"tests": records}))
+
+    def _send_unheld(self) -> None:
+        events, self.current = self.current, []
+        for event in events:
+            self.send(event)

@@ -1,5 +1,6 @@
 """--xdist-events: plain-data pickling, the worker's batching, the controller's unpacking, and whole -n 2 runs."""
 
+import os
 import pickle
 import sys
 import threading
@@ -9,7 +10,8 @@ from xml.etree import ElementTree
 import numpy as np
 import pytest
 
-from aclcts.xdist_events import BATCH, EventBatcher, pickle_plain, unbatching, unpickle_plain
+from aclcts.xdist_events import (BATCH, LOW_QUEUE, MAX_AGE_S, MAX_TESTS, EventBatcher, pickle_plain, read_spool,
+                                 unbatching, unpickle_plain)
 
 MIXED = '''
 import os
@@ -109,19 +111,125 @@ def test_unpickle_plain_refuses_to_construct_classes():
         unpickle_plain(pickle.dumps(Path("x")))
 
 
-def test_a_tests_events_go_out_as_one_batch_with_the_protocol_complete():
+def _test_events(batcher, index, outcome="passed"):
+    batcher("logstart", nodeid=f"t{index}", location=("a.py", 1, f"t{index}"))
+    for when in ("setup", "call", "teardown"):
+        batcher("testreport", data={"when": when, "outcome": outcome if when == "call" else "passed"})
+    batcher("logfinish", nodeid=f"t{index}", location=("a.py", 1, f"t{index}"))
+    batcher("runtest_protocol_complete", item_index=index, duration=0.5)
+
+
+def _batched_names(message):
+    assert message[0] == BATCH
+    return [[name for name, _ in unpickle_plain(record)[1]] for record in message[1]["tests"]]
+
+
+ONE_TEST = ["logstart", "testreport", "testreport", "testreport", "logfinish", "runtest_protocol_complete"]
+
+
+def test_without_a_spool_each_test_goes_out_as_one_batch_with_its_protocol_complete():
     sent = []
     batcher = EventBatcher(sent.append)
     batcher("workerready", workerinfo={"id": 1})
     batcher("logstart", nodeid="t", location=("a.py", 1, "t"))
     batcher("testreport", data={"when": "setup"})
-    batcher("testreport", data={"when": "call"})
-    batcher("logfinish", nodeid="t", location=("a.py", 1, "t"))
     assert sent == [("workerready", {"workerinfo": {"id": 1}})]
+    batcher("testreport", data={"when": "call"})
+    batcher("testreport", data={"when": "teardown"})
+    batcher("logfinish", nodeid="t", location=("a.py", 1, "t"))
     batcher("runtest_protocol_complete", item_index=0, duration=0.5)
-    assert len(sent) == 2 and sent[1][0] == BATCH
-    assert [name for name, _ in unpickle_plain(sent[1][1]["events"])] == [
-        "logstart", "testreport", "testreport", "logfinish", "runtest_protocol_complete"]
+    assert len(sent) == 2 and _batched_names(sent[1]) == [ONE_TEST]
+
+
+class _Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def spooled(tmp_path):
+    """A batcher with a spool file, a queue of 100 tests and a settable clock: (batcher, sent, spool, queue, clock)."""
+    sent, queue, clock = [], [100], _Clock()
+    spool = tmp_path / "worker.events"
+    descriptor = os.open(spool, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    yield EventBatcher(sent.append, descriptor, lambda: queue[0], clock), sent, spool, queue, clock
+    os.close(descriptor)
+
+
+def test_finished_tests_are_held_until_max_tests_and_spooled_as_they_finish(spooled):
+    batcher, sent, spool, _, _ = spooled
+    for index in range(MAX_TESTS - 1):
+        _test_events(batcher, index)
+    assert sent == [] and len(list(read_spool(spool))) == MAX_TESTS - 1
+    _test_events(batcher, MAX_TESTS - 1)
+    assert len(sent) == 1 and _batched_names(sent[0]) == [ONE_TEST] * MAX_TESTS
+    assert [unpickle_plain(r)[0] for r in sent[0][1]["tests"]] == list(range(1, MAX_TESTS + 1))
+
+
+def test_held_tests_go_out_at_the_first_start_or_finish_after_max_age(spooled):
+    batcher, sent, _, _, clock = spooled
+    _test_events(batcher, 0)
+    clock.now += MAX_AGE_S * 0.6
+    _test_events(batcher, 1)
+    assert sent == []
+    clock.now += MAX_AGE_S * 0.6
+    batcher("logstart", nodeid="t2", location=("a.py", 1, "t2"))
+    assert len(sent) == 1 and len(sent[0][1]["tests"]) == 2
+    batcher("runtest_protocol_complete", item_index=2, duration=0.5)
+    clock.now += MAX_AGE_S * 0.6
+    batcher("logstart", nodeid="t3", location=("a.py", 1, "t3"))
+    assert len(sent) == 1
+    clock.now += MAX_AGE_S * 0.6
+    batcher("runtest_protocol_complete", item_index=3, duration=0.5)
+    assert len(sent) == 2 and len(sent[1][1]["tests"]) == 2
+
+
+def test_a_failed_test_or_a_short_queue_sends_at_once(spooled):
+    batcher, sent, _, queue, _ = spooled
+    _test_events(batcher, 0)
+    _test_events(batcher, 1, outcome="failed")
+    assert len(sent) == 1 and len(sent[0][1]["tests"]) == 2
+    queue[0] = LOW_QUEUE - 1
+    _test_events(batcher, 2)
+    assert len(sent) == 2 and len(sent[1][1]["tests"]) == 1
+
+
+def test_any_other_event_sends_the_held_tests_first(spooled):
+    batcher, sent, _, _, _ = spooled
+    _test_events(batcher, 0)
+    batcher("logstart", nodeid="t1", location=("a.py", 1, "t1"))
+    batcher("warning_recorded", when="call")
+    assert [m[0] for m in sent] == [BATCH, "logstart", "warning_recorded"]
+
+
+def test_a_crashed_workers_spooled_tests_reach_the_controller_before_the_end(spooled):
+    batcher, sent, spool, _, _ = spooled
+    seen = []
+    process = unbatching(seen.append, spool)
+    for index in range(3):
+        _test_events(batcher, index)
+    batcher("workerready", workerinfo={})
+    for index in range(3, 5):
+        _test_events(batcher, index)
+    batcher("logstart", nodeid="t5", location=("a.py", 1, "t5"))
+    for message in sent:
+        process(message)
+    assert [e[1].get("item_index") for e in seen if e[0] == "runtest_protocol_complete"] == [0, 1, 2]
+    end = object()
+    process(end)
+    assert [e[1].get("item_index") for e in seen[:-1] if e[0] == "runtest_protocol_complete"] == [0, 1, 2, 3, 4]
+    assert seen[-1] is end and len(seen) == 5 * len(ONE_TEST) + 2
+
+
+def test_a_record_cut_short_by_a_crash_is_left_out(tmp_path):
+    spool = tmp_path / "cut.events"
+    records = [pickle_plain((1, [("logstart", {})])), pickle_plain((2, [("logfinish", {})]))]
+    spool.write_bytes(b"".join(len(r).to_bytes(4, "little") + r for r in records)[:-3])
+    assert list(read_spool(spool)) == records[:1]
+    assert list(read_spool(tmp_path / "missing.events")) == []
 
 
 def test_events_that_are_not_plain_data_go_out_one_by_one_in_order():
@@ -169,7 +277,7 @@ def test_the_controller_passes_on_every_event_of_a_batch_in_order():
     process = unbatching(seen.append)
     events = [("logstart", {"nodeid": "t"}), ("logfinish", {"nodeid": "t"})]
     process(("workerready", {}))
-    process((BATCH, {"events": pickle_plain(events)}))
+    process((BATCH, {"tests": [pickle_plain((1, events))]}))
     end = object()
     process(end)
     assert seen == [("workerready", {}), *events, end]
@@ -207,12 +315,36 @@ def test_a_batched_run_reports_exactly_what_a_separate_run_does(pytester, monkey
     assert outcomes["warnings"] >= 1
 
 
-def test_a_crashing_worker_is_reported_on_the_test_it_was_running(pytester, monkeypatch):
-    pytester.makepyfile(test_crash="import os\n\ndef test_crash():\n    os._exit(3)\n\n"
-                                   "def test_after():\n    pass\n")
-    result = _run(pytester, monkeypatch, "batched")
+CRASH = """
+import os
+
+import pytest
+
+
+@pytest.mark.parametrize("n", range({before}))
+def test_before(n):
+    pass
+
+
+def test_crash():
+    os._exit(3)
+
+
+@pytest.mark.parametrize("n", range({after}))
+def test_after(n):
+    pass
+"""
+
+
+@pytest.mark.parametrize("dist", ["load", "worksteal"])
+@pytest.mark.parametrize(("before", "after"), [(1, 1), (300, 100)])
+def test_a_crashing_worker_is_reported_on_the_test_it_was_running(pytester, monkeypatch, before, after, dist):
+    # With 300 tests before it, the crashing worker holds finished tests (under either distribution) and still has
+    # a long queue.
+    pytester.makepyfile(test_crash=CRASH.format(before=before, after=after))
+    result = _run(pytester, monkeypatch, "batched", f"--dist={dist}")
     result.stdout.fnmatch_lines(["*worker 'gw*' crashed while running 'test_crash.py::test_crash'*"])
-    assert result.parseoutcomes()["failed"] == 1 and result.parseoutcomes()["passed"] == 1
+    assert result.parseoutcomes()["failed"] == 1 and result.parseoutcomes()["passed"] == before + after
 
 
 def test_exitfirst_still_stops_a_batched_run(pytester, monkeypatch):
@@ -221,3 +353,12 @@ def test_exitfirst_still_stops_a_batched_run(pytester, monkeypatch):
     result = _run(pytester, monkeypatch, "batched", "-x")
     result.stdout.fnmatch_lines(["*stopping after 1 failures*"])
     assert result.parseoutcomes()["failed"] == 1 and result.parseoutcomes()["passed"] < 199
+
+
+@pytest.mark.parametrize(("given", "used"), [((), "worksteal"), (("--dist=load",), "load"), (("--dist=loadfile",), "loadfile")])
+def test_under_n_the_plugin_distributes_by_work_stealing_unless_dist_is_given(pytester, given, used):
+    pytester.makeconftest("def pytest_report_header(config):\n    return f'distribution: {config.option.dist}'\n")
+    pytester.makepyfile(test_one="def test_one():\n    pass\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", *given)
+    result.stdout.fnmatch_lines([f"distribution: {used}"])
+    assert result.ret == 0
