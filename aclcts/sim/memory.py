@@ -23,6 +23,9 @@ _GAP = 4096
 #: Device allocations up to SMALL_ALLOCATION bytes share CHUNK-byte blocks of host storage.
 SMALL_ALLOCATION = 64 << 10
 CHUNK = 4 << 20
+#: Freed device regions kept for use-after-free messages; device addresses are never reused, so a pointer into an
+#: older one is reported as pointing into no allocation (the call still fails the same way).
+FREED_DEVICE_KEPT = 4096
 
 
 def align_up(value: int, alignment: int) -> int:
@@ -89,6 +92,7 @@ class Memory:
         self.next_device_address: dict[int, int] = {}
         self.device_starts: list[int] = []
         self.device_regions: list[Region] = []
+        self.device_freed: deque[Region] = deque()
         self.host_starts: list[int] = []
         self.host_regions: list[Region] = []
         self.quarantine: deque[Region] = deque()
@@ -113,8 +117,9 @@ class Memory:
                 storage.fill(self.fill)
             region = Region(start, size, reserved, storage, storage.ctypes.data, device, call)
         self.next_device_address[device] = align_up(start + reserved + _GAP, _GAP)
-        self.device_starts.append(start)
-        self.device_regions.append(region)
+        index = bisect.bisect_left(self.device_starts, start)
+        self.device_starts.insert(index, start)
+        self.device_regions.insert(index, region)
         self.used[device] = self.used.get(device, 0) + reserved
         return region
 
@@ -149,11 +154,14 @@ class Memory:
         return None
 
     def free_device(self, region: Region, call: str) -> None:
-        """Release a device region; its addresses are never handed out again."""
+        """Release a device region; its addresses are never handed out again, and the last freed are remembered."""
         region.freed_by = call
         region.storage = None
         region.chunk = None
         self.used[region.device] -= region.reserved
+        self.device_freed.append(region)
+        if len(self.device_freed) > FREED_DEVICE_KEPT:
+            _forget(self.device_freed.popleft(), self.device_starts, self.device_regions)
 
     def free_host(self, region: Region, call: str) -> None:
         """Release a malloc_host block into a quarantine so a stale pointer to it is still recognised."""
@@ -163,9 +171,7 @@ class Memory:
         while self.quarantined > self.quarantine_bytes and self.quarantine:
             old = self.quarantine.popleft()
             self.quarantined -= old.reserved
-            index = bisect.bisect_left(self.host_starts, old.start)
-            del self.host_starts[index]
-            del self.host_regions[index]
+            _forget(old, self.host_starts, self.host_regions)
 
     def live_device_regions(self, device: int | None = None) -> list[Region]:
         """Device regions not yet freed, optionally of one device."""
@@ -199,6 +205,13 @@ class Memory:
                 f"{api}: {role} range [{ptr:#x}, +{count}) runs {over} bytes past the end of {region.describe()}"
             )
         return region.real + (ptr - region.start), region
+
+
+def _forget(region: Region, starts: list[int], regions: list[Region]) -> None:
+    """Remove a region from a sorted start list and its parallel region list."""
+    index = bisect.bisect_left(starts, region.start)
+    del starts[index]
+    del regions[index]
 
 
 def copy_bytes(dst_real: int, src_real: int, count: int) -> None:

@@ -89,7 +89,7 @@ class SimState:
         entry = self.objects.get(handle)
         if entry is not None:
             return f"{handle:#x} is a {entry[0]} handle, expected a {expected}"
-        released = self.tracker.released.get(handle)
+        released = self.tracker.released_as(handle)
         if released:
             return f"{expected} {handle:#x} was already destroyed (a {released[0]} released by {released[1]})"
         return f"{handle:#x} is not a {expected} handle created by this process"

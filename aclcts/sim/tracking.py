@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import deque
 
 _SIM_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 KINDS = ("desc", "buffer", "attr", "handle", "stream", "context", "event", "device_mem", "host_mem")
+#: How many of the most recently destroyed handles are remembered for use-after-destroy messages; handles are never
+#: reused, so an older one is reported as not created by this process (the call still fails the same way).
+RELEASED_KEPT = 4096
 
 
 def capture_stack(depth: int) -> tuple:
@@ -55,7 +59,8 @@ class Tracker:
     def __init__(self, depth: int) -> None:
         self.depth = depth
         self.live: dict[int, LiveObject] = {}
-        self.released: dict[int, tuple[str, str]] = {}
+        # A ring, not a dict: a long run destroys millions of objects, and the host memory must not grow with them.
+        self.released: deque[tuple[int, str, str]] = deque(maxlen=RELEASED_KEPT)
 
     def add(self, kind: str, handle: int, call: str) -> None:
         """Record that handle of this kind was created by call."""
@@ -65,7 +70,14 @@ class Tracker:
         """Record that handle was released by call."""
         obj = self.live.pop(handle, None)
         if obj is not None:
-            self.released[handle] = (obj.kind, call)
+            self.released.append((handle, obj.kind, call))
+
+    def released_as(self, handle: int) -> tuple[str, str] | None:
+        """(kind, releasing call) of a recently destroyed handle, else None."""
+        for released, kind, call in reversed(self.released):
+            if released == handle:
+                return kind, call
+        return None
 
     def objects(self, kind: str | None = None) -> list[LiveObject]:
         """Live objects, optionally of one kind, oldest first."""

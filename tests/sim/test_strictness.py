@@ -178,6 +178,47 @@ def test_use_of_freed_device_memory_is_misuse(session, use, api):
     assert acl.rt.free_host(host) == OK
 
 
+def test_use_of_long_freed_device_memory_is_still_misuse_and_the_bookkeeping_stays_bounded(session):
+    from aclcts.sim import core
+    from aclcts.sim.memory import FREED_DEVICE_KEPT
+
+    acl = session.acl
+    host = malloc_host(acl, 64)
+    oldest = malloc(acl, 64)
+    assert acl.rt.free(oldest) == OK
+    memory = core.STATE.memory
+    for size in (64, 128 << 10) * FREED_DEVICE_KEPT:
+        assert acl.rt.free(malloc(acl, size)) == OK
+    newest = malloc(acl, 64)
+    assert acl.rt.free(newest) == OK
+    assert len(memory.device_starts) == len(memory.device_regions) == FREED_DEVICE_KEPT + len(
+        memory.live_device_regions())
+    assert memory.device_starts == sorted(memory.device_starts)
+    with pytest.raises(SimMisuseError, match="points into freed memory"):
+        acl.rt.memcpy(host, 64, newest, 64, D2H)
+    with pytest.raises(SimMisuseError, match="does not point into any device allocation"):
+        acl.rt.memcpy(host, 64, oldest, 64, D2H)
+    assert acl.rt.free_host(host) == OK
+
+
+def test_use_of_a_long_destroyed_handle_is_still_misuse_and_the_bookkeeping_stays_bounded(session):
+    from aclcts.sim import core
+    from aclcts.sim.tracking import RELEASED_KEPT
+
+    acl = session.acl
+    oldest = acl.create_tensor_desc(4, [8], 2)
+    acl.destroy_tensor_desc(oldest)
+    for _ in range(RELEASED_KEPT):
+        acl.destroy_tensor_desc(acl.create_tensor_desc(4, [8], 2))
+    newest = acl.op.create_attr()
+    acl.op.destroy_attr(newest)
+    assert len(core.STATE.tracker.released) == RELEASED_KEPT
+    with pytest.raises(SimMisuseError, match="already destroyed .a attr released by acl.op.destroy_attr"):
+        acl.op.set_attr_int(newest, "n", 1)
+    with pytest.raises(SimMisuseError, match="not a desc handle created by this process"):
+        acl.get_tensor_desc_num_dims(oldest)
+
+
 def test_async_use_of_freed_device_memory_is_misuse(session):
     acl = session.acl
     freed = malloc(acl, 64)
