@@ -248,6 +248,10 @@ class EventBatcher:
         if self.records:
             records, self.records = self.records, []
             self.send((BATCH, {"tests": records}))
+            if self.spool is not None:
+                # The batch is in the pipe once send returns (execnet writes synchronously), so a crash from here on
+                # loses none of it; the spool only ever holds the tests not yet sent.
+                os.ftruncate(self.spool, 0)
 
     def _send_unheld(self) -> None:
         events, self.current = self.current, []

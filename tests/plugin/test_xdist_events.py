@@ -167,6 +167,9 @@ def test_finished_tests_are_held_until_max_tests_and_spooled_as_they_finish(spoo
     _test_events(batcher, MAX_TESTS - 1)
     assert len(sent) == 1 and _batched_names(sent[0]) == [ONE_TEST] * MAX_TESTS
     assert [unpickle_plain(r)[0] for r in sent[0][1]["tests"]] == list(range(1, MAX_TESTS + 1))
+    assert list(read_spool(spool)) == []
+    _test_events(batcher, MAX_TESTS)
+    assert [unpickle_plain(r)[0] for r in read_spool(spool)] == [MAX_TESTS + 1]
 
 
 def test_held_tests_go_out_at_the_first_start_or_finish_after_max_age(spooled):
