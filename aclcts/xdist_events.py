@@ -32,7 +32,6 @@ MAX_AGE_S = 0.2
 LOW_QUEUE = 8
 CHOICES = ("batched", "separate")
 _HEADER = struct.Struct("<I")
-_SPOOL_KEY = pytest.StashKey[Path]()
 
 
 def add_options(group: Any) -> None:
@@ -51,20 +50,15 @@ def configure(config: pytest.Config) -> None:
         if workerinput.get(WORKER_FLAG):
             _batch_worker_events(config, workerinput[WORKER_FLAG])
     elif config.getoption("--xdist-events") == "batched" and config.pluginmanager.hasplugin("xdist"):
-        config.pluginmanager.register(UnbatchingController(config), "aclcts-xdist-events")
+        config.pluginmanager.register(UnbatchingController(), "aclcts-xdist-events")
 
 
 class UnbatchingController:
     """The controller side: each worker's channel callback unpacks batches, and replays a crashed worker's spool."""
 
-    def __init__(self, config: pytest.Config) -> None:
-        self.config = config
+    def __init__(self) -> None:
         self.numbers = count()
-
-    def _spool_folder(self) -> Path:
-        if _SPOOL_KEY not in self.config.stash:
-            self.config.stash[_SPOOL_KEY] = Path(tempfile.mkdtemp(prefix="aclcts-xdist-"))
-        return self.config.stash[_SPOOL_KEY]
+        self.folder: Path | None = None
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
@@ -72,15 +66,16 @@ class UnbatchingController:
         process = getattr(node, "process_from_remote", None)
         if process is None:
             return
-        spool = self._spool_folder() / f"worker-{next(self.numbers)}.events"
+        if self.folder is None:
+            self.folder = Path(tempfile.mkdtemp(prefix="aclcts-xdist-"))
+        spool = self.folder / f"worker-{next(self.numbers)}.events"
         node.process_from_remote = unbatching(process, spool)
         node.workerinput[WORKER_FLAG] = str(spool)
 
-    def pytest_unconfigure(self, config: pytest.Config) -> None:
+    def pytest_unconfigure(self) -> None:
         """Remove the spool files."""
-        folder = config.stash.get(_SPOOL_KEY, None)
-        if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def unbatching(process: Callable[[Any], None], spool: Path | None = None) -> Callable[[Any], None]:
@@ -89,26 +84,28 @@ def unbatching(process: Callable[[Any], None], spool: Path | None = None) -> Cal
     When the channel ends before the worker said it finished, the tests the worker spooled but never sent are
     passed on first, so that xdist blames the crash on the test that was really running.
     """
-    delivered = [0]
-    finished = [False]
+    delivered = 0
+    finished = False
 
     def deliver(records: Iterator[bytes]) -> None:
+        nonlocal delivered
         for record in records:
             number, events = unpickle_plain(record)
-            if number > delivered[0]:
-                delivered[0] = number
+            if number > delivered:
+                delivered = number
                 for event in events:
                     process(event)
 
     def process_from_remote(eventcall: Any) -> None:
+        nonlocal finished
         if isinstance(eventcall, tuple) and eventcall[0] == BATCH:
             deliver(iter(eventcall[1]["tests"]))
             return
         if not isinstance(eventcall, tuple):
-            if not finished[0] and spool is not None:
+            if not finished and spool is not None:
                 deliver(read_spool(spool))
         elif eventcall[0] == "workerfinished":
-            finished[0] = True
+            finished = True
         process(eventcall)
 
     return process_from_remote
