@@ -52,7 +52,8 @@ def test_setup_error(broken):
     pass
 
 
-@pytest.mark.parametrize("n", range(6))
+# Enough tests that each worker has a long queue and sends several tests per batch.
+@pytest.mark.parametrize("n", range(150))
 def test_many(n):
     assert n >= 0
 
@@ -310,11 +311,11 @@ def test_a_batched_run_reports_exactly_what_a_separate_run_does(pytester, monkey
         results[mode] = (result.ret, result.parseoutcomes(), _junit_cases(pytester.path / f"{mode}.xml"), events)
         for lines in (["*Captured stdout call*", "captured line"], ["*RuntimeError: setup broke"], ["*a user warning"]):
             result.stdout.fnmatch_lines(lines)
-    assert len(results["batched"][2]) == 13 and len(results["batched"][3]) >= 4 * 13
+    assert len(results["batched"][2]) == 157 and len(results["batched"][3]) >= 4 * 157
     assert results["batched"] == results["separate"]
     outcomes = results["batched"][1]
     assert {k: outcomes[k] for k in ("passed", "failed", "skipped", "xfailed", "errors")} == {
-        "passed": 9, "failed": 1, "skipped": 1, "xfailed": 1, "errors": 1}
+        "passed": 153, "failed": 1, "skipped": 1, "xfailed": 1, "errors": 1}
     assert outcomes["warnings"] >= 1
 
 
