@@ -61,6 +61,21 @@ def test_empty_tensors_pass_with_zero_metrics():
     assert c.passed and c.n == 0 and c.max_abs == 0 and c.mismatch_ratio == 0 and c.worst() == []
 
 
+@pytest.mark.parametrize("policy", ["exact", "ulp:0", "allclose:0,0", "ratio", "dual_thousandth", "mare", "v2"])
+@pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16, np.float32])
+def test_identical_outputs_pass_every_policy_with_zero_metrics(dtype, policy):
+    g = np.array([[-3.5, 0.0, 1e-3], [7.25, -0.0, 2.0]], dtype)
+    c = compare(g.copy(), g, policy)
+    metrics = (c.max_abs, c.max_rel, c.max_ulp, c.mismatch_ratio, c.mare, c.mere, c.rmse)
+    assert c.passed and metrics == (0, 0, 0, 0, 0, 0, 0) and c.worst() == []
+    assert not c.relative_errors().any()
+
+
+def test_signed_zeros_are_equal_values_but_not_identical_outputs():
+    c = compare(np.array([0.0, 1.0], np.float32), np.array([-0.0, 1.0], np.float32), "exact")
+    assert not c.passed and c.mismatch_ratio == 0.5 and c.max_abs == 0 and c.max_ulp == 0
+
+
 def test_integer_and_bool_metrics():
     c = compare(np.array([1, 5], np.int32), np.array([1, 7], np.int32), Exact())
     assert (c.max_abs, c.max_ulp, c.passed) == (2.0, 2, False)
