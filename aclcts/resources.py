@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from types import CodeType
 from typing import Any
 
@@ -45,14 +44,13 @@ DESTROYERS: dict[str, str] = {
 _THIS_FILE = os.path.abspath(__file__)
 
 
-@dataclass(frozen=True)
 class Tracked:
     """One object created through the wrapper and not yet released."""
 
-    kind: str
-    handle: int
-    call: str
-    stack: tuple[tuple[CodeType, int], ...] = field(repr=False, compare=False)
+    __slots__ = ("kind", "handle", "call", "stack")
+
+    def __init__(self, kind: str, handle: int, call: str, stack: tuple[tuple[CodeType, int], ...]) -> None:
+        self.kind, self.handle, self.call, self.stack = kind, handle, call, stack
 
     @property
     def where(self) -> str:
