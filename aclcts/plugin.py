@@ -9,7 +9,7 @@ import shlex
 import sys
 import warnings
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -101,14 +101,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         importlib.import_module(name).add_options(group)
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_cmdline_main(config: pytest.Config) -> None:
+@pytest.hookimpl(wrapper=True)
+def pytest_cmdline_main(config: pytest.Config) -> Generator[None, int | pytest.ExitCode | None, int | pytest.ExitCode | None]:
     """Under `-n` without `--dist`, distribute by work stealing instead of pytest-xdist's `load`."""
     # Each worker starts with half of the tests and takes half of the other's queue when it runs out, so no worker
     # is left alone with a slow stretch at the end; it also needs fewer scheduling messages (docs/performance.md).
-    # Runs before xdist's own hook, which turns `no` into `load`.
+    # A wrapper, so it runs before xdist's own tryfirst hook (which turns `no` into `load`) whatever order the two
+    # plugins were registered in.
     if getattr(config.option, "numprocesses", None) and getattr(config.option, "dist", None) == "no":
         config.option.dist = "worksteal"
+    return (yield)
 
 
 def pytest_configure(config: pytest.Config) -> None:

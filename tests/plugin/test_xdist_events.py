@@ -359,7 +359,12 @@ def test_exitfirst_still_stops_a_batched_run(pytester, monkeypatch):
     assert result.parseoutcomes()["failed"] == 1 and result.parseoutcomes()["passed"] < 199
 
 
-@pytest.mark.parametrize(("given", "used"), [((), "worksteal"), (("--dist=load",), "load"), (("--dist=loadfile",), "loadfile")])
+#: Loads the aclcts plugin before pytest-xdist's, as an aclcts.egg-info in the working folder does (pip install -e).
+ACLCTS_FIRST = ("-p", "aclcts.plugin", "-p", "no:aclcts")
+
+
+@pytest.mark.parametrize(("given", "used"), [((), "worksteal"), (ACLCTS_FIRST, "worksteal"), (("--dist=load",), "load"),
+                                             (("--dist=loadfile",), "loadfile")])
 def test_under_n_the_plugin_distributes_by_work_stealing_unless_dist_is_given(pytester, given, used):
     pytester.makeconftest("def pytest_report_header(config):\n    return f'distribution: {config.option.dist}'\n")
     pytester.makepyfile(test_one="def test_one():\n    pass\n")
