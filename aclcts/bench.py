@@ -96,7 +96,7 @@ class Settings:
     @property
     def rounds(self) -> int:
         """Interleaved rounds of the compared measurements (the ratios are medians over the rounds)."""
-        return 1 if self.quick else 3
+        return 1 if self.quick else 4
 
 
 def per_call_us(body: Callable[[], None], calls: int, repeats: int = 5) -> float:
@@ -366,19 +366,23 @@ def suite_figures(settings: Settings) -> Iterator[Row]:
         models = list(dict.fromkeys(c.op_model("Ascend910B1") for c in library))
         compile_elements(generate_singleop_json(models), folder, "Ascend910B1")
         yield Row(f"suite startup: compiling {len(models):,} models", time.perf_counter() - start, "s")
-    serial_runs, parallel_runs = [], []
+    # Serial runs on both sides of every -n 2 run (S P S P ... S): each round compares one -n 2 run with the mean
+    # of its two neighbours, so a host whose speed drifts during the benchmark biases no round either way.
+    serial_runs, parallel_runs = [_child_pytests(settings, [])], []
     for _ in range(settings.rounds):
-        serial_runs.append(_child_pytests(settings, []))
         parallel_runs.append(_child_pytests(settings, ["-n", "2"]))
-    runs = f" ({settings.rounds} runs)" if settings.rounds > 1 else ""
+        serial_runs.append(_child_pytests(settings, []))
     serial_wall = statistics.median(wall for _, wall in serial_runs)
-    yield Row(f"pytest conformance/ serial{runs}: {serial_runs[0][0]:,} tests", serial_wall, "s")
+    yield Row(f"pytest conformance/ serial ({len(serial_runs)} runs): {serial_runs[0][0]:,} tests", serial_wall, "s")
     serial = serial_runs[0][0] / serial_wall
     yield Row("pytest conformance/ serial throughput", serial, "cases/s")
+    runs = f" ({settings.rounds} runs)" if settings.rounds > 1 else ""
     parallel_wall = statistics.median(wall for _, wall in parallel_runs)
     yield Row(f"pytest conformance/ -n 2{runs}: {parallel_runs[0][0]:,} tests", parallel_wall, "s")
     yield Row("pytest conformance/ -n 2 throughput", parallel_runs[0][0] / parallel_wall, "cases/s")
-    ratios = [(p_run / p_wall) / (s_run / s_wall) for (s_run, s_wall), (p_run, p_wall) in zip(serial_runs, parallel_runs)]
+    throughput = [run / wall for run, wall in serial_runs]
+    ratios = [(p_run / p_wall) / statistics.mean(throughput[index:index + 2])
+              for index, (p_run, p_wall) in enumerate(parallel_runs)]
     rounds = f" (median of {settings.rounds} rounds)" if settings.rounds > 1 else ""
     yield Row(f"-n 2 / serial throughput{rounds}", statistics.median(ratios), "ratio", (">=", 1.6))
     pair_run, pair_wall = _child_pytests(settings, [], copies=2)

@@ -22,7 +22,7 @@ FIGURES = [
     "execute_v2 with 1,000 loaded model(s)", "1,000 models / 1 model", "runner.run + judge per case (2 cases)",
     "runner.run alone per case", "plain acl calls per case", "runner.run alone / plain acl calls",
     "runner.run + judge / plain acl calls", "suite startup: pytest --collect-only", "suite startup: compiling 2 models",
-    "pytest conformance/ serial: N tests", "pytest conformance/ serial throughput", "pytest conformance/ -n 2: N tests",
+    "pytest conformance/ serial (2 runs): N tests", "pytest conformance/ serial throughput", "pytest conformance/ -n 2: N tests",
     "pytest conformance/ -n 2 throughput", "-n 2 / serial throughput", "two serial runs at once: throughput",
     "two serial runs at once / one serial run",
 ]
