@@ -6,7 +6,6 @@ import gc
 import importlib
 import os
 import shlex
-import sys
 import warnings
 from collections import Counter
 from collections.abc import Generator, Iterator
@@ -20,30 +19,18 @@ import pytest
 #: (the plugin loads ahead of it); a value the user exported is kept. See docs/performance.md.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+from aclcts.unrewritten import unrewritten
 
-def import_unrewritten(*names: str) -> None:
-    """Import library modules without pytest's assertion rewriting, which they get only for shipping a pytest plugin."""
-    # pytest rewrites every module of a distribution with a pytest11 entry point; for hypothesis that is 1 s of
-    # parsing and rewriting in every test process wherever rewritten bytecode is not cached (PYTHONDONTWRITEBYTECODE),
-    # and its asserts are internal invariants, not test assertions (docs/performance.md).
-    rewriters = [finder for finder in sys.meta_path if hasattr(finder, "mark_rewrite")]
-    sys.meta_path[:] = [finder for finder in sys.meta_path if finder not in rewriters]
-    try:
-        for name in names:
-            importlib.import_module(name)
-    finally:
-        sys.meta_path[:0] = rewriters
+with unrewritten():
+    import hypothesis.extra.numpy  # noqa: F401  (imported here, so that it is never imported rewritten)
 
-
-import_unrewritten("hypothesis", "hypothesis.extra.numpy")
-
-from aclcts import flow, golden, model_cache, strategies, testing
-from aclcts.atc import compile_elements, generate_singleop_json
-from aclcts.backends import Backend, BackendError, load_backend
-from aclcts.cases import Case, CaseFileError, load_cases
-from aclcts.cases.values import draw_inputs
-from aclcts.error_codes import ErrorCodesError, load_error_codes
-from aclcts.resources import TrackingAcl
+    from aclcts import flow, golden, model_cache, strategies, testing
+    from aclcts.atc import compile_elements, generate_singleop_json
+    from aclcts.backends import Backend, BackendError, load_backend
+    from aclcts.cases import Case, CaseFileError, load_cases
+    from aclcts.cases.values import draw_inputs
+    from aclcts.error_codes import ErrorCodesError, load_error_codes
+    from aclcts.resources import TrackingAcl
 
 #: Marker name → what it selects; the first group are the documented steps counted in the summary.
 STEPS = {
@@ -98,7 +85,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="run unsafe probes in a child process (always so on MODULE:ATTR backends; on npu they are "
                          "skipped without it)")
     for name in EXTENSIONS:
-        importlib.import_module(name).add_options(group)
+        with unrewritten():
+            extension = importlib.import_module(name)
+        extension.add_options(group)
 
 
 @pytest.hookimpl(wrapper=True)
