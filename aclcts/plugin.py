@@ -305,17 +305,27 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
         testing.set_recorder(None)
 
 
+#: Options that change what a test does, repeated in its reproducing command line when the run gave them.
+REPRO_OPTIONS = ("--model-dir", "--device-id", "--golden-dir", "--error-codes", "--error-codes-lenient", "--isolate",
+                 "--cann-version", "--expectations-today")
+
+
 def repro_command(item: pytest.Item) -> str:
-    """One command line that reruns exactly this test with the same backend, seed and cases."""
+    """One command line that reruns exactly this test with the same environment, backend, seed, cases and options."""
     config = item.config
-    words = ["pytest", item.nodeid, f"--backend={config.getoption('--backend')}",
-             f"--aclcts-seed={config.getoption('--aclcts-seed')}", "-p", "no:randomly"]
-    if config.getoption("--model-dir"):
-        words.append(f"--model-dir={config.getoption('--model-dir')}")
+    words = [f"{name}={value}" for name, value in sorted(os.environ.items()) if name.startswith("ACLCTS_")]
+    words += ["pytest", item.nodeid, f"--backend={config.getoption('--backend')}",
+              f"--aclcts-seed={config.getoption('--aclcts-seed')}", "-p", "no:randomly"]
+    for option in REPRO_OPTIONS:
+        value = config.getoption(option)
+        if value is True:
+            words.append(option)
+        elif value:
+            words.append(f"{option}={value}")
+    for path in config.getoption("--expectations"):
+        words.append(f"--expectations={path}")
     if config.getoption("--cases"):
         words += ["--cases", *config.getoption("--cases")]
-    if config.getoption("--device-id"):
-        words.append(f"--device-id={config.getoption('--device-id')}")
     return shlex.join(words)
 
 

@@ -3,9 +3,12 @@
 import ast
 import os
 import re
+import shlex
 import textwrap
 
 import pytest
+
+from aclcts.plugin import DEFAULT_SEED
 
 def run(pytester, *args):
     return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", *args)
@@ -65,6 +68,26 @@ def test_every_failure_prints_one_reproducing_command(project):
     result = run(project, "--aclcts-seed=7")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*reproduce*", "pytest test_fail.py::test_fail --backend=sim --aclcts-seed=7*"])
+
+
+def test_the_reproducing_command_carries_the_aclcts_environment_and_options_and_reruns_the_failure(project, monkeypatch):
+    project.makepyfile(test_fail="import os\n\n\ndef test_fail():\n"
+                                 "    assert os.environ.get('ACLCTS_SIM_STACK_DEPTH') != '5'\n")
+    for name in [name for name in os.environ if name.startswith("ACLCTS_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("ACLCTS_SIM_STACK_DEPTH", "5")
+    result = run(project, "--error-codes-lenient", "--golden-dir=gold")
+    result.assert_outcomes(failed=1)
+    line = next(line for line in result.stdout.lines if line.startswith("ACLCTS_") and " pytest " in line)
+    assert line == ("ACLCTS_SIM_STACK_DEPTH=5 pytest test_fail.py::test_fail --backend=sim "
+                    f"--aclcts-seed={DEFAULT_SEED} -p no:randomly --golden-dir=gold --error-codes-lenient")
+    monkeypatch.delenv("ACLCTS_SIM_STACK_DEPTH")
+    words = shlex.split(line)
+    at = words.index("pytest")
+    for assignment in words[:at]:
+        monkeypatch.setenv(*assignment.split("=", 1))
+    again = run(project, *words[at + 1:])
+    again.assert_outcomes(failed=1)
 
 
 def test_a_broken_case_file_is_reported_with_file_line_and_field(project):
