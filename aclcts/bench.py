@@ -96,7 +96,7 @@ class Settings:
     @property
     def rounds(self) -> int:
         """Interleaved rounds of the compared measurements (the ratios are medians over the rounds)."""
-        return 1 if self.quick else 4
+        return 1 if self.quick else 6
 
 
 def per_call_us(body: Callable[[], None], calls: int, repeats: int = 5) -> float:
@@ -391,6 +391,8 @@ def suite_figures(settings: Settings) -> Iterator[Row]:
               for index, (p_run, p_wall) in enumerate(parallel_runs)]
     rounds = f" (median of {settings.rounds} rounds)" if settings.rounds > 1 else ""
     yield Row(f"-n 2 / serial throughput{rounds}", statistics.median(ratios), "ratio", (">=", 1.6))
+    yield Row("-n 2 / serial throughput, lowest round", min(ratios), "ratio")
+    yield Row("-n 2 / serial throughput, highest round", max(ratios), "ratio")
     pair_run, pair_wall = _child_pytests(settings, [], copies=2)
     yield Row("two serial runs at once: throughput", pair_run / pair_wall, "cases/s")
     yield Row("two serial runs at once / one serial run", pair_run / pair_wall / serial, "ratio")

@@ -23,7 +23,8 @@ FIGURES = [
     "runner.run alone per case", "plain acl calls per case", "runner.run alone / plain acl calls",
     "runner.run + judge / plain acl calls", "suite startup: pytest --collect-only", "suite startup: compiling 2 models",
     "pytest conformance/ serial (2 runs): N tests", "pytest conformance/ serial throughput", "pytest conformance/ -n 2: N tests",
-    "pytest conformance/ -n 2 throughput", "-n 2 / serial throughput", "two serial runs at once: throughput",
+    "pytest conformance/ -n 2 throughput", "-n 2 / serial throughput", "-n 2 / serial throughput, lowest round",
+    "-n 2 / serial throughput, highest round", "two serial runs at once: throughput",
     "two serial runs at once / one serial run",
 ]
 TARGETED = {"create_tensor_desc + destroy_tensor_desc", "rt.malloc(256) + rt.free", "memcpy / numpy copy bandwidth",
