@@ -668,7 +668,6 @@ COMPUTE_FAMILIES = ("elementwise", "reduction", "matmul", "conv", "nn")
 
 
 @functools.lru_cache(maxsize=1024)
-@functools.lru_cache(maxsize=256)
 def default_policy(dtype: np.dtype | type | str | int, op_family: str) -> Policy:
     """The suite's default policy for an output dtype and op family (docs/precision-policy.md)."""
     if op_family not in BITWISE_FAMILIES + COMPUTE_FAMILIES:
