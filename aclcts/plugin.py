@@ -313,9 +313,10 @@ REPRO_OPTIONS = ("--model-dir", "--device-id", "--golden-dir", "--error-codes", 
 def repro_command(item: pytest.Item) -> str:
     """One command line that reruns exactly this test with the same environment, backend, seed, cases and options."""
     config = item.config
-    words = [f"{name}={value}" for name, value in sorted(os.environ.items()) if name.startswith("ACLCTS_")]
-    words += ["pytest", item.nodeid, f"--backend={config.getoption('--backend')}",
-              f"--aclcts-seed={config.getoption('--aclcts-seed')}", "-p", "no:randomly"]
+    environment = [f"{name}={shlex.quote(value)}" for name, value in sorted(os.environ.items())
+                   if name.startswith("ACLCTS_")]
+    words = ["pytest", item.nodeid, f"--backend={config.getoption('--backend')}",
+             f"--aclcts-seed={config.getoption('--aclcts-seed')}", "-p", "no:randomly"]
     for option in REPRO_OPTIONS:
         value = config.getoption(option)
         if value is True:
@@ -326,7 +327,7 @@ def repro_command(item: pytest.Item) -> str:
         words.append(f"--expectations={path}")
     if config.getoption("--cases"):
         words += ["--cases", *config.getoption("--cases")]
-    return shlex.join(words)
+    return " ".join([*environment, shlex.join(words)])  # NAME=value words stay unquoted, or a shell runs them
 
 
 @pytest.hookimpl(hookwrapper=True)

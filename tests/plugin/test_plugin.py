@@ -76,12 +76,14 @@ def test_the_reproducing_command_carries_the_aclcts_environment_and_options_and_
     for name in [name for name in os.environ if name.startswith("ACLCTS_")]:
         monkeypatch.delenv(name)
     monkeypatch.setenv("ACLCTS_SIM_STACK_DEPTH", "5")
+    monkeypatch.setenv("ACLCTS_NOTE", "two words")
     result = run(project, "--error-codes-lenient", "--golden-dir=gold")
     result.assert_outcomes(failed=1)
     line = next(line for line in result.stdout.lines if line.startswith("ACLCTS_") and " pytest " in line)
-    assert line == ("ACLCTS_SIM_STACK_DEPTH=5 pytest test_fail.py::test_fail --backend=sim "
+    assert line == ("ACLCTS_NOTE='two words' ACLCTS_SIM_STACK_DEPTH=5 pytest test_fail.py::test_fail --backend=sim "
                     f"--aclcts-seed={DEFAULT_SEED} -p no:randomly --golden-dir=gold --error-codes-lenient")
     monkeypatch.delenv("ACLCTS_SIM_STACK_DEPTH")
+    monkeypatch.delenv("ACLCTS_NOTE")
     words = shlex.split(line)
     at = words.index("pytest")
     for assignment in words[:at]:
