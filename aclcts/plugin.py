@@ -136,7 +136,8 @@ def _golden_cases(config: pytest.Config) -> list:
     if not (folder / golden.DEFINITIONS).exists():
         return []
     try:
-        if config.getoption("--update-golden"):
+        # Under pytest-xdist the controller rewrites the files before it starts the workers; they only read them.
+        if config.getoption("--update-golden") and not hasattr(config, "workerinput"):
             written = golden.generate(folder)
             config.issue_config_time_warning(
                 pytest.PytestWarning(f"--update-golden rewrote {len(written)} golden file(s) in {folder}"), 2)
