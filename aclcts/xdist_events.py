@@ -67,7 +67,8 @@ class UnbatchingController:
         if process is None:
             return
         if self.folder is None:
-            self.folder = Path(tempfile.mkdtemp(prefix="aclcts-xdist-"))
+            remove_orphaned_spools(Path(tempfile.gettempdir()))
+            self.folder = Path(tempfile.mkdtemp(prefix=f"{SPOOL_PREFIX}{os.getpid()}-"))
         spool = self.folder / f"worker-{next(self.numbers)}.events"
         node.process_from_remote = unbatching(process, spool)
         node.workerinput[WORKER_FLAG] = str(spool)
@@ -76,6 +77,33 @@ class UnbatchingController:
         """Remove the spool files."""
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+#: Start of a controller's spool folder name, followed by the controller's process id and a dash.
+SPOOL_PREFIX = "aclcts-xdist-"
+
+
+def remove_orphaned_spools(folder: Path) -> list[Path]:
+    """Remove spool folders in folder whose controller process no longer exists (it was killed); return them."""
+    removed = []
+    for candidate in folder.glob(f"{SPOOL_PREFIX}*-*"):
+        pid = candidate.name[len(SPOOL_PREFIX):].split("-", 1)[0]
+        if not pid.isdigit() or _process_exists(int(pid)):
+            continue
+        shutil.rmtree(candidate, ignore_errors=True)
+        removed.append(candidate)
+    return removed
+
+
+def _process_exists(pid: int) -> bool:
+    """Whether a process with this id exists (one of another user's counts as existing)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def unbatching(process: Callable[[Any], None], spool: Path | None = None) -> Callable[[Any], None]:

@@ -2,6 +2,7 @@
 
 import os
 import pickle
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -10,6 +11,7 @@ from xml.etree import ElementTree
 import numpy as np
 import pytest
 
+from aclcts import xdist_events
 from aclcts.xdist_events import (BATCH, LOW_QUEUE, MAX_AGE_S, MAX_TESTS, EventBatcher, pickle_plain, read_spool,
                                  unbatching, unpickle_plain)
 
@@ -226,6 +228,18 @@ def test_a_crashed_workers_spooled_tests_reach_the_controller_before_the_end(spo
     process(end)
     assert [e[1].get("item_index") for e in seen[:-1] if e[0] == "runtest_protocol_complete"] == [0, 1, 2, 3, 4]
     assert seen[-1] is end and len(seen) == 5 * len(ONE_TEST) + 2
+
+
+def test_spool_folders_of_controllers_that_no_longer_exist_are_removed(tmp_path):
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead, alive = int(finished.stdout), os.getpid()
+    folders = {name: tmp_path / name for name in (f"aclcts-xdist-{dead}-k1", f"aclcts-xdist-{alive}-k2",
+                                                   "aclcts-xdist-old-k3", "other-folder")}
+    for folder in folders.values():
+        folder.mkdir()
+        (folder / "worker-0.events").write_bytes(b"x")
+    assert xdist_events.remove_orphaned_spools(tmp_path) == [folders[f"aclcts-xdist-{dead}-k1"]]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(set(folders) - {f"aclcts-xdist-{dead}-k1"})
 
 
 def test_a_record_cut_short_by_a_crash_is_left_out(tmp_path):
