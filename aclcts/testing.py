@@ -82,7 +82,7 @@ def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]
             in_actual_dtype = expected.astype(actual.dtype) if expected.dtype != actual.dtype else expected
             comparison = compare(actual, in_actual_dtype, policy)
             _record(f"{tensor.name}[{run_index}]", comparison.as_dict(3))
-            never_written = unwritten & ~_same_bits(actual, in_actual_dtype) if unwritten.any() else unwritten
+            never_written = (unwritten & ~_same_bits(actual, in_actual_dtype)) if unwritten.any() else unwritten
             if never_written.any():
                 index = tuple(int(i) for i in np.argwhere(never_written)[0])
                 failures.append(f"{where}: {int(never_written.sum())} element(s) still hold the poison pattern "

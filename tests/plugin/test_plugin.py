@@ -10,6 +10,7 @@ import pytest
 
 from aclcts.plugin import DEFAULT_SEED
 
+
 def run(pytester, *args):
     return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", *args)
 
