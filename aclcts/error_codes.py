@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from aclcts.cases.yamlpos import Path as YamlPath
-from aclcts.cases.yamlpos import YamlSyntaxError, line_of, load_with_lines
+from aclcts.yamlpos import Path as YamlPath
+from aclcts.yamlpos import YamlSyntaxError, line_of, load_with_lines
 from aclcts.constants import ErrorCode, error_name
 
 #: Top-level keys of an error-code file and whether they are required.

@@ -15,7 +15,7 @@ import numpy as np
 import aclcts
 from aclcts.cases import Case, CaseFileError, TensorCase
 from aclcts.cases.case import DTYPE_BY_NAME
-from aclcts.cases.yamlpos import YamlSyntaxError, line_of, load_with_lines
+from aclcts.yamlpos import YamlSyntaxError, line_of, load_with_lines
 from aclcts.files import write_atomically
 from aclcts.opmodel import canonical_attr
 from aclcts.reference import reference

@@ -15,8 +15,8 @@ from typing import Any, NoReturn
 import pytest
 
 from aclcts.backends import BackendError, load_backend
-from aclcts.cases.yamlpos import Path as YamlPath
-from aclcts.cases.yamlpos import YamlSyntaxError, line_of, load_with_lines
+from aclcts.yamlpos import Path as YamlPath
+from aclcts.yamlpos import YamlSyntaxError, line_of, load_with_lines
 
 #: Top-level keys of an expectations file and whether they are required.
 FILE_KEYS = {"release": True, "entries": True}

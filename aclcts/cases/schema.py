@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aclcts.cases.yamlpos import Path, line_of
+from aclcts.yamlpos import Path, line_of
 
 #: Top-level keys of a case file and whether they are required.
 KEYS = {
