@@ -1,4 +1,4 @@
-"""The aclcts pytest plugin: backend options, the device session, model provisioning, cases and per-step results."""
+"""The aclcts pytest plugin: options, markers, reproduce lines and per-step results; the test side is suite_plugin."""
 
 from __future__ import annotations
 
@@ -6,11 +6,10 @@ import gc
 import importlib
 import os
 import shlex
-import warnings
 from collections import Counter
 from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -20,17 +19,10 @@ import pytest
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from aclcts.unrewritten import unrewritten
+from aclcts.xdist_usage import UsageErrorRelay
 
-with unrewritten():
-    import hypothesis.extra.numpy  # noqa: F401  (imported here, so that it is never imported rewritten)
-
-    from aclcts import flow, golden, model_cache, strategies, testing
-    from aclcts.atc import compile_elements, generate_singleop_json
-    from aclcts.backends import Backend, BackendError, load_backend
-    from aclcts.cases import Case, CaseFileError, load_cases
-    from aclcts.cases.values import draw_inputs
-    from aclcts.error_codes import ErrorCodesError, load_error_codes
-    from aclcts.resources import TrackingAcl
+if TYPE_CHECKING:
+    from aclcts.cases import Case
 
 #: Marker name → what it selects; the first group are the documented steps counted in the summary.
 STEPS = {
@@ -57,10 +49,8 @@ CONCERNS = {
 DEFAULT_SEED = 20261202
 #: Feature modules with their own options and hooks; each has add_options(group) and configure(config).
 EXTENSIONS: tuple[str, ...] = (
-    "aclcts.sharding", "aclcts.waivers", "aclcts.report.plugin", "aclcts.allure_report", "aclcts.xdist_events",
+    "aclcts.sharding", "aclcts.waivers", "aclcts.report.plugin", "aclcts.xdist_events",
 )
-#: The hypothesis profiles (ci, default, qualification) are registered when the plugin loads.
-HYPOTHESIS_PROFILES = strategies.PROFILES
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -99,11 +89,31 @@ def pytest_cmdline_main(config: pytest.Config) -> Generator[None, int | pytest.E
     # plugins were registered in.
     if getattr(config.option, "numprocesses", None) and getattr(config.option, "dist", None) == "no":
         config.option.dist = "worksteal"
+    if not _may_distribute(config) or _hypothesis_options(config):
+        with unrewritten():
+            import aclcts.strategies  # noqa: F401  (registers the profiles before hypothesis' plugin loads one)
     return (yield)
 
 
+def _may_distribute(config: pytest.Config) -> bool:
+    """Before pytest-xdist reads its options: whether this process may become an xdist controller."""
+    return (not hasattr(config, "workerinput") and not config.option.collectonly
+            and bool(getattr(config.option, "numprocesses", None) or getattr(config.option, "tx", None)))
+
+
+def _hypothesis_options(config: pytest.Config) -> bool:
+    """Whether the command line gives any of hypothesis' own options (all stored as hypothesis_*)."""
+    return any(value for name, value in vars(config.option).items() if name.startswith("hypothesis_"))
+
+
+def xdist_controller(config: pytest.Config) -> bool:
+    """Whether this process is a pytest-xdist controller: it starts the workers and collects nothing itself."""
+    return (not hasattr(config, "workerinput") and not config.option.collectonly
+            and getattr(config.option, "dist", "no") != "no" and bool(getattr(config.option, "tx", None)))
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Register markers, check the options and load the case library."""
+    """Register markers, check the options, and load the test side unless this is an xdist controller."""
     for name, text in {**STEPS, **CONCERNS}.items():
         config.addinivalue_line("markers", f"{name}: {text}")
     backend = config.getoption("--backend")
@@ -111,19 +121,24 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             "--backend=npu needs --model-dir=DIR with op models built by the real ATC from `aclcts singleop`"
         )
-    paths = config.getoption("--cases") or [str(config.rootpath / "cases")]
-    try:
-        cases = load_cases([p for p in paths if Path(p).exists() or config.getoption("--cases")])
-    except CaseFileError as exc:
-        raise pytest.UsageError(f"case library: {exc}") from None
-    config.stash[_CASES] = cases
-    config.stash[_GOLDEN] = _golden_cases(config)
+    if xdist_controller(config):
+        # The workers load and check the case library; a worker's usage error becomes this run's (xdist_usage).
+        config.pluginmanager.register(UsageErrorRelay(), "aclcts-usage-relay")
+        if config.getoption("--update-golden"):
+            with unrewritten():
+                from aclcts.suite_plugin import update_golden
+            update_golden(config)
+    else:
+        with unrewritten():
+            from aclcts import suite_plugin
+        config.pluginmanager.register(suite_plugin, "aclcts-suite")
     for name in EXTENSIONS:
         importlib.import_module(name).configure(config)
 
 
-_CASES = pytest.StashKey[list]()
-_GOLDEN = pytest.StashKey[list]()
+#: Stash keys of the run's case library and golden definitions, which suite_plugin loads.
+CASES = pytest.StashKey[list]()
+GOLDEN = pytest.StashKey[list]()
 
 
 def golden_folder(config: pytest.Config) -> Path:
@@ -131,143 +146,9 @@ def golden_folder(config: pytest.Config) -> Path:
     return Path(config.getoption("--golden-dir") or config.rootpath / "golden")
 
 
-def _golden_cases(config: pytest.Config) -> list:
-    folder = golden_folder(config)
-    if not (folder / golden.DEFINITIONS).exists():
-        return []
-    try:
-        # Under pytest-xdist the controller rewrites the files before it starts the workers; they only read them.
-        if config.getoption("--update-golden") and not hasattr(config, "workerinput"):
-            written = golden.generate(folder)
-            config.issue_config_time_warning(
-                pytest.PytestWarning(f"--update-golden rewrote {len(written)} golden file(s) in {folder}"), 2)
-        return golden.load_definitions(folder)
-    except CaseFileError as exc:
-        raise pytest.UsageError(f"golden definitions: {exc}") from None
-
-
 def library_cases(config: pytest.Config) -> list[Case]:
     """The case library loaded for this run (--cases or cases/)."""
-    return config.stash.get(_CASES, [])
-
-
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Parametrize `op_case` over the cases the test's `cases` marker selects, `golden_case` over the golden store."""
-    if "golden_case" in metafunc.fixturenames:
-        chosen = metafunc.config.stash.get(_GOLDEN, [])
-        metafunc.parametrize("golden_case", chosen, ids=[g.name for g in chosen])
-    if "op_case" not in metafunc.fixturenames:
-        return
-    marker = metafunc.definition.get_closest_marker("cases")
-    options = marker.kwargs if marker else {}
-    mode = options.get("mode")
-    selected = [
-        c for c in library_cases(metafunc.config)
-        if (mode is None or mode in c.modes)
-        and (options.get("family") is None or c.family in options["family"])
-        and (options.get("ops") is None or c.op in options["ops"])
-    ]
-    metafunc.parametrize("op_case", selected, ids=[c.id for c in selected])
-
-
-@pytest.fixture(scope="session")
-def aclcts_backend(pytestconfig: pytest.Config) -> Backend:
-    """The backend named by --backend."""
-    try:
-        return load_backend(pytestconfig.getoption("--backend"))
-    except BackendError as exc:
-        pytest.exit(str(exc), returncode=4)
-
-
-def _compile_into(elements: list[dict], out: Path, soc: str) -> Path:
-    result = compile_elements(elements, out, soc)
-    if not result.ok:
-        raise pytest.UsageError("compiling the case library failed:\n" + "\n".join(result.errors))
-    return out / "models"
-
-
-@pytest.fixture(scope="session")
-def model_dir(pytestconfig: pytest.Config, aclcts_backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> str:
-    """The op-model folder: --model-dir, or the case library compiled with `aclcts atc` (through the model cache)."""
-    given = pytestconfig.getoption("--model-dir")
-    if given:
-        return given
-    soc = aclcts_backend.acl.get_soc_name() or "Ascend910B1"
-    cases = library_cases(pytestconfig) + [g.case for g in pytestconfig.stash.get(_GOLDEN, [])]
-    elements = generate_singleop_json(list(dict.fromkeys(c.op_model(soc) for c in cases)))
-    setting = pytestconfig.getoption("--model-cache")
-    if setting != "off":
-        root = Path(setting) if setting else model_cache.default_root()
-        try:
-            return str(model_cache.cached_models(elements, soc, root, _compile_into))
-        except model_cache.ModelCacheError as exc:
-            if setting:
-                pytest.exit(f"--model-cache: {exc}", returncode=4)
-            warnings.warn(pytest.PytestWarning(f"{exc}; compiling into the session's temporary folder instead"))
-    return str(_compile_into(elements, tmp_path_factory.mktemp("aclcts-models"), soc))
-
-
-@pytest.fixture(scope="session")
-def error_codes(pytestconfig: pytest.Config) -> Any:
-    """The release's documented error codes (--error-codes), checked strictly unless --error-codes-lenient."""
-    path = pytestconfig.getoption("--error-codes") or str(pytestconfig.rootpath / "error-codes" / "cann-9.0.yaml")
-    try:
-        return load_error_codes(path, lenient=pytestconfig.getoption("--error-codes-lenient"))
-    except ErrorCodesError as exc:
-        pytest.exit(str(exc), returncode=4)
-
-
-@pytest.fixture(scope="session")
-def golden_dir(pytestconfig: pytest.Config) -> Path:
-    """The golden folder of this run."""
-    return golden_folder(pytestconfig)
-
-
-@pytest.fixture(scope="session")
-def tracked_acl(aclcts_backend: Backend) -> TrackingAcl:
-    """The backend's acl module behind the resource-tracking wrapper."""
-    return TrackingAcl(aclcts_backend.acl)
-
-
-@pytest.fixture(scope="session")
-def session(tracked_acl: TrackingAcl, pytestconfig: pytest.Config, model_dir: str) -> Iterator[flow.Session]:
-    """The device session of the whole run: init, set_device, create_context, create_stream, set_model_dir."""
-    opened = flow.open_session(tracked_acl, pytestconfig.getoption("--device-id"))
-    flow.check(tracked_acl.op.set_model_dir(model_dir), f"acl.op.set_model_dir({model_dir!r})")
-    yield opened
-    flow.close_session(opened)
-
-
-@pytest.fixture
-def acl(tracked_acl: TrackingAcl, session: flow.Session) -> Iterator[Any]:
-    """The backend's acl module in a ready session; the test fails if it leaves any object it created alive."""
-    before = tracked_acl.tracker.snapshot()
-    yield tracked_acl
-    leaked = tracked_acl.tracker.created_since(before)
-    if leaked:
-        for obj in leaked:
-            tracked_acl.tracker.live.pop((obj.kind, obj.handle), None)
-        pytest.fail("the test left objects alive: " + "; ".join(map(str, leaked)), pytrace=False)
-
-
-@pytest.fixture
-def stream(session: flow.Session) -> int:
-    """The session's stream."""
-    return session.stream
-
-
-@pytest.fixture
-def case_seed(op_case: Case, pytestconfig: pytest.Config) -> int:
-    """The case's input seed for this run."""
-    return op_case.seed(pytestconfig.getoption("--aclcts-seed"))
-
-
-@pytest.fixture
-def case_inputs(op_case: Case, case_seed: int, request: pytest.FixtureRequest) -> list[list[Any]]:
-    """Input sets for the case: one, or the `cases` marker's `executions` (each with fresh data)."""
-    marker = request.node.get_closest_marker("cases")
-    executions = marker.kwargs.get("executions", 1) if marker else 1
-    return [draw_inputs(op_case, case_seed + index) for index in range(executions)]
+    return config.stash.get(CASES, [])
 
 
 def freeze_survivors() -> None:
@@ -282,11 +163,17 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     freeze_survivors()
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_sessionstart(session: pytest.Session) -> None:
-    """On an xdist controller, which collects nothing, freeze what it loaded before the workers' reports arrive."""
+@pytest.hookimpl(wrapper=True)
+def pytest_runtestloop(session: pytest.Session) -> Generator[None, object, object]:
+    """On an xdist controller, its workers started: import hypothesis, then freeze what it loaded."""
+    # hypothesis' own terminal summary imports hypothesis. Imported here it is not rewritten (0.2 s, not 0.6 s) and
+    # overlaps the workers' start-up. The controller collects nothing, so nothing else freezes its heap before the
+    # workers' reports arrive.
     if session.config.pluginmanager.hasplugin("dsession"):
+        with unrewritten():
+            import hypothesis  # noqa: F401
         freeze_survivors()
+    return (yield)
 
 
 @pytest.hookimpl(trylast=True)
@@ -294,16 +181,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     """Freeze what is left, so that pytest's five closing collections (for unraisable exceptions) rescan nothing."""
     # One collection here finds what they would; each of theirs otherwise rescans the whole heap (0.2 s).
     freeze_survivors()
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
-    """Record comparison metrics of the running test as its user properties."""
-    testing.set_recorder(lambda key, value: item.user_properties.append((key, value)))
-    try:
-        yield
-    finally:
-        testing.set_recorder(None)
 
 
 #: Options that change what a test does, repeated in its reproducing command line when the run gave them.

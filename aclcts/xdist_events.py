@@ -179,7 +179,8 @@ def unpickle_plain(data: bytes) -> Any:
     return _PlainUnpickler(io.BytesIO(data)).load()
 
 
-def _find_interactor(config: pytest.Config) -> Any:
+def find_interactor(config: pytest.Config) -> Any:
+    """This xdist worker's WorkerInteractor (its sendevent and channel), or None."""
     for plugin in config.pluginmanager.get_plugins():
         if type(plugin).__name__ == "WorkerInteractor" and hasattr(plugin, "sendevent") and hasattr(plugin, "channel"):
             return plugin
@@ -200,7 +201,7 @@ def queue_length(interactor: Any) -> Callable[[], int] | None:
 
 
 def _batch_worker_events(config: pytest.Config, spool: str) -> None:
-    interactor = _find_interactor(config)
+    interactor = find_interactor(config)
     if interactor is None:
         return
     queued = queue_length(interactor)

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from aclcts import flow
-from aclcts.atc import compile_elements
-from aclcts.backends import Backend
+if TYPE_CHECKING:
+    from aclcts import flow
+    from aclcts.backends import Backend
+
+# aclcts is imported in the fixtures, not here: a pytest-xdist controller loads this file too, and it neither runs
+# tests nor should it pay for NumPy and the op-model compiler before it starts its workers.
 
 
 @pytest.fixture
 def res(acl: Any) -> Iterator[flow.Resources]:
     """Descs, buffers, attrs and memory of one test, released at its end (flow.resources)."""
-    with flow.resources(acl) as held:
+    from aclcts.flow import resources
+
+    with resources(acl) as held:
         yield held
 
 
@@ -28,6 +33,8 @@ def compile_ops(pytestconfig: pytest.Config, aclcts_backend: Backend,
     """
     if pytestconfig.getoption("--backend") == "npu":
         pytest.skip("needs op models compiled from the test's own JSON; on the NPU that takes the real ATC")
+    from aclcts.atc import compile_elements
+
     soc = aclcts_backend.acl.get_soc_name() or "Ascend910B1"
 
     def compile_models(ops: list[dict]) -> dict[str, bytes]:

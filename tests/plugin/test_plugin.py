@@ -93,14 +93,37 @@ def test_the_reproducing_command_carries_the_aclcts_environment_and_options_and_
     again.assert_outcomes(failed=1)
 
 
-def test_a_broken_case_file_is_reported_with_file_line_and_field(project):
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_a_broken_case_file_is_reported_with_file_line_and_field(project, workers):
+    # Under -n the controller does not load the case library: a worker's usage error becomes the run's.
     project.makefile(".yaml", **{"cases/bad": "op: Add\nfamily: elementwise\nsource: x\ninputs: [x1, x2]\n"
                                               "outputs: [y]\ndtypes: [fp16]\nshapes: [[[1], [1]]]\n"})
     project.makepyfile(test_x="def test_x():\n    pass\n")
-    result = run(project)
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", *workers)
     assert result.ret == 4
-    result.stderr.fnmatch_lines(["*cases/bad.yaml:6: dtypes[[]0[]]: expected a data type name*'fp16'*"])
-    assert "Traceback" not in result.stderr.str()
+    result.stderr.fnmatch_lines(["ERROR: case library: *cases/bad.yaml:6: dtypes[[]0[]]: expected a data type name*'fp16'*"])
+    output = result.stdout.str() + result.stderr.str()
+    for noise in ("Traceback", "node down", "crashed worker"):
+        assert noise not in output
+
+
+CONTROLLER_PROBE = """\
+import sys
+
+
+def pytest_sessionstart(session):
+    if session.config.pluginmanager.hasplugin("dsession"):
+        loaded = [name for name in ("numpy", "hypothesis", "aclcts.cases", "aclcts.suite_plugin") if name in sys.modules]
+        sys.stdout.write(f"CONTROLLER_LOADED={loaded}\\n")
+"""
+
+
+def test_an_xdist_controller_starts_its_workers_without_numpy_hypothesis_or_the_case_library(project):
+    project.makeconftest(CONTROLLER_PROBE)
+    project.makepyfile(test_x="def test_x(op_case):\n    pass\n")
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", "-s", "-n", "2")
+    result.assert_outcomes(passed=16)
+    result.stdout.fnmatch_lines(["CONTROLLER_LOADED=[[][]]"])
 
 
 def seed_lines(result):

@@ -1,0 +1,196 @@
+"""The test-running half of the aclcts plugin: the case library, parametrization and the session fixtures.
+
+Every process that collects tests registers it (a serial run, each pytest-xdist worker); an xdist controller, which
+collects nothing, does not, so that it starts its workers without importing hypothesis, NumPy or the case library.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aclcts.unrewritten import unrewritten
+
+with unrewritten():
+    import hypothesis.extra.numpy  # noqa: F401  (imported here, so that it is never imported rewritten)
+
+    # strategies registers the hypothesis profiles on import.
+    from aclcts import allure_report, flow, golden, model_cache, strategies, testing  # noqa: F401
+    from aclcts.atc import compile_elements, generate_singleop_json
+    from aclcts.backends import Backend, BackendError, load_backend
+    from aclcts.cases import Case, CaseFileError, load_cases
+    from aclcts.cases.values import draw_inputs
+    from aclcts.error_codes import ErrorCodesError, load_error_codes
+    from aclcts.plugin import CASES, GOLDEN, golden_folder, library_cases
+    from aclcts.resources import TrackingAcl
+    from aclcts.xdist_usage import usage_error
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Load the case library and the golden definitions; a bad file is a usage error naming it."""
+    paths = config.getoption("--cases") or [str(config.rootpath / "cases")]
+    try:
+        cases = load_cases([p for p in paths if Path(p).exists() or config.getoption("--cases")])
+    except CaseFileError as exc:
+        raise usage_error(config, f"case library: {exc}") from None
+    config.stash[CASES] = cases
+    config.stash[GOLDEN] = _golden_cases(config)
+    allure_report.configure(config)
+
+
+def update_golden(config: pytest.Config) -> None:
+    """--update-golden: rewrite the golden files once a run (serially, or on an xdist controller before its workers)."""
+    folder = golden_folder(config)
+    if not (folder / golden.DEFINITIONS).exists():
+        return
+    try:
+        written = golden.generate(folder)
+    except CaseFileError as exc:
+        raise pytest.UsageError(f"golden definitions: {exc}") from None
+    config.issue_config_time_warning(
+        pytest.PytestWarning(f"--update-golden rewrote {len(written)} golden file(s) in {folder}"), 2)
+
+
+def _golden_cases(config: pytest.Config) -> list:
+    folder = golden_folder(config)
+    if not (folder / golden.DEFINITIONS).exists():
+        return []
+    if config.getoption("--update-golden") and not hasattr(config, "workerinput"):
+        update_golden(config)
+    try:
+        return golden.load_definitions(folder)
+    except CaseFileError as exc:
+        raise usage_error(config, f"golden definitions: {exc}") from None
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Parametrize `op_case` over the cases the test's `cases` marker selects, `golden_case` over the golden store."""
+    if "golden_case" in metafunc.fixturenames:
+        chosen = metafunc.config.stash.get(GOLDEN, [])
+        metafunc.parametrize("golden_case", chosen, ids=[g.name for g in chosen])
+    if "op_case" not in metafunc.fixturenames:
+        return
+    marker = metafunc.definition.get_closest_marker("cases")
+    options = marker.kwargs if marker else {}
+    mode = options.get("mode")
+    selected = [
+        c for c in library_cases(metafunc.config)
+        if (mode is None or mode in c.modes)
+        and (options.get("family") is None or c.family in options["family"])
+        and (options.get("ops") is None or c.op in options["ops"])
+    ]
+    metafunc.parametrize("op_case", selected, ids=[c.id for c in selected])
+
+
+@pytest.fixture(scope="session")
+def aclcts_backend(pytestconfig: pytest.Config) -> Backend:
+    """The backend named by --backend."""
+    try:
+        return load_backend(pytestconfig.getoption("--backend"))
+    except BackendError as exc:
+        pytest.exit(str(exc), returncode=4)
+
+
+def _compile_into(elements: list[dict], out: Path, soc: str) -> Path:
+    result = compile_elements(elements, out, soc)
+    if not result.ok:
+        raise pytest.UsageError("compiling the case library failed:\n" + "\n".join(result.errors))
+    return out / "models"
+
+
+@pytest.fixture(scope="session")
+def model_dir(pytestconfig: pytest.Config, aclcts_backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The op-model folder: --model-dir, or the case library compiled with `aclcts atc` (through the model cache)."""
+    given = pytestconfig.getoption("--model-dir")
+    if given:
+        return given
+    soc = aclcts_backend.acl.get_soc_name() or "Ascend910B1"
+    cases = library_cases(pytestconfig) + [g.case for g in pytestconfig.stash.get(GOLDEN, [])]
+    elements = generate_singleop_json(list(dict.fromkeys(c.op_model(soc) for c in cases)))
+    setting = pytestconfig.getoption("--model-cache")
+    if setting != "off":
+        root = Path(setting) if setting else model_cache.default_root()
+        try:
+            return str(model_cache.cached_models(elements, soc, root, _compile_into))
+        except model_cache.ModelCacheError as exc:
+            if setting:
+                pytest.exit(f"--model-cache: {exc}", returncode=4)
+            warnings.warn(pytest.PytestWarning(f"{exc}; compiling into the session's temporary folder instead"))
+    return str(_compile_into(elements, tmp_path_factory.mktemp("aclcts-models"), soc))
+
+
+@pytest.fixture(scope="session")
+def error_codes(pytestconfig: pytest.Config) -> Any:
+    """The release's documented error codes (--error-codes), checked strictly unless --error-codes-lenient."""
+    path = pytestconfig.getoption("--error-codes") or str(pytestconfig.rootpath / "error-codes" / "cann-9.0.yaml")
+    try:
+        return load_error_codes(path, lenient=pytestconfig.getoption("--error-codes-lenient"))
+    except ErrorCodesError as exc:
+        pytest.exit(str(exc), returncode=4)
+
+
+@pytest.fixture(scope="session")
+def golden_dir(pytestconfig: pytest.Config) -> Path:
+    """The golden folder of this run."""
+    return golden_folder(pytestconfig)
+
+
+@pytest.fixture(scope="session")
+def tracked_acl(aclcts_backend: Backend) -> TrackingAcl:
+    """The backend's acl module behind the resource-tracking wrapper."""
+    return TrackingAcl(aclcts_backend.acl)
+
+
+@pytest.fixture(scope="session")
+def session(tracked_acl: TrackingAcl, pytestconfig: pytest.Config, model_dir: str) -> Iterator[flow.Session]:
+    """The device session of the whole run: init, set_device, create_context, create_stream, set_model_dir."""
+    opened = flow.open_session(tracked_acl, pytestconfig.getoption("--device-id"))
+    flow.check(tracked_acl.op.set_model_dir(model_dir), f"acl.op.set_model_dir({model_dir!r})")
+    yield opened
+    flow.close_session(opened)
+
+
+@pytest.fixture
+def acl(tracked_acl: TrackingAcl, session: flow.Session) -> Iterator[Any]:
+    """The backend's acl module in a ready session; the test fails if it leaves any object it created alive."""
+    before = tracked_acl.tracker.snapshot()
+    yield tracked_acl
+    leaked = tracked_acl.tracker.created_since(before)
+    if leaked:
+        for obj in leaked:
+            tracked_acl.tracker.live.pop((obj.kind, obj.handle), None)
+        pytest.fail("the test left objects alive: " + "; ".join(map(str, leaked)), pytrace=False)
+
+
+@pytest.fixture
+def stream(session: flow.Session) -> int:
+    """The session's stream."""
+    return session.stream
+
+
+@pytest.fixture
+def case_seed(op_case: Case, pytestconfig: pytest.Config) -> int:
+    """The case's input seed for this run."""
+    return op_case.seed(pytestconfig.getoption("--aclcts-seed"))
+
+
+@pytest.fixture
+def case_inputs(op_case: Case, case_seed: int, request: pytest.FixtureRequest) -> list[list[Any]]:
+    """Input sets for the case: one, or the `cases` marker's `executions` (each with fresh data)."""
+    marker = request.node.get_closest_marker("cases")
+    executions = marker.kwargs.get("executions", 1) if marker else 1
+    return [draw_inputs(op_case, case_seed + index) for index in range(executions)]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Record comparison metrics of the running test as its user properties."""
+    testing.set_recorder(lambda key, value: item.user_properties.append((key, value)))
+    try:
+        yield
+    finally:
+        testing.set_recorder(None)
