@@ -18,6 +18,7 @@ import numpy as np
 
 from aclcts import runner
 from aclcts.atc import compile_elements, generate_singleop_json
+from aclcts.bench_phases import read_spans
 from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.values import draw_inputs
 from aclcts.opmodel import OpModel, TensorSpec
@@ -340,22 +341,44 @@ def _tests_run(command: list[str], returncode: int, stdout: str, stderr: str) ->
     return sum(counts.get(k, 0) for k in ("passed", "failed", "xfailed", "xpassed"))
 
 
-def _child_pytests(settings: Settings, extra: list[str], copies: int = 1) -> tuple[int, float]:
-    """Run `copies` identical child pytests at once: (tests run by all of them, wall seconds until the last ends)."""
-    command = _pytest_command(settings, extra)
+@dataclass(frozen=True)
+class ChildRun:
+    """One child pytest: tests run, wall seconds, and how the wall divides around the span of its tests."""
+
+    tests: int
+    wall: float
+    startup: float
+    testing: float
+
+    @property
+    def ending(self) -> float:
+        """Seconds from the end of the last test to the child's exit."""
+        return self.wall - self.startup - self.testing
+
+
+def _child_pytests(settings: Settings, extra: list[str], copies: int = 1) -> list[ChildRun]:
+    """Run `copies` identical child pytests at once; each one's wall ends when the last of them ends."""
     with contextlib.ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="aclcts-bench-")))
         outputs = [(stack.enter_context(tempfile.TemporaryFile("w+")), stack.enter_context(tempfile.TemporaryFile("w+")))
                    for _ in range(copies)]
-        start = time.perf_counter()
-        children = [subprocess.Popen(command, stdout=out, stderr=err, text=True) for out, err in outputs]
+        shown = _pytest_command(settings, extra)
+        commands = [[*shown, "-p", "aclcts.bench_phases", f"--bench-phases={folder / str(n)}"] for n in range(copies)]
+        launched = time.time()
+        children = [subprocess.Popen(command, stdout=out, stderr=err, text=True)
+                    for command, (out, err) in zip(commands, outputs)]
         codes = [child.wait() for child in children]
-        wall = time.perf_counter() - start
-        run = 0
-        for code, (out, err) in zip(codes, outputs):
+        wall = time.time() - launched
+        runs = []
+        for n, (code, (out, err)) in enumerate(zip(codes, outputs)):
             out.seek(0)
             err.seek(0)
-            run += _tests_run(command, code, out.read(), err.read())
-    return run, wall
+            tests = _tests_run(shown, code, out.read(), err.read())
+            spans = read_spans(folder / str(n))
+            first = min((span.first_start for span in spans), default=launched)
+            last = max((span.last_end for span in spans), default=launched)
+            runs.append(ChildRun(tests, wall, first - launched, last - first))
+    return runs
 
 
 def suite_figures(settings: Settings) -> Iterator[Row]:
@@ -374,28 +397,42 @@ def suite_figures(settings: Settings) -> Iterator[Row]:
         yield Row(f"suite startup: compiling {len(models):,} models", time.perf_counter() - start, "s")
     # Serial runs on both sides of every -n 2 run (S P S P ... S): each round compares one -n 2 run with the mean
     # of its two neighbours, so a host whose speed drifts during the benchmark biases no round either way.
-    serial_runs, parallel_runs = [_child_pytests(settings, [])], []
+    serial_runs, parallel_runs = _child_pytests(settings, []), []
     for _ in range(settings.rounds):
-        parallel_runs.append(_child_pytests(settings, ["-n", "2"]))
-        serial_runs.append(_child_pytests(settings, []))
-    serial_wall = statistics.median(wall for _, wall in serial_runs)
-    yield Row(f"pytest conformance/ serial ({len(serial_runs)} runs): {serial_runs[0][0]:,} tests", serial_wall, "s")
-    serial = serial_runs[0][0] / serial_wall
+        parallel_runs += _child_pytests(settings, ["-n", "2"])
+        serial_runs += _child_pytests(settings, [])
+    tests = serial_runs[0].tests
+    serial_wall = statistics.median(run.wall for run in serial_runs)
+    yield Row(f"pytest conformance/ serial ({len(serial_runs)} runs): {tests:,} tests", serial_wall, "s")
+    serial = tests / serial_wall
     yield Row("pytest conformance/ serial throughput", serial, "cases/s")
     runs = f" ({settings.rounds} runs)" if settings.rounds > 1 else ""
-    parallel_wall = statistics.median(wall for _, wall in parallel_runs)
-    yield Row(f"pytest conformance/ -n 2{runs}: {parallel_runs[0][0]:,} tests", parallel_wall, "s")
-    yield Row("pytest conformance/ -n 2 throughput", parallel_runs[0][0] / parallel_wall, "cases/s")
-    throughput = [run / wall for run, wall in serial_runs]
-    ratios = [(p_run / p_wall) / statistics.mean(throughput[index:index + 2])
-              for index, (p_run, p_wall) in enumerate(parallel_runs)]
+    parallel_wall = statistics.median(run.wall for run in parallel_runs)
+    yield Row(f"pytest conformance/ -n 2{runs}: {parallel_runs[0].tests:,} tests", parallel_wall, "s")
+    yield Row("pytest conformance/ -n 2 throughput", parallel_runs[0].tests / parallel_wall, "cases/s")
+    ratios = _round_ratios(serial_runs, parallel_runs, lambda run: run.wall)
     rounds = f" (median of {settings.rounds} rounds)" if settings.rounds > 1 else ""
     yield Row(f"-n 2 / serial throughput{rounds}", statistics.median(ratios), "ratio", (">=", 1.6))
     yield Row("-n 2 / serial throughput, lowest round", min(ratios), "ratio")
     yield Row("-n 2 / serial throughput, highest round", max(ratios), "ratio")
-    pair_run, pair_wall = _child_pytests(settings, [], copies=2)
-    yield Row("two serial runs at once: throughput", pair_run / pair_wall, "cases/s")
-    yield Row("two serial runs at once / one serial run", pair_run / pair_wall / serial, "ratio")
+    for name, group in (("serial", serial_runs), ("-n 2", parallel_runs)):
+        yield Row(f"{name}: launch to first test", statistics.median(run.startup for run in group), "s")
+        yield Row(f"{name}: first test start to last test end", statistics.median(run.testing for run in group), "s")
+        yield Row(f"{name}: last test end to exit", statistics.median(run.ending for run in group), "s")
+    testing = _round_ratios(serial_runs, parallel_runs, lambda run: run.testing)
+    yield Row(f"-n 2 / serial throughput while testing{rounds}", statistics.median(testing), "ratio")
+    pair = _child_pytests(settings, [], copies=2)
+    pair_throughput = sum(run.tests for run in pair) / pair[0].wall
+    yield Row("two serial runs at once: throughput", pair_throughput, "cases/s")
+    yield Row("two serial runs at once / one serial run", pair_throughput / serial, "ratio")
+
+
+def _round_ratios(serial_runs: list[ChildRun], parallel_runs: list[ChildRun],
+                  seconds: Callable[[ChildRun], float]) -> list[float]:
+    """Each round's -n 2 throughput over the mean throughput of the serial runs on either side, over `seconds`."""
+    serial = [run.tests / seconds(run) for run in serial_runs]
+    return [(run.tests / seconds(run)) / statistics.mean(serial[index:index + 2])
+            for index, run in enumerate(parallel_runs)]
 
 
 def _library(settings: Settings) -> list[Case]:

@@ -24,7 +24,10 @@ FIGURES = [
     "runner.run + judge / plain acl calls", "suite startup: pytest --collect-only", "suite startup: compiling 2 models",
     "pytest conformance/ serial (2 runs): N tests", "pytest conformance/ serial throughput", "pytest conformance/ -n 2: N tests",
     "pytest conformance/ -n 2 throughput", "-n 2 / serial throughput", "-n 2 / serial throughput, lowest round",
-    "-n 2 / serial throughput, highest round", "two serial runs at once: throughput",
+    "-n 2 / serial throughput, highest round", "serial: launch to first test",
+    "serial: first test start to last test end", "serial: last test end to exit", "-n 2: launch to first test",
+    "-n 2: first test start to last test end", "-n 2: last test end to exit", "-n 2 / serial throughput while testing",
+    "two serial runs at once: throughput",
     "two serial runs at once / one serial run",
 ]
 TARGETED = {"create_tensor_desc + destroy_tensor_desc", "rt.malloc(256) + rt.free", "memcpy / numpy copy bandwidth",
