@@ -1,4 +1,4 @@
-"""`-p aclcts.bench_phases --bench-phases=FILE`: each process that runs tests appends when its first began and last ended."""
+"""`-p aclcts.bench_phases --bench-phases=FILE`: each process that runs tests appends when they began and ended."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ PHASES = pytest.StashKey["TestSpan"]()
 
 @dataclass
 class TestSpan:
-    """Wall-clock seconds since the epoch at which this process began its first test and ended its last, and how many."""
+    """Epoch seconds at which this process began its first test and ended its last, and how many it ran."""
 
     first_start: float = 0.0
     last_end: float = 0.0

@@ -1,4 +1,4 @@
-"""`-p aclcts.bench_phases`: every process that runs tests appends its test span; a controller, which runs none, does not."""
+"""`-p aclcts.bench_phases`: each process that runs tests appends its test span; an xdist controller does not."""
 
 import time
 
