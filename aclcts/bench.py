@@ -382,7 +382,7 @@ def _child_pytests(settings: Settings, extra: list[str], copies: int = 1) -> lis
 
 
 def suite_figures(settings: Settings) -> Iterator[Row]:
-    """Startup costs; conformance throughput serially and with -n 2 in interleaved rounds; two serial runs at once."""
+    """Startup costs; conformance throughput serially and with -n 2 in interleaved rounds, split into phases."""
     if not Path("conformance").is_dir():
         raise BenchError(f"no conformance/ folder in {Path.cwd().name}/; run from the repository root")
     start = time.perf_counter()
@@ -420,7 +420,7 @@ def suite_figures(settings: Settings) -> Iterator[Row]:
         yield Row(f"{name}: first test start to last test end", statistics.median(run.testing for run in group), "s")
         yield Row(f"{name}: last test end to exit", statistics.median(run.ending for run in group), "s")
     testing = _round_ratios(serial_runs, parallel_runs, lambda run: run.testing)
-    yield Row(f"-n 2 / serial throughput while testing{rounds}", statistics.median(testing), "ratio")
+    yield Row("-n 2 / serial throughput over the tests' span", statistics.median(testing), "ratio")
     pair = _child_pytests(settings, [], copies=2)
     pair_throughput = sum(run.tests for run in pair) / pair[0].wall
     yield Row("two serial runs at once: throughput", pair_throughput, "cases/s")

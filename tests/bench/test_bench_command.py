@@ -26,7 +26,7 @@ FIGURES = [
     "pytest conformance/ -n 2 throughput", "-n 2 / serial throughput", "-n 2 / serial throughput, lowest round",
     "-n 2 / serial throughput, highest round", "serial: launch to first test",
     "serial: first test start to last test end", "serial: last test end to exit", "-n 2: launch to first test",
-    "-n 2: first test start to last test end", "-n 2: last test end to exit", "-n 2 / serial throughput while testing",
+    "-n 2: first test start to last test end", "-n 2: last test end to exit", "-n 2 / serial throughput over the tests' span",
     "two serial runs at once: throughput",
     "two serial runs at once / one serial run",
 ]
