@@ -511,9 +511,9 @@ def _float64(x: np.ndarray) -> np.ndarray:
     return x.astype(np.float64)
 
 
-def _bits_equal(a: np.ndarray, g: np.ndarray) -> np.ndarray:
-    """Element-wise bit-pattern equality of two arrays of the same dtype."""
-    if a.dtype == np.bool_ or is_int_dtype(a.dtype):
+def bits_equal(a: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """Element-wise bit-pattern equality of two same-dtype arrays (value equality where no unsigned view fits)."""
+    if a.dtype == np.bool_ or is_int_dtype(a.dtype) or a.dtype.itemsize not in (1, 2, 4, 8):
         return a == g
     u = np.dtype(f"u{a.dtype.itemsize}")
     return np.ascontiguousarray(a).view(u) == np.ascontiguousarray(g).view(u)
@@ -544,8 +544,8 @@ def compare(actual: np.ndarray, expected: np.ndarray, policy: Policy | str | Map
         nonfinite_bad = nan_bad | inf_bad
         n_nan_bad, n_inf_bad = int(np.count_nonzero(nan_bad)), int(np.count_nonzero(inf_bad))
         a, g, a_fin, g_fin = a_all[finite], g_all[finite], a_flat[finite], g_in_a[finite]
-    bits_equal = _bits_equal(a_fin, g_fin)
-    if nonfinite_bad is None and bits_equal.all():  # identical outputs: every error is zero by definition
+    same_bits = bits_equal(a_fin, g_fin)
+    if nonfinite_bad is None and same_bits.all():  # identical outputs: every error is zero by definition
         d = rel = np.zeros(n)
         ulp = np.zeros(n, np.uint64)
         metrics = _NO_ERROR
@@ -556,7 +556,7 @@ def compare(actual: np.ndarray, expected: np.ndarray, policy: Policy | str | Map
             rel = np.where(d == 0, 0.0, d / np.abs(g))
             rel_eps = d / (np.abs(g) + REL_EPS)
         metrics = _error_metrics(d, rel, rel_eps, ulp)
-    errors = ElementErrors(dtype=actual.dtype, n=n, a=a, g=g, abs_err=d, ulp=ulp, a_bits_equal=bits_equal)
+    errors = ElementErrors(dtype=actual.dtype, n=n, a=a, g=g, abs_err=d, ulp=ulp, a_bits_equal=same_bits)
     fails = pol.failures(errors)
     n_bad = n_nan_bad + n_inf_bad
     passed = n_bad == 0 and pol.verdict(errors, fails)

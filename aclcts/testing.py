@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.cases import Case, TensorCase
-from aclcts.compare import Comparison, compare, default_policy, policy_from_spec
+from aclcts.compare import Comparison, bits_equal, compare, default_policy, policy_from_spec
 from aclcts.reference import reference
 from aclcts.runner import Outputs
 
@@ -82,7 +82,7 @@ def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]
             in_actual_dtype = expected.astype(actual.dtype) if expected.dtype != actual.dtype else expected
             comparison = compare(actual, in_actual_dtype, policy)
             _record(f"{tensor.name}[{run_index}]", comparison.as_dict(3))
-            never_written = (unwritten & ~_same_bits(actual, in_actual_dtype)) if unwritten.any() else unwritten
+            never_written = (unwritten & ~bits_equal(actual, in_actual_dtype)) if unwritten.any() else unwritten
             if never_written.any():
                 index = tuple(int(i) for i in np.argwhere(never_written)[0])
                 failures.append(f"{where}: {int(never_written.sum())} element(s) still hold the poison pattern "
@@ -97,13 +97,6 @@ def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]
                     + table
                 )
     return failures
-
-
-def _same_bits(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    width = np.dtype(f"u{a.dtype.itemsize}") if a.dtype.itemsize in (1, 2, 4, 8) else None
-    if width is None:
-        return a == b
-    return np.ascontiguousarray(a).view(width) == np.ascontiguousarray(b).view(width)
 
 
 def compares_with_reference(body: Callable[..., list[Outputs]]) -> Callable[..., None]:
