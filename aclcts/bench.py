@@ -375,8 +375,10 @@ def _child_pytests(settings: Settings, extra: list[str], copies: int = 1) -> lis
             err.seek(0)
             tests = _tests_run(shown, code, out.read(), err.read())
             spans = read_spans(folder / str(n))
-            first = min((span.first_start for span in spans), default=launched)
-            last = max((span.last_end for span in spans), default=launched)
+            if not spans:
+                raise BenchError(f"{' '.join(shown[2:])} ran no test (no span from -p aclcts.bench_phases)")
+            first = min(span.first_start for span in spans)
+            last = max(span.last_end for span in spans)
             runs.append(ChildRun(tests, wall, first - launched, last - first))
     return runs
 

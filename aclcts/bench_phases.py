@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-PHASES = pytest.StashKey["TestSpan"]()
+PHASES = pytest.StashKey["Span"]()
 
 
 @dataclass
-class TestSpan:
+class Span:
     """Epoch seconds at which this process began its first test and ended its last, and how many it ran."""
 
     first_start: float = 0.0
@@ -35,7 +35,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     """Start an empty span when --bench-phases is given."""
     if config.getoption("--bench-phases"):
-        config.stash[PHASES] = TestSpan()
+        config.stash[PHASES] = Span()
 
 
 @pytest.hookimpl(wrapper=True)
@@ -65,12 +65,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         os.close(descriptor)
 
 
-def read_spans(path: Path) -> list[TestSpan]:
+def read_spans(path: Path) -> list[Span]:
     """The spans appended to a phases file (none if it does not exist)."""
     if not path.exists():
         return []
     spans = []
     for line in path.read_text(encoding="utf-8").splitlines():
         first, last, tests = line.split()
-        spans.append(TestSpan(float(first), float(last), int(tests)))
+        spans.append(Span(float(first), float(last), int(tests)))
     return spans

@@ -26,8 +26,8 @@ FIGURES = [
     "pytest conformance/ -n 2 throughput", "-n 2 / serial throughput", "-n 2 / serial throughput, lowest round",
     "-n 2 / serial throughput, highest round", "serial: launch to first test",
     "serial: first test start to last test end", "serial: last test end to exit", "-n 2: launch to first test",
-    "-n 2: first test start to last test end", "-n 2: last test end to exit", "-n 2 / serial throughput over the tests' span",
-    "two serial runs at once: throughput",
+    "-n 2: first test start to last test end", "-n 2: last test end to exit",
+    "-n 2 / serial throughput over the tests' span", "two serial runs at once: throughput",
     "two serial runs at once / one serial run",
 ]
 TARGETED = {"create_tensor_desc + destroy_tensor_desc", "rt.malloc(256) + rt.free", "memcpy / numpy copy bandwidth",
@@ -51,6 +51,13 @@ def test_quick_run_prints_every_figure_with_a_number_and_judges_every_target(pyt
     for figure, cells in rows.items():
         assert re.fullmatch(r"\d+\.\d{3}", cells[0]), (figure, cells)
         assert (cells[-1] in ("met", "MISSED")) == (figure in TARGETED), (figure, cells)
+    # --quick runs serial twice (the median of two is their mean) and -n 2 once: each mode's parts add up to its wall.
+    walls = {"serial": "pytest conformance/ serial (2 runs): N tests", "-n 2": "pytest conformance/ -n 2: N tests"}
+    for mode, wall in walls.items():
+        parts = [float(rows[f"{mode}: {part}"][0]) for part in
+                 ("launch to first test", "first test start to last test end", "last test end to exit")]
+        assert all(part > 0 for part in parts), (mode, parts)
+        assert abs(sum(parts) - float(rows[wall][0])) < 0.01, (mode, parts, rows[wall])
 
 
 def test_unknown_suite_is_a_one_line_error(pytestconfig):
