@@ -26,11 +26,11 @@ commands:
 #: Command word → module whose main(argv) handles it.
 _MODULE_COMMANDS = {
     "atc": "aclcts.atc",
-    "singleop": "aclcts.singleop",
+    "singleop": "aclcts.tools.singleop",
     "report": "aclcts.report.cli",
-    "new-op": "aclcts.newop",
-    "kill-matrix": "aclcts.killmatrix",
-    "bench": "aclcts.bench",
+    "new-op": "aclcts.tools.newop",
+    "kill-matrix": "aclcts.tools.killmatrix",
+    "bench": "aclcts.tools.bench",
 }
 
 

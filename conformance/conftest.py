@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from aclcts import flow
-    from aclcts.backends import Backend
+    from aclcts.drive import flow
+    from aclcts.drive.backends import Backend
 
 # aclcts is imported in the fixtures, not here: a pytest-xdist controller loads this file too, and it neither runs
 # tests nor should it pay for NumPy and the op-model compiler before it starts its workers.
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 @pytest.fixture
 def res(acl: Any) -> Iterator[flow.Resources]:
     """Descs, buffers, attrs and memory of one test, released at its end (flow.resources)."""
-    from aclcts.flow import resources
+    from aclcts.drive.flow import resources
 
     with resources(acl) as held:
         yield held

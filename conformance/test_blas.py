@@ -9,10 +9,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aclcts import flow, runner
+from aclcts.drive import flow
+
+from aclcts.drive import runner
 from aclcts.cases import Case
-from aclcts.constants import ComputeType, DataType, ErrorCode, TransType, data_type_size
-from aclcts.testing import compares_with_reference
+from aclcts.core.constants import ComputeType, DataType, ErrorCode, TransType, data_type_size
+from aclcts.judge.decorator import compares_with_reference
 
 pytestmark = [pytest.mark.blas]
 

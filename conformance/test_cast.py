@@ -10,11 +10,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aclcts import flow, runner
+from aclcts.drive import flow
+
+from aclcts.drive import runner
 from aclcts.cases import Case
-from aclcts.constants import DataType, ErrorCode, Format
-from aclcts.dtypes import numpy_dtype
-from aclcts.testing import compares_with_reference
+from aclcts.core.constants import DataType, ErrorCode, Format
+from aclcts.core.dtypes import numpy_dtype
+from aclcts.judge.decorator import compares_with_reference
 
 pytestmark = [pytest.mark.cast]
 

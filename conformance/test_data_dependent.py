@@ -5,10 +5,12 @@ import numpy as np
 import pytest
 from hypothesis import example, given
 
-from aclcts import dynamic, strategies
-from aclcts.compare import compare, default_policy
-from aclcts.dtypes import numpy_dtype
-from aclcts.dynamic import BY_NAME
+from aclcts.drive import dynamic
+
+from aclcts.cases import strategies
+from aclcts.judge.compare import compare, default_policy
+from aclcts.core.dtypes import numpy_dtype
+from aclcts.drive.dynamic import BY_NAME
 from aclcts.reference import reference
 
 pytestmark = [pytest.mark.dynamic]

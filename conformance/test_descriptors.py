@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aclcts import flow
-from aclcts.constants import ACL_UNKNOWN_RANK, DataType, ErrorCode, Format, MemcpyKind, MemType
+from aclcts.drive import flow
+from aclcts.core.constants import ACL_UNKNOWN_RANK, DataType, ErrorCode, Format, MemcpyKind, MemType
 
 pytestmark = pytest.mark.descriptors
 

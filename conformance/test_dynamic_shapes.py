@@ -7,12 +7,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from aclcts import dynamic, strategies
+from aclcts.drive import dynamic
+
+from aclcts.cases import strategies
 from aclcts.cases import load_cases
-from aclcts.compare import compare, default_policy
-from aclcts.constants import ErrorCode
-from aclcts.dtypes import numpy_dtype
-from aclcts.dynamic import SHAPE_DETERMINED
+from aclcts.judge.compare import compare, default_policy
+from aclcts.core.constants import ErrorCode
+from aclcts.core.dtypes import numpy_dtype
+from aclcts.drive.dynamic import SHAPE_DETERMINED
 from aclcts.reference import reference
 
 pytestmark = [pytest.mark.dynamic]

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aclcts import flow
-from aclcts.constants import DataType, ErrorCode, Format
+from aclcts.drive import flow
+from aclcts.core.constants import DataType, ErrorCode, Format
 
 pytestmark = pytest.mark.free
 

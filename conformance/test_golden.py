@@ -3,8 +3,10 @@
 import numpy as np
 import pytest
 
-from aclcts import golden, runner
-from aclcts.testing import judge
+from aclcts.judge import golden
+
+from aclcts.drive import runner
+from aclcts.judge.decorator import judge
 
 pytestmark = [pytest.mark.execute]
 

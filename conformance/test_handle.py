@@ -2,8 +2,8 @@
 
 import pytest
 
-from aclcts import runner
-from aclcts.testing import compares_with_reference
+from aclcts.drive import runner
+from aclcts.judge.decorator import compares_with_reference
 
 pytestmark = [pytest.mark.handle]
 

@@ -18,10 +18,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aclcts import flow, runner
+from aclcts.drive import flow
+
+from aclcts.drive import runner
 from aclcts.cases import Case, load_cases
 from aclcts.cases.values import draw_inputs
-from aclcts.constants import (
+from aclcts.core.constants import (
     ComputeType,
     DataType,
     Format,

@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aclcts import flow
+from aclcts.drive import flow
 from aclcts.cases import Case, load_cases
 from aclcts.cases.values import draw_inputs
-from aclcts.constants import DataType, Format, MemMallocPolicy
-from aclcts.runner import Outputs
-from aclcts.testing import judge
+from aclcts.core.constants import DataType, Format, MemMallocPolicy
+from aclcts.drive.runner import Outputs
+from aclcts.judge.decorator import judge
 
 INT32, ND = int(DataType.ACL_INT32), int(Format.ACL_FORMAT_ND)
 NORMAL = int(MemMallocPolicy.ACL_MEM_MALLOC_NORMAL_ONLY)

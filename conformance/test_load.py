@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aclcts import flow
-from aclcts.constants import DataType, ErrorCode, Format, MemcpyKind
+from aclcts.drive import flow
+from aclcts.core.constants import DataType, ErrorCode, Format, MemcpyKind
 
 pytestmark = pytest.mark.load
 
@@ -36,7 +36,7 @@ H2H = int(MemcpyKind.ACL_MEMCPY_HOST_TO_HOST)
 CHILD = r"""
 import json, sys
 import numpy as np
-from aclcts.backends import load_backend
+from aclcts.drive.backends import load_backend
 
 spec, device_id, plan = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
 acl = load_backend(spec).acl

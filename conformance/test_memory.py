@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from aclcts import flow
-from aclcts.constants import ErrorCode, MemcpyKind, MemMallocPolicy, RunMode
+from aclcts.drive import flow
+from aclcts.core.constants import ErrorCode, MemcpyKind, MemMallocPolicy, RunMode
 
 pytestmark = pytest.mark.memory
 

@@ -14,8 +14,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aclcts import flow, isolation
-from aclcts.constants import (
+from aclcts.drive import flow
+
+from aclcts.drive import isolation
+from aclcts.core.constants import (
     ComputeType,
     DataType,
     Format,
@@ -24,8 +26,8 @@ from aclcts.constants import (
     MemType,
     TransType,
 )
-from aclcts.error_codes import Outcome
-from aclcts.resources import TrackingAcl
+from aclcts.core.error_codes import Outcome
+from aclcts.drive.resources import TrackingAcl
 
 INT32, INT16, FP16 = int(DataType.ACL_INT32), int(DataType.ACL_INT16), int(DataType.ACL_FLOAT16)
 ND, NCHW = int(Format.ACL_FORMAT_ND), int(Format.ACL_FORMAT_NCHW)

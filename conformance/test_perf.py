@@ -10,13 +10,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aclcts import flow, runner
-from aclcts.bench import PerfWarning
+from aclcts.drive import flow
+
+from aclcts.drive import runner
+from aclcts.tools.bench import PerfWarning
 from aclcts.cases import Case
 from aclcts.cases.values import draw_inputs
-from aclcts.plugin import library_cases
+from aclcts.pytest_plugin.plugin import library_cases
 
-pytestmark = [pytest.mark.perf, pytest.mark.filterwarnings("always::aclcts.bench.PerfWarning")]
+pytestmark = [pytest.mark.perf, pytest.mark.filterwarnings("always::aclcts.tools.bench.PerfWarning")]
 
 #: Timed rounds per case; each round runs one execute_v2 and one execute_with_handle, each synchronised.
 ROUNDS = 30

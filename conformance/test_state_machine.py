@@ -15,8 +15,10 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from aclcts import flow, strategies  # noqa: F401  (strategies: the suite's hypothesis profiles)
-from aclcts.constants import DataType, ErrorCode, Format, MemAttr, MemcpyKind
+from aclcts.drive import flow  # noqa: F401  (strategies: the suite's hypothesis profiles)
+
+from aclcts.cases import strategies  # noqa: F401  (strategies: the suite's hypothesis profiles)
+from aclcts.core.constants import DataType, ErrorCode, Format, MemAttr, MemcpyKind
 from aclcts.reference import reference
 
 pytestmark = [pytest.mark.memory, pytest.mark.handle, pytest.mark.leak]

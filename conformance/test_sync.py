@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aclcts import flow
-from aclcts.constants import DataType, ErrorCode, EventStatus, Format, MemcpyKind, StreamStatus
+from aclcts.drive import flow
+from aclcts.core.constants import DataType, ErrorCode, EventStatus, Format, MemcpyKind, StreamStatus
 
 pytestmark = pytest.mark.sync
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aclcts.atc.parser import ParsedOp, SingleOpFileError, parse_singleop
-from aclcts.files import write_atomically
+from aclcts.core.files import write_atomically
 
 
 @dataclass

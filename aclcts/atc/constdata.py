@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from aclcts.constants import DataType
+from aclcts.core.constants import DataType
 
 #: Types GE converts const_value for (atc-singleop.md §4); any other type keeps no constant data.
 CONST_TYPES: dict[int, np.dtype] = {

@@ -6,7 +6,7 @@ import math
 
 from aclcts.atc.constdata import CONST_TYPES, const_values
 from aclcts.atc.tables import data_type_attr_name, json_format_name, json_type_name
-from aclcts.opmodel import Attr, OpModel, TensorSpec
+from aclcts.core.opmodel import Attr, OpModel, TensorSpec
 
 
 def _tensor_json(t: TensorSpec, where: str) -> dict:

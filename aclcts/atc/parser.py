@@ -19,7 +19,7 @@ from aclcts.atc.tables import (DATA_TYPE_NAMES, FORMAT_VALUES, FP16_HALF_SPELLIN
                                GE_FORMAT_RESERVED, JSON_ATTR_TYPES, RESERVED_ONLY_FORMATS, TYPE_VALUES,
                                UNDEFINED_FORMAT_SPELLINGS, UNDEFINED_TYPE_SPELLINGS, acl_data_type,
                                acl_format)
-from aclcts.opmodel import (Attr, OpModel, TensorSpec, canonical_attr, is_valid_model_name,
+from aclcts.core.opmodel import (Attr, OpModel, TensorSpec, canonical_attr, is_valid_model_name,
                             model_file_name)
 
 INT32_MAX = 2 ** 31 - 1

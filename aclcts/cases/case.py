@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.dtypes import JSON_TYPE_NAMES, numpy_dtype
-from aclcts.opmodel import Attr, OpModel, TensorSpec
+from aclcts.core.dtypes import JSON_TYPE_NAMES, numpy_dtype
+from aclcts.core.opmodel import Attr, OpModel, TensorSpec
 
 #: Data type names a case file may use (the single-op JSON spellings), by aclDataType.
 DTYPE_BY_NAME = {name: code for code, name in JSON_TYPE_NAMES.items()}

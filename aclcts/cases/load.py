@@ -12,8 +12,8 @@ import numpy as np
 
 from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, TensorCase
 from aclcts.cases.schema import MODES, CaseFileError, check_case_file, field_name
-from aclcts.yamlpos import Path, YamlSyntaxError, line_of, load_with_lines
-from aclcts.opmodel import canonical_attr
+from aclcts.core.yamlpos import Path, YamlSyntaxError, line_of, load_with_lines
+from aclcts.core.opmodel import canonical_attr
 from aclcts.reference import reference
 
 

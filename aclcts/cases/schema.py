@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aclcts.yamlpos import Path, line_of
+from aclcts.core.yamlpos import Path, line_of
 
 #: Top-level keys of a case file and whether they are required.
 KEYS = {

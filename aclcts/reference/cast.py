@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.dtypes import has_numpy_dtype, numpy_dtype
+from aclcts.core.dtypes import has_numpy_dtype, numpy_dtype
 from aclcts.reference.base import REQUIRED, RefOp, define
 from aclcts.reference.numeric import round_to, widen
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.constants import DataType
+from aclcts.core.constants import DataType
 from aclcts.reference.base import RefOp, define, needed_value, normalize_axis, scalar_int
 from aclcts.reference.numeric import round_to, widen
 

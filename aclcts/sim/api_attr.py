@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 
-from aclcts.opmodel import Attr
+from aclcts.core.opmodel import Attr
 from aclcts.sim import core
 from aclcts.sim.binding import to_float32
 from aclcts.sim.core import INVALID_PARAM, OK, export, fail

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from aclcts.constants import DataType, Format, TransType
-from aclcts.opmodel import Attr
+from aclcts.core.constants import DataType, Format, TransType
+from aclcts.core.opmodel import Attr
 from aclcts.sim import core
 from aclcts.sim.api_op import _execute, make_handle
 from aclcts.sim.api_tensor import DataBuffer, TensorDesc

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from aclcts.constants import ErrorCode, EventStatus, RunMode, StreamStatus
+from aclcts.core.constants import ErrorCode, EventStatus, RunMode, StreamStatus
 from aclcts.sim import core, faults
 from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized
 from aclcts.sim.errors import warn

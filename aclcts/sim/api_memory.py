@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ctypes
 
-from aclcts.constants import MEMCPY_ACCEPTED_KINDS, ErrorCode, MemAttr, MemcpyKind
+from aclcts.core.constants import MEMCPY_ACCEPTED_KINDS, ErrorCode, MemAttr, MemcpyKind
 from aclcts.sim import core, faults
 from aclcts.sim.api_device import context_or_error, resolve_stream
 from aclcts.sim.errors import SimMisuseError

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from aclcts.constants import ErrorCode
-from aclcts.dtypes import has_numpy_dtype, numpy_dtype
-from aclcts.opmodel import Attr, ModelFormatError
+from aclcts.core.constants import ErrorCode
+from aclcts.core.dtypes import has_numpy_dtype, numpy_dtype
+from aclcts.core.opmodel import Attr, ModelFormatError
 from aclcts.sim import core, faults
 from aclcts.sim.api_attr import attr as attr_object
 from aclcts.sim.api_device import resolve_stream

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from aclcts.constants import ACL_UNKNOWN_RANK, DIM_RANGE_NUM_MAX, data_type_size as _data_type_size
+from aclcts.core.constants import ACL_UNKNOWN_RANK, DIM_RANGE_NUM_MAX, data_type_size as _data_type_size
 from aclcts.sim import core, faults
 from aclcts.sim.binding import MASK64
 from aclcts.sim.core import INVALID_PARAM, OK, export, fail

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from aclcts.constants import ErrorCode
+from aclcts.core.constants import ErrorCode
 from aclcts.sim.binding import binding
 from aclcts.sim.settings import Settings, from_environment
 from aclcts.sim.state import SimState

@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.constants import ErrorCode
-from aclcts.dtypes import has_numpy_dtype, numpy_dtype
-from aclcts.opmodel import Attr
+from aclcts.core.constants import ErrorCode
+from aclcts.core.dtypes import has_numpy_dtype, numpy_dtype
+from aclcts.core.opmodel import Attr
 from aclcts.sim import core, faults
 from aclcts.sim.api_tensor import DataBuffer, TensorDesc
 from aclcts.sim.core import INVALID_PARAM, OK, fail

@@ -7,7 +7,7 @@ import os
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from aclcts.opmodel import Attr, ModelFormatError, OpModel, TensorSpec, attrs_key
+from aclcts.core.opmodel import Attr, ModelFormatError, OpModel, TensorSpec, attrs_key
 from aclcts.sim import faults
 
 log = logging.getLogger("aclcts.sim")

@@ -6,7 +6,7 @@ import dataclasses
 import os
 from dataclasses import dataclass
 
-from aclcts.constants import ErrorCode
+from aclcts.core.constants import ErrorCode
 
 GIB = 1 << 30
 

@@ -7,7 +7,7 @@ import io
 import numpy as np
 import pytest
 
-from aclcts.allure_report import BINS_PER_DECADE, histogram, histogram_csv, histogram_png
+from aclcts.pytest_plugin.allure_results import BINS_PER_DECADE, histogram, histogram_csv, histogram_png
 
 HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from aclcts.cases import load_cases
-from aclcts.plugin import DEFAULT_SEED
+from aclcts.pytest_plugin.plugin import DEFAULT_SEED
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = Path(__file__).resolve().parent / "cases"

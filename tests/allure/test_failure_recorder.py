@@ -4,11 +4,11 @@ from pathlib import Path
 
 import numpy as np
 
-from aclcts import testing
+from aclcts.judge import decorator as testing
 from aclcts.cases import load_cases
 from aclcts.cases.values import draw_inputs
 from aclcts.reference import reference
-from aclcts.runner import Outputs
+from aclcts.drive.runner import Outputs
 
 CASES = Path(__file__).resolve().parent / "cases"
 

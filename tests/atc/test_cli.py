@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from aclcts.atc import compile_singleop, main
-from aclcts.opmodel import OpModel
+from aclcts.core.opmodel import OpModel
 
 SUCCESS = "ATC run success, welcome to the next use."
 ADD = [{"op": "Add", "input_desc": [{"format": "ND", "shape": [3, 3], "type": "int32"}] * 2,

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from aclcts.atc import generate_singleop_json, parse_singleop
-from aclcts.opmodel import OpModel, TensorSpec, canonical_attr
+from aclcts.core.opmodel import OpModel, TensorSpec, canonical_attr
 
 DOC_FILE = [
     {"compile_flag": 1},

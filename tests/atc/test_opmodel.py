@@ -1,11 +1,11 @@
-"""aclcts.opmodel: attribute canonicalisation and keys, the .om file format and file names (atc-singleop.md §7)."""
+"""aclcts.core.opmodel: attribute canonicalisation and keys, the .om file format and file names (atc-singleop.md §7)."""
 
 import math
 import struct
 
 import pytest
 
-from aclcts.opmodel import (Attr, ModelFormatError, OpModel, TensorSpec, attrs_key, canonical_attr,
+from aclcts.core.opmodel import (Attr, ModelFormatError, OpModel, TensorSpec, attrs_key, canonical_attr,
                             model_file_name)
 
 ND, INT32, FLOAT16 = 2, 3, 1

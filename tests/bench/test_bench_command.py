@@ -1,4 +1,4 @@
-"""`python -m aclcts.bench`: one table with every figure, targets judged; bad arguments are one-line errors."""
+"""`python -m aclcts.tools.bench`: one table with every figure, targets judged; bad arguments are one-line errors."""
 
 import re
 import subprocess
@@ -36,7 +36,7 @@ TARGETED = {"create_tensor_desc + destroy_tensor_desc", "rt.malloc(256) + rt.fre
 
 
 def bench(root, *args):
-    return subprocess.run([sys.executable, "-m", "aclcts.bench", *args], cwd=root, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "aclcts.tools.bench", *args], cwd=root, capture_output=True, text=True)
 
 
 def test_quick_run_prints_every_figure_with_a_number_and_judges_every_target(pytestconfig, tmp_path):
@@ -63,7 +63,7 @@ def test_quick_run_prints_every_figure_with_a_number_and_judges_every_target(pyt
 def test_unknown_suite_is_a_one_line_error(pytestconfig):
     done = bench(pytestconfig.rootpath, "runtime", "speed")
     assert done.returncode == 2
-    assert done.stderr.strip() == ("python -m aclcts.bench: error: unknown suite speed; expected runtime, ops, "
+    assert done.stderr.strip() == ("python -m aclcts.tools.bench: error: unknown suite speed; expected runtime, ops, "
                                    "overhead, suite or all")
     assert done.stdout == ""
 

@@ -1,10 +1,10 @@
-"""`-p aclcts.bench_phases`: each process that runs tests appends its test span; an xdist controller does not."""
+"""`-p aclcts.pytest_plugin.bench_phases`: each process that runs tests appends its test span; an xdist controller does not."""
 
 import time
 
 import pytest
 
-from aclcts.bench_phases import read_spans
+from aclcts.pytest_plugin.bench_phases import read_spans
 
 SLOW_TESTS = """\
 import time
@@ -22,7 +22,7 @@ def run_with_phases(pytester, *args):
     pytester.makepyfile(test_slow=SLOW_TESTS)
     phases = pytester.path / "phases"
     before = time.time()
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "aclcts.bench_phases",
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "aclcts.pytest_plugin.bench_phases",
                                            f"--bench-phases={phases}", *args)
     return result, read_spans(phases), before, time.time()
 
@@ -47,7 +47,7 @@ def test_under_xdist_each_worker_appends_its_span_and_the_controller_none(pytest
 
 def test_without_the_option_the_plugin_stays_out_of_the_way(pytester):
     pytester.makepyfile(test_slow=SLOW_TESTS)
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", "-p", "aclcts.bench_phases")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", "-p", "aclcts.pytest_plugin.bench_phases")
     result.assert_outcomes(passed=6)
     assert result.ret == 0
     assert "Traceback" not in result.stderr.str()

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from aclcts import yamlpos
+from aclcts.core import yamlpos
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted([*ROOT.glob("cases/**/*.yaml"), *ROOT.glob("golden/**/*.yaml"), *ROOT.glob("error-codes/*.yaml")])

@@ -7,7 +7,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from aclcts.compare import AllClose, Exact, compare
+from aclcts.judge.compare import AllClose, Exact, compare
 
 
 def test_metrics_match_hand_computation():

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from aclcts.compare import AllClose, DualThousandth, Exact, Mare, Ratio, Ulp, V2, compare
+from aclcts.judge.compare import AllClose, DualThousandth, Exact, Mare, Ratio, Ulp, V2, compare
 
 F32 = np.float32
 

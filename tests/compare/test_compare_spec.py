@@ -4,9 +4,9 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from aclcts.compare import (AllClose, DualThousandth, Exact, Mare, Ratio, Ulp, V2, default_policy,
+from aclcts.judge.compare import (AllClose, DualThousandth, Exact, Mare, Ratio, Ulp, V2, default_policy,
                             policy_from_spec)
-from aclcts.constants import DataType
+from aclcts.core.constants import DataType
 
 
 @pytest.mark.parametrize("spec, expected", [

@@ -4,7 +4,9 @@ from pathlib import Path
 
 import numpy as np
 
-from aclcts import runner, testing
+from aclcts.drive import runner
+
+from aclcts.judge import decorator as testing
 from aclcts.cases import load_cases
 from aclcts.cases.values import draw_inputs
 from aclcts.reference import reference

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import types
 
-from aclcts.backends import mutable_copy
+from aclcts.drive.backends import mutable_copy
 from aclcts.sim import acl as _sim
 
 ACL_UNKNOWN_RANK = 0xFFFFFFFFFFFFFFFE

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from aclcts import golden
+from aclcts.judge import golden
 from aclcts.reference import reference
 
 REPO_GOLDEN = Path(__file__).resolve().parents[2] / "golden"

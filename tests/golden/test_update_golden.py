@@ -11,7 +11,7 @@ REPO_GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 RECORDING_CONFTEST = """\
 from pathlib import Path
 
-from aclcts import golden
+from aclcts.judge import golden
 
 LOG = Path(__file__).parent / "generated.log"
 _generate = golden.generate

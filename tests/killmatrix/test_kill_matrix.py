@@ -7,13 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from aclcts import killmatrix
+from aclcts.tools import killmatrix
 from aclcts.atc import main as atc_main
 from aclcts.sim import faults, isolated
 from aclcts.sim.kernels import get_kernel
 from aclcts.sim.kernels.base import TensorInfo
 from aclcts.sim.settings import Settings, from_environment, updated
-from aclcts.singleop import main as singleop_main
+from aclcts.tools.singleop import main as singleop_main
 
 ROOT = Path(__file__).resolve().parents[2]
 NUMERIC = ["conformance/test_execute.py", "conformance/test_handle.py", "conformance/test_golden.py"]

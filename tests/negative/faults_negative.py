@@ -7,7 +7,7 @@ import signal
 import types
 from typing import Any
 
-from aclcts.backends import mutable_copy
+from aclcts.drive.backends import mutable_copy
 from aclcts.sim import acl as _sim
 
 NORMAL_ONLY = 2

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from aclcts.error_codes import (
+from aclcts.core.error_codes import (
     ErrorCodeMismatch,
     ErrorCodesError,
     Outcome,

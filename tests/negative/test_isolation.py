@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from aclcts import isolation
+from aclcts.drive import isolation
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -84,7 +84,7 @@ def test_a_crashing_test_fails_and_the_next_test_still_runs(pytester, monkeypatc
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     pytester.makepyfile(test_crash=textwrap.dedent("""
         import os, signal
-        from aclcts import isolation
+        from aclcts.drive import isolation
 
         def crash(acl, session):
             os.kill(os.getpid(), signal.SIGSEGV)

@@ -11,9 +11,9 @@ import pytest
 
 from aclcts.cases import load_cases
 from aclcts.cases.values import draw_inputs
-from aclcts.compare import compare, default_policy
-from aclcts.constants import Format
-from aclcts.newop import main
+from aclcts.judge.compare import compare, default_policy
+from aclcts.core.constants import Format
+from aclcts.tools.newop import main
 from aclcts.reference import reference
 from aclcts.sim.kernels import TensorInfo
 

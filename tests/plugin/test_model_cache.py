@@ -6,7 +6,7 @@ import time
 import pytest
 
 import aclcts
-from aclcts import model_cache
+from aclcts.drive import model_cache
 from aclcts.atc import compile_elements, generate_singleop_json
 from aclcts.cases import load_cases
 

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from aclcts.plugin import DEFAULT_SEED
+from aclcts.pytest_plugin.plugin import DEFAULT_SEED
 
 
 def run(pytester, *args):
@@ -42,8 +42,8 @@ def test_module_attr_backend_runs_the_cases(project):
         mybackend="from aclcts.sim import acl as simulated\n\ndef make():\n    return simulated\n",
         test_cases=textwrap.dedent("""
             import pytest
-            from aclcts import runner
-            from aclcts.testing import compares_with_reference
+            from aclcts.drive import runner
+            from aclcts.judge.decorator import compares_with_reference
 
             @pytest.mark.execute
             @pytest.mark.cases(mode="execute_v2")
@@ -113,7 +113,7 @@ import sys
 
 def pytest_sessionstart(session):
     if session.config.pluginmanager.hasplugin("dsession"):
-        loaded = [name for name in ("numpy", "hypothesis", "aclcts.cases", "aclcts.suite_plugin") if name in sys.modules]
+        loaded = [name for name in ("numpy", "hypothesis", "aclcts.cases", "aclcts.pytest_plugin.suite") if name in sys.modules]
         sys.stdout.write(f"CONTROLLER_LOADED={loaded}\\n")
 """
 
@@ -187,11 +187,11 @@ import sys
 
 def test_rewriting():
     import hypothesis.extra.numpy
-    from aclcts.backends import load_backend
+    from aclcts.drive.backends import load_backend
 
     load_backend("sim")
     loaders = {name: type(sys.modules[name].__spec__.loader).__name__
-               for name in ("hypothesis.core", "hypothesis.extra.numpy", "aclcts.plugin", "aclcts.compare",
+               for name in ("hypothesis.core", "hypothesis.extra.numpy", "aclcts.pytest_plugin.plugin", "aclcts.judge.compare",
                             "aclcts.sim.api_op", __name__)}
     print("LOADERS", loaders)
     assert 1 + 1 == 3
@@ -207,9 +207,9 @@ def test_hypothesis_and_aclcts_are_imported_past_assertion_rewriting_and_test_mo
     result = run(project, "-s", "test_rewriting.py")
     line = next(line for line in result.stdout.lines if "LOADERS" in line)
     loaders = ast.literal_eval(line[line.index("{"):])
-    if loaders["aclcts.plugin"] != "AssertionRewritingHook":
+    if loaders["aclcts.pytest_plugin.plugin"] != "AssertionRewritingHook":
         pytest.skip("pytest does not mark aclcts for rewriting in this installation (no aclcts.egg-info to read)")
-    for library in ("hypothesis.core", "hypothesis.extra.numpy", "aclcts.compare", "aclcts.sim.api_op"):
+    for library in ("hypothesis.core", "hypothesis.extra.numpy", "aclcts.judge.compare", "aclcts.sim.api_op"):
         assert loaders[library] != "AssertionRewritingHook", loaders
     assert loaders["test_rewriting"] == "AssertionRewritingHook", loaders
     result.stdout.fnmatch_lines(["*assert (1 + 1) == 3*"])

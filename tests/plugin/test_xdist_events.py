@@ -11,8 +11,8 @@ from xml.etree import ElementTree
 import numpy as np
 import pytest
 
-from aclcts import xdist_events
-from aclcts.xdist_events import (BATCH, LOW_QUEUE, MAX_AGE_S, MAX_TESTS, EventBatcher, pickle_plain, read_spool,
+from aclcts.pytest_plugin import xdist_events
+from aclcts.pytest_plugin.xdist_events import (BATCH, LOW_QUEUE, MAX_AGE_S, MAX_TESTS, EventBatcher, pickle_plain, read_spool,
                                  unbatching, unpickle_plain)
 
 MIXED = '''
@@ -374,7 +374,7 @@ def test_exitfirst_still_stops_a_batched_run(pytester, monkeypatch):
 
 
 #: Loads the aclcts plugin before pytest-xdist's, as an aclcts.egg-info in the working folder does (pip install -e).
-ACLCTS_FIRST = ("-p", "aclcts.plugin", "-p", "no:aclcts")
+ACLCTS_FIRST = ("-p", "aclcts.pytest_plugin.plugin", "-p", "no:aclcts")
 
 
 @pytest.mark.parametrize(("given", "used"), [((), "worksteal"), (ACLCTS_FIRST, "worksteal"), (("--dist=load",), "load"),

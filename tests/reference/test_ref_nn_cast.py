@@ -4,7 +4,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from aclcts.constants import DataType
+from aclcts.core.constants import DataType
 from aclcts.reference import reference
 
 F16, F32, I32 = np.float16, np.float32, np.int32
@@ -77,7 +77,7 @@ def test_conv2d_rejects_unmodelled_layouts_and_bad_groups():
     (np.bool_, DataType.ACL_FLOAT, [True, False], [1.0, 0.0]),
 ])
 def test_cast(src, dst_type, values, expected):
-    from aclcts.dtypes import numpy_dtype
+    from aclcts.core.dtypes import numpy_dtype
     out = numpy_dtype(dst_type)
     (y,) = run("Cast", [np.array(values, src)], [out], {"dst_type": int(dst_type), "truncate": False})
     assert y.dtype == out and y.tolist() == expected

@@ -5,7 +5,7 @@ import textwrap
 
 import pytest
 
-from aclcts.sharding import device_for, parse_devices
+from aclcts.pytest_plugin.sharding import device_for, parse_devices
 
 ON_DEVICE = textwrap.dedent("""
     import pytest

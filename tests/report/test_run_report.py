@@ -23,8 +23,8 @@ shapes:
 
 EVERY_STATUS = textwrap.dedent("""
     import pytest
-    from aclcts import runner
-    from aclcts.testing import compares_with_reference
+    from aclcts.drive import runner
+    from aclcts.judge.decorator import compares_with_reference
 
     @pytest.fixture
     def broken():

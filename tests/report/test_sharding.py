@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from aclcts.sharding import in_shard, parse_shard
+from aclcts.pytest_plugin.sharding import in_shard, parse_shard
 
 TEN_TESTS = textwrap.dedent("""
     import pytest

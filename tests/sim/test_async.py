@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import aclcts.sim
-from aclcts.constants import ErrorCode, MemcpyKind, StreamStatus
+from aclcts.core.constants import ErrorCode, MemcpyKind, StreamStatus
 
 OK = ErrorCode.ACL_SUCCESS
 H2D = MemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE

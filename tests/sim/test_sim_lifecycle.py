@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import aclcts.sim
-from aclcts.constants import ErrorCode, EventStatus, RunMode, StreamStatus
+from aclcts.core.constants import ErrorCode, EventStatus, RunMode, StreamStatus
 
 OK = ErrorCode.ACL_SUCCESS
 INVALID_PARAM = ErrorCode.ACL_ERROR_INVALID_PARAM

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import aclcts.sim
-from aclcts.constants import ErrorCode, MemAttr, MemcpyKind, MemMallocPolicy
+from aclcts.core.constants import ErrorCode, MemAttr, MemcpyKind, MemMallocPolicy
 
 OK = ErrorCode.ACL_SUCCESS
 INVALID_PARAM = ErrorCode.ACL_ERROR_INVALID_PARAM

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import aclcts.sim
-from aclcts.constants import ErrorCode, MemcpyKind
+from aclcts.core.constants import ErrorCode, MemcpyKind
 
 OK = ErrorCode.ACL_SUCCESS
 H2D = MemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE

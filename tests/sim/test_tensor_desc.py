@@ -9,7 +9,7 @@ import pytest
 
 import aclcts.sim
 from aclcts.atc import compile_singleop
-from aclcts.constants import ACL_UNKNOWN_RANK, DataType, Format
+from aclcts.core.constants import ACL_UNKNOWN_RANK, DataType, Format
 
 ND = int(Format.ACL_FORMAT_ND)
 

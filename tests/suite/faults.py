@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.backends import mutable_copy
+from aclcts.drive.backends import mutable_copy
 from aclcts.sim import acl as _sim
 
 ACL_FLOAT = 0

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from aclcts.waivers import ExpectationsError, glob_match, load_expectations
+from aclcts.pytest_plugin.expectations import ExpectationsError, glob_match, load_expectations
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -38,7 +38,7 @@ def test_setup_error_not_expected(broken):
 OTHER = "def test_a():\n    pass\n\ndef test_b():\n    assert False\n"
 
 BACKEND = """\
-from aclcts.backends import mutable_copy
+from aclcts.drive.backends import mutable_copy
 from aclcts.sim import acl as _sim
 
 def make():

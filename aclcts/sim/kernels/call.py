@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.constants import DataType
-from aclcts.dtypes import JSON_TYPE_NAMES, acl_data_type, has_numpy_dtype, numpy_dtype
+from aclcts.core.constants import DataType
+from aclcts.core.dtypes import JSON_TYPE_NAMES, acl_data_type, has_numpy_dtype, numpy_dtype
 from aclcts.sim.kernels.base import KernelError, TensorInfo
 
 

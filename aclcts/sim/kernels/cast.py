@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.dtypes import has_numpy_dtype, numpy_dtype
+from aclcts.core.dtypes import has_numpy_dtype, numpy_dtype
 from aclcts.sim import faults
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs, dtype_name

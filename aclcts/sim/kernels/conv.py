@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.constants import DataType
+from aclcts.core.constants import DataType
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs, dtype_name
 from aclcts.sim.kernels.numerics import BFLOAT16, FLOAT16, FLOAT32, accumulator_dtype

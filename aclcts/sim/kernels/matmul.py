@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.dtypes import acl_data_type
+from aclcts.core.dtypes import acl_data_type
 from aclcts.sim import faults
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs, dtype_name

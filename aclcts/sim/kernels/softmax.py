@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.dtypes import acl_data_type
+from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import FLOAT16, FLOAT32, FLOATS, tree_sum, widen

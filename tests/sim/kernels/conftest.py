@@ -6,8 +6,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aclcts.constants import Format
-from aclcts.dtypes import acl_data_type
+from aclcts.core.constants import Format
+from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels import InferredShape, TensorInfo, get_kernel
 
 OutputSpec = tuple[Any, Sequence[int]]

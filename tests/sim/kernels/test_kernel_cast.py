@@ -4,7 +4,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from aclcts.constants import DataType
+from aclcts.core.constants import DataType
 from aclcts.sim.kernels import KernelError
 
 F16, F32, I32 = np.float16, np.float32, np.int32

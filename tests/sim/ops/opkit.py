@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from aclcts.atc import compile_singleop
-from aclcts.constants import DataType, Format, MemcpyKind, MemMallocPolicy
-from aclcts.dtypes import acl_data_type, numpy_dtype
+from aclcts.core.constants import DataType, Format, MemcpyKind, MemMallocPolicy
+from aclcts.core.dtypes import acl_data_type, numpy_dtype
 
 SOC = "Ascend910B1"
 ND = int(Format.ACL_FORMAT_ND)

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from opkit import FLOAT, FLOAT16, INT32, ND, Device, op, tensor
 
-from aclcts.constants import ErrorCode, Format
-from aclcts.dtypes import acl_data_type
+from aclcts.core.constants import ErrorCode, Format
+from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels import InferredShape, TensorInfo
 
 OK = 0

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from opkit import FLOAT, FLOAT16, INT32, ND, Device, attr, binary, op, tensor
 
-from aclcts.constants import DataType, ErrorCode, Format, MemType
+from aclcts.core.constants import DataType, ErrorCode, Format, MemType
 
 OK = 0
 INVALID_PARAM = int(ErrorCode.ACL_ERROR_INVALID_PARAM)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from opkit import Device, binary, compile_ops
 
-from aclcts.constants import ErrorCode
+from aclcts.core.constants import ErrorCode
 
 OK = 0
 INVALID_PARAM = int(ErrorCode.ACL_ERROR_INVALID_PARAM)

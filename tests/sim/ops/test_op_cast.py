@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from opkit import FLOAT, FLOAT16, INT32, Device, attr, op, tensor
 
-from aclcts.constants import ErrorCode
-from aclcts.dtypes import numpy_dtype
+from aclcts.core.constants import ErrorCode
+from aclcts.core.dtypes import numpy_dtype
 
 OK = 0
 INVALID_PARAM = int(ErrorCode.ACL_ERROR_INVALID_PARAM)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from opkit import FLOAT, INT32, Device, binary, op, tensor
 
-from aclcts.constants import ErrorCode
+from aclcts.core.constants import ErrorCode
 from aclcts.sim.kernels import InferredShape, TensorInfo
 
 OK = 0

@@ -11,7 +11,7 @@ import pytest
 from opkit import FLOAT, INT32, Device, binary, op, tensor
 
 import aclcts.sim
-from aclcts.constants import ErrorCode, MemType
+from aclcts.core.constants import ErrorCode, MemType
 
 OK = 0
 INVALID_PARAM = int(ErrorCode.ACL_ERROR_INVALID_PARAM)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from aclcts.constants import ErrorCode
+from aclcts.core.constants import ErrorCode
 
 OK = 0
 INVALID_PARAM = int(ErrorCode.ACL_ERROR_INVALID_PARAM)

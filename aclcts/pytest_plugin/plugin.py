@@ -18,8 +18,8 @@ import pytest
 #: (the plugin loads ahead of it); a value the user exported is kept. See docs/performance.md.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from aclcts.unrewritten import unrewritten
-from aclcts.xdist_usage import UsageErrorRelay
+from aclcts.pytest_plugin.unrewritten import unrewritten
+from aclcts.pytest_plugin.xdist_usage import UsageErrorRelay
 
 if TYPE_CHECKING:
     from aclcts.cases import Case
@@ -49,7 +49,7 @@ CONCERNS = {
 DEFAULT_SEED = 20261202
 #: Feature modules with their own options and hooks; each has add_options(group) and configure(config).
 EXTENSIONS: tuple[str, ...] = (
-    "aclcts.sharding", "aclcts.waivers", "aclcts.report.plugin", "aclcts.xdist_events",
+    "aclcts.pytest_plugin.sharding", "aclcts.pytest_plugin.expectations", "aclcts.pytest_plugin.run_report", "aclcts.pytest_plugin.xdist_events",
 )
 
 
@@ -91,7 +91,7 @@ def pytest_cmdline_main(config: pytest.Config) -> Generator[None, int | pytest.E
         config.option.dist = "worksteal"
     if not _may_distribute(config) or _hypothesis_options(config):
         with unrewritten():
-            import aclcts.strategies  # noqa: F401  (registers the profiles before hypothesis' plugin loads one)
+            import aclcts.cases.strategies  # noqa: F401  (registers the profiles before hypothesis' plugin loads one)
     return (yield)
 
 
@@ -126,11 +126,11 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(UsageErrorRelay(), "aclcts-usage-relay")
         if config.getoption("--update-golden"):
             with unrewritten():
-                from aclcts.suite_plugin import update_golden
+                from aclcts.pytest_plugin.suite import update_golden
             update_golden(config)
     else:
         with unrewritten():
-            from aclcts import suite_plugin
+            from aclcts.pytest_plugin import suite as suite_plugin
         config.pluginmanager.register(suite_plugin, "aclcts-suite")
     for name in EXTENSIONS:
         importlib.import_module(name).configure(config)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from aclcts.xdist_events import find_interactor
+from aclcts.pytest_plugin.xdist_events import find_interactor
 
 #: Event a worker sends, just before its configure fails, with the usage error's message.
 EVENT = "aclcts_usage_error"

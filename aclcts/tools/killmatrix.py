@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from aclcts.golden import write_atomically
+from aclcts.judge.golden import write_atomically
 from aclcts.sim import faults
 
 FAULTS_ENV = "ACLCTS_SIM_FAULTS"
@@ -180,7 +180,7 @@ def _pytest_args(select: str | None, tests: str) -> list[str]:
 
 
 def _program() -> str:
-    return "aclcts kill-matrix" if os.path.basename(sys.argv[0]) == "aclcts" else "python -m aclcts.killmatrix"
+    return "aclcts kill-matrix" if os.path.basename(sys.argv[0]) == "aclcts" else "python -m aclcts.tools.killmatrix"
 
 
 def main(argv: list[str] | None = None) -> int:

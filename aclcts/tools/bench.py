@@ -1,4 +1,4 @@
-"""Benchmarks: `python -m aclcts.bench [runtime|ops|overhead|suite|all] [--quick] [--cases PATH ...]` prints one table."""
+"""Benchmarks: `python -m aclcts.tools.bench [runtime|ops|overhead|suite|all] [--quick] [--cases PATH ...]` prints one table."""
 
 from __future__ import annotations
 
@@ -16,14 +16,14 @@ from pathlib import Path
 
 import numpy as np
 
-from aclcts import runner
+from aclcts.drive import runner
 from aclcts.atc import compile_elements, generate_singleop_json
-from aclcts.bench_phases import read_spans
+from aclcts.pytest_plugin.bench_phases import read_spans
 from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.values import draw_inputs
-from aclcts.opmodel import OpModel, TensorSpec
-from aclcts.resources import TrackingAcl
-from aclcts.testing import judge
+from aclcts.core.opmodel import OpModel, TensorSpec
+from aclcts.drive.resources import TrackingAcl
+from aclcts.judge.decorator import judge
 
 ACL_INT32, ACL_FLOAT16, ACL_ND = 3, 1, 2
 MIB = 1 << 20
@@ -363,7 +363,7 @@ def _child_pytests(settings: Settings, extra: list[str], copies: int = 1) -> lis
         outputs = [(stack.enter_context(tempfile.TemporaryFile("w+")), stack.enter_context(tempfile.TemporaryFile("w+")))
                    for _ in range(copies)]
         shown = _pytest_command(settings, extra)
-        commands = [[*shown, "-p", "aclcts.bench_phases", f"--bench-phases={folder / str(n)}"] for n in range(copies)]
+        commands = [[*shown, "-p", "aclcts.pytest_plugin.bench_phases", f"--bench-phases={folder / str(n)}"] for n in range(copies)]
         launched = time.time()
         children = [subprocess.Popen(command, stdout=out, stderr=err, text=True)
                     for command, (out, err) in zip(commands, outputs)]
@@ -376,7 +376,7 @@ def _child_pytests(settings: Settings, extra: list[str], copies: int = 1) -> lis
             tests = _tests_run(shown, code, out.read(), err.read())
             spans = read_spans(folder / str(n))
             if not spans:
-                raise BenchError(f"{' '.join(shown[2:])} ran no test (no span from -p aclcts.bench_phases)")
+                raise BenchError(f"{' '.join(shown[2:])} ran no test (no span from -p aclcts.pytest_plugin.bench_phases)")
             first = min(span.first_start for span in spans)
             last = max(span.last_end for span in spans)
             runs.append(ChildRun(tests, wall, first - launched, last - first))
@@ -447,7 +447,7 @@ SUITES: dict[str, Callable[[Settings], Iterator[Row]]] = {
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m aclcts.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m aclcts.tools.bench", description=__doc__)
     parser.add_argument("suites", nargs="*", metavar="SUITE", help=f"{', '.join(SUITES)} or all (default all)")
     parser.add_argument("--quick", action="store_true",
                         help="CI smoke: fewer calls, 1,000 models instead of 10,000, the suite with -m execute")
@@ -461,14 +461,14 @@ def main(argv: list[str] | None = None) -> int:
     chosen = list(SUITES) if args.suites in ([], ["all"]) else args.suites
     unknown = [n for n in chosen if n not in SUITES]
     if unknown:
-        print(f"python -m aclcts.bench: error: unknown suite {', '.join(unknown)}; expected "
+        print(f"python -m aclcts.tools.bench: error: unknown suite {', '.join(unknown)}; expected "
               f"{', '.join(SUITES)} or all", file=sys.stderr)
         return 2
     settings = Settings(args.quick, tuple(args.cases))
     try:
         _library(settings)
     except CaseFileError as exc:
-        print(f"python -m aclcts.bench: error: {exc}", file=sys.stderr)
+        print(f"python -m aclcts.tools.bench: error: {exc}", file=sys.stderr)
         return 2
     print(f"{'figure':<{FIGURE_WIDTH}}  {'value':>10}  {'unit':<10}  {'target':<8}  verdict", flush=True)
     try:
@@ -476,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
             for row in SUITES[name](settings):
                 print(row.line(), flush=True)
     except BenchError as exc:
-        print(f"python -m aclcts.bench: error: {exc}", file=sys.stderr)
+        print(f"python -m aclcts.tools.bench: error: {exc}", file=sys.stderr)
         return 1
     return 0
 

@@ -86,7 +86,7 @@ from typing import Any
 
 import aclcts.sim
 import numpy as np
-from aclcts.dtypes import numpy_dtype
+from aclcts.core.dtypes import numpy_dtype
 from aclcts.sim.kernels import InferredShape, KernelError, TensorInfo
 
 OP_TYPE = "$op"

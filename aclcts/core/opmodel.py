@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from aclcts.constants import DataType, ErrorCode
+from aclcts.core.constants import DataType, ErrorCode
 
 ATTR_TYPES = ("bool", "int", "float", "string", "list_bool", "list_int", "list_float",
               "list_string", "list_list_int", "data_type", "list_data_type")

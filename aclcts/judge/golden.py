@@ -15,14 +15,14 @@ import numpy as np
 import aclcts
 from aclcts.cases import Case, CaseFileError, TensorCase
 from aclcts.cases.case import DTYPE_BY_NAME
-from aclcts.yamlpos import YamlSyntaxError, line_of, load_with_lines
-from aclcts.files import write_atomically
-from aclcts.opmodel import canonical_attr
+from aclcts.core.yamlpos import YamlSyntaxError, line_of, load_with_lines
+from aclcts.core.files import write_atomically
+from aclcts.core.opmodel import canonical_attr
 from aclcts.reference import reference
 
 DEFINITIONS = "definitions.yaml"
 MANIFEST = "manifest.json"
-GENERATOR = f"aclcts.golden {aclcts.__version__}"
+GENERATOR = f"aclcts.judge.golden {aclcts.__version__}"
 
 
 class GoldenError(Exception):

@@ -1,4 +1,4 @@
-"""`-p aclcts.bench_phases --bench-phases=FILE`: each process that runs tests appends when they began and ended."""
+"""`-p aclcts.pytest_plugin.bench_phases --bench-phases=FILE`: each process that runs tests appends when they began and ended."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 import ml_dtypes
 import numpy as np
 
-from aclcts.dtypes import numpy_dtype
+from aclcts.core.dtypes import numpy_dtype
 from aclcts.reference.numeric import is_complex_dtype, is_float_dtype, is_int_dtype, round_to
 
 #: The epsilon of the relative error in MARE/MERE (precision.md §4.1).

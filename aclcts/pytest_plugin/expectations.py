@@ -14,9 +14,9 @@ from typing import Any, NoReturn
 
 import pytest
 
-from aclcts.backends import BackendError, load_backend
-from aclcts.yamlpos import Path as YamlPath
-from aclcts.yamlpos import YamlSyntaxError, line_of, load_with_lines
+from aclcts.drive.backends import BackendError, load_backend
+from aclcts.core.yamlpos import Path as YamlPath
+from aclcts.core.yamlpos import YamlSyntaxError, line_of, load_with_lines
 
 #: Top-level keys of an expectations file and whether they are required.
 FILE_KEYS = {"release": True, "entries": True}

@@ -21,8 +21,8 @@ DEFAULT_TIMEOUT = 60.0
 #: print its JSON result, close the session.
 CHILD_PROGRAM = r"""
 import importlib.util, json, sys
-from aclcts import flow
-from aclcts.backends import load_backend
+from aclcts.drive import flow
+from aclcts.drive.backends import load_backend
 
 request = json.loads(sys.argv[1])
 spec = importlib.util.spec_from_file_location("aclcts_isolated_probe", request["file"])

@@ -11,10 +11,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aclcts import flow
+from aclcts.drive import flow
 from aclcts.atc import compile_elements
-from aclcts.constants import ACL_UNKNOWN_RANK, DataType, Format
-from aclcts.dtypes import JSON_TYPE_NAMES, numpy_dtype
+from aclcts.core.constants import ACL_UNKNOWN_RANK, DataType, Format
+from aclcts.core.dtypes import JSON_TYPE_NAMES, numpy_dtype
 
 F16, F32 = int(DataType.ACL_FLOAT16), int(DataType.ACL_FLOAT)
 I32, I64 = int(DataType.ACL_INT32), int(DataType.ACL_INT64)
@@ -187,7 +187,7 @@ def dynamic_models(pytestconfig: pytest.Config, session: Any, tmp_path_factory: 
     """The dynamic models, compiled and loaded once per process; on the NPU they must be in --model-dir."""
     if pytestconfig.getoption("--backend") == "npu":
         if not pytestconfig.getoption("--model-dir"):
-            pytest.skip("dynamic models on the NPU: compile aclcts.dynamic.singleop_json() with ATC into --model-dir")
+            pytest.skip("dynamic models on the NPU: compile aclcts.drive.dynamic.singleop_json() with ATC into --model-dir")
     elif id(session.acl) not in _LOADED:
         soc = session.acl.get_soc_name() or "Ascend910B1"
         load_models(session.acl, compile_models(tmp_path_factory.mktemp("dynamic-models"), soc))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from aclcts.constants import DataType
+from aclcts.core.constants import DataType
 
 _NUMPY_DTYPES: dict[int, np.dtype] = {
     DataType.ACL_FLOAT: np.dtype(np.float32),

@@ -13,21 +13,26 @@ from typing import Any
 
 import pytest
 
-from aclcts.unrewritten import unrewritten
+from aclcts.pytest_plugin.unrewritten import unrewritten
 
 with unrewritten():
     import hypothesis.extra.numpy  # noqa: F401  (imported here, so that it is never imported rewritten)
 
     # strategies registers the hypothesis profiles on import.
-    from aclcts import allure_report, flow, golden, model_cache, strategies, testing  # noqa: F401
+    from aclcts.pytest_plugin import allure_results as allure_report  # noqa: F401
+    from aclcts.drive import flow  # noqa: F401
+    from aclcts.judge import golden  # noqa: F401
+    from aclcts.drive import model_cache  # noqa: F401
+    from aclcts.cases import strategies  # noqa: F401
+    from aclcts.judge import decorator as testing  # noqa: F401
     from aclcts.atc import compile_elements, generate_singleop_json
-    from aclcts.backends import Backend, BackendError, load_backend
+    from aclcts.drive.backends import Backend, BackendError, load_backend
     from aclcts.cases import Case, CaseFileError, load_cases
     from aclcts.cases.values import draw_inputs
-    from aclcts.error_codes import ErrorCodesError, load_error_codes
-    from aclcts.plugin import CASES, GOLDEN, golden_folder, library_cases
-    from aclcts.resources import TrackingAcl
-    from aclcts.xdist_usage import usage_error
+    from aclcts.core.error_codes import ErrorCodesError, load_error_codes
+    from aclcts.pytest_plugin.plugin import CASES, GOLDEN, golden_folder, library_cases
+    from aclcts.drive.resources import TrackingAcl
+    from aclcts.pytest_plugin.xdist_usage import usage_error
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -3,7 +3,7 @@
 Profiles: `ci` (fast, the default when none is chosen), `default` and `qualification` (thorough, for release runs).
 All have no deadline and print the reproduce_failure blob of a falsifying example. A profile is chosen by
 hypothesis' own `--hypothesis-profile=NAME` option or by the environment variable ACLCTS_HYPOTHESIS_PROFILE;
-`--hypothesis-profile` needs this module imported before pytest configures, e.g. `pytest -p aclcts.strategies`.
+`--hypothesis-profile` needs this module imported before pytest configures, e.g. `pytest -p aclcts.cases.strategies`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.extra import numpy as hnp
 
-from aclcts.dtypes import numpy_dtype
+from aclcts.core.dtypes import numpy_dtype
 
 PROFILE_ENV = "ACLCTS_HYPOTHESIS_PROFILE"
 #: Largest dim drawn for a range without an upper bound (max -1).

@@ -10,10 +10,10 @@ import allure
 import numpy as np
 import pytest
 
-from aclcts import testing
+from aclcts.judge import decorator as testing
 from aclcts.cases import Case
-from aclcts.compare import Comparison
-from aclcts.plugin import CONCERNS, STEPS
+from aclcts.judge.compare import Comparison
+from aclcts.pytest_plugin.plugin import CONCERNS, STEPS
 
 #: Top folder of a test → the epic it reports under (any other folder is its own epic).
 SUITES = {"conformance": "aclcts conformance"}

@@ -7,7 +7,7 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from aclcts.unrewritten import unrewritten
+from aclcts.pytest_plugin.unrewritten import unrewritten
 
 #: Names a module must have to be taken for pyacl.
 PYACL_SURFACE = ("init", "finalize", "create_tensor_desc", "create_data_buffer", "rt", "op", "util")

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts import flow
+from aclcts.drive import flow
 from aclcts.cases import Case
 
 #: Bytes of guard band before and after every output; a multiple of 64 keeps outputs aligned.

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from aclcts.yamlpos import Path as YamlPath
-from aclcts.yamlpos import YamlSyntaxError, line_of, load_with_lines
-from aclcts.constants import ErrorCode, error_name
+from aclcts.core.yamlpos import Path as YamlPath
+from aclcts.core.yamlpos import YamlSyntaxError, line_of, load_with_lines
+from aclcts.core.constants import ErrorCode, error_name
 
 #: Top-level keys of an error-code file and whether they are required.
 FILE_KEYS = {"release": True, "document": True, "scenarios": True}
@@ -205,7 +205,7 @@ class _Checker:
             try:
                 return int(ErrorCode[value])
             except KeyError:
-                self.fail(path, "an aclError name from aclcts.constants.ErrorCode or an int", value)
+                self.fail(path, "an aclError name from aclcts.core.constants.ErrorCode or an int", value)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             self.fail(path, "an aclError (int >= 0 or a name such as ACL_ERROR_INVALID_PARAM)", value)
         return value

@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.constants import MemAttr, MemcpyKind, MemMallocPolicy, error_name
-from aclcts.dtypes import numpy_dtype
+from aclcts.core.constants import MemAttr, MemcpyKind, MemMallocPolicy, error_name
+from aclcts.core.dtypes import numpy_dtype
 
 H2D = int(MemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE)
 D2H = int(MemcpyKind.ACL_MEMCPY_DEVICE_TO_HOST)

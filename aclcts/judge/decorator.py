@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from aclcts.cases import Case, TensorCase
-from aclcts.compare import Comparison, bits_equal, compare, default_policy, policy_from_spec
+from aclcts.judge.compare import Comparison, bits_equal, compare, default_policy, policy_from_spec
 from aclcts.reference import reference
-from aclcts.runner import Outputs
+from aclcts.drive.runner import Outputs
 
 _RECORDERS: list[Callable[[str, Any], None]] = []
 

@@ -7,12 +7,14 @@ import json
 import sys
 from pathlib import Path
 
-from aclcts import dynamic, golden
+from aclcts.drive import dynamic
+
+from aclcts.judge import golden
 from aclcts.atc import generate_singleop_json
 from aclcts.atc.parser import parse_singleop
 from aclcts.cases import CaseFileError, load_cases
-from aclcts.files import write_atomically
-from aclcts.opmodel import OpModel, model_file_name
+from aclcts.core.files import write_atomically
+from aclcts.core.opmodel import OpModel, model_file_name
 
 USAGE_EPILOG = """example on an NPU host:
   aclcts singleop cases golden -o build/op_list.json
@@ -32,10 +34,10 @@ def suite_models(case_paths: list[str], golden_dir: str | None, soc: str) -> lis
 def dynamic_models(soc: str) -> list[tuple[str, OpModel]]:
     """(model name, model) for the dynamic-shape suite's models."""
     text = json.dumps(dynamic.singleop_json())
-    parsed = parse_singleop(text, "aclcts.dynamic", soc_version=soc)
+    parsed = parse_singleop(text, "aclcts.drive.dynamic", soc_version=soc)
     broken = [f"{op.op_type}: {'; '.join(str(e) for e in op.errors)}" for op in parsed if op.model is None]
     if broken:
-        raise CaseFileError("aclcts.dynamic models do not compile: " + " | ".join(broken))
+        raise CaseFileError("aclcts.drive.dynamic models do not compile: " + " | ".join(broken))
     return [(f"dynamic-{op.op_type}-{op.index}", op.model) for op in parsed]
 
 

@@ -1,0 +1,1 @@
+"""The aclcts pytest plugin: options, fixtures, markers, run report, expectations, sharding, Allure."""
