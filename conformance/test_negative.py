@@ -659,6 +659,35 @@ UNSAFE: dict[str, Probe] = {
 }
 PROBES: dict[str, Probe] = {**BINDING, **CODES, **UNSAFE}
 
+#: The documented step of a probed call (its scenario id without a "binding." or "unsafe." prefix), by the first
+#: matching leading part; the per-step summary counts each probe under its step. Device, context and stream calls
+#: count under "sync", the step of streams.
+STEP_OF_CALL = (
+    ("rt.free", "free"), ("rt.malloc", "memory"), ("rt.memcpy", "memory"), ("rt.memset", "memory"),
+    ("rt.get_mem_info", "memory"), ("util.", "memory"), ("init", "sync"), ("rt.", "sync"),
+    ("op.set_model_dir", "load"), ("op.load", "load"), ("op.set_max_op_queue_num", "execute"),
+    ("op.execute_with_handle", "handle"), ("op.create_handle_for_cast", "cast"), ("op.create_handle", "handle"),
+    ("op.destroy_handle", "handle"), ("op.execute", "execute"), ("op.infer_shape", "infer_shape"),
+    ("op.cast", "cast"), ("op.set_attr", "descriptors"), ("blas.", "blas"), ("create_tensor_desc", "descriptors"),
+    ("get_tensor_desc", "descriptors"), ("set_tensor", "descriptors"), ("create_data_buffer", "descriptors"),
+    ("destroy_data_buffer", "descriptors"), ("update_data_buffer", "descriptors"),
+    ("get_data_buffer", "descriptors"),
+)
+
+
+def step_of(scenario: str) -> str:
+    """The documented step a scenario probes."""
+    call = scenario.removeprefix("binding.").removeprefix("unsafe.")
+    for prefix, step in STEP_OF_CALL:
+        if call.startswith(prefix):
+            return step
+    raise KeyError(f"no documented step for scenario {scenario!r}: add its call to STEP_OF_CALL")
+
+
+def with_step(scenarios: list[str]) -> list[Any]:
+    """The scenarios as parameters carrying their documented step's marker."""
+    return [pytest.param(name, id=name, marks=getattr(pytest.mark, step_of(name))) for name in scenarios]
+
 
 def _releaser(acl: Any, kind: str) -> Callable[[int], Any]:
     return {"handle": acl.op.destroy_handle, "buffer": acl.destroy_data_buffer, "desc": acl.destroy_tensor_desc,
@@ -709,7 +738,7 @@ def _skip_if_marked(error_codes: Any, scenario: str) -> None:
 
 
 @pytest.mark.negative
-@pytest.mark.parametrize("scenario", [*BINDING, *CODES])
+@pytest.mark.parametrize("scenario", with_step([*BINDING, *CODES]))
 def test_invalid_call_gets_the_documented_outcome(acl, session, error_codes, scenario):
     _skip_if_marked(error_codes, scenario)
     check(error_codes, scenario, run_probe(acl, session, scenario))
@@ -717,7 +746,7 @@ def test_invalid_call_gets_the_documented_outcome(acl, session, error_codes, sce
 
 @pytest.mark.negative
 @pytest.mark.unsafe
-@pytest.mark.parametrize("scenario", UNSAFE)
+@pytest.mark.parametrize("scenario", with_step(list(UNSAFE)))
 def test_misuse_is_rejected(acl, session, error_codes, pytestconfig, model_dir, scenario):
     _skip_if_marked(error_codes, scenario)
     backend = pytestconfig.getoption("--backend")
