@@ -24,6 +24,24 @@ class TensorCase:
     dtype: int
     shape: tuple[int, ...]
     const: tuple | None = None
+    shape_range: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def unknown_rank(self) -> bool:
+        """Whether the shape is the unknown rank [-2]."""
+        return self.shape == (-2,)
+
+    @property
+    def dynamic(self) -> bool:
+        """Whether the shape has -1 dims or is [-2]."""
+        return any(d < 0 for d in self.shape)
+
+    def dim_ranges(self) -> tuple[tuple[int, int], ...]:
+        """(min, max) of every dim: (d, d) for a fixed dim, its shape_range pair for a -1, none for [-2]."""
+        if self.unknown_rank:
+            return ()
+        pairs = iter(self.shape_range)
+        return tuple(next(pairs) if d == -1 else (d, d) for d in self.shape)
 
     @property
     def np_dtype(self) -> np.dtype:
@@ -58,6 +76,19 @@ class Case:
     precision: Any = None
     format: int = 2
     dynamic_input: str = ""
+    runtime_shapes: tuple[tuple[tuple[int, ...], ...], ...] = ()
+    shape_rule: str = "each"
+    elements: str = "full"
+    data_dependent: tuple[str, ...] = ()
+
+    @property
+    def dynamic(self) -> bool:
+        """Whether the case's model has -1 dims or an unknown rank [-2] anywhere."""
+        return any(t.dynamic for t in self.inputs + self.outputs)
+
+    def desc_names(self, tensors: tuple[TensorCase, ...]) -> list[str]:
+        """The names infer_shape needs on the descs: IR names for an op with a dynamic input, else none."""
+        return [t.name if self.dynamic_input else "" for t in tensors]
 
     def seed(self, session_seed: int) -> int:
         """The case's input seed: stable across runs, machines and processes for a given session seed."""
@@ -76,7 +107,7 @@ class Case:
 
         def spec(t: TensorCase, dynamic_name: bool) -> TensorSpec:
             const = t.const_array().tobytes() if t.const is not None else None
-            return TensorSpec(t.dtype, self.format, t.shape, tuple((d, d) for d in t.shape), self.format, t.shape,
+            return TensorSpec(t.dtype, self.format, t.shape, t.dim_ranges(), self.format, t.shape,
                               t.name if dynamic_name else "", t.const is not None, const)
 
         inputs = tuple(spec(t, bool(self.dynamic_input)) for t in self.inputs)

@@ -40,6 +40,10 @@ def _tag(shape: tuple[int, ...]) -> str:
     return "x".join(map(str, shape)) if shape else "s"
 
 
+def _ranges(shape: list[int] | tuple[int, ...], pairs: list[list[int]] | None) -> tuple[tuple[int, int], ...]:
+    return tuple((low, high) for low, high in pairs) if pairs and -1 in shape else ()
+
+
 def _const_shape(values: Any) -> tuple[int, ...]:
     return () if not isinstance(values, list) else (len(values),)
 
@@ -79,6 +83,8 @@ def expand_file(source: str) -> list[Case]:
             attr_sets.append(tuple(canonical_attr(n, s["type"], s["value"]) for n, s in attr_set.items()))
         except ValueError as exc:
             raise _error(source, lines, ("attrs", index), str(exc)) from None
+    ranges = data.get("shape_range", {})
+    runtime = tuple(tuple(tuple(shape) for shape in shapes) for shapes in data.get("runtime_shapes", []))
     cases: list[Case] = []
     seen: set[str] = set()
     combos = itertools.product(enumerate(data["dtypes"]), enumerate(data["shapes"]), enumerate(attr_sets))
@@ -90,32 +96,45 @@ def expand_file(source: str) -> list[Case]:
             shape_of.setdefault(name, _const_shape(values))
         in_cases = tuple(
             TensorCase(n, DTYPE_BY_NAME[dtypes[n]], tuple(shape_of[n]),
-                       tuple(np.ravel(const[n]).tolist()) if n in const else None)
+                       tuple(np.ravel(const[n]).tolist()) if n in const else None, _ranges(shape_of[n], ranges.get(n)))
             for n in inputs
         )
-        attr_values = {a.name: a.value for a in attrs}
-        try:
-            computed = ref.shape([t.shape for t in in_cases],
-                                 [t.const_array() if t.const is not None else None for t in in_cases],
-                                 {k: list(v) if isinstance(v, tuple) else v for k, v in attr_values.items()})
-        except ValueError as exc:
-            raise _error(source, lines, ("shapes", s_index), f"the reference shape function refused it: {exc}") from None
+        if all(n in shape_of for n in outputs):
+            computed = []
+        else:
+            attr_values = {a.name: a.value for a in attrs}
+            try:
+                computed = ref.shape([t.shape for t in in_cases],
+                                     [t.const_array() if t.const is not None else None for t in in_cases],
+                                     {k: list(v) if isinstance(v, tuple) else v for k, v in attr_values.items()})
+            except ValueError as exc:
+                raise _error(source, lines, ("shapes", s_index),
+                             f"the reference shape function refused it: {exc}") from None
         out_shapes = [tuple(shape_of.get(n, computed[i] if i < len(computed) else ())) for i, n in enumerate(outputs)]
-        out_cases = tuple(TensorCase(n, DTYPE_BY_NAME[dtypes[n]], s) for n, s in zip(outputs, out_shapes))
+        out_cases = tuple(TensorCase(n, DTYPE_BY_NAME[dtypes[n]], s, None, _ranges(s, ranges.get(n)))
+                          for n, s in zip(outputs, out_shapes))
         dtype_tag = "_".join(dict.fromkeys(t.dtype_name for t in in_cases + out_cases))
         shape_tag = "_".join(_tag(t.shape) for t in in_cases if t.const is None)
-        case_id = f"{op}-{dtype_tag}-{shape_tag}" + (f"-attrs{a_index}" if len(attr_sets) > 1 else "")
+        case_id = data.get("name") or \
+            f"{op}-{dtype_tag}-{shape_tag}" + (f"-attrs{a_index}" if len(attr_sets) > 1 else "")
         if case_id in seen:
             case_id = f"{case_id}-{d_index}.{s_index}.{a_index}"
         seen.add(case_id)
         cases.append(Case(case_id, op, data["family"], source, data["source"], data.get("reference", op), in_cases,
                           out_cases, attrs, modes, data.get("values", {}), data.get("precision"), fmt,
-                          data.get("dynamic_input", "")))
+                          data.get("dynamic_input", ""), runtime, data.get("shape_rule", "each"),
+                          data.get("elements", "full"), tuple(data.get("data_dependent", ()))))
     return cases
 
 
-def load_cases(paths: Iterable[str]) -> list[Case]:
-    """Every case of every case file under paths; ids must be unique across files."""
+#: Which cases load_cases returns: static ones (every shape known), dynamic ones (-1 dims or [-2]), or all.
+KINDS = ("static", "dynamic", "all")
+
+
+def load_cases(paths: Iterable[str], kind: str = "static") -> list[Case]:
+    """The cases of one kind (static by default) of every case file under paths; ids must be unique across files."""
+    if kind not in KINDS:
+        raise ValueError(f"kind: expected one of {', '.join(KINDS)}, got {kind!r}")
     cases: list[Case] = []
     owner: dict[str, str] = {}
     for source in case_files(paths):
@@ -124,4 +143,4 @@ def load_cases(paths: Iterable[str]) -> list[Case]:
                 raise CaseFileError(f"{source}: case id {case.id} is also produced by {owner[case.id]}")
             owner[case.id] = source
             cases.append(case)
-    return cases
+    return [c for c in cases if kind == "all" or c.dynamic == (kind == "dynamic")]

@@ -23,11 +23,24 @@ KEYS = {
     "values": False,
     "precision": False,
     "format": False,
+    "name": False,
+    "shape_range": False,
+    "runtime_shapes": False,
+    "shape_rule": False,
+    "elements": False,
+    "data_dependent": False,
 }
+#: Keys that only a dynamic case (a shape with -1 dims or the unknown rank [-2]) may have.
+DYNAMIC_KEYS = ("shape_range", "runtime_shapes", "shape_rule", "elements", "data_dependent")
 MODES = ("execute_v2", "handle")
 ATTR_TYPES = ("bool", "int", "float", "string", "list_bool", "list_int", "list_float", "list_string",
               "list_list_int", "data_type", "list_data_type")
 DISTRIBUTIONS = ("uniform", "normal", "integers", "choice", "special", "positive")
+#: How a dynamic case's runtime input shapes relate (strategies.model_shapes) and which element values it draws.
+SHAPE_RULES = ("broadcast", "matmul", "concat", "each")
+ELEMENT_KINDS = ("full", "finite", "pool")
+#: The dimension written for an unknown rank: the whole shape is [-2].
+UNKNOWN_RANK = (-2,)
 
 
 class CaseFileError(Exception):
@@ -63,11 +76,23 @@ class _Checker:
         if len(set(value)) != len(value):
             self.fail(path, "distinct tensor names", value)
 
-    def shape(self, value: Any, path: Path) -> None:
+    def shape(self, value: Any, path: Path, dynamic: bool = True) -> None:
         self.kind(value, list, path, "a shape (list of ints >= 0)")
+        if dynamic and value == list(UNKNOWN_RANK):
+            return
+        lowest = -1 if dynamic else 0
+        expected = "a dimension (int >= 0, or -1 for an unknown dim)" if dynamic else "a dimension (int >= 0)"
         for index, dim in enumerate(value):
-            if not isinstance(dim, int) or isinstance(dim, bool) or dim < 0:
-                self.fail(path + (index,), "a dimension (int >= 0)", dim)
+            if not isinstance(dim, int) or isinstance(dim, bool) or dim < lowest:
+                self.fail(path + (index,), expected + (", or the whole shape [-2]" if dynamic else ""), dim)
+
+    def pair(self, value: Any, path: Path) -> None:
+        if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
+                                                                       for v in value)):
+            self.fail(path, "a [min, max] pair of ints", value)
+        low, high = value
+        if low < 0 or (high != -1 and high < low):
+            self.fail(path, "0 <= min <= max (max -1 = no upper bound)", value)
 
 
 def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes: set[str]) -> None:
@@ -122,6 +147,7 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
         for name in variable:
             if name not in shapes:
                 c.fail(path, f"a shape for input {name!r}", shapes)
+    _check_dynamic(c, data, variable)
     for index, attr_set in enumerate(data.get("attrs", [{}])):
         path = ("attrs", index)
         c.kind(attr_set, dict, path, "a mapping attr name -> {type, value}")
@@ -145,3 +171,84 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
     precision = data.get("precision")
     if precision is not None and not isinstance(precision, (str, dict)):
         c.fail(("precision",), "a policy spec or a mapping data type -> policy spec", precision)
+
+
+def _is_dynamic(shape: list[int]) -> bool:
+    return any(d < 0 for d in shape)
+
+
+def _fits(shape: list[int], model: list[int], ranges: list[list[int]]) -> bool:
+    """Whether a concrete shape is one that a shape with -1 dims (one range per -1) or [-2] accepts."""
+    if model == list(UNKNOWN_RANK):
+        return True
+    if len(shape) != len(model):
+        return False
+    pairs = iter(ranges)
+    for dim, fixed in zip(shape, model):
+        if fixed == -1:
+            low, high = next(pairs)
+            if dim < low or (high != -1 and dim > high):
+                return False
+        elif dim != fixed:
+            return False
+    return True
+
+
+def _check_dynamic(c: _Checker, data: dict, variable: list[str]) -> None:
+    """The dynamic-shape keys: shape_range for every -1, runtime shapes inside it, the rule, the output names."""
+    sets = [s if isinstance(s, dict) else dict(zip(variable, s)) for s in data["shapes"]]
+    dynamic = [index for index, shapes in enumerate(sets) if any(_is_dynamic(s) for s in shapes.values())]
+    if not dynamic:
+        for key in DYNAMIC_KEYS:
+            if key in data:
+                c.fail((key,), "a key only a dynamic case has (a shape with -1 dims or [-2])")
+    ranges = data.get("shape_range", {})
+    c.kind(ranges, dict, ("shape_range",), "a mapping tensor name -> list of [min, max] pairs, one per -1 dim")
+    for name, pairs in ranges.items():
+        path = ("shape_range", name)
+        if name not in data["inputs"] + data["outputs"]:
+            c.fail(path, "a tensor name of inputs/outputs", name)
+        c.kind(pairs, list, path, "a list of [min, max] pairs, one per -1 dim")
+        for position, pair in enumerate(pairs):
+            c.pair(pair, path + (position,))
+        if not any(-1 in shapes.get(name, []) for shapes in sets):
+            c.fail(path, "a tensor with -1 dims", name)
+    for index in dynamic:
+        shapes, path = sets[index], ("shapes", index)
+        missing = [n for n in data["outputs"] if n not in shapes]
+        if not isinstance(data["shapes"][index], dict) or missing:
+            c.fail(path, "a mapping that gives every output's shape too (a dynamic case's output shapes are "
+                         "not computed)", data["shapes"][index])
+        for name, shape in shapes.items():
+            unknown = shape.count(-1) if shape != list(UNKNOWN_RANK) else 0
+            if unknown and len(ranges.get(name, [])) != unknown:
+                c.fail(("shape_range", name) if name in ranges else path + (name,),
+                       f"{unknown} [min, max] pair(s) in shape_range.{name}, one per -1 of {shape}",
+                       ranges.get(name))
+    for key, allowed in (("shape_rule", SHAPE_RULES), ("elements", ELEMENT_KINDS)):
+        if key in data and data[key] not in allowed:
+            c.fail((key,), "one of " + ", ".join(allowed), data[key])
+    if "data_dependent" in data:
+        c.names(data["data_dependent"], ("data_dependent",))
+        for position, name in enumerate(data["data_dependent"]):
+            if name not in data["outputs"] or not all(_is_dynamic(sets[i].get(name, [])) for i in dynamic):
+                c.fail(("data_dependent", position), "an output with -1 dims or [-2]", name)
+    runtime = data.get("runtime_shapes", [])
+    c.kind(runtime, list, ("runtime_shapes",), "a list of runtime shape sets (one shape per non-const input)")
+    for index, given in enumerate(runtime):
+        path = ("runtime_shapes", index)
+        c.kind(given, list, path, f"a list of {len(variable)} input shapes ({', '.join(variable)})")
+        if len(given) != len(variable):
+            c.fail(path, f"{len(variable)} input shapes ({', '.join(variable)})", given)
+        for position, (name, shape) in enumerate(zip(variable, given)):
+            c.shape(shape, path + (position,), dynamic=False)
+            for set_index in dynamic:
+                model = sets[set_index][name]
+                if not _fits(shape, model, ranges.get(name, [])):
+                    c.fail(path + (position,), f"a shape of input {name!r} inside {model} with shape_range "
+                                               f"{ranges.get(name, [])}", shape)
+    if "name" in data:
+        count = len(data["dtypes"]) * len(data["shapes"]) * len(data.get("attrs", [{}]))
+        if count != 1:
+            c.fail(("name",), "a file that expands to one case (one dtype combination, shape set and attr set) "
+                              f"to name it; this one expands to {count}")

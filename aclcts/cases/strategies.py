@@ -213,26 +213,26 @@ def arrays(dtype: int | np.dtype, shape: tuple[int, ...], kind: str = "full") ->
     return strategy.map(lambda a: a.astype(np_dtype)) if storage != np_dtype else strategy
 
 
-# dynamic models -----------------------------------------------------------------------------------------
+# dynamic cases ------------------------------------------------------------------------------------------
 def model_shapes(model: Any) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
-    """Shapes of a dynamic model's runtime inputs inside its ranges, related by the model's `shapes` rule."""
+    """Shapes of a dynamic case's runtime inputs inside its ranges, related by the case's `shape_rule`."""
     runtime = [t for t in model.inputs if t.const is None]
-    if model.shapes == "broadcast":
+    if model.shape_rule == "broadcast":
         ranges = None if runtime[0].unknown_rank else runtime[0].dim_ranges()
         return broadcastable_pair(ranges)
-    if model.shapes == "matmul":
+    if model.shape_rule == "matmul":
         return matmul_pair(runtime[0].dim_ranges(), runtime[1].dim_ranges())
-    if model.shapes == "concat":
+    if model.shape_rule == "concat":
         axis = model.attr_values()["concat_dim"]
         return concat_shapes([t.dim_ranges() for t in runtime], axis, model.outputs[0].dim_ranges())
-    if model.shapes == "each":
+    if model.shape_rule == "each":
         return st.tuples(*(shape_in(t.dim_ranges()) for t in runtime))
-    raise ValueError(f"model {model.name}: unknown shapes rule {model.shapes!r}")
+    raise ValueError(f"case {model.id}: unknown shape_rule {model.shape_rule!r}")
 
 
 @st.composite
 def model_arrays(data: st.DrawFn, model: Any) -> list[np.ndarray]:
-    """Runtime input arrays of a dynamic model: shapes by model_shapes, elements by the model's `values` kind.
+    """Runtime input arrays of a dynamic case: shapes by model_shapes, elements by the case's `elements` kind.
 
     A scalar int32 input of a value-dependent op (TopK's k) is drawn inside [1, size of the first input].
     """
@@ -244,5 +244,5 @@ def model_arrays(data: st.DrawFn, model: Any) -> list[np.ndarray]:
             top = int(np.prod(result[0].shape[-1:], dtype=np.int64))
             result.append(np.array(data(st.integers(1, top)), dtype=numpy_dtype(tensor.dtype)))
         else:
-            result.append(data(arrays(tensor.dtype, shape, model.values)))
+            result.append(data(arrays(tensor.dtype, shape, model.elements)))
     return result
