@@ -6,7 +6,8 @@ import ctypes
 
 from aclcts.core.constants import MEMCPY_ACCEPTED_KINDS, ErrorCode, MemAttr, MemcpyKind
 from aclcts.sim import core, faults
-from aclcts.sim.api_device import context_or_error, resolve_stream
+from aclcts.sim.api_device import context_or_error
+from aclcts.sim.api_stream import resolve_stream
 from aclcts.sim.errors import SimMisuseError
 from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized
 from aclcts.sim.memory import align_up, copy_bytes, fill_bytes, read_bytes

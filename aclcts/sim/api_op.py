@@ -12,7 +12,7 @@ from aclcts.core.dtypes import has_numpy_dtype, numpy_dtype
 from aclcts.core.opmodel import Attr, ModelFormatError
 from aclcts.sim import core, faults
 from aclcts.sim.api_attr import attr as attr_object
-from aclcts.sim.api_device import resolve_stream
+from aclcts.sim.api_stream import resolve_stream
 from aclcts.sim.api_tensor import DataBuffer, TensorDesc, buffer, desc
 from aclcts.sim.binding import require_int_list, require_list
 from aclcts.sim.core import INVALID_PARAM, OK, export, fail, not_initialized
