@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from aclcts.drive import flow
@@ -112,20 +113,19 @@ def test_malloc_with_an_unknown_policy_falls_back_to_the_default(acl, policy):
 
 
 @pytest.mark.negative
-@pytest.mark.parametrize("policy", [pytest.param(int(p), id=p.name) for p in (
-    P.ACL_MEM_MALLOC_HUGE_FIRST, P.ACL_MEM_MALLOC_HUGE_ONLY, P.ACL_MEM_MALLOC_NORMAL_ONLY,
-    P.ACL_MEM_MALLOC_NORMAL_ONLY_P2P, P.ACL_MEM_TYPE_HIGH_BAND_WIDTH)])
+@pytest.mark.parametrize("policy", ALL_POLICIES)
 def test_malloc_of_size_0_is_100000(acl, policy):
     assert acl.rt.malloc(0, policy) == (0, INVALID_PARAM)
 
 
-RESERVATION_SIZES = [1, 32, 33, 1000]
+RESERVATION_SIZES = [1, 31, 32, 33, 64, 100, 1000]
+#: Policies whose reservation is checked: by name without the ACL_MEM_MALLOC_ prefix, and an unknown value.
+RESERVATION_POLICIES = [pytest.param(int(p), id=p.name.removeprefix("ACL_MEM_MALLOC_")) for p in P] + [
+    pytest.param(99, id="unknown-99")]
 
 
 @pytest.mark.parametrize("size", RESERVATION_SIZES)
-@pytest.mark.parametrize("policy", [int(P.ACL_MEM_MALLOC_HUGE_FIRST), int(P.ACL_MEM_MALLOC_NORMAL_ONLY),
-                                    int(P.ACL_MEM_MALLOC_HUGE1G_ONLY)],
-                         ids=["HUGE_FIRST", "NORMAL_ONLY", "HUGE1G_ONLY"])
+@pytest.mark.parametrize("policy", RESERVATION_POLICIES)
 def test_malloc_reserves_align_up_32_plus_32_bytes_except_huge1g(acl, policy, size):
     skip_unless_policy_available(acl, policy)
     before = flow.device_free_bytes(acl)
@@ -135,6 +135,18 @@ def test_malloc_reserves_align_up_32_plus_32_bytes_except_huge1g(acl, policy, si
         assert before - flow.device_free_bytes(acl) == malloc_reservation(acl, size, policy)
     finally:
         flow.check(acl.rt.free(ptr), "acl.rt.free")
+    assert flow.device_free_bytes(acl) == before
+
+
+def test_malloc_allocations_do_not_overlap(acl, res):
+    pointers = sorted(flow.malloc(res, 100) for _ in range(4))
+    assert all(later >= earlier + 100 for earlier, later in zip(pointers, pointers[1:]))
+
+
+@pytest.mark.negative
+def test_malloc_of_a_negative_size_wraps_to_a_huge_size_and_fails(acl):
+    ptr, ret = acl.rt.malloc(-1, int(P.ACL_MEM_MALLOC_HUGE_FIRST))
+    assert ptr == 0 and ret != OK
 
 
 @pytest.mark.parametrize("size", RESERVATION_SIZES)
@@ -218,6 +230,47 @@ def test_memcpy_of_fewer_bytes_than_dest_max_leaves_the_rest(acl, res):
     assert read(res, dst, "device", SIZE) == pattern(SIZE, 1)[:64] + pattern(SIZE, 2)[64:]
 
 
+def test_memcpy_between_interior_pointers_copies_there(acl, res):
+    src, dst = flow.malloc(res, SIZE), flow.malloc(res, SIZE)
+    put(acl, src, "device", pattern(SIZE, 1))
+    put(acl, dst, "device", pattern(SIZE, 2))
+    assert acl.rt.memcpy(dst + 64, 128, src + 32, 64, D2D) == OK
+    assert read(res, dst, "device", SIZE) == pattern(SIZE, 2)[:64] + pattern(SIZE, 1)[32:96] + pattern(SIZE, 2)[128:]
+
+
+def test_memcpy_needs_no_alignment(acl, res):
+    src, dst = flow.malloc(res, SIZE), flow.malloc(res, SIZE)
+    put(acl, src, "device", pattern(SIZE, 1))
+    put(acl, dst, "device", pattern(SIZE, 2))
+    assert acl.rt.memcpy(dst + 1, 64, src + 3, 32, D2D) == OK
+    assert read(res, dst, "device", SIZE) == pattern(SIZE, 2)[:1] + pattern(SIZE, 1)[3:35] + pattern(SIZE, 2)[33:]
+
+
+#: kind is a reserved parameter: the runtime takes the direction from the addresses (pyacl-api.md §3.1).
+@pytest.mark.parametrize("src_where, dst_where, kind", [
+    pytest.param("device", "host", H2D, id="device-to-host-with-HOST_TO_DEVICE"),
+    pytest.param("host", "device", D2H, id="host-to-device-with-DEVICE_TO_HOST"),
+])
+def test_memcpy_direction_follows_the_addresses_not_the_kind(acl, res, src_where, dst_where, kind):
+    src, dst = allocate(res, src_where, SIZE), allocate(res, dst_where, SIZE)
+    put(acl, src, src_where, pattern(SIZE))
+    assert acl.rt.memcpy(dst, SIZE, src, SIZE, kind) == OK
+    assert read(res, dst, dst_where, SIZE) == pattern(SIZE)
+
+
+@pytest.mark.parametrize("call, expected", [
+    pytest.param(lambda acl, dst, src: acl.rt.memcpy(dst, SIZE, src, -1, D2D), RT_PARAM_INVALID,
+                 id="negative-count-wraps-above-dest_max"),
+    pytest.param(lambda acl, dst, src: acl.rt.memcpy(dst, -1, src, SIZE, D2D), OK, id="negative-dest_max-wraps"),
+    pytest.param(lambda acl, dst, src: acl.rt.memcpy(dst, SIZE, src, SIZE, np.int32(D2D)), OK,
+                 id="numpy-int-kind"),
+])
+def test_memcpy_size_arguments_wrap_and_kind_takes_any_index(acl, res, call, expected):
+    dst, src = flow.malloc(res, SIZE), flow.malloc(res, SIZE)
+    put(acl, src, "device", pattern(SIZE))
+    assert call(acl, dst, src) == expected
+
+
 def test_memcpy_with_dst_equal_to_src_is_a_successful_no_op(acl, res):
     ptr = flow.malloc(res, SIZE)
     put(acl, ptr, "device", pattern(SIZE))
@@ -243,11 +296,14 @@ CHECK_ORDER = [
     pytest.param(("dst", SIZE, "src", 0, D2D), RT_PARAM_INVALID, id="count-0"),
     pytest.param(("dst", 0, "src", 0, D2D), RT_PARAM_INVALID, id="dest_max-and-count-0"),
     pytest.param(("dst", 64, "src", 128, D2D), RT_PARAM_INVALID, id="count-above-dest_max"),
+    pytest.param(("dst", 0, "null", 0, D2D), INVALID_PARAM, id="src-null-before-sizes"),
+    pytest.param(("dst", 64, "dst", 128, D2D), RT_PARAM_INVALID, id="dst-equal-to-src-with-count-above-dest_max"),
+    pytest.param(("dst", SIZE, "dst", 0, D2D), RT_PARAM_INVALID, id="dst-equal-to-src-with-count-0"),
 ]
 
 
 #: The rows of CHECK_ORDER also run through memcpy_async ("same null/kind checks as memcpy").
-ASYNC_CHECKS = ("dst-null", "src-null", "kind-6-INNER_D2D", "kind-7-INTER_D2D", "kind-99", "kind-before-count-0",
+ASYNC_CHECKS = ("dst-null", "src-null", "both-null", "dst-null-with-bad-kind", "kind-6-INNER_D2D", "kind-7-INTER_D2D", "kind-99", "kind-before-count-0",
                 "count-0", "count-above-dest_max")
 
 
@@ -278,6 +334,7 @@ def test_memcpy_async_checks_in_documented_order(acl, res, stream, args, expecte
 def test_rejected_memcpy_leaves_the_destination_untouched(acl, res):
     dst, dest_max, src, count, kind = copy_arguments(res, ("dst", 64, "src", 128, D2D))
     assert acl.rt.memcpy(dst, dest_max, src, count, kind) == RT_PARAM_INVALID
+    assert acl.rt.memcpy(dst, SIZE, src, SIZE, 7) == INVALID_PARAM
     assert read(res, dst, "device", SIZE) == pattern(SIZE, 2)
 
 
@@ -306,8 +363,11 @@ def test_memcpy_async_host_to_host_in_host_run_mode_is_207000(acl, res, stream):
     if run_mode != RunMode.ACL_HOST:
         pytest.skip(f"the rule is for ACL_HOST run mode; this backend runs in mode {run_mode}")
     src, dst = flow.malloc_host(res, SIZE), flow.malloc_host(res, SIZE)
+    put(acl, src, "host", pattern(SIZE, 1))
+    put(acl, dst, "host", pattern(SIZE, 2))
     assert acl.rt.memcpy_async(dst, SIZE, src, SIZE, H2H, stream) == FEATURE_NOT_SUPPORT
     assert acl.rt.synchronize_stream(stream) == OK
+    assert read(res, dst, "host", SIZE) == pattern(SIZE, 2)
 
 
 # ---------------------------------------------------------------- memset
@@ -328,6 +388,13 @@ def test_memset_of_fewer_bytes_than_max_count_leaves_the_rest(acl, res, where):
     put(acl, ptr, where, pattern(SIZE))
     assert acl.rt.memset(ptr, SIZE, 0x11, 100) == OK
     assert read(res, ptr, where, SIZE) == b"\x11" * 100 + pattern(SIZE)[100:]
+
+
+def test_memset_at_an_interior_pointer_sets_only_there(acl, res):
+    ptr = flow.malloc(res, SIZE)
+    put(acl, ptr, "device", pattern(SIZE))
+    assert acl.rt.memset(ptr + 64, 64, 0xEE, 32) == OK
+    assert read(res, ptr, "device", SIZE) == pattern(SIZE)[:64] + b"\xee" * 32 + pattern(SIZE)[96:]
 
 
 @pytest.mark.negative
@@ -373,3 +440,100 @@ def test_get_mem_info_accounts_for_every_malloc_and_free(acl, sizes):
         for ptr in pointers:
             acl.rt.free(ptr)
     assert expected == start
+
+
+def test_get_mem_info_is_per_device(acl, session, res):
+    if flow.value(acl.rt.get_device_count(), "acl.rt.get_device_count") < 2:
+        pytest.skip("needs a second device")
+    before = flow.device_free_bytes(acl)
+    flow.malloc(res, 1000)
+    other = 1 if session.device_id == 0 else 0
+    flow.check(acl.rt.set_device(other), f"acl.rt.set_device({other})")
+    try:
+        assert flow.device_free_bytes(acl) == before
+    finally:
+        flow.check(acl.rt.set_context(session.context), "acl.rt.set_context")
+        flow.check(acl.rt.reset_device(other), f"acl.rt.reset_device({other})")
+
+
+# ---------------------------------------------------------------- memcpy2d
+
+#: (dpitch, spitch, width, kind) → code: width above either pitch, and kinds other than 1–4 (pyacl-api.md §3.1).
+MEMCPY2D_CHECKS = [
+    pytest.param(32, 16, 17, H2D, INVALID_PARAM, id="width-above-spitch"),
+    pytest.param(16, 32, 17, H2D, INVALID_PARAM, id="width-above-dpitch"),
+    pytest.param(32, 32, 16, H2H, INVALID_PARAM, id="kind-0-HOST_TO_HOST"),
+    pytest.param(32, 32, 16, H2BUF2D, INVALID_PARAM, id="kind-5"),
+    pytest.param(32, 32, 16, 6, INVALID_PARAM, id="kind-6"),
+    pytest.param(32, 32, 16, 7, INVALID_PARAM, id="kind-7"),
+    pytest.param(32, 16, 16, H2D, OK, id="width-equal-to-spitch"),
+    pytest.param(32, 16, 8, DEFAULT, OK, id="kind-4-DEFAULT"),
+]
+
+
+def rows_copied(src: bytes, dst: bytes, dpitch: int, spitch: int, width: int, height: int) -> bytes:
+    """dst after height rows of width bytes are copied from src (row stride spitch) to dst (row stride dpitch)."""
+    out = bytearray(dst)
+    for row in range(height):
+        out[row * dpitch:row * dpitch + width] = src[row * spitch:row * spitch + width]
+    return bytes(out)
+
+
+@pytest.mark.parametrize("dpitch, spitch, width, kind, expected", MEMCPY2D_CHECKS)
+def test_memcpy2d_checks_width_against_the_pitches_and_the_kind(acl, res, dpitch, spitch, width, kind, expected):
+    src, dst = flow.malloc_host(res, SIZE), flow.malloc(res, SIZE)
+    put(acl, src, "host", pattern(SIZE))
+    assert acl.rt.memcpy2d(dst, dpitch, src, spitch, width, 4, kind) == expected
+
+
+@pytest.mark.parametrize("dpitch, spitch, width, kind, expected",
+                         [p for p in MEMCPY2D_CHECKS if p.id not in ("kind-5", "kind-6", "kind-4-DEFAULT")])
+def test_memcpy2d_async_checks_like_memcpy2d(acl, res, stream, dpitch, spitch, width, kind, expected):
+    src, dst = flow.malloc_host(res, SIZE), flow.malloc(res, SIZE)
+    put(acl, src, "host", pattern(SIZE))
+    assert acl.rt.memcpy2d_async(dst, dpitch, src, spitch, width, 4, kind, stream) == expected
+    assert acl.rt.synchronize_stream(stream) == OK
+
+
+@pytest.mark.parametrize("src_where, dst_where, kind, pitches", [
+    pytest.param("host", "device", H2D, (32, 24, 10, 5), id="HOST_TO_DEVICE"),
+    pytest.param("device", "host", D2H, (16, 40, 12, 6), id="DEVICE_TO_HOST"),
+])
+def test_memcpy2d_copies_rows_between_the_pitches(acl, res, src_where, dst_where, kind, pitches):
+    dpitch, spitch, width, height = pitches
+    src, dst = allocate(res, src_where, SIZE), allocate(res, dst_where, SIZE)
+    put(acl, src, src_where, pattern(SIZE, 1))
+    put(acl, dst, dst_where, pattern(SIZE, 2))
+    assert acl.rt.memcpy2d(dst, dpitch, src, spitch, width, height, kind) == OK
+    assert read(res, dst, dst_where, SIZE) == rows_copied(pattern(SIZE, 1), pattern(SIZE, 2), *pitches)
+
+
+def test_memcpy2d_async_copies_the_rows_after_synchronize(acl, res, stream):
+    src, dst = flow.malloc_host(res, SIZE), flow.malloc(res, SIZE)
+    put(acl, src, "host", pattern(SIZE, 1))
+    put(acl, dst, "device", pattern(SIZE, 2))
+    assert acl.rt.memcpy2d_async(dst, 64, src, 32, 20, 3, H2D, stream) == OK
+    assert acl.rt.synchronize_stream(stream) == OK
+    assert read(res, dst, "device", SIZE) == rows_copied(pattern(SIZE, 1), pattern(SIZE, 2), 64, 32, 20, 3)
+
+
+# ---------------------------------------------------------------- binding (pyacl-api.md §1.5)
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("call, name", [
+    pytest.param(lambda acl: acl.rt.malloc(64), "acl.rt.malloc", id="malloc-one-argument"),
+    pytest.param(lambda acl: acl.rt.malloc(None, 0), "acl.rt.malloc", id="malloc-None-size"),
+    pytest.param(lambda acl: acl.rt.malloc(64.0, 0), "acl.rt.malloc", id="malloc-float-size"),
+    pytest.param(lambda acl: acl.rt.malloc(np.int64(64), 0), "acl.rt.malloc", id="malloc-numpy-size"),
+    pytest.param(lambda acl: acl.rt.memcpy(0, 8, 0, 8), "acl.rt.memcpy", id="memcpy-four-arguments"),
+    pytest.param(lambda acl: acl.rt.memcpy(0, 8, 0, 8, None), "acl.rt.memcpy", id="memcpy-None-kind"),
+    pytest.param(lambda acl: acl.rt.memcpy_async(0, 8, 0, 8, 1), "acl.rt.memcpy_async",
+                 id="memcpy_async-without-stream"),
+    pytest.param(lambda acl: acl.rt.memset(0, 8, 2 ** 40, 8), "acl.rt.memset", id="memset-value-beyond-int32"),
+    pytest.param(lambda acl: acl.rt.get_mem_info(), "acl.rt.get_mem_info", id="get_mem_info-without-attr"),
+])
+def test_memory_calls_that_fail_to_parse_raise_the_wrappers_type_error(acl, call, name):
+    with pytest.raises(TypeError) as raised:
+        call(acl)
+    assert str(raised.value) == f"{name} args parse failed"
