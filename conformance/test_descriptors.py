@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -26,7 +27,7 @@ TYPE_SIZES = {
     -1: 0, 0: 4, 1: 2, 2: 1, 3: 4, 4: 1, 6: 2, 7: 2, 8: 4, 9: 8, 10: 8, 11: 8, 12: 1, 13: 0, 16: 8,
     17: 16, 27: 2, 29: 1, 30: 1, 33: 4, 34: 1, 35: 1, 36: 1, 37: 1, 38: 8, 39: 8, 40: 8, 41: 8, 42: 1,
 }
-UNUSED_TYPE_VALUES = [5, 14, 28, 99]
+UNUSED_TYPE_VALUES = [5, 14, 15, 18, 26, 28, 31, 32, 43, 99, 1000]
 
 
 def type_id(value: int) -> str:
@@ -54,6 +55,13 @@ def test_data_type_size_of_an_unused_value_is_8(acl, data_type):
     assert acl.data_type_size(data_type) == 8
 
 
+@pytest.mark.parametrize("data_type", list(TYPE_SIZES), ids=[type_id(v) for v in TYPE_SIZES])
+def test_scalar_tensor_desc_has_one_element_of_the_type_size(acl, res, data_type):
+    desc = flow.create_desc(res, data_type, (), ND)
+    assert acl.get_tensor_desc_element_count(desc) == 1
+    assert acl.get_tensor_desc_size(desc) == TYPE_SIZES[data_type]
+
+
 # ---------------------------------------------------------------- dims: static, scalar, empty, dynamic
 
 #: dims → (num_dims, element count, byte size) of a float32 desc (pyacl-api.md §4).
@@ -66,12 +74,16 @@ SHAPES = [
     pytest.param([-1, 3], 2, 0, 0, id="dynamic-first-dim"),
     pytest.param([3, -1, -1], 3, 0, 0, id="dynamic-two-dims"),
     pytest.param([-2], ACL_UNKNOWN_RANK, 0, 0, id="unknown-rank"),
+    pytest.param([-1, -1, -1], 3, 0, 0, id="every-dim-dynamic"),
+    pytest.param([1] * 8, 8, 1, 4, id="rank-8-ones"),
+    pytest.param([1 << 20, 1 << 10], 2, 1 << 30, 4 << 30, id="2-pow-30-elements"),
 ]
 
 
 @pytest.mark.parametrize("dims, num_dims, count, size", SHAPES)
 def test_tensor_desc_dims_give_num_dims_element_count_and_size(acl, res, dims, num_dims, count, size):
     desc = flow.create_desc(res, FLOAT, tuple(dims), ND)
+    assert type(acl.get_tensor_desc_num_dims(desc)) is int
     assert acl.get_tensor_desc_num_dims(desc) == num_dims
     assert acl.get_tensor_desc_element_count(desc) == count
     assert acl.get_tensor_desc_size(desc) == size
@@ -91,6 +103,16 @@ def test_tensor_desc_format_is_the_format_it_was_created_with(acl, res, fmt):
     assert acl.get_tensor_desc_format(desc) == fmt
 
 
+@pytest.mark.parametrize("data_type, fmt", [
+    pytest.param(0, 0, id="FLOAT-NCHW"), pytest.param(1, 1, id="FLOAT16-NHWC"), pytest.param(27, 2, id="BF16-ND"),
+    pytest.param(3, 29, id="INT32-FRACTAL_NZ"), pytest.param(-1, -1, id="UNDEFINED-UNDEFINED"),
+    pytest.param(36, 47, id="FLOAT8_E4M3FN-NCL"),
+])
+def test_tensor_desc_type_and_format_are_the_ones_it_was_created_with(acl, res, data_type, fmt):
+    desc = flow.create_desc(res, data_type, (4, 4), fmt)
+    assert (acl.get_tensor_desc_type(desc), acl.get_tensor_desc_format(desc)) == (data_type, fmt)
+
+
 @pytest.mark.parametrize("index, expected", [(0, (4, OK)), (1, (-1, OK)), (2, (6, OK)),
                                              (3, (0, INVALID_PARAM)), (100, (0, INVALID_PARAM))],
                          ids=["dim0", "dynamic-dim1", "dim2", "index-equal-to-rank", "index-100"])
@@ -99,10 +121,16 @@ def test_get_tensor_desc_dim_v2_returns_dim_and_ret(acl, res, index, expected):
     assert acl.get_tensor_desc_dim_v2(desc, index) == expected
 
 
-@pytest.mark.parametrize("index, expected", [(0, 4), (2, 6), (3, -1)], ids=["dim0", "dim2", "out-of-range"])
+@pytest.mark.parametrize("index, expected", [(0, 4), (2, 6), (3, -1), (100, -1)],
+                         ids=["dim0", "dim2", "out-of-range", "index-100"])
 def test_deprecated_get_tensor_desc_dim_gives_minus_1_out_of_range(acl, res, index, expected):
     desc = flow.create_desc(res, FLOAT, (4, 5, 6), ND)
     assert acl.get_tensor_desc_dim(desc, index) == expected
+
+
+def test_get_tensor_desc_dim_v2_of_a_0_dim_is_0_and_success(acl, res):
+    desc = flow.create_desc(res, FLOAT, (3, 0), ND)
+    assert acl.get_tensor_desc_dim_v2(desc, 1) == (0, OK)
 
 
 @pytest.mark.negative
@@ -126,6 +154,34 @@ def test_storage_format_and_shape_do_not_change_the_origin_getters(acl, res):
     assert [acl.get_tensor_desc_dim_v2(desc, i) for i in range(acl.get_tensor_desc_num_dims(desc))] == [(2, OK), (3, OK)]
 
 
+@pytest.mark.parametrize("setter", [
+    pytest.param(lambda acl, desc: acl.set_tensor_format(desc, 29), id="set_tensor_format"),
+    pytest.param(lambda acl, desc: acl.set_tensor_storage_format(desc, 29), id="set_tensor_storage_format"),
+    pytest.param(lambda acl, desc: acl.set_tensor_shape(desc, [1, 1, 16, 16]), id="set_tensor_shape"),
+    pytest.param(lambda acl, desc: acl.set_tensor_storage_shape(desc, [1, 1, 16, 16]), id="set_tensor_storage_shape"),
+])
+def test_each_storage_setter_and_its_deprecated_alias_leave_every_origin_getter(acl, res, setter):
+    desc = flow.create_desc(res, int(DataType.ACL_FLOAT16), (4, 8), ND)
+    assert setter(acl, desc) == OK
+    assert (acl.get_tensor_desc_format(desc), acl.get_tensor_desc_type(desc)) == (ND, int(DataType.ACL_FLOAT16))
+    assert [acl.get_tensor_desc_dim_v2(desc, i) for i in range(acl.get_tensor_desc_num_dims(desc))] == [(4, OK), (8, OK)]
+    assert (acl.get_tensor_desc_element_count(desc), acl.get_tensor_desc_size(desc)) == (32, 64)
+
+
+@pytest.mark.parametrize("dims", [[4, 5, 6], [], [9, 0], [-1, 3], [-2]],
+                         ids=["rank-3", "scalar", "empty", "dynamic", "unknown-rank"])
+def test_set_tensor_origin_shape_changes_every_shape_getter(acl, res, dims):
+    desc = flow.create_desc(res, FLOAT, (2,), ND)
+    assert acl.set_tensor_origin_shape(desc, dims) == OK
+    if dims == [-2]:
+        assert acl.get_tensor_desc_num_dims(desc) == ACL_UNKNOWN_RANK
+        return
+    assert [acl.get_tensor_desc_dim_v2(desc, i) for i in range(acl.get_tensor_desc_num_dims(desc))] == \
+        [(d, OK) for d in dims]
+    count = 0 if any(d < 0 for d in dims) else int(np.prod(dims, dtype=np.int64))
+    assert (acl.get_tensor_desc_element_count(desc), acl.get_tensor_desc_size(desc)) == (count, 4 * count)
+
+
 def test_origin_format_and_shape_setters_change_the_getters(acl, res):
     desc = flow.create_desc(res, FLOAT, (2, 3), ND)
     assert acl.set_tensor_origin_format(desc, int(Format.ACL_FORMAT_NCHW)) == OK
@@ -136,11 +192,19 @@ def test_origin_format_and_shape_setters_change_the_getters(acl, res):
 
 
 @pytest.mark.negative
-@pytest.mark.parametrize("dims", [pytest.param((2, 3), id="tuple"), pytest.param([np.int64(2), 3], id="numpy-int"),
-                                  pytest.param([2, None], id="None")])
-def test_create_tensor_desc_dims_must_be_a_list_of_python_ints(acl, dims):
-    with pytest.raises(TypeError):
+@pytest.mark.parametrize("dims, message", [
+    pytest.param((2, 3), "argument 2 is not list", id="tuple"),
+    pytest.param([np.int64(2), 3], "invalid data type", id="numpy-int"),
+    pytest.param([2, None], "invalid data type", id="None"),
+    pytest.param(np.array([2, 3]), "argument 2 is not list", id="ndarray"),
+    pytest.param([2, np.int32(3)], "invalid data type", id="numpy-int32"),
+    pytest.param([2.0], "invalid data type", id="float"),
+    pytest.param(["2"], "invalid data type", id="str"),
+])
+def test_create_tensor_desc_dims_must_be_a_list_of_python_ints(acl, dims, message):
+    with pytest.raises(TypeError) as raised:
         acl.create_tensor_desc(FLOAT, dims, ND)
+    assert type(raised.value) is TypeError and str(raised.value) == message
 
 
 # ---------------------------------------------------------------- shape ranges
@@ -183,6 +247,26 @@ def test_get_tensor_desc_dim_range_without_a_range_is_none_100000(acl, res):
     assert acl.get_tensor_desc_dim_range(desc, 0, 2) == (None, INVALID_PARAM)
 
 
+@pytest.mark.negative
+def test_get_tensor_desc_dim_range_num_above_4096_is_refused_before_the_desc_is_looked_at(acl):
+    assert acl.get_tensor_desc_dim_range(0, 0, 4097) == (None, INVALID_PARAM)
+
+
+def test_set_tensor_shape_range_of_an_empty_list_clears_the_ranges(acl, ranged):
+    assert acl.set_tensor_shape_range(ranged, []) == OK
+    assert acl.get_tensor_desc_dim_range(ranged, 0, 2) == (None, INVALID_PARAM)
+
+
+def test_set_tensor_shape_range_leaves_the_dims(acl, ranged):
+    assert [acl.get_tensor_desc_dim_v2(ranged, i) for i in range(3)] == [(-1, OK), (16, OK), (-1, OK)]
+
+
+def test_set_tensor_shape_range_takes_the_first_two_values_of_a_longer_inner_list(acl, res):
+    desc = flow.create_desc(res, FLOAT, (-1,), ND)
+    assert acl.set_tensor_shape_range(desc, [[1, 4, 9]]) == OK
+    assert acl.get_tensor_desc_dim_range(desc, 0, 2) == ([1, 4], OK)
+
+
 def test_set_tensor_shape_range_replaces_the_whole_list(acl, ranged):
     assert acl.set_tensor_shape_range(ranged, [[3, 4]]) == OK
     assert acl.get_tensor_desc_dim_range(ranged, 0, 2) == ([3, 4], OK)
@@ -198,13 +282,28 @@ def test_set_tensor_shape_range_count_need_not_equal_the_rank(acl, res):
 @pytest.mark.negative
 def test_set_tensor_shape_range_inner_tuples_are_a_type_error(acl, res):
     desc = flow.create_desc(res, FLOAT, (-1, 4), ND)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="^the list argument is not list$"):
         acl.set_tensor_shape_range(desc, [(1, 8), (4, 4)])
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("ranges", [[[1, 4], (1, 8)], [5]], ids=["second-inner-tuple", "inner-int"])
+def test_set_tensor_shape_range_needs_every_inner_item_to_be_a_list(acl, res, ranges):
+    desc = flow.create_desc(res, FLOAT, (-1, -1), ND)
+    with pytest.raises(TypeError, match="^the list argument is not list$"):
+        acl.set_tensor_shape_range(desc, ranges)
 
 
 def test_set_tensor_value_range_takes_a_list_of_pairs(acl, res):
     desc = flow.create_desc(res, INT32, (2,), ND)
     assert acl.set_tensor_value_range(desc, [[0, 10], [1, 5]]) == OK
+
+
+@pytest.mark.negative
+def test_set_tensor_value_range_inner_tuples_are_a_type_error(acl, res):
+    desc = flow.create_desc(res, INT32, (2,), ND)
+    with pytest.raises(TypeError, match="^the list argument is not list$"):
+        acl.set_tensor_value_range(desc, [(0, 10)])
 
 
 # ---------------------------------------------------------------- names, const data, placement
@@ -219,10 +318,30 @@ def test_tensor_desc_name_is_empty_until_set_and_then_the_last_one_set(acl, res)
     assert acl.get_tensor_desc_name(desc) == "x2"
 
 
+def test_tensor_desc_names_are_per_desc_and_an_empty_name_clears_one(acl, res):
+    first, second = flow.create_desc(res, FLOAT, (1,), ND), flow.create_desc(res, FLOAT, (1,), ND)
+    acl.set_tensor_desc_name(first, "x1_dynamic_name0")
+    assert (acl.get_tensor_desc_name(first), acl.get_tensor_desc_name(second)) == ("x1_dynamic_name0", "")
+    acl.set_tensor_desc_name(first, "")
+    assert acl.get_tensor_desc_name(first) == ""
+
+
+def test_destroy_tensor_desc_and_destroy_attr_return_none(acl):
+    assert acl.destroy_tensor_desc(acl.create_tensor_desc(FLOAT, [1], ND)) is None
+    assert acl.op.destroy_attr(acl.op.create_attr()) is None
+
+
 def test_set_tensor_const_returns_0(acl, res):
     desc = flow.create_desc(res, INT32, (4,), ND)
     data = np.arange(4, dtype=np.int32).tobytes()
     assert acl.set_tensor_const(desc, acl.util.bytes_to_ptr(data), len(data)) == OK
+
+
+def test_set_tensor_const_reads_malloc_host_memory(acl, res):
+    desc = flow.create_desc(res, INT32, (4,), ND)
+    host = flow.malloc_host(res, 16)
+    flow.check(acl.rt.memset(host, 16, 7, 16), "acl.rt.memset")
+    assert acl.set_tensor_const(desc, host, 16) == OK
 
 
 @pytest.mark.negative
@@ -240,6 +359,18 @@ def test_set_tensor_place_ment_returns_0_for_every_mem_type(acl, res, mem_type):
     assert acl.set_tensor_place_ment(desc, mem_type) == OK
 
 
+def test_placement_is_spelled_set_tensor_place_ment(acl):
+    assert callable(acl.set_tensor_place_ment)
+    assert not hasattr(acl, "set_tensor_placement")
+
+
+@pytest.mark.parametrize("value, bits", [(1.0, 0x3C00), (-2.0, 0xC000), (0.0, 0x0000), (65504.0, 0x7BFF),
+                                         (float("inf"), 0x7C00)], ids=["1", "-2", "0", "max", "inf"])
+def test_float_to_float16_and_back_use_the_fp16_bit_pattern(acl, value, bits):
+    assert acl.float_to_float16(value) == bits
+    assert acl.float16_to_float(bits) == value
+
+
 # ---------------------------------------------------------------- data buffers
 
 
@@ -249,6 +380,17 @@ def test_data_buffer_getters_return_what_it_was_created_with(acl, res):
     assert acl.get_data_buffer_addr(buf) == ptr
     assert acl.get_data_buffer_size_v2(buf) == 200
     assert acl.get_data_buffer_size(buf) == 200
+
+
+@pytest.mark.parametrize("data, size", [
+    pytest.param(0x1000, 64, id="pointer-and-size"), pytest.param(0, 16, id="null-data-with-a-size"),
+    pytest.param(0x2000, 0, id="pointer-with-size-0"), pytest.param(2 ** 60 + 64, 2 ** 40, id="large-size"),
+    pytest.param(2 ** 64 - 1, 2 ** 64 - 1, id="uint64-max"),
+])
+def test_create_data_buffer_validates_nothing_and_keeps_its_arguments(acl, res, data, size):
+    buf = flow.create_buffer(res, data, size)
+    assert type(buf) is int
+    assert (acl.get_data_buffer_addr(buf), acl.get_data_buffer_size_v2(buf)) == (data, size)
 
 
 def test_empty_data_buffer_0_0_is_created(acl, res):
@@ -268,6 +410,14 @@ def test_update_data_buffer_replaces_pointer_and_size(acl, res):
     buf = flow.create_buffer(res, first, 128)
     assert acl.update_data_buffer(buf, second, 256) == OK
     assert (acl.get_data_buffer_addr(buf), acl.get_data_buffer_size_v2(buf)) == (second, 256)
+
+
+def test_update_data_buffer_leaves_other_buffers_and_the_old_memory_alone(acl, res):
+    first, second, third = flow.malloc(res, 64), flow.malloc(res, 64), flow.malloc(res, 32)
+    buf, other = flow.create_buffer(res, first, 64), flow.create_buffer(res, third, 32)
+    assert acl.update_data_buffer(buf, second, 64) == OK
+    assert (acl.get_data_buffer_addr(other), acl.get_data_buffer_size_v2(other)) == (third, 32)
+    assert acl.rt.memset(first, 64, 1, 64) == OK
 
 
 @pytest.mark.negative
@@ -311,22 +461,87 @@ def test_set_attr_returns_its_documented_form(acl, attr, setter):
 @pytest.mark.parametrize("setter", list(SETTERS))
 def test_set_attr_on_a_null_attr_is_100000(acl, setter):
     result = getattr(acl.op, setter)(0, "name", SETTERS[setter])
-    ret = result[-1] if setter in TUPLE_RETURNING else result
-    assert ret == INVALID_PARAM
+    assert result == ((0, INVALID_PARAM) if setter in TUPLE_RETURNING else INVALID_PARAM)
+
+
+LIST_FAILED, UTF8_FAILED = "get values from PyList failed", "PyUnicode_AsUTF8String failed"
+NOT_LIST, ARGUMENT_3_FAILED = "argument 3 is not list", "parse argument 3 failed"
 
 
 @pytest.mark.negative
-@pytest.mark.parametrize("setter, value, error", [
-    pytest.param("set_attr_list_float", [1, 2], ValueError, id="list_float-of-ints"),
-    pytest.param("set_attr_list_bool", [True, "x"], ValueError, id="list_bool-with-a-str"),
-    pytest.param("set_attr_list_string", ["a", 1], RuntimeError, id="list_string-with-an-int"),
-    pytest.param("set_attr_list_string", ("a", "b"), TypeError, id="list_string-tuple"),
-    pytest.param("set_attr_list_list_int", [[1, 2], ["x"]], ValueError, id="list_list_int-bad-inner"),
-    pytest.param("set_attr_list_data_type", (0, 1), TypeError, id="list_data_type-tuple"),
+@pytest.mark.parametrize("setter, value, error, message", [
+    pytest.param("set_attr_list_float", [1, 2], ValueError, LIST_FAILED, id="list_float-of-ints"),
+    pytest.param("set_attr_list_bool", [True, "x"], ValueError, LIST_FAILED, id="list_bool-with-a-str"),
+    pytest.param("set_attr_list_string", ["a", 1], RuntimeError, UTF8_FAILED, id="list_string-with-an-int"),
+    pytest.param("set_attr_list_string", ("a", "b"), TypeError, NOT_LIST, id="list_string-tuple"),
+    pytest.param("set_attr_list_list_int", [[1, 2], ["x"]], ValueError, ARGUMENT_3_FAILED,
+                 id="list_list_int-bad-inner"),
+    pytest.param("set_attr_list_data_type", (0, 1), TypeError, "the third argument is not list",
+                 id="list_data_type-tuple"),
+    pytest.param("set_attr_list_float", [1.0, 2], ValueError, LIST_FAILED, id="list_float-with-an-int"),
+    pytest.param("set_attr_list_float", [True], ValueError, LIST_FAILED, id="list_float-of-a-bool"),
+    pytest.param("set_attr_list_float", ["1.0"], ValueError, LIST_FAILED, id="list_float-of-a-str"),
+    pytest.param("set_attr_list_bool", [None], ValueError, LIST_FAILED, id="list_bool-of-None"),
+    pytest.param("set_attr_list_bool", [1.0], ValueError, LIST_FAILED, id="list_bool-of-a-float"),
+    pytest.param("set_attr_list_string", [b"a"], RuntimeError, UTF8_FAILED, id="list_string-of-bytes"),
+    pytest.param("set_attr_list_string", "ab", TypeError, NOT_LIST, id="list_string-str"),
+    pytest.param("set_attr_list_list_int", [[1], (2, 3)], ValueError, ARGUMENT_3_FAILED, id="list_list_int-tuple"),
+    pytest.param("set_attr_list_list_int", [5], ValueError, ARGUMENT_3_FAILED, id="list_list_int-int"),
+    pytest.param("set_attr_list_list_int", [np.array([1.0, 2.0])], ValueError, ARGUMENT_3_FAILED,
+                 id="list_list_int-float-array"),
+    pytest.param("set_attr_list_data_type", 0, TypeError, "the third argument is not list", id="list_data_type-int"),
 ])
-def test_set_attr_list_bad_values_raise_the_documented_exception(acl, attr, setter, value, error):
-    with pytest.raises(error):
-        getattr(acl.op, setter)(attr, "name", value)
+def test_set_attr_list_bad_values_raise_the_documented_exception(acl, attr, setter, value, error, message):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(error) as raised:
+            getattr(acl.op, setter)(attr, "name", value)
+    assert type(raised.value) is error and str(raised.value) == message
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("call, name", [
+    pytest.param(lambda acl, a: acl.op.set_attr_int(a, "i", 2 ** 63), "set_attr_int", id="int-beyond-int64"),
+    pytest.param(lambda acl, a: acl.op.set_attr_string(a, "s", None), "set_attr_string", id="string-None"),
+    pytest.param(lambda acl, a: acl.op.set_attr_bool(a, b"b", True), "set_attr_bool", id="bool-bytes-name"),
+    pytest.param(lambda acl, a: acl.op.set_attr_float(a, "f", None), "set_attr_float", id="float-None"),
+    pytest.param(lambda acl, a: acl.op.set_attr_data_type(a, "d", 2 ** 31), "set_attr_data_type",
+                 id="data_type-beyond-int32"),
+])
+def test_set_attr_parse_failures_raise_the_wrappers_type_error(acl, attr, call, name):
+    with pytest.raises(TypeError) as raised:
+        call(acl, attr)
+    assert str(raised.value) == f"acl.op.{name} args parse failed"
+
+
+#: Values at the edges of each setter's parse code (pyacl-api.md §1.6): masked bools, int64 limits, __index__ ints.
+EDGE_VALUES = [
+    pytest.param("set_attr_bool", 255, id="bool-255"), pytest.param("set_attr_bool", 256, id="bool-256-masked"),
+    pytest.param("set_attr_int", 2 ** 63 - 1, id="int-int64-max"), pytest.param("set_attr_int", -(2 ** 63), id="int-int64-min"),
+    pytest.param("set_attr_int", np.int32(7), id="int-numpy-index"), pytest.param("set_attr_float", 2, id="float-int"),
+    pytest.param("set_attr_float", float("nan"), id="float-nan"), pytest.param("set_attr_string", "", id="string-empty"),
+    pytest.param("set_attr_list_bool", [True, False, 0, 1, 255], id="list_bool-bools-and-bytes"),
+    pytest.param("set_attr_list_bool", [], id="list_bool-empty"),
+    pytest.param("set_attr_list_int", [1, -2, 2 ** 63 - 1], id="list_int-int64-max"),
+    pytest.param("set_attr_list_int", [], id="list_int-empty"), pytest.param("set_attr_list_string", [], id="list_string-empty"),
+    pytest.param("set_attr_list_list_int", [[1, 2], [3], []], id="list_list_int-with-an-empty-list"),
+    pytest.param("set_attr_list_list_int", [], id="list_list_int-empty"),
+    pytest.param("set_attr_data_type", -1, id="data_type-undefined"),
+    pytest.param("set_attr_list_data_type", [], id="list_data_type-empty"),
+]
+
+
+@pytest.mark.parametrize("setter, value", EDGE_VALUES)
+def test_set_attr_accepts_the_edge_values_of_its_parse_code_and_a_second_set_of_the_name(acl, attr, setter, value):
+    expected = (attr, OK) if setter in TUPLE_RETURNING else OK
+    assert getattr(acl.op, setter)(attr, "name", value) == expected
+    assert getattr(acl.op, setter)(attr, "name", value) == expected
+
+
+def test_setting_a_name_again_with_another_type_succeeds(acl, attr):
+    assert acl.op.set_attr_int(attr, "x", 1) == OK
+    assert acl.op.set_attr_string(attr, "x", "one") == OK
+    assert acl.op.set_attr_list_float(attr, "x", [1.0]) == OK
 
 
 @pytest.mark.parametrize("setter, array", [
@@ -337,6 +552,47 @@ def test_set_attr_list_bad_values_raise_the_documented_exception(acl, attr, sett
 def test_set_attr_list_numpy_array_is_accepted_with_a_deprecation_warning(acl, attr, setter, array):
     with pytest.warns(Warning):
         assert getattr(acl.op, setter)(attr, "name", array) == OK
+
+
+NUMPY_LISTS = [
+    pytest.param("set_attr_list_int", np.array([1, 2], np.int64), id="list_int-int64"),
+    pytest.param("set_attr_list_bool", np.array([1, 0], np.uint8), id="list_bool-uint8"),
+    pytest.param("set_attr_list_float", np.array([0.5, 1.5], np.float32), id="list_float-float32"),
+]
+
+
+@pytest.mark.parametrize("setter, array", NUMPY_LISTS)
+def test_set_attr_list_numpy_array_warns_the_base_warning_on_every_call(acl, attr, setter, array):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        getattr(acl.op, setter)(attr, "name", array)
+        getattr(acl.op, setter)(attr, "name", array)
+    assert [w.category for w in caught] == [Warning, Warning]
+
+
+@pytest.mark.parametrize("setter, array", NUMPY_LISTS)
+def test_set_attr_list_numpy_array_warning_is_raised_when_warnings_are_errors(acl, attr, setter, array):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(Warning) as raised:
+            getattr(acl.op, setter)(attr, "name", array)
+    assert type(raised.value) is Warning
+
+
+@pytest.mark.parametrize("setter, value", [
+    ("set_attr_list_bool", [True, False]), ("set_attr_list_int", [1, 2]), ("set_attr_list_float", [1.0]),
+    ("set_attr_list_list_int", [[1, 2]]), ("set_attr_list_list_int", [[1, 2], [3]]),
+], ids=["list_bool", "list_int", "list_float", "list_list_int", "list_list_int-two"])
+def test_set_attr_list_of_a_python_list_does_not_warn(acl, attr, setter, value):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert getattr(acl.op, setter)(attr, "name", value) == OK
+
+
+def test_set_attr_list_list_int_accepts_int64_arrays_as_inner_lists(acl, attr):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert acl.op.set_attr_list_list_int(attr, "name", [np.array([1, 2], np.int64), [3]]) == OK
 
 
 def test_create_attr_ignores_its_arguments(acl, res):
