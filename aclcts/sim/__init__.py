@@ -48,4 +48,4 @@ def isolated(**changes: object) -> Iterator[None]:
     try:
         yield
     finally:
-        core.STATE = saved
+        core.use_state(saved)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import ctypes
 
 from aclcts.core.constants import MEMCPY_ACCEPTED_KINDS, ErrorCode, MemAttr, MemcpyKind
-from aclcts.sim import core, faults
+from aclcts.sim import core
 from aclcts.sim.api_device import context_or_error
 from aclcts.sim.api_stream import resolve_stream
 from aclcts.sim.errors import SimMisuseError
-from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized
+from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized, reject
 from aclcts.sim.memory import align_up, copy_bytes, fill_bytes, read_bytes
+from aclcts.sim.seams import Seam
 from aclcts.sim.streams import COPY_BYTES_PER_MS, LAUNCH_MS, Task
 
 MEMORY_ALLOCATION = int(ErrorCode.ACL_ERROR_RT_MEMORY_ALLOCATION)
@@ -38,8 +39,10 @@ def _malloc(api: str, size: int, policy: int, align32_only: bool) -> tuple[int, 
     context = context_or_error(api)
     if isinstance(context, int):
         return 0, context
-    if size == 0 and not faults.active("malloc_size_zero_succeeds"):
-        return 0, fail(INVALID_PARAM, f"{api}: size is 0")
+    if size == 0:
+        code = reject("acl.rt.malloc size 0", INVALID_PARAM, f"{api}: size is 0")
+        if code:
+            return 0, code
     device = context.device.id
     reserved = reserved_size(size, policy, st.settings.soc_name, align32_only)
     if st.memory.used.get(device, 0) + reserved > st.settings.device_memory:
@@ -80,11 +83,12 @@ def _release(api: str, ptr: int, kind: str, what: str) -> int:
     if code:
         return code
     if ptr == 0:
-        return fail(INVALID_PARAM, f"{api}: pointer is null")
+        return reject(f"{api} null pointer", INVALID_PARAM, f"{api}: pointer is null")
     st = core.STATE
     region = st.find(kind, ptr)
     if region is None:
-        return fail(st.settings.invalid_free_code, f"{api}: {st.describe_handle(ptr, what)}")
+        check = f"{api} double free" if st.tracker.released_as(ptr) else f"{api} unknown pointer"
+        return reject(check, st.settings.invalid_free_code, f"{api}: {st.describe_handle(ptr, what)}")
     _queued_users(region.queued, api, ptr)
     if kind == "device_mem":
         st.memory.free_device(region, api)
@@ -121,13 +125,21 @@ def free_host(ptr: int) -> int:
     return _release("acl.rt.free_host", ptr, "host_mem", "host allocation from acl.rt.malloc_host")
 
 
+def _copy(api: str, kind: int, dst: int, src: int, count: int) -> None:
+    """Copy count bytes between real addresses for api (a memcpy of the given kind)."""
+    copy_bytes(dst, src, count)
+
+
+#: The copy routine of acl.rt.memcpy and acl.rt.memcpy_async.
+copy = Seam("copy", _copy)
+
+
 def _copy_checks(api: str, dst: int, dest_max: int, src: int, count: int, kind: int) -> int:
     code = not_initialized(api)
     if code:
         return code
     if dst == 0 or src == 0:
-        null_code = RT_PARAM_INVALID if faults.active("memcpy_null_code_swapped") else INVALID_PARAM
-        return fail(null_code, f"{api}: {'dst' if dst == 0 else 'src'} is null")
+        return reject("acl.rt.memcpy null pointer", INVALID_PARAM, f"{api}: {'dst' if dst == 0 else 'src'} is null")
     if kind not in MEMCPY_ACCEPTED_KINDS:
         return fail(INVALID_PARAM, f"{api}: kind {kind} is not one of 0..5")
     if dest_max == 0 or count == 0:
@@ -148,9 +160,7 @@ def memcpy(dst: int, dest_max: int, src: int, count: int, kind: int) -> int:
     memory = core.STATE.memory
     src_real, _ = memory.resolve(api, src, count, "src", False)
     dst_real, _ = memory.resolve(api, dst, count, "dst", False)
-    if faults.active("memcpy_one_byte_short"):
-        count -= 1
-    copy_bytes(dst_real, src_real, count)
+    copy(api, kind, dst_real, src_real, count)
     return OK
 
 
@@ -173,27 +183,24 @@ def memcpy_async(dst: int, dest_max: int, src: int, count: int, kind: int, strea
     dst_real, dst_region = st.memory.resolve(api, dst, count, "dst", False)
     regions = tuple(r for r in (src_region, dst_region) if r is not None)
     cost = LAUNCH_MS + count / COPY_BYTES_PER_MS
-    h2d = kind == MemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE
-    if h2d and faults.active("memcpy_async_one_byte_short"):
-        count -= 1
     if dst_region is None:
         stream.drain()
-        copy_bytes(dst_real, src_real, count)
+        copy(api, kind, dst_real, src_real, count)
         return OK
     if src_region is None:
         staged = read_bytes(src_real, count)
 
         def run() -> int:
-            copy_bytes(dst_region.real + (dst - dst_region.start), _address(staged), count)
+            copy(api, kind, dst_region.real + (dst - dst_region.start), _address(staged), count)
             return OK
 
     else:
 
         def run() -> int:
-            copy_bytes(dst_region.real + (dst - dst_region.start), src_region.real + (src - src_region.start), count)
+            copy(api, kind, dst_region.real + (dst - dst_region.start), src_region.real + (src - src_region.start), count)
             return OK
 
-    stream.enqueue(Task(run, api, regions, cost, late=h2d and faults.active("async_h2d_lands_late")))
+    stream.enqueue(Task(run, api, regions, cost, copy_kind=kind))
     return OK
 
 

@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from aclcts.core.constants import ErrorCode
 from aclcts.core.dtypes import has_numpy_dtype, numpy_dtype
 from aclcts.core.opmodel import Attr, ModelFormatError
-from aclcts.sim import core, faults
+from aclcts.sim import core
 from aclcts.sim.api_attr import attr as attr_object
 from aclcts.sim.api_stream import resolve_stream
 from aclcts.sim.api_tensor import DataBuffer, TensorDesc, buffer, desc
 from aclcts.sim.binding import require_int_list, require_list
-from aclcts.sim.core import INVALID_PARAM, OK, export, fail, not_initialized
+from aclcts.sim.core import INVALID_PARAM, OK, export, fail, not_initialized, reject
 from aclcts.sim.errors import SimMisuseError
-from aclcts.sim.kernels import KernelError, TensorInfo, get_kernel
+from aclcts.sim.kernels import InferredShape, Kernel, KernelError, TensorInfo, get_kernel
 from aclcts.sim.launch import (
     find_model,
     gather_inputs,
@@ -29,6 +30,7 @@ from aclcts.sim.launch import (
 )
 from aclcts.sim.memory import read_bytes
 from aclcts.sim.models import LoadedModel
+from aclcts.sim.seams import Seam
 from aclcts.sim.state import SimState
 
 REPEAT_INITIALIZE = int(ErrorCode.ACL_ERROR_REPEAT_INITIALIZE)
@@ -52,8 +54,10 @@ def set_model_dir(model_dir: str) -> int:
     if code:
         return code
     models = registry()
-    if models.model_dir_set and not faults.active("model_dir_repeat_accepted"):
-        return fail(REPEAT_INITIALIZE, f"{api}: repeatedly set model dir")
+    if models.model_dir_set:
+        code = reject("acl.op.set_model_dir repeated", REPEAT_INITIALIZE, f"{api}: repeatedly set model dir")
+        if code:
+            return code
     root = os.path.realpath(model_dir)
     if not model_dir or not os.path.isdir(root):
         return fail(READ_MODEL_FAILURE, f"{api}: cannot resolve model dir {model_dir!r}")
@@ -215,7 +219,8 @@ def execute_with_handle(handle: int, inputs: object, outputs: object, stream_han
     if out_bufs and all(b.size == 0 for b in out_bufs):
         return OK
     if len(in_bufs) != len(op.in_descs):
-        return fail(INPUT_NOT_MATCH, f"{api}: {len(in_bufs)} inputs, the handle's model has {len(op.in_descs)}")
+        return reject(f"{api} input count", INPUT_NOT_MATCH,
+                      f"{api}: {len(in_bufs)} inputs, the handle's model has {len(op.in_descs)}")
     if len(out_bufs) != len(op.out_descs):
         return fail(OUTPUT_NOT_MATCH, f"{api}: {len(out_bufs)} outputs, the handle's model has {len(op.out_descs)}")
     stream = resolve_stream(api, stream_handle)
@@ -231,16 +236,16 @@ def destroy_handle(handle: int) -> None:
     """aclopDestroyHandle."""
     if handle:
         core.STATE.lookup("handle", handle, "acl.op.destroy_handle")
-        if faults.active("destroy_handle_leaks_memory"):
-            _leak_workspace()
-        if not faults.active("destroy_handle_keeps_object"):
-            core.STATE.release(handle, "acl.op.destroy_handle")
+        release_handle(core.STATE, handle)
 
 
-def _leak_workspace() -> None:
-    context = core.STATE.current_context()
-    if context is not None:
-        core.STATE.memory.allocate_device(context.device.id, 4096, 4096, "acl.op.create_handle (workspace)")
+def _release_handle(state: SimState, handle: int) -> None:
+    """Release an op handle and what it holds."""
+    state.release(handle, "acl.op.destroy_handle")
+
+
+#: The release of a destroyed op handle.
+release_handle = Seam("handle release", _release_handle)
 
 
 @export("op", "update_params", "sOOk")
@@ -292,7 +297,7 @@ def infer_shape(op_type: str, in_desc_list: object, in_list: object, num_outputs
         return fail(GE_FAILURE, f"{api}: no shape function for op {op_type} in the simulator")
     infos = [TensorInfo(d.dtype, tuple(d.dims), d.format) for d in in_descs]
     try:
-        inferred = kernel.infer_shape(infos, values, {a.name: a.value for a in _attrs(attr_handle, api)})
+        inferred = infer_host_shapes(kernel, infos, values, {a.name: a.value for a in _attrs(attr_handle, api)})
     except KernelError as exc:
         return fail(GE_FAILURE, f"{api}: {op_type} shape inference failed: {exc}")
     for out, result in zip(out_descs, inferred):
@@ -300,9 +305,17 @@ def infer_shape(op_type: str, in_desc_list: object, in_list: object, num_outputs
         out.format = in_descs[0].format if in_descs else out.format
         out.dims = list(result.shape)
         out.shape_range = [tuple(r) for r in result.shape_range]
-        if faults.active("infer_shape_ranges_narrowed"):
-            out.shape_range = [(lo, lo) if hi > lo else (lo, hi) for lo, hi in out.shape_range]
     return OK
+
+
+def _infer_host_shapes(kernel: Kernel, infos: list[TensorInfo], values: list[np.ndarray | None],
+                       attrs: dict[str, Any]) -> list[InferredShape]:
+    """The output shapes and dim ranges acl.op.infer_shape writes, from the op kernel's shape function."""
+    return kernel.infer_shape(infos, values, attrs)
+
+
+#: The shape inference behind acl.op.infer_shape.
+infer_host_shapes = Seam("host shape inference", _infer_host_shapes)
 
 
 def _host_value(api: str, st: SimState, d: TensorDesc, b: DataBuffer, index: int) -> np.ndarray | None:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from aclcts.core.constants import ErrorCode, EventStatus, StreamStatus
-from aclcts.sim import core, faults
+from aclcts.sim import core
 from aclcts.sim.api_device import STREAM_CONTEXT, context_or_error, drop_stream, new_stream
 from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized
 from aclcts.sim.errors import warn
+from aclcts.sim.seams import Seam
 from aclcts.sim.streams import LAUNCH_MS, Event, Stream, Task
 
 TIMESTAMP_INVALID = int(ErrorCode.ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID)
@@ -31,7 +32,7 @@ def create_stream_with_config(priority: int, flag: int) -> tuple[int, int]:
     return _create_stream("acl.rt.create_stream_with_config")
 
 
-def resolve_stream(api: str, stream_handle: int) -> Stream | int:
+def _resolve_stream(api: str, stream_handle: int) -> Stream | int:
     """The stream behind a handle (0 = current default stream) usable by the current context, or an error code."""
     context = context_or_error(api)
     if isinstance(context, int):
@@ -41,13 +42,11 @@ def resolve_stream(api: str, stream_handle: int) -> Stream | int:
     stream = core.STATE.lookup("stream", stream_handle, api)
     if stream.device is not context.device:
         return fail(STREAM_CONTEXT, f"{api}: stream {stream_handle:#x} belongs to device {stream.device.id}, the current context to device {context.device.id}")
-    if faults.active("work_on_default_stream") and not api.startswith(_STREAM_APIS):
-        return context.default_stream
     return stream
 
 
-#: Calls that act on the stream itself rather than queue work (work_on_default_stream leaves them alone).
-_STREAM_APIS = ("acl.rt.synchronize_stream", "acl.rt.stream_query", "acl.rt.stream_wait_event")
+#: The stream an API call works on, from its stream handle.
+resolve_stream = Seam("stream resolution", _resolve_stream)
 
 
 @export("rt", "destroy_stream", "k")
@@ -76,8 +75,8 @@ def destroy_stream(stream_handle: int) -> int:
     return OK
 
 
-def finish(stream: Stream) -> int:
-    """Run everything queued on a stream and return its first deferred error."""
+def _finish(api: str, stream: Stream) -> int:
+    """Run everything queued on a stream for api and return its first deferred error."""
     stream.drain()
     code = stream.take_error()
     if code:
@@ -85,13 +84,16 @@ def finish(stream: Stream) -> int:
     return OK
 
 
+#: Synchronisation of one stream by an API call.
+finish = Seam("stream synchronisation", _finish)
+
+
 @export("rt", "synchronize_stream", "k")
 def synchronize_stream(stream_handle: int) -> int:
     """aclrtSynchronizeStream: run the stream's queued work; deferred errors surface here."""
-    stream = resolve_stream("acl.rt.synchronize_stream", stream_handle)
-    if not isinstance(stream, int) and faults.active("synchronize_stream_no_drain"):
-        return OK
-    return stream if isinstance(stream, int) else finish(stream)
+    api = "acl.rt.synchronize_stream"
+    stream = resolve_stream(api, stream_handle)
+    return stream if isinstance(stream, int) else finish(api, stream)
 
 
 @export("rt", "synchronize_stream_with_timeout", "ki")
@@ -103,19 +105,20 @@ def synchronize_stream_with_timeout(stream_handle: int, timeout: int) -> int:
         return stream
     if timeout == 0 or timeout < -1:
         return fail(RT_PARAM_INVALID, f"{api}: timeout {timeout} must be -1 or > 0")
-    return finish(stream)
+    return finish(api, stream)
 
 
 @export("rt", "synchronize_device", "")
 def synchronize_device() -> int:
     """aclrtSynchronizeDevice: run the queued work of every stream of the current device."""
-    context = context_or_error("acl.rt.synchronize_device")
+    api = "acl.rt.synchronize_device"
+    context = context_or_error(api)
     if isinstance(context, int):
         return context
     first = OK
     for ctx in list(context.device.contexts):
         for stream in [ctx.default_stream, *ctx.streams]:
-            code = finish(stream)
+            code = finish(api, stream)
             first = first or code
     return first
 

@@ -8,13 +8,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from aclcts.core.constants import ACL_UNKNOWN_RANK, DIM_RANGE_NUM_MAX, data_type_size as _data_type_size
-from aclcts.sim import core, faults
+from aclcts.sim import core
 from aclcts.sim.binding import MASK64
 from aclcts.sim.core import INVALID_PARAM, OK, export, fail
 from aclcts.sim.memory import read_bytes
 
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
-_BF16 = 27
 
 
 @dataclass(eq=False, slots=True)
@@ -267,8 +266,6 @@ def set_tensor_dynamic_input(handle: int, name: str) -> int:
 @export("", "data_type_size", "i")
 def data_type_size(data_type: int) -> int:
     """aclDataTypeSize."""
-    if data_type == _BF16 and faults.active("bf16_size_wrong"):
-        return 4
     return _data_type_size(data_type)
 
 

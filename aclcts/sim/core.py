@@ -6,11 +6,14 @@ from collections.abc import Callable
 from typing import Any
 
 from aclcts.core.constants import ErrorCode
+from aclcts.sim import faults
 from aclcts.sim.binding import binding
+from aclcts.sim.seams import Seam
 from aclcts.sim.settings import Settings, from_environment
 from aclcts.sim.state import SimState
 
 STATE = SimState(from_environment())
+faults.install(STATE.settings.faults)
 
 #: Binding functions by sub-module ("" is the top-level acl module) and name.
 EXPORTS: dict[str, dict[str, Callable[..., Any]]] = {"": {}, "rt": {}, "op": {}, "util": {}, "blas": {}}
@@ -26,7 +29,7 @@ def export(module: str, name: str, codes: str, locked: bool = True) -> Callable[
     full = f"acl.{module}.{name}" if module else f"acl.{name}"
 
     def decorate(impl: Callable[..., Any]) -> Callable[..., Any]:
-        EXPORTS[module][name] = binding(full, codes, impl, locked)
+        EXPORTS[module][name] = binding(full, codes, Seam(full, impl), locked)
         return impl
 
     return decorate
@@ -38,9 +41,15 @@ def state() -> SimState:
 
 
 def replace_state(settings: Settings) -> SimState:
-    """Start a fresh simulated process with the given settings."""
+    """Start a fresh simulated process with the given settings (and the faults they name)."""
+    return use_state(SimState(settings))
+
+
+def use_state(state: SimState) -> SimState:
+    """Make state the simulated process and install the faults its settings name (removing any others)."""
     global STATE
-    STATE = SimState(settings)
+    STATE = state
+    faults.install(state.settings.faults)
     return STATE
 
 
@@ -48,6 +57,16 @@ def fail(code: int, message: str) -> int:
     """Record message as the thread's recent error and return code."""
     STATE.set_error(f"[{code}] {message}")
     return code
+
+
+def _reject(check: str, code: int, message: str) -> int:
+    """Record message as the thread's recent error and return code, the named check's documented outcome."""
+    return fail(code, message)
+
+
+#: The error-code table: a named check that failed, its documented code and message -> the code the call returns
+#: (0 lets the call go on).
+reject = Seam("error codes", _reject)
 
 
 def not_initialized(api: str) -> int:

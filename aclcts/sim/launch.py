@@ -12,17 +12,17 @@ import numpy as np
 from aclcts.core.constants import ErrorCode
 from aclcts.core.dtypes import has_numpy_dtype, numpy_dtype
 from aclcts.core.opmodel import Attr
-from aclcts.sim import core, faults
+from aclcts.sim import core
 from aclcts.sim.api_tensor import DataBuffer, TensorDesc
-from aclcts.sim.core import INVALID_PARAM, OK, fail
+from aclcts.sim.core import INVALID_PARAM, OK, fail, reject
 from aclcts.sim.errors import SimMisuseError
 from aclcts.sim.kernels import Kernel, KernelError, TensorInfo, get_kernel
 from aclcts.sim.memory import Region, copy_bytes, read_bytes
 from aclcts.sim.models import LoadedModel, ModelRegistry, RuntimeTensor
+from aclcts.sim.seams import Seam
 from aclcts.sim.streams import LAUNCH_MS, Stream, Task
 
 OP_NOT_FOUND = int(ErrorCode.ACL_ERROR_OP_NOT_FOUND)
-OP_TYPE_NOT_MATCH = int(ErrorCode.ACL_ERROR_OP_TYPE_NOT_MATCH)
 GE_FAILURE = int(ErrorCode.ACL_ERROR_GE_FAILURE)
 AICORE_EXCEPTION = int(ErrorCode.ACL_ERROR_RT_AICORE_EXCEPTION)
 #: Simulated device throughput for kernels, in elements per millisecond.
@@ -73,13 +73,23 @@ def find_model(op_type: str, in_descs: list[TensorDesc], out_descs: list[TensorD
     return models.match(op_type, [runtime_tensor(d) for d in in_descs], outputs, attrs)
 
 
+def _write_back(desc: TensorDesc, shape: tuple[int, ...]) -> None:
+    """Write an output's real dims back into its desc after the op ran."""
+    desc.dims = list(shape)
+
+
+#: How the runtime tells the caller the real dims of an output.
+write_back = Seam("output shape write-back", _write_back)
+
+
 def no_match_code(api: str, op_type: str, descs: list[TensorDesc]) -> int:
     """100000 if a runtime desc is still dynamic, else 100024, with the runtime's explanation."""
     for desc in descs:
         if not desc.is_static():
             return fail(INVALID_PARAM, f"{api}: TensorDesc must be static when executing (dims {desc.dims})")
-    return fail(
-        OP_TYPE_NOT_MATCH if faults.active("unmatched_op_wrong_code") else OP_NOT_FOUND,
+    return reject(
+        "no matching op model",
+        OP_NOT_FOUND,
         f"{api}: MatchOpModel opName = {op_type} fail from static map or dynamic map. Please make sure the op "
         "executed and the op compiled is matched (op type, inputs and outputs number, format, datatype, attr, "
         "dim range, const data)",
@@ -208,8 +218,8 @@ def _run_kernel(api: str, op_type: str, kernel: Kernel, sources: list[Source], a
             return fail(AICORE_EXCEPTION, f"{api}: {op_type} output {index} needs {result.nbytes} bytes, its buffer has {target.capacity}")
         if result.nbytes:
             copy_bytes(target.region.real + target.offset, result.ctypes.data, result.nbytes)
-        if target.desc is not None and not faults.active("no_output_shape_write_back"):
-            target.desc.dims = list(result.shape)
+        if target.desc is not None:
+            write_back(target.desc, result.shape)
     return OK
 
 

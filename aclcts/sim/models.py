@@ -8,12 +8,14 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from aclcts.core.opmodel import Attr, ModelFormatError, OpModel, TensorSpec, attrs_key
-from aclcts.sim import faults
+from aclcts.sim.seams import Seam
 
 log = logging.getLogger("aclcts.sim")
 
 #: set_model_dir reads the directory itself and at most this many levels below it.
 MODEL_DIR_MAX_DEPTH = 3
+#: How set_model_dir walks a model folder (os.walk, top down).
+walk = Seam("model dir walk", os.walk)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,9 +136,9 @@ class ModelRegistry:
     def load_dir(self, root: str) -> tuple[int, list[str]]:
         """Register every *.om under root, at most MODEL_DIR_MAX_DEPTH levels deep; return (count, skipped)."""
         loaded, skipped = 0, []
-        for folder, subfolders, files in os.walk(root):
+        for folder, subfolders, files in walk(root):
             depth = os.path.relpath(folder, root).count(os.sep) + (folder != root)
-            if depth >= MODEL_DIR_MAX_DEPTH - 1 or faults.active("model_dir_no_recurse"):
+            if depth >= MODEL_DIR_MAX_DEPTH - 1:
                 subfolders.clear()
             subfolders.sort()
             for name in sorted(files):

@@ -6,9 +6,9 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from aclcts.sim import faults
 from aclcts.sim.errors import SimMisuseError
 from aclcts.sim.memory import Region
+from aclcts.sim.seams import Seam
 
 #: Simulated fixed cost of one task on the device, in milliseconds.
 LAUNCH_MS = 0.002
@@ -18,14 +18,23 @@ COPY_BYTES_PER_MS = 20e6
 
 @dataclass(eq=False)
 class Task:
-    """One unit of queued device work: what to run, which call queued it and which memory it touches."""
+    """One unit of queued device work: what to run, which call queued it, which memory it touches (and a copy's kind)."""
 
     run: Callable[[], int]
     call: str
     regions: tuple[Region, ...]
     cost_ms: float
     seq: int = 0
-    late: bool = False
+    copy_kind: int | None = None
+
+
+def _append(queue: deque, task: Task) -> None:
+    """Put a task at the end of a stream's queue."""
+    queue.append(task)
+
+
+#: Where a stream puts a newly queued task.
+place = Seam("stream queue", _append)
 
 
 @dataclass(eq=False)
@@ -51,12 +60,7 @@ class Stream:
         self.next_seq += 1
         for region in task.regions:
             region.queued += 1
-        if self.queue and self.queue[-1].late and faults.active("async_h2d_lands_late"):
-            late = self.queue.pop()
-            task.seq, late.seq = late.seq, task.seq
-            self.queue.extend((task, late))
-            return task.seq
-        self.queue.append(task)
+        place(self.queue, task)
         return task.seq
 
     def drain(self, until: int | None = None) -> None:

@@ -23,7 +23,6 @@ from typing import Any
 import numpy as np
 
 from aclcts.core.dtypes import has_numpy_dtype, numpy_dtype
-from aclcts.sim import faults
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs, dtype_name
 from aclcts.sim.kernels.numerics import BOOL, FLOATS, INTS, saturating_int
@@ -45,15 +44,7 @@ def convert(values: np.ndarray, target: np.dtype) -> np.ndarray:
             return values.astype(target)
         if target in INTS and (source in FLOATS or source in _FLOAT8):
             return saturating_int(values.astype(np.float64), target)
-        if target == np.float16 and source == np.float32 and faults.active("cast_truncates_to_float16"):
-            return _toward_zero(values, values.astype(target))
         return values.astype(target)
-
-
-def _toward_zero(values: np.ndarray, rounded: np.ndarray) -> np.ndarray:
-    """rounded moved one step toward zero wherever rounding to nearest went away from zero (finite inputs)."""
-    away = np.isfinite(values) & (np.abs(rounded.astype(values.dtype)) > np.abs(values))
-    return np.where(away, np.nextafter(rounded, rounded.dtype.type(0)), rounded)
 
 
 def _dst_type(call: OpCall) -> int:

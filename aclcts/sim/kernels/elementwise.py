@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from aclcts.core.dtypes import acl_data_type
-from aclcts.sim import faults
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import BOOL, FLOATS, INTS, Rounder, is_float, rounder, widen
@@ -44,13 +43,6 @@ def _integer_power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     magnitude = np.power(a, np.abs(b)).astype(a.dtype)
     reciprocal = np.where(a == 1, 1, np.where(a == -1, np.where(np.abs(b) % 2 == 1, -1, 1), 0)).astype(a.dtype)
     return np.where(b < 0, reciprocal, magnitude).astype(a.dtype)
-
-
-def _misbroadcast(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """x expanded to shape with its values repeated along the wrong axis (the transposed expansion)."""
-    if x.shape == tuple(shape) or x.size <= 1 or len(shape) < 2:
-        return x
-    return np.ascontiguousarray(np.broadcast_to(x, shape).T).reshape(shape)
 
 
 class _Binary:
@@ -87,8 +79,6 @@ class _Binary:
             out.require_dtype(0, BOOL, "a comparison gives bool")
         else:
             out.require_dtype(0, x1.dtype, "same as input 'x1'")
-        if faults.active("broadcast_wrong_axis"):
-            x1, x2 = _misbroadcast(x1, shape), _misbroadcast(x2, shape)
         with np.errstate(all="ignore"):
             if is_float(x1.dtype):
                 y = self.on_float(widen(x1), widen(x2), rounder(x1.dtype))
@@ -120,7 +110,7 @@ _POW = FLOATS + (_I["int8"], _I["uint8"], _I["int32"], _I["int64"])
 _EQUAL = FLOATS + (_I["int8"], _I["int16"], _I["int32"], _I["int64"], _I["uint8"], BOOL)
 _ORDER = FLOATS + INTS
 
-for _op in (
+_BINARY = (
     _Binary("Add", _ADD, lambda a, b, r: r(a + b), lambda a, b: a | b if a.dtype == BOOL else a + b),
     _Binary("Sub", _ARITH, lambda a, b, r: r(a - b), lambda a, b: a - b),
     _Binary("Mul", _ARITH, lambda a, b, r: r(a * b), lambda a, b: a * b),
@@ -132,8 +122,12 @@ for _op in (
     _Binary("Less", _ORDER, lambda a, b, r: a < b, lambda a, b: a < b, boolean_result=True),
     _Binary("Greater", _ORDER, lambda a, b, r: a > b, lambda a, b: a > b, boolean_result=True),
     _Binary("LogicalAnd", (BOOL,), lambda a, b, r: a & b, lambda a, b: a & b, boolean_result=True),
-):
+)
+for _op in _BINARY:
     _op.register()
+
+#: The broadcasting binary ops.
+BINARY_OP_TYPES = tuple(op.op_type for op in _BINARY)
 
 
 _ADDN_TYPES = _ARITH

@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 
 from aclcts.core.dtypes import acl_data_type
-from aclcts.sim import faults
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs, dtype_name
 from aclcts.sim.kernels.numerics import BFLOAT16, FLOAT16, FLOAT32, batched_matmul
@@ -79,8 +78,6 @@ def _dims(call: OpCall, spec: _Spec, x1: tuple[int, ...], x2: tuple[int, ...]) -
 
 
 def _oriented(x: np.ndarray, transpose: bool) -> np.ndarray:
-    if transpose and faults.active("matmul_ignores_transpose"):
-        return x.reshape(x.shape[:-2] + (x.shape[-1], x.shape[-2]))
     return np.swapaxes(x, -1, -2) if transpose else x
 
 
@@ -171,10 +168,7 @@ def _gemm_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
         )
         epilogue = INT32 if c.dtype == INT32 else FLOAT32
         scaled = acc.astype(epilogue) * alpha.reshape(()).astype(epilogue)
-        if faults.active("gemm_ignores_beta"):
-            y = scaled.astype(epilogue)
-        else:
-            y = (scaled + beta.reshape(()).astype(epilogue) * c.astype(epilogue)).astype(epilogue)
+        y = (scaled + beta.reshape(()).astype(epilogue) * c.astype(epilogue)).astype(epilogue)
     return [out.emit(0, y.astype(c.dtype))]
 
 

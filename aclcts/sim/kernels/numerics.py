@@ -17,7 +17,7 @@ from collections.abc import Callable
 import ml_dtypes
 import numpy as np
 
-from aclcts.sim import faults
+from aclcts.sim.seams import Seam
 
 FLOAT16 = np.dtype(np.float16)
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
@@ -83,6 +83,10 @@ def accumulator_dtype(dtype: np.dtype) -> np.dtype:
     raise TypeError(f"no matrix-unit accumulator for {dtype}")
 
 
+#: The order in which the matrix unit accumulates the K products: range(k).
+accumulation_order = Seam("accumulation order", range)
+
+
 def batched_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a[..., M, K] @ b[..., K, N] accumulated in the matrix-unit accumulator type; batch dims broadcast."""
     acc = accumulator_dtype(a.dtype)
@@ -92,8 +96,7 @@ def batched_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a_wide, b_wide = a.astype(acc), b.astype(acc)
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     total = np.zeros(batch + (a.shape[-2], b.shape[-1]), dtype=acc)
-    order = range(a.shape[-1])
-    for k in reversed(order) if faults.active("matmul_reversed_accumulation") else order:
+    for k in accumulation_order(a.shape[-1]):
         total = total + a_wide[..., :, k : k + 1] * b_wide[..., k : k + 1, :]
     return total
 

@@ -19,12 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.sim import faults
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import FLOATS, INTS, compute_dtype, is_float, tree_sum
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, inferred, unknown_rank
+from aclcts.sim.seams import Seam
 
 _NUMBER = FLOATS + INTS
 
@@ -50,21 +50,20 @@ def _flattened(x: np.ndarray, axes: list[int]) -> np.ndarray:
     return moved.reshape(tuple(x.shape[i] for i in kept) + (count,))
 
 
+def _pairwise_sum(flat: np.ndarray) -> np.ndarray:
+    """Sum over the last axis in a pairwise tree."""
+    return tree_sum(flat, -1)
+
+
+#: How a floating-point ReduceSum/ReduceMean adds its elements.
+float_sum = Seam("float sum", _pairwise_sum)
+
+
 def _sum(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:
     flat = _flattened(x, axes)
     if is_float(x.dtype):
-        if faults.active("reduce_sequential_sum"):
-            return _sequential_sum(flat.astype(compute_dtype(x.dtype)))
-        return tree_sum(flat.astype(compute_dtype(x.dtype)), -1)
+        return float_sum(flat.astype(compute_dtype(x.dtype)))
     return np.sum(flat, axis=-1, dtype=x.dtype)
-
-
-def _sequential_sum(flat: np.ndarray) -> np.ndarray:
-    """Sum over the last axis adding left to right."""
-    total = np.zeros(flat.shape[:-1], flat.dtype)
-    for k in range(flat.shape[-1]):
-        total = total + flat[..., k]
-    return total
 
 
 def _mean(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from aclcts.sim.kernels.base import ComputeFn, InferFn, Kernel
+from aclcts.sim.seams import Seam
 
 _BUILTIN: dict[str, Kernel] = {}
 _CUSTOM: dict[str, Kernel] = {}
@@ -40,9 +41,18 @@ def unregister_kernel(op_type: str) -> None:
         raise KeyError(f"no kernel was registered for {op_type!r} with register_kernel") from None
 
 
+def _builtin_kernel(op_type: str) -> Kernel | None:
+    """This library's own kernel for op_type, or None."""
+    return _BUILTIN.get(op_type)
+
+
+#: The built-in kernel registry: one entry per op type.
+builtin_kernel = Seam("built-in kernels", _builtin_kernel)
+
+
 def get_kernel(op_type: str) -> Kernel | None:
     """The kernel that runs op_type (registered first, then built-in), or None if there is none."""
-    return _CUSTOM.get(op_type) or _BUILTIN.get(op_type)
+    return _CUSTOM.get(op_type) or builtin_kernel(op_type)
 
 
 def registered_op_types() -> list[str]:

@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.sim import faults
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import FLOATS, Rounder, is_float, rounder, widen
@@ -98,19 +97,6 @@ _TABLE: dict[str, tuple[tuple[np.dtype, ...], FloatFn, RawFn | None]] = {
 }
 
 
-_TRANSCENDENTAL = ("Exp", "Log", "Tanh", "Sigmoid")
-
-
-def _one_ulp_off(y: np.ndarray) -> np.ndarray:
-    """y with every third finite non-zero element moved one ulp away from zero."""
-    flat = y.reshape(-1).copy()
-    picked = np.zeros(flat.shape, bool)
-    picked[::3] = True
-    picked &= np.isfinite(flat) & (flat != 0)
-    flat[picked] = np.nextafter(flat[picked], np.copysign(np.float32(np.inf), flat[picked]))
-    return flat.reshape(y.shape)
-
-
 def _kernel(op_type: str) -> tuple[Callable[..., list[np.ndarray]], Callable[..., list[InferredShape]]]:
     allowed, on_float, on_raw = _TABLE[op_type]
 
@@ -124,8 +110,6 @@ def _kernel(op_type: str) -> tuple[Callable[..., list[np.ndarray]], Callable[...
         with np.errstate(all="ignore"):
             if is_float(x.dtype) or on_raw is None:
                 y = on_float(call, widen(x), rounder(x.dtype))
-                if op_type in _TRANSCENDENTAL and x.dtype == np.float32 and faults.active("transcendental_float32_one_ulp"):
-                    y = _one_ulp_off(np.asarray(y, np.float32))
             else:
                 y = on_raw(x)
         return [out.emit(0, np.asarray(y).astype(x.dtype))]

@@ -1,0 +1,174 @@
+"""Named injected faults: realistic driver/runtime defects and tolerable deviations, off unless a setting names them.
+
+Each entry is applied by substituting at seams (aclcts.sim.seams): a built-in kernel registry entry, a numeric
+routine, the copy routine, the error-code table, a stream's queue, an acl entry point. Simulator code calls its
+seams without knowing about faults; install() puts the named entries' substitutes in and every other seam back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from aclcts.core.constants import ErrorCode, MemcpyKind
+from aclcts.sim import seams
+from aclcts.sim.faults import kernels as k
+from aclcts.sim.faults import runtime as r
+from aclcts.sim.kernels.elementwise import BINARY_OP_TYPES
+
+FAULT = "fault"
+DEVIATION = "deviation"
+#: The seam of the built-in kernel registry (one entry per op type).
+KERNELS = "built-in kernels"
+ERROR_CODES = "error codes"
+COPY = "copy"
+H2D = int(MemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE)
+OP_TYPE_NOT_MATCH = int(ErrorCode.ACL_ERROR_OP_TYPE_NOT_MATCH)
+RT_PARAM_INVALID = int(ErrorCode.ACL_ERROR_RT_PARAM_INVALID)
+
+
+@dataclass(frozen=True)
+class Injection:
+    """One named injection: the real defect (or tolerable deviation) it models, its kind and its substitutes.
+
+    substitutes pairs a seam name with what replaces it; crashes says the defect kills the process (the suite
+    catches it only where crashes are contained: in pytest-xdist workers or --isolate children).
+    """
+
+    name: str
+    kind: str
+    description: str
+    substitutes: tuple[tuple[str, seams.Substitute], ...]
+    crashes: bool = False
+
+
+_ENTRIES = (
+    Injection("memcpy_one_byte_short", FAULT,
+              "acl.rt.memcpy copies count - 1 bytes (an off-by-one in the copy length)",
+              ((COPY, r.copy_one_byte_short("acl.rt.memcpy")),)),
+    Injection("memcpy_async_one_byte_short", FAULT,
+              "acl.rt.memcpy_async host-to-device copies count - 1 bytes (off-by-one in the DMA descriptor)",
+              ((COPY, r.copy_one_byte_short("acl.rt.memcpy_async", H2D)),)),
+    Injection("gemm_ignores_beta", FAULT,
+              "GEMM (acl.blas.gemm_ex, hgemm, ...) treats beta as 0, dropping beta * C",
+              ((KERNELS, k.kernel_entries(["GEMM"], k.gemm_ignores_beta)),)),
+    Injection("matmul_ignores_transpose", FAULT,
+              "MatMul/GEMM ignore the transpose flags and read a transposed operand's memory as if untransposed",
+              ((KERNELS, k.matmul_ignores_transpose_everywhere),)),
+    Injection("cast_truncates_to_float16", FAULT,
+              "Cast float32 -> float16 rounds toward zero instead of to nearest even",
+              ((KERNELS, k.kernel_entries(["Cast"], k.cast_truncates_to_float16)),)),
+    Injection("broadcast_wrong_axis", FAULT,
+              "elementwise binary ops repeat a broadcast input along the wrong axis",
+              ((KERNELS, k.kernel_entries(BINARY_OP_TYPES, k.broadcast_wrong_axis)),)),
+    Injection("malloc_size_zero_succeeds", FAULT,
+              "acl.rt.malloc of size 0 returns a pointer and 0 instead of 100000",
+              ((ERROR_CODES, r.check_code("acl.rt.malloc size 0", 0)),)),
+    Injection("unmatched_op_wrong_code", FAULT,
+              "execute with no matching op model returns 100020 (op type not match) instead of 100024",
+              ((ERROR_CODES, r.check_code("no matching op model", OP_TYPE_NOT_MATCH)),)),
+    Injection("memcpy_null_code_swapped", FAULT,
+              "acl.rt.memcpy with a null dst or src returns 107000 (rt param invalid) instead of 100000",
+              ((ERROR_CODES, r.check_code("acl.rt.memcpy null pointer", RT_PARAM_INVALID)),)),
+    Injection("destroy_handle_leaks_memory", FAULT,
+              "acl.op.destroy_handle does not release the handle's device workspace (visible in get_mem_info)",
+              (("handle release", r.release_leaks_workspace),)),
+    Injection("destroy_handle_keeps_object", FAULT,
+              "acl.op.destroy_handle returns but the handle object stays alive (never released)",
+              (("handle release", r.skip),)),
+    Injection("async_h2d_lands_late", FAULT,
+              "memcpy_async host-to-device lands after work queued behind it on the stream (ordering broken)",
+              (("stream queue", r.h2d_lands_late),)),
+    Injection("synchronize_stream_no_drain", FAULT,
+              "acl.rt.synchronize_stream returns 0 without waiting for the stream's queued work",
+              (("stream synchronisation", r.synchronize_stream_no_drain),)),
+    Injection("work_on_default_stream", FAULT,
+              "work given an explicit stream is queued on the context's default stream instead",
+              (("stream resolution", r.work_on_default_stream),)),
+    Injection("infer_shape_ranges_narrowed", FAULT,
+              "acl.op.infer_shape writes output dim ranges narrowed to their lower bound",
+              (("host shape inference", k.narrowed_ranges),)),
+    Injection("no_output_shape_write_back", FAULT,
+              "execute_v2 of a dynamic-shape model does not write the real output dims back into the output desc",
+              (("output shape write-back", r.skip),)),
+    Injection("bf16_size_wrong", FAULT,
+              "acl.data_type_size(ACL_BF16) and bf16 desc sizes use 4 bytes per element (bf16 treated as float)",
+              (("acl.data_type_size", r.bf16_size_wrong),)),
+    Injection("model_dir_no_recurse", FAULT,
+              "acl.op.set_model_dir loads only the folder's own *.om files, not its subfolders",
+              (("model dir walk", r.walk_top_only),)),
+    Injection("model_dir_repeat_accepted", FAULT,
+              "a second acl.op.set_model_dir is accepted (0, models loaded) instead of returning 100002",
+              ((ERROR_CODES, r.check_code("acl.op.set_model_dir repeated", 0)),)),
+    Injection("execute_overwrites_output", FAULT,
+              "acl.op.execute_v2 and execute_with_handle overwrite the first byte of the first output after the op",
+              (("acl.op.execute_v2", r.execute_v2_changes_output),
+               ("acl.op.execute_with_handle", r.execute_with_handle_changes_output))),
+    Injection("free_accepts_null", FAULT,
+              "acl.rt.free(0) returns 0 instead of 100000",
+              ((ERROR_CODES, r.check_code("acl.rt.free null pointer", 0)),)),
+    Injection("double_free_succeeds", FAULT,
+              "acl.rt.free of a pointer already freed returns 0",
+              ((ERROR_CODES, r.check_code("acl.rt.free double free", 0)),)),
+    Injection("double_free_crashes", FAULT,
+              "a second acl.rt.free of the same pointer kills the process with SIGSEGV, as a real driver may",
+              ((ERROR_CODES, r.check_crashes("acl.rt.free double free")),), crashes=True),
+    Injection("handle_input_count_unchecked", FAULT,
+              "acl.op.execute_with_handle with fewer or more inputs than the handle's model returns 0 and runs nothing",
+              ((ERROR_CODES, r.check_code("acl.op.execute_with_handle input count", 0)),)),
+    Injection("get_mem_info_frozen", FAULT,
+              "acl.rt.get_mem_info reports its first answer for each attribute forever",
+              (("acl.rt.get_mem_info", r.frozen_mem_info),)),
+    Injection("memcpy_keeps_host_copies", FAULT,
+              "every host-to-device acl.rt.memcpy keeps a host copy of the bytes it copied (a host-memory leak)",
+              ((COPY, r.copy_keeps_host_bytes),)),
+    Injection("dynamic_element_count_wrong", FAULT,
+              "acl.get_tensor_desc_element_count with -1 dims multiplies their magnitudes instead of returning 0",
+              (("acl.get_tensor_desc_element_count", r.dynamic_element_count),)),
+    Injection("transcendental_float32_one_ulp", DEVIATION,
+              "float32 Exp, Log, Tanh and Sigmoid are 1 ulp off (away from zero) on every third element",
+              ((KERNELS, k.kernel_entries(k.TRANSCENDENTAL, k.transcendental_one_ulp)),)),
+    Injection("matmul_reversed_accumulation", DEVIATION,
+              "floating-point MatMul/GEMM accumulate the K products in reverse order (last-bit differences)",
+              (("accumulation order", k.reversed_order),)),
+    Injection("reduce_sequential_sum", DEVIATION,
+              "floating-point ReduceSum/ReduceMean add left to right instead of in a pairwise tree",
+              (("float sum", k.sequential_sum),)),
+)
+
+#: Every injection by name.
+REGISTRY: dict[str, Injection] = {entry.name: entry for entry in _ENTRIES}
+
+
+def names(kind: str | None = None) -> tuple[str, ...]:
+    """Names of all injections, or of one kind ("fault" or "deviation"), in registry order."""
+    return tuple(e.name for e in _ENTRIES if kind is None or e.kind == kind)
+
+
+def validate(requested: frozenset[str]) -> frozenset[str]:
+    """Return requested if every name is known, else raise ValueError listing the known names."""
+    unknown = sorted(requested - REGISTRY.keys())
+    if unknown:
+        raise ValueError(f"unknown fault name(s) {', '.join(unknown)}; known: {', '.join(names())}")
+    return requested
+
+
+_installed: frozenset[str] = frozenset()
+
+
+def install(requested: Iterable[str]) -> None:
+    """Install the substitutes of the named injections (validated), and put every other seam back to its original."""
+    global _installed
+    chosen = validate(frozenset(requested))
+    substitutes: dict[str, list[seams.Substitute]] = {}
+    for entry in _ENTRIES:
+        if entry.name in chosen:
+            for seam, substitute in entry.substitutes:
+                substitutes.setdefault(seam, []).append(substitute)
+    seams.install(substitutes)
+    _installed = chosen
+
+
+def installed() -> frozenset[str]:
+    """The names of the injections whose substitutes are in place."""
+    return _installed
