@@ -188,6 +188,57 @@ def test_h2d_execute_d2h_queued_on_one_stream_need_one_synchronisation(acl, res,
     np.testing.assert_array_equal(as_array(acl.util.ptr_to_bytes(hy, N)), X1 + X2)
 
 
+@pytest.mark.parametrize("synchronize", SYNCS)
+def test_every_synchronisation_form_completes_work_queued_on_the_default_stream_0(acl, res, synchronize: Callable):
+    dst, expected = queue_memcpy_async(res, 0)
+    assert synchronize(acl, 0) == OK
+    assert read_now(res, dst) == expected
+
+
+def test_work_on_one_stream_runs_in_queue_order_where_a_later_write_follows_a_read(acl, res, stream):
+    ptr, copy = device_copy(res, bytes(N)), device_copy(res, bytes(N))
+    flow.check(acl.rt.memset_async(ptr, N, 0x01, N, stream), "acl.rt.memset_async")
+    flow.check(acl.rt.memcpy_async(copy, N, ptr, N, D2D, stream), "acl.rt.memcpy_async")
+    flow.check(acl.rt.memset_async(ptr, N, 0x02, 64, stream), "acl.rt.memset_async")
+    assert acl.rt.synchronize_stream(stream) == OK
+    assert (read_now(res, copy), read_now(res, ptr)) == (b"\x01" * N, b"\x02" * 64 + b"\x01" * (N - 64))
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # a backend may warn that work was still queued; it must wait
+def test_destroy_stream_waits_for_its_queued_work(acl, res):
+    stream = flow.value(acl.rt.create_stream(), "acl.rt.create_stream")
+    dst, expected = queue_memcpy_async(res, stream)
+    assert acl.rt.destroy_stream(stream) == OK
+    assert read_now(res, dst) == expected
+
+
+def pageable(data: bytes) -> np.ndarray:
+    """64-byte aligned pageable host memory (a NumPy array, not malloc_host) holding data."""
+    raw = np.zeros(len(data) + 64, np.uint8)
+    offset = (-raw.ctypes.data) % 64
+    view = raw[offset:offset + len(data)]
+    view[:] = np.frombuffer(data, np.uint8)
+    return view
+
+
+def test_memcpy_async_from_pageable_memory_copies_the_source_as_it_was_at_the_call(acl, res, stream):
+    source = pageable(X1.tobytes())
+    dst = device_copy(res, bytes([POISON]) * N)
+    assert acl.rt.memcpy_async(dst, N, source.ctypes.data, N, H2D, stream) == OK
+    source[:] = POISON
+    assert acl.rt.synchronize_stream(stream) == OK
+    assert read_now(res, dst) == X1.tobytes()
+
+
+def test_memcpy_async_to_pageable_memory_returns_with_the_stream_done_and_the_data_there(acl, res, stream):
+    src = device_copy(res, X1.tobytes())
+    target = pageable(bytes([POISON]) * N)
+    flow.check(acl.rt.memset_async(src, N, 0x22, N, stream), "acl.rt.memset_async")
+    assert acl.rt.memcpy_async(target.ctypes.data, N, src, N, D2H, stream) == OK
+    assert target.tobytes() == b"\x22" * N
+    assert acl.rt.stream_query(stream) == (int(StreamStatus.ACL_STREAM_STATUS_COMPLETE), OK)
+
+
 def test_work_queued_on_the_default_stream_0_is_done_after_synchronize_stream_0(acl, res):
     src, dst = device_copy(res, X1.tobytes()), device_copy(res, bytes([POISON]) * N)
     assert acl.rt.memcpy_async(dst, N, src, N, D2D, 0) == OK
@@ -241,8 +292,10 @@ def test_query_event_reports_complete_after_synchronize_event(acl, res, stream, 
 def test_synchronize_device_completes_the_work_of_every_stream(acl, res, stream, second_stream):
     first, first_expected = queue_memcpy_async(res, stream)
     second, second_expected = queue_memset_async(res, second_stream)
+    default, default_expected = queue_memcpy_async(res, 0)
     assert acl.rt.synchronize_device() == OK
-    assert (read_now(res, first), read_now(res, second)) == (first_expected, second_expected)
+    assert (read_now(res, first), read_now(res, second), read_now(res, default)) == \
+        (first_expected, second_expected, default_expected)
 
 
 # ---------------------------------------------------------------- synchronize_stream_with_timeout codes
