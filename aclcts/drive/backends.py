@@ -7,8 +7,6 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from aclcts.pytest_plugin.unrewritten import unrewritten
-
 #: Names a module must have to be taken for pyacl.
 PYACL_SURFACE = ("init", "finalize", "create_tensor_desc", "create_data_buffer", "rt", "op", "util")
 PYACL_RT_SURFACE = ("set_device", "create_context", "create_stream", "malloc", "memcpy", "synchronize_stream")
@@ -92,8 +90,7 @@ def mutable_copy(acl: Any) -> types.SimpleNamespace:
 def load_backend(spec: str) -> Backend:
     """Load the backend named by a --backend value."""
     if spec == "sim":
-        with unrewritten():
-            from aclcts.sim import acl
+        from aclcts.sim import acl
 
         return Backend(spec, acl, True, False)
     if spec == "npu":

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -13,36 +15,28 @@ from aclcts.judge.compare import Comparison, bits_equal, compare, default_policy
 from aclcts.reference import reference
 from aclcts.drive.runner import Outputs
 
-_RECORDERS: list[Callable[[str, Any], None]] = []
+#: Name of the parameter by which a decorated test receives the list its comparisons are appended to; the pytest
+#: plugin provides a fixture of this name that keeps the list on the test item.
+SINK = "comparisons"
 
 
-def set_recorder(recorder: Callable[[str, Any], None] | None) -> None:
-    """Install (or, with None, remove) where comparison metrics of the running test are recorded."""
-    _RECORDERS.clear()
-    if recorder is not None:
-        _RECORDERS.append(recorder)
+@dataclass(frozen=True)
+class Judged:
+    """One output of one execution compared with the reference: the comparison and its worst-element table."""
 
+    output: str
+    execution: int
+    comparison: Comparison
 
-def _record(key: str, value: Any) -> None:
-    for recorder in _RECORDERS:
-        recorder(key, value)
+    @property
+    def key(self) -> str:
+        """The output and execution as a report's metric name, e.g. ``y[0]``."""
+        return f"{self.output}[{self.execution}]"
 
-
-#: Receives (output name, execution index, Comparison, worst-element table) for every failing comparison.
-FailureRecorder = Callable[[str, int, Comparison, str], None]
-_FAILURE_RECORDERS: list[FailureRecorder] = []
-
-
-def set_failure_recorder(recorder: FailureRecorder | None) -> None:
-    """Install (or, with None, remove) what receives each failing comparison of the running test."""
-    _FAILURE_RECORDERS.clear()
-    if recorder is not None:
-        _FAILURE_RECORDERS.append(recorder)
-
-
-def _record_failure(output: str, execution: int, comparison: Comparison, table: str) -> None:
-    for recorder in _FAILURE_RECORDERS:
-        recorder(output, execution, comparison, table)
+    @property
+    def table(self) -> str:
+        """The worst elements of the comparison as a text table."""
+        return worst_table(self.comparison)
 
 
 def policy_for(case: Case, tensor: TensorCase):
@@ -55,7 +49,8 @@ def policy_for(case: Case, tensor: TensorCase):
     return default_policy(tensor.np_dtype, case.family)
 
 
-def _table(comparison: Comparison) -> str:
+def worst_table(comparison: Comparison) -> str:
+    """The five worst elements of a comparison as a text table."""
     rows = [f"    {'index':<16} {'actual':>16} {'expected':>16} {'abs err':>12} {'rel err':>12}"]
     for index, actual, expected, abs_err, rel_err in comparison.worst(5):
         rows.append(f"    {str(index):<16} {actual!s:>16} {expected!s:>16} {abs_err:>12.4g} {rel_err:>12.4g}")
@@ -63,8 +58,11 @@ def _table(comparison: Comparison) -> str:
 
 
 def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs],
-          expected_sets: list[list[np.ndarray]] | None = None) -> list[str]:
-    """Compare every output of every execution with the reference (or given expected outputs); return the failures."""
+          expected_sets: list[list[np.ndarray]] | None = None, into: list[Judged] | None = None) -> list[str]:
+    """Compare every output of every execution with the reference (or given expected outputs); return the failures.
+
+    Each comparison made is appended to `into` when it is given.
+    """
     ref = reference(case.reference)
     failures = []
     for run_index, (inputs, outputs) in enumerate(zip(input_sets, results)):
@@ -81,15 +79,15 @@ def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]
             policy = policy_for(case, tensor)
             in_actual_dtype = expected.astype(actual.dtype) if expected.dtype != actual.dtype else expected
             comparison = compare(actual, in_actual_dtype, policy)
-            _record(f"{tensor.name}[{run_index}]", comparison.as_dict(3))
+            if into is not None:
+                into.append(Judged(tensor.name, run_index, comparison))
             never_written = (unwritten & ~bits_equal(actual, in_actual_dtype)) if unwritten.any() else unwritten
             if never_written.any():
                 index = tuple(int(i) for i in np.argwhere(never_written)[0])
                 failures.append(f"{where}: {int(never_written.sum())} element(s) still hold the poison pattern "
                                 f"(never written), first at {index}")
             if not comparison.passed:
-                table = _table(comparison)
-                _record_failure(tensor.name, run_index, comparison, table)
+                table = worst_table(comparison)
                 failures.append(
                     f"{where}: fails policy {comparison.policy} {comparison.params}: max abs {comparison.max_abs:.4g}, "
                     f"max rel {comparison.max_rel:.4g}, max ulp {comparison.max_ulp}, mismatch ratio "
@@ -100,15 +98,27 @@ def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]
 
 
 def compares_with_reference(body: Callable[..., list[Outputs]]) -> Callable[..., None]:
-    """Decorate a test body that runs `op_case` on `case_inputs` and returns its Outputs; the wrapper judges them."""
+    """Decorate a test body that runs `op_case` on `case_inputs` and returns its Outputs; the wrapper judges them.
+
+    The wrapper takes one more keyword argument than the body, `comparisons` (SINK): the list every comparison it
+    makes is appended to, which pytest fills in from the plugin's fixture of that name.
+    """
+    signature = inspect.signature(body)
+    passes_sink = SINK in signature.parameters
 
     @functools.wraps(body)
     def test(*args: Any, **kwargs: Any) -> None:
         case: Case = kwargs["op_case"]
         input_sets: list[list[np.ndarray]] = kwargs["case_inputs"]
+        sink = kwargs.get(SINK) if passes_sink else kwargs.pop(SINK, None)
         results = body(*args, **kwargs)
-        failures = judge(case, input_sets, results)
+        failures = judge(case, input_sets, results, into=sink)
         if failures:
             raise AssertionError(f"{case.id} ({case.file}) differs from the reference:\n" + "\n".join(failures))
 
+    if not passes_sink:
+        parameters = list(signature.parameters.values())
+        at = next((i for i, p in enumerate(parameters) if p.kind is inspect.Parameter.VAR_KEYWORD), len(parameters))
+        parameters.insert(at, inspect.Parameter(SINK, inspect.Parameter.KEYWORD_ONLY))
+        test.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     return test

@@ -10,10 +10,10 @@ import allure
 import numpy as np
 import pytest
 
-from aclcts.judge import decorator as testing
 from aclcts.cases import Case
-from aclcts.judge.compare import Comparison
-from aclcts.pytest_plugin.plugin import CONCERNS, STEPS
+from aclcts.judge.decorator import Judged
+from aclcts.pytest_plugin.comparisons import comparisons_of
+from aclcts.pytest_plugin.markers import CONCERNS, STEPS
 
 #: Top folder of a test → the epic it reports under (any other folder is its own epic).
 SUITES = {"conformance": "aclcts conformance"}
@@ -166,10 +166,11 @@ def histogram_png(rel: np.ndarray, title: str) -> bytes:
     return out.getvalue()
 
 
-def attach_comparison(output: str, execution: int, comparison: Comparison, table: str) -> None:
+def attach_comparison(judged: Judged) -> None:
     """Attach a failing comparison's worst-element table and its relative-error histogram to the running test."""
-    where = f"{output} execution {execution + 1}"
-    allure.attach(f"{where}: policy {comparison.policy} {comparison.params}\n{table}\n",
+    where = f"{judged.output} execution {judged.execution + 1}"
+    comparison = judged.comparison
+    allure.attach(f"{where}: policy {comparison.policy} {comparison.params}\n{judged.table}\n",
                   name=f"{where}: worst elements", attachment_type=allure.attachment_type.TEXT)
     rel = comparison.relative_errors()
     try:
@@ -191,12 +192,11 @@ class AllureHooks:
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Iterator[None]:
-        """Attach every failing comparison of the test body as it is judged."""
-        testing.set_failure_recorder(attach_comparison)
-        try:
-            yield
-        finally:
-            testing.set_failure_recorder(None)
+        """Once the test body ran, attach every failing comparison it made (kept in the item's stash)."""
+        yield
+        for judged in comparisons_of(item):
+            if not judged.comparison.passed:
+                attach_comparison(judged)
 
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:

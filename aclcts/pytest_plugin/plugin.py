@@ -1,55 +1,31 @@
-"""The aclcts pytest plugin: options, markers, reproduce lines and per-step results; the test side is suite_plugin."""
+"""The aclcts pytest plugin: options, markers, reproduce lines and per-step results; the test side is `suite`.
+
+It is the entry point and the one place that composes the wing: every process registers the feature modules
+(EXTENSIONS) and the tuning; a process that collects tests also registers the test side (`suite`, `comparisons`),
+which an xdist controller does not, so that it starts its workers without importing NumPy, hypothesis or the
+case library.
+"""
 
 from __future__ import annotations
 
-import gc
 import importlib
 import os
 import shlex
 from collections import Counter
 from collections.abc import Generator, Iterator
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 
-#: OpenBLAS's thread pool costs more than it gains on the suite's small tensors, and under pytest-xdist the
-#: spinning pool threads of each worker take the other workers' cores. Set before NumPy is first imported
-#: (the plugin loads ahead of it); a value the user exported is kept. See docs/performance.md.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
-from aclcts.pytest_plugin.unrewritten import unrewritten
+from aclcts.pytest_plugin import tuning
+from aclcts.pytest_plugin.library import library_cases  # noqa: F401  (conformance/test_perf.py imports it from here)
+from aclcts.pytest_plugin.markers import CONCERNS, STEPS
 from aclcts.pytest_plugin.xdist_usage import UsageErrorRelay
 
-if TYPE_CHECKING:
-    from aclcts.cases import Case
-
-#: Marker name → what it selects; the first group are the documented steps counted in the summary.
-STEPS = {
-    "load": "op model loading (set_model_dir, load)",
-    "memory": "device and host memory (malloc, memcpy, memset, get_mem_info)",
-    "descriptors": "tensor descs, data buffers and attributes",
-    "infer_shape": "output shape inference (infer_shape, dim and range getters)",
-    "execute": "execute_v2 over the case library",
-    "handle": "create_handle / execute_with_handle / destroy_handle",
-    "blas": "acl.blas GEMM wrappers",
-    "cast": "acl.op.cast and its handle form",
-    "sync": "streams, events and synchronisation",
-    "free": "copy-back and release",
-}
-CONCERNS = {
-    "dynamic": "dynamic-shape models",
-    "negative": "invalid arguments and their documented error codes",
-    "leak": "resource and memory leak checks",
-    "unsafe": "probes that would crash real hardware (isolated on the NPU)",
-    "slow": "long-running tests",
-    "perf": "execute_v2 against execute_with_handle latency per op family (recorded, warned, never failed)",
-    "cases(mode, executions, family, ops)": "parametrize op_case over the case library",
-}
 DEFAULT_SEED = 20261202
 #: Feature modules with their own options and hooks; each has add_options(group) and configure(config).
 EXTENSIONS: tuple[str, ...] = (
-    "aclcts.pytest_plugin.sharding", "aclcts.pytest_plugin.expectations", "aclcts.pytest_plugin.run_report", "aclcts.pytest_plugin.xdist_events",
+    "aclcts.pytest_plugin.sharding", "aclcts.pytest_plugin.expectations", "aclcts.pytest_plugin.run_report",
 )
 
 
@@ -75,7 +51,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="run unsafe probes in a child process (always so on MODULE:ATTR backends; on npu they are "
                          "skipped without it)")
     for name in EXTENSIONS:
-        with unrewritten():
+        with tuning.unrewritten():
             extension = importlib.import_module(name)
         extension.add_options(group)
 
@@ -90,7 +66,7 @@ def pytest_cmdline_main(config: pytest.Config) -> Generator[None, int | pytest.E
     if getattr(config.option, "numprocesses", None) and getattr(config.option, "dist", None) == "no":
         config.option.dist = "worksteal"
     if not _may_distribute(config) or _hypothesis_options(config):
-        with unrewritten():
+        with tuning.unrewritten():
             import aclcts.cases.strategies  # noqa: F401  (registers the profiles before hypothesis' plugin loads one)
     return (yield)
 
@@ -125,62 +101,17 @@ def pytest_configure(config: pytest.Config) -> None:
         # The workers load and check the case library; a worker's usage error becomes this run's (xdist_usage).
         config.pluginmanager.register(UsageErrorRelay(), "aclcts-usage-relay")
         if config.getoption("--update-golden"):
-            with unrewritten():
+            with tuning.unrewritten():
                 from aclcts.pytest_plugin.suite import update_golden
             update_golden(config)
     else:
-        with unrewritten():
-            from aclcts.pytest_plugin import suite as suite_plugin
-        config.pluginmanager.register(suite_plugin, "aclcts-suite")
+        with tuning.unrewritten():
+            from aclcts.pytest_plugin import comparisons, suite
+        config.pluginmanager.register(suite, "aclcts-suite")
+        config.pluginmanager.register(comparisons, "aclcts-comparisons")
+    tuning.configure(config)
     for name in EXTENSIONS:
         importlib.import_module(name).configure(config)
-
-
-#: Stash keys of the run's case library and golden definitions, which suite_plugin loads.
-CASES = pytest.StashKey[list]()
-GOLDEN = pytest.StashKey[list]()
-
-
-def golden_folder(config: pytest.Config) -> Path:
-    """The golden folder: --golden-dir or the repository's golden/."""
-    return Path(config.getoption("--golden-dir") or config.rootpath / "golden")
-
-
-def library_cases(config: pytest.Config) -> list[Case]:
-    """The case library loaded for this run (--cases or cases/)."""
-    return config.stash.get(CASES, [])
-
-
-def freeze_survivors() -> None:
-    """Collect the garbage, then move every object still alive out of the cyclic garbage collector's scans."""
-    gc.collect()
-    gc.freeze()
-
-
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """Freeze the collected items, cases and loaded modules: they live for the whole session."""
-    # Without this every full collection rescans them (docs/performance.md).
-    freeze_survivors()
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtestloop(session: pytest.Session) -> Generator[None, object, object]:
-    """On an xdist controller, its workers started: import hypothesis, then freeze what it loaded."""
-    # hypothesis' own terminal summary imports hypothesis. Imported here it is not rewritten (0.2 s, not 0.6 s) and
-    # overlaps the workers' start-up. The controller collects nothing, so nothing else freezes its heap before the
-    # workers' reports arrive.
-    if session.config.pluginmanager.hasplugin("dsession"):
-        with unrewritten():
-            import hypothesis  # noqa: F401
-        freeze_survivors()
-    return (yield)
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_unconfigure(config: pytest.Config) -> None:
-    """Freeze what is left, so that pytest's five closing collections (for unraisable exceptions) rescan nothing."""
-    # One collection here finds what they would; each of theirs otherwise rescans the whole heap (0.2 s).
-    freeze_survivors()
 
 
 #: Options that change what a test does, repeated in its reproducing command line when the run gave them.

@@ -13,26 +13,24 @@ from typing import Any
 
 import pytest
 
-from aclcts.pytest_plugin.unrewritten import unrewritten
+# The plugin imports this module, and with it all of the below, past assertion rewriting (tuning.unrewritten).
+import hypothesis.extra.numpy  # noqa: F401  (imported with the rest of the test side)
 
-with unrewritten():
-    import hypothesis.extra.numpy  # noqa: F401  (imported here, so that it is never imported rewritten)
-
-    # strategies registers the hypothesis profiles on import.
-    from aclcts.pytest_plugin import allure_results as allure_report  # noqa: F401
-    from aclcts.drive import flow  # noqa: F401
-    from aclcts.judge import golden  # noqa: F401
-    from aclcts.drive import model_cache  # noqa: F401
-    from aclcts.cases import strategies  # noqa: F401
-    from aclcts.judge import decorator as testing  # noqa: F401
-    from aclcts.atc import compile_elements, generate_singleop_json
-    from aclcts.drive.backends import Backend, BackendError, load_backend
-    from aclcts.cases import Case, CaseFileError, load_cases
-    from aclcts.cases.values import draw_inputs
-    from aclcts.core.error_codes import ErrorCodesError, load_error_codes
-    from aclcts.pytest_plugin.plugin import CASES, GOLDEN, golden_folder, library_cases
-    from aclcts.drive.resources import TrackingAcl
-    from aclcts.pytest_plugin.xdist_usage import usage_error
+# strategies registers the hypothesis profiles on import.
+from aclcts.pytest_plugin import allure_results as allure_report  # noqa: F401
+from aclcts.drive import flow  # noqa: F401
+from aclcts.judge import golden  # noqa: F401
+from aclcts.drive import model_cache  # noqa: F401
+from aclcts.cases import strategies  # noqa: F401
+from aclcts.atc import compile_elements, generate_singleop_json
+from aclcts.drive.backends import Backend, BackendError, load_backend
+from aclcts.cases import Case, CaseFileError, load_cases
+from aclcts.cases.values import draw_inputs
+from aclcts.core.error_codes import ErrorCodesError, load_error_codes
+from aclcts.pytest_plugin.library import CASES, GOLDEN, golden_folder, library_cases
+from aclcts.drive.resources import TrackingAcl
+from aclcts.pytest_plugin.tuning import unrewritten
+from aclcts.pytest_plugin.xdist_usage import usage_error
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -41,7 +39,8 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         cases = load_cases([p for p in paths if Path(p).exists() or config.getoption("--cases")])
     except CaseFileError as exc:
-        raise usage_error(config, f"case library: {exc}") from None
+        usage_error(config, f"case library: {exc}")
+        return
     config.stash[CASES] = cases
     config.stash[GOLDEN] = _golden_cases(config)
     allure_report.configure(config)
@@ -69,7 +68,8 @@ def _golden_cases(config: pytest.Config) -> list:
     try:
         return golden.load_definitions(folder)
     except CaseFileError as exc:
-        raise usage_error(config, f"golden definitions: {exc}") from None
+        usage_error(config, f"golden definitions: {exc}")
+        return []
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -95,7 +95,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def aclcts_backend(pytestconfig: pytest.Config) -> Backend:
     """The backend named by --backend."""
     try:
-        return load_backend(pytestconfig.getoption("--backend"))
+        with unrewritten():  # the simulator is a library like the rest of aclcts
+            return load_backend(pytestconfig.getoption("--backend"))
     except BackendError as exc:
         pytest.exit(str(exc), returncode=4)
 
@@ -189,13 +190,3 @@ def case_inputs(op_case: Case, case_seed: int, request: pytest.FixtureRequest) -
     marker = request.node.get_closest_marker("cases")
     executions = marker.kwargs.get("executions", 1) if marker else 1
     return [draw_inputs(op_case, case_seed + index) for index in range(executions)]
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
-    """Record comparison metrics of the running test as its user properties."""
-    testing.set_recorder(lambda key, value: item.user_properties.append((key, value)))
-    try:
-        yield
-    finally:
-        testing.set_recorder(None)

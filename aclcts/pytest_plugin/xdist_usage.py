@@ -1,54 +1,48 @@
-"""Under pytest-xdist, a usage error a worker finds while it configures (a bad case file) ends the run as one line."""
+"""Under pytest-xdist, a usage error a worker finds while it configures (a bad case file) ends the run as one line.
+
+Only documented channels are used: the worker puts the message in `config.workeroutput` and raises the usage error
+once its session has started, so that pytest-xdist sends the workeroutput to the controller as the worker finishes;
+the controller's `pytest_testnodedown` hook finds it on `node.workeroutput` and raises it as the run's usage error.
+"""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from aclcts.pytest_plugin.xdist_events import find_interactor
-
-#: Event a worker sends, just before its configure fails, with the usage error's message.
-EVENT = "aclcts_usage_error"
+#: workeroutput key of a worker's usage error message.
+KEY = "aclcts_usage_error"
 
 
-def usage_error(config: pytest.Config, message: str) -> pytest.UsageError:
-    """The usage error to raise; on an xdist worker its message goes to the controller first."""
-    interactor = find_interactor(config) if hasattr(config, "workerinput") else None
-    if interactor is not None:
-        interactor.sendevent(EVENT, message=message)
-    return pytest.UsageError(message)
+class DeferredUsageError:
+    """The worker side: raises the usage error found while configuring when collection begins."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection(self, session: pytest.Session) -> None:
+        """Raise the usage error (the session has started, so the worker's workeroutput will reach the controller)."""
+        raise pytest.UsageError(self.message)
+
+
+def usage_error(config: pytest.Config, message: str) -> None:
+    """Stop the run with this usage error: here and now, or on an xdist worker through its controller (the first only)."""
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is None:
+        raise pytest.UsageError(message)
+    if KEY not in workeroutput:
+        workeroutput[KEY] = message
+        config.pluginmanager.register(DeferredUsageError(message), "aclcts-usage-error")
 
 
 class UsageErrorRelay:
-    """The controller side: a worker that went down after sending a usage error ends the run with that error."""
-
-    def __init__(self) -> None:
-        self.messages: dict[str, str] = {}
-        self.lock = threading.Lock()
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_configure_node(self, node: Any) -> None:
-        """Keep the usage error a new worker sends out of pytest-xdist's own event handling."""
-        process = getattr(node, "process_from_remote", None)
-        if process is not None:
-            node.process_from_remote = self._catching(node.gateway.id, process)
-
-    def _catching(self, worker: str, process: Callable[[Any], None]) -> Callable[[Any], None]:
-        def process_from_remote(eventcall: Any) -> None:
-            if isinstance(eventcall, tuple) and eventcall[0] == EVENT:
-                with self.lock:
-                    self.messages.setdefault(worker, eventcall[1]["message"])
-                return
-            process(eventcall)
-        return process_from_remote
+    """The controller side: a worker that finished with a usage error ends the run with that error."""
 
     @pytest.hookimpl(tryfirst=True, optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
-        """Raise the usage error of a worker that sent one, before pytest-xdist reports a crash and replaces it."""
-        with self.lock:
-            message = self.messages.get(node.gateway.id)
+        """Raise the usage error of a worker that reported one, before pytest-xdist removes it from the schedule."""
+        message = getattr(node, "workeroutput", {}).get(KEY)
         if message is not None:
             raise pytest.UsageError(message)

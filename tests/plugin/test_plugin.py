@@ -1,4 +1,4 @@
-"""The pytest plugin: options, backend loading, leak failures, reproduce lines, per-step summary, case errors."""
+"""The pytest plugin: options, backend loading, leak failures, reproduce lines, per-step summary, case errors, tuning."""
 
 import ast
 import os
@@ -171,7 +171,7 @@ def _probe(pytester, monkeypatch, blas_threads):
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task") or (os.cpu_count() or 1) < 2,
                     reason="needs Linux /proc to count threads and two CPUs for a second BLAS thread")
-def test_openblas_defaults_to_one_thread_and_the_collected_session_is_frozen(project, monkeypatch):
+def test_openblas_defaults_to_one_thread_and_the_collected_session_is_frozen_unless_tuning_is_off(project, monkeypatch):
     project.makepyfile(test_probe=PROCESS_PROBE)
     one, two = _probe(project, monkeypatch, "1"), _probe(project, monkeypatch, "2")
     if one["THREADS"] == two["THREADS"]:
@@ -179,17 +179,17 @@ def test_openblas_defaults_to_one_thread_and_the_collected_session_is_frozen(pro
     default = _probe(project, monkeypatch, None)
     assert default["THREADS"] == one["THREADS"], (default, one, two)
     assert default["FROZEN"] > 0
+    monkeypatch.setenv("ACLCTS_TUNING", "off")
+    untuned = _probe(project, monkeypatch, None)
+    assert untuned["THREADS"] > one["THREADS"], (untuned, one)
+    assert untuned["FROZEN"] == 0
 
 
 REWRITE_PROBE = """\
 import sys
 
 
-def test_rewriting():
-    import hypothesis.extra.numpy
-    from aclcts.drive.backends import load_backend
-
-    load_backend("sim")
+def test_rewriting(aclcts_backend):
     loaders = {name: type(sys.modules[name].__spec__.loader).__name__
                for name in ("hypothesis.core", "hypothesis.extra.numpy", "aclcts.pytest_plugin.plugin", "aclcts.judge.compare",
                             "aclcts.sim.api_op", __name__)}
@@ -198,8 +198,8 @@ def test_rewriting():
 """
 
 
-def test_hypothesis_and_aclcts_are_imported_past_assertion_rewriting_and_test_modules_are_still_rewritten(
-        project, pytestconfig, monkeypatch):
+def _loaders(project, pytestconfig, monkeypatch):
+    """Module name → loader class name in a run of REWRITE_PROBE, which must show its failed assert rewritten."""
     # The repository root on the path makes the aclcts.egg-info of `pip install -e` visible, which lists every
     # module of aclcts, so pytest marks the whole package for rewriting as it does in the repository.
     monkeypatch.setenv("PYTHONPATH", str(pytestconfig.rootpath))
@@ -209,10 +209,26 @@ def test_hypothesis_and_aclcts_are_imported_past_assertion_rewriting_and_test_mo
     loaders = ast.literal_eval(line[line.index("{"):])
     if loaders["aclcts.pytest_plugin.plugin"] != "AssertionRewritingHook":
         pytest.skip("pytest does not mark aclcts for rewriting in this installation (no aclcts.egg-info to read)")
-    for library in ("hypothesis.core", "hypothesis.extra.numpy", "aclcts.judge.compare", "aclcts.sim.api_op"):
-        assert loaders[library] != "AssertionRewritingHook", loaders
     assert loaders["test_rewriting"] == "AssertionRewritingHook", loaders
     result.stdout.fnmatch_lines(["*assert (1 + 1) == 3*"])
+    return loaders
+
+
+LIBRARIES = ("hypothesis.core", "hypothesis.extra.numpy", "aclcts.judge.compare", "aclcts.sim.api_op")
+
+
+def test_hypothesis_and_aclcts_are_imported_past_assertion_rewriting_and_test_modules_are_still_rewritten(
+        project, pytestconfig, monkeypatch):
+    loaders = _loaders(project, pytestconfig, monkeypatch)
+    for library in LIBRARIES:
+        assert loaders[library] != "AssertionRewritingHook", loaders
+
+
+def test_with_tuning_off_pytest_rewrites_the_libraries_too(project, pytestconfig, monkeypatch):
+    monkeypatch.setenv("ACLCTS_TUNING", "off")
+    loaders = _loaders(project, pytestconfig, monkeypatch)
+    for library in LIBRARIES:
+        assert loaders[library] == "AssertionRewritingHook", loaders
 
 
 CLOSING_PROBE = """\
@@ -244,3 +260,17 @@ def test_pytests_closing_collections_find_the_heap_frozen(project, workers):
                                                            result.stdout.str())}
     assert counts["FIRST_REPORT_FROZEN"] > 0, counts
     assert counts["TRACKED"] * 10 < counts["FROZEN"], counts
+
+
+#: Loads the aclcts plugin before pytest-xdist's, as an aclcts.egg-info in the working folder does (pip install -e).
+ACLCTS_FIRST = ("-p", "aclcts.pytest_plugin.plugin", "-p", "no:aclcts")
+
+
+@pytest.mark.parametrize(("given", "used"), [((), "worksteal"), (ACLCTS_FIRST, "worksteal"), (("--dist=load",), "load"),
+                                             (("--dist=loadfile",), "loadfile")])
+def test_under_n_the_plugin_distributes_by_work_stealing_unless_dist_is_given(pytester, given, used):
+    pytester.makeconftest("def pytest_report_header(config):\n    return f'distribution: {config.option.dist}'\n")
+    pytester.makepyfile(test_one="def test_one():\n    pass\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", *given)
+    result.stdout.fnmatch_lines([f"distribution: {used}"])
+    assert result.ret == 0

@@ -1,0 +1,38 @@
+"""The comparisons a test makes with the reference: kept on its item (`item.stash`), reported as its user properties.
+
+A test decorated with `compares_with_reference`, or any test that passes the `comparisons` fixture to `judge(...,
+into=comparisons)`, appends every comparison it makes to the list this fixture keeps in the item's stash; the list
+is the item's own, so nothing carries over from one test to the next. Once the body ran, each comparison's metrics
+become a user property of the test (named by output and execution, e.g. ``y[0]``), so they are on its call and
+teardown reports, which pytest-xdist carries to the controller, where the JSON run report reads them; the Allure
+hooks attach the failing ones straight from the stash.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from aclcts.judge.decorator import SINK, Judged
+
+#: The item's comparisons, in the order they were made.
+COMPARISONS = pytest.StashKey[list[Judged]]()
+#: How many of the worst elements each comparison's metrics list.
+WORST = 3
+
+
+def comparisons_of(item: pytest.Item) -> list[Judged]:
+    """The comparisons the item made so far (none if it made none)."""
+    return item.stash.get(COMPARISONS, [])
+
+
+@pytest.fixture(name=SINK)
+def comparisons(request: pytest.FixtureRequest) -> list[Judged]:
+    """The list this test's comparisons are appended to, kept in the test item's stash."""
+    return request.node.stash.setdefault(COMPARISONS, [])
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> None:
+    """Before the call report is made: the metrics of each comparison the test body made become user properties."""
+    if call.when == "call":
+        item.user_properties.extend((judged.key, judged.comparison.as_dict(WORST)) for judged in comparisons_of(item))
