@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
-from aclcts.drive import flow
-
-from aclcts.drive import runner
+from aclcts.drive import executor, flow
+from aclcts.drive.executor import Gemm, Operands
 from aclcts.cases import Case
-from aclcts.core.constants import ComputeType, DataType, ErrorCode, TransType, data_type_size
+from aclcts.core.constants import ComputeType, DataType, ErrorCode, TransType
 from aclcts.judge.decorator import compares_with_reference
 
 pytestmark = [pytest.mark.blas]
@@ -27,107 +24,6 @@ OP_NOT_FOUND = int(ErrorCode.ACL_ERROR_OP_NOT_FOUND)
 TYPED = {(FP16, FP16, FP16): "hgemm", (INT8, INT8, INT32): "s8gemm"}
 
 
-@dataclass(frozen=True)
-class Gemm:
-    """The sizes, transposes and data types of one gemm_ex call."""
-
-    trans_a: int
-    trans_b: int
-    m: int
-    n: int
-    k: int
-    dtypes: tuple[int, int, int]
-
-    @classmethod
-    def of(cls, case: Case) -> Gemm:
-        """The call a GEMM case stands for: trans from its attrs, m, n, k from its shapes."""
-        attrs = case.attr_values()
-        a, c = case.inputs[0], case.inputs[2]
-        m, n = c.shape
-        k = a.shape[0] if attrs["transpose_a"] else a.shape[1]
-        dtypes = (a.dtype, case.inputs[1].dtype, c.dtype)
-        return cls(T if attrs["transpose_a"] else N, T if attrs["transpose_b"] else N, m, n, k, dtypes)
-
-
-@dataclass(frozen=True)
-class Operands:
-    """Device memory of one GEMM: A, B, alpha and beta, and C between two guard bands."""
-
-    a: int
-    b: int
-    alpha: int
-    beta: int
-    c: int
-    sizes: tuple[int, int, int, int, int]
-
-    @property
-    def c_base(self) -> int:
-        """Start of C's allocation (the guard band before C)."""
-        return self.c - runner.GUARD
-
-
-def _allocate(res: flow.Resources, g: Gemm, itemsize: int | None = None) -> Operands:
-    """Allocate A, B, C, alpha, beta for g (element sizes from its dtypes, or `itemsize` for every operand)."""
-    dta, dtb, dtc = (itemsize or data_type_size(d) for d in g.dtypes)
-    sizes = (g.m * g.k * dta, g.k * g.n * dtb, g.m * g.n * dtc, dtc, dtc)
-    a, b, alpha, beta = (flow.malloc(res, size) for size in (sizes[0], sizes[1], sizes[3], sizes[4]))
-    c = flow.malloc(res, sizes[2] + 2 * runner.GUARD) + runner.GUARD
-    return Operands(a, b, alpha, beta, c, sizes)
-
-
-def _load(acl: Any, ops: Operands, arrays: list[np.ndarray]) -> None:
-    """Copy a, b, c, alpha, beta to the device; C's guard bands hold the poison pattern."""
-    total = ops.sizes[2] + 2 * runner.GUARD
-    flow.check(acl.rt.memset(ops.c_base, total, runner.POISON, total), "acl.rt.memset")
-    for ptr, array in zip((ops.a, ops.b, ops.c, ops.alpha, ops.beta), arrays):
-        flow.copy_to_device(acl, ptr, array)
-
-
-def _read(res: flow.Resources, ops: Operands, case: Case) -> runner.Outputs:
-    """C after the call; raises GuardBandError if the call wrote outside it."""
-    size, out = ops.sizes[2], case.outputs[0]
-    raw = flow.copy_to_host(res, ops.c_base, size + 2 * runner.GUARD)
-    poison = bytes([runner.POISON]) * runner.GUARD
-    if raw[:runner.GUARD] != poison or raw[runner.GUARD + size:] != poison:
-        raise runner.GuardBandError(f"{case.id}: bytes around the {size}-byte matrix C were overwritten")
-    c = flow.array_from(raw[runner.GUARD:runner.GUARD + size], out.dtype, out.shape)
-    return runner.Outputs([c], [np.zeros(out.shape, bool)])
-
-
-def _launcher(acl: Any, res: flow.Resources, g: Gemm, ops: Operands, api: str) -> Callable[[int], int]:
-    """A function stream -> ret running g by `api` (a blas function, or the handle made by a create_handle_for_*)."""
-    dta, dtb, dtc = g.dtypes
-    head = (g.trans_a, g.trans_b, N, g.m, g.n, g.k)
-    if api == "gemm_ex":
-        return lambda stream: acl.blas.gemm_ex(*head, ops.alpha, ops.a, -1, dta, ops.b, -1, dtb, ops.beta, ops.c, -1,
-                                               dtc, HIGH_PRECISION, stream)
-    if api in ("hgemm", "s8gemm"):
-        typed = getattr(acl.blas, api)
-        return lambda stream: typed(*head, ops.alpha, ops.a, -1, ops.b, -1, ops.beta, ops.c, -1, HIGH_PRECISION, stream)
-    create = getattr(acl.blas, api)
-    extra = (dta, dtb, dtc) if api == "create_handle_for_gemm_ex" else ()
-    handle = flow.value(create(*head, *extra, HIGH_PRECISION), f"acl.blas.{api}")
-    res.handles.append(handle)
-    ptrs = (ops.a, ops.b, ops.c, ops.alpha, ops.beta)
-    inputs = [flow.create_buffer(res, ptr, size) for ptr, size in zip(ptrs, ops.sizes)]
-    return lambda stream: acl.op.execute_with_handle(handle, inputs, [inputs[2]], stream)
-
-
-def _run(acl: Any, stream: int, case: Case, input_sets: list[list[np.ndarray]], api: str) -> list[runner.Outputs]:
-    """Run a GEMM case once per input set through `api`, synchronising before each read-back of C."""
-    g = Gemm.of(case)
-    results = []
-    with flow.resources(acl) as res:
-        ops = _allocate(res, g)
-        launch = _launcher(acl, res, g, ops, api)
-        for arrays in input_sets:
-            _load(acl, ops, arrays)
-            flow.check(launch(stream), f"acl.blas.{api}" if "handle" not in api else "acl.op.execute_with_handle")
-            flow.check(acl.rt.synchronize_stream(stream), "acl.rt.synchronize_stream")
-            results.append(_read(res, ops, case))
-    return results
-
-
 def _typed(case: Case) -> str:
     """hgemm or s8gemm for the case's data types; skip the case when neither wrapper has them."""
     api = TYPED.get(Gemm.of(case).dtypes)
@@ -139,25 +35,25 @@ def _typed(case: Case) -> str:
 @pytest.mark.cases(ops=["GEMM"])
 @compares_with_reference
 def test_gemm_ex_matches_reference(acl, stream, op_case, case_inputs):
-    return _run(acl, stream, op_case, case_inputs, "gemm_ex")
+    return executor.run_gemm(acl, stream, op_case, case_inputs, "gemm_ex")
 
 
 @pytest.mark.cases(ops=["GEMM"], executions=2)
 @compares_with_reference
 def test_gemm_ex_handle_matches_reference_on_every_execution(acl, stream, op_case, case_inputs):
-    return _run(acl, stream, op_case, case_inputs, "create_handle_for_gemm_ex")
+    return executor.run_gemm(acl, stream, op_case, case_inputs, "create_handle_for_gemm_ex")
 
 
 @pytest.mark.cases(ops=["GEMM"])
 @compares_with_reference
 def test_hgemm_and_s8gemm_match_reference(acl, stream, op_case, case_inputs):
-    return _run(acl, stream, op_case, case_inputs, _typed(op_case))
+    return executor.run_gemm(acl, stream, op_case, case_inputs, _typed(op_case))
 
 
 @pytest.mark.cases(ops=["GEMM"], executions=2)
 @compares_with_reference
 def test_hgemm_and_s8gemm_handles_match_reference_on_every_execution(acl, stream, op_case, case_inputs):
-    return _run(acl, stream, op_case, case_inputs, "create_handle_for_" + _typed(op_case))
+    return executor.run_gemm(acl, stream, op_case, case_inputs, "create_handle_for_" + _typed(op_case))
 
 
 #: A GEMM no case file compiles (fp16 A [61, 29], B [29, 3], C [61, 3]) and one that gemm.yaml compiles.
@@ -189,15 +85,15 @@ def _gemm_ex_args(g: Gemm, ops: Operands, **override: int) -> list[int]:
 def uncompiled(acl) -> Iterator[Operands]:
     """Device operands of UNCOMPILED, 4 bytes per element so that every wrapper's data types fit."""
     with flow.resources(acl) as res:
-        yield _allocate(res, UNCOMPILED, itemsize=4)
+        yield executor.gemm_operands(res, UNCOMPILED, itemsize=4)
 
 
 @pytest.fixture
 def compiled(acl) -> Iterator[Operands]:
     """Device operands of COMPILED, zero-filled."""
     with flow.resources(acl) as res:
-        ops = _allocate(res, COMPILED)
-        _load(acl, ops, [np.zeros(size, np.uint8) for size in ops.sizes])
+        ops = executor.gemm_operands(res, COMPILED)
+        executor.load_gemm(acl, ops, [np.zeros(size, np.uint8) for size in ops.sizes])
         yield ops
 
 

@@ -1,35 +1,78 @@
-"""Dynamic-shape models (-1 dims with shape_range, and [-2]): execute_v2 inside and outside the range, the real shape
-written back, infer_shape's dims and ranges, and desc sizes of dynamic dims (pyacl-api.md §4, §6.2, §9;
-atc-singleop.md §6, §9)."""
+"""Dynamic-shape cases (-1 dims with shape_range, and [-2]; cases/dynamic/*.yaml or --cases): execute_v2 inside and
+outside the range, the real shape written back, infer_shape's dims and ranges, and desc sizes of dynamic dims
+(pyacl-api.md §4, §6.2, §9; atc-singleop.md §6, §9). Each test runs over the dynamic cases of the loaded library
+that its `over` filter selects; the ids are the case names."""
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from aclcts.drive import dynamic
+from aclcts.drive import executor
 
 from aclcts.cases import strategies
 from aclcts.cases import load_cases
+from aclcts.cases.values import draw_runtime
 from aclcts.judge.compare import compare, default_policy
-from aclcts.core.constants import ErrorCode
+from aclcts.core.constants import DataType, ErrorCode, Format
 from aclcts.core.dtypes import numpy_dtype
-from aclcts.drive.dynamic import SHAPE_DETERMINED
+from aclcts.core.opmodel import canonical_attr
+from aclcts.pytest_plugin.suite import dynamic_cases
 from aclcts.reference import reference
 
 pytestmark = [pytest.mark.dynamic]
-#: The session fixture that compiles and loads the dynamic models (used by the tests that execute).
-dynamic_models = dynamic.dynamic_models
+#: The session fixture that compiles and loads the dynamic cases' models (used by the tests that execute).
 LOADED = pytest.mark.usefixtures("dynamic_models")
 
 INVALID_PARAM = int(ErrorCode.ACL_ERROR_INVALID_PARAM)
 OP_NOT_FOUND = int(ErrorCode.ACL_ERROR_OP_NOT_FOUND)
-RANKED = [m for m in SHAPE_DETERMINED if not m.inputs[0].unknown_rank]
+F32, I32, I64 = int(DataType.ACL_FLOAT), int(DataType.ACL_INT32), int(DataType.ACL_INT64)
+ND = int(Format.ACL_FORMAT_ND)
+
+
+def shape_determined(case):
+    """A case whose output shapes follow from its input shapes."""
+    return not case.data_dependent
+
+
+def ranked(case):
+    """A shape-determined case whose first input has a known rank."""
+    return shape_determined(case) and not case.inputs[0].unknown_rank
+
+
+def unknown_rank(case):
+    """A shape-determined case whose first input is [-2]."""
+    return shape_determined(case) and case.inputs[0].unknown_rank
+
+
+def over(select):
+    """Run the test over the dynamic cases for which select(case) holds (see pytest_generate_tests)."""
+    def mark(test):
+        test.dynamic_cases = select
+        return test
+    return mark
+
+
+def _shapes_id(shapes):
+    return "x".join(str(list(d)) for d in shapes)
+
+
+def pytest_generate_tests(metafunc):
+    """Parametrize `model` over the selected dynamic cases, with `shapes` over each one's runtime_shapes."""
+    select = getattr(metafunc.function, "dynamic_cases", None)
+    if select is None:
+        return
+    chosen = [c for c in dynamic_cases(metafunc.config) if select(c)]
+    if "shapes" in metafunc.fixturenames:
+        pairs = [(c, shapes) for c in chosen for shapes in c.runtime_shapes]
+        metafunc.parametrize("model,shapes", pairs, ids=[f"{c.id}-{_shapes_id(s)}" for c, s in pairs])
+    else:
+        metafunc.parametrize("model", chosen, ids=[c.id for c in chosen])
 
 
 def _expected(model, runtime):
-    inputs = dynamic.model_inputs(model, runtime)
-    ref = reference(model.op)
+    inputs = executor.case_inputs(model, runtime)
+    ref = reference(model.reference)
     attrs = model.attr_values()
     shapes = ref.shape([a.shape for a in inputs], inputs, attrs)
     arrays = ref.compute(inputs, attrs, [numpy_dtype(t.dtype) for t in model.outputs])
@@ -60,29 +103,24 @@ def _differences(model, executed, expected_shapes, expected_arrays):
 
 @LOADED
 @pytest.mark.execute
-@pytest.mark.parametrize("model", SHAPE_DETERMINED, ids=lambda m: m.id)
+@over(shape_determined)
 @given(data=st.data())
 def test_execute_v2_at_shapes_inside_the_range_matches_the_reference(acl, stream, model, data):
     runtime = data.draw(strategies.model_arrays(model), label="inputs")
     shapes, arrays = _expected(model, runtime)
-    executed = dynamic.execute(acl, stream, model, dynamic.model_inputs(model, runtime), shapes)
+    executed = executor.execute_dynamic(acl, stream, model, executor.case_inputs(model, runtime), shapes)
     assert executed.ret == 0, f"execute_v2 at input shapes {[a.shape for a in runtime]} returned {executed.ret}"
     problems = _differences(model, executed, shapes, arrays)
     assert not problems, "\n".join(problems)
 
 
-UNKNOWN_RANK = [m for m in SHAPE_DETERMINED if m.inputs[0].unknown_rank]
-
-
 @LOADED
 @pytest.mark.execute
-@pytest.mark.parametrize("shapes", [((), ()), ((3,), ()), ((2, 1), (3,)), ((1, 2, 3), (2, 1)), ((2, 1, 2, 1), (1, 3, 1, 2))],
-                         ids=lambda s: "x".join(str(list(d)) for d in s))
-@pytest.mark.parametrize("model", UNKNOWN_RANK, ids=lambda m: m.id)
+@over(unknown_rank)
 def test_execute_v2_of_an_unknown_rank_model_accepts_every_rank(acl, stream, model, shapes):
     runtime = [np.full(shape, 1.5, numpy_dtype(t.dtype)) for shape, t in zip(shapes, model.inputs)]
     expected_shapes, arrays = _expected(model, runtime)
-    executed = dynamic.execute(acl, stream, model, runtime, expected_shapes)
+    executed = executor.execute_dynamic(acl, stream, model, runtime, expected_shapes)
     assert executed.ret == 0, f"execute_v2 at input shapes {list(shapes)} returned {executed.ret}"
     problems = _differences(model, executed, expected_shapes, arrays)
     assert not problems, "\n".join(problems)
@@ -90,13 +128,25 @@ def test_execute_v2_of_an_unknown_rank_model_accepts_every_rank(acl, stream, mod
 
 @LOADED
 @pytest.mark.execute
-@pytest.mark.parametrize("model", RANKED, ids=lambda m: m.id)
+@over(ranked)
+def test_execute_v2_at_the_runtime_shapes_of_the_case_file_matches_the_reference(acl, stream, model, shapes, pytestconfig):
+    runtime = draw_runtime(model, shapes, model.seed(pytestconfig.getoption("--aclcts-seed")))
+    expected_shapes, arrays = _expected(model, runtime)
+    executed = executor.execute_dynamic(acl, stream, model, executor.case_inputs(model, runtime), expected_shapes)
+    assert executed.ret == 0, f"execute_v2 at input shapes {list(shapes)} returned {executed.ret}"
+    problems = _differences(model, executed, expected_shapes, arrays)
+    assert not problems, "\n".join(problems)
+
+
+@LOADED
+@pytest.mark.execute
+@over(ranked)
 @given(data=st.data())
 def test_execute_v2_with_outputs_at_the_range_maximum_writes_the_real_shape_back(acl, stream, model, data):
     runtime = data.draw(strategies.model_arrays(model), label="inputs")
     shapes, arrays = _expected(model, runtime)
     maximum = [[hi for _, hi in t.dim_ranges()] for t in model.outputs]
-    executed = dynamic.execute(acl, stream, model, dynamic.model_inputs(model, runtime), maximum)
+    executed = executor.execute_dynamic(acl, stream, model, executor.case_inputs(model, runtime), maximum)
     assert executed.ret == 0, f"execute_v2 with output descs {maximum} returned {executed.ret}"
     problems = _differences(model, executed, shapes, arrays)
     assert not problems, "\n".join(problems)
@@ -104,7 +154,7 @@ def test_execute_v2_with_outputs_at_the_range_maximum_writes_the_real_shape_back
 
 @LOADED
 @pytest.mark.negative
-@pytest.mark.parametrize("model", RANKED, ids=lambda m: m.id)
+@over(ranked)
 @given(data=st.data())
 def test_execute_v2_at_an_input_shape_outside_the_range_is_op_not_found(acl, stream, model, data):
     runtime_tensors = [t for t in model.inputs if t.const is None]
@@ -114,30 +164,30 @@ def test_execute_v2_at_an_input_shape_outside_the_range_is_op_not_found(acl, str
     shape = data.draw(strategies.outside(tensor.dim_ranges()), label="shape outside")
     inside[index] = np.zeros(shape, numpy_dtype(tensor.dtype))
     maximum = [[hi for _, hi in t.dim_ranges()] for t in model.outputs]
-    executed = dynamic.execute(acl, stream, model, dynamic.model_inputs(model, inside), maximum)
+    executed = executor.execute_dynamic(acl, stream, model, executor.case_inputs(model, inside), maximum)
     assert executed.ret == OP_NOT_FOUND
 
 
 @LOADED
 @pytest.mark.negative
-@pytest.mark.parametrize("model", RANKED, ids=lambda m: m.id)
+@over(ranked)
 def test_execute_v2_at_an_input_rank_other_than_the_models_is_op_not_found(acl, stream, model):
     tensor = model.inputs[0]
     runtime = [np.zeros((1,) * (len(tensor.shape) + 1), numpy_dtype(tensor.dtype))]
     runtime += [np.zeros([lo for lo, _ in t.dim_ranges()], numpy_dtype(t.dtype))
                 for t in model.inputs[1:] if t.const is None]
     maximum = [[hi for _, hi in t.dim_ranges()] for t in model.outputs]
-    assert dynamic.execute(acl, stream, model, dynamic.model_inputs(model, runtime), maximum).ret == OP_NOT_FOUND
+    assert executor.execute_dynamic(acl, stream, model, executor.case_inputs(model, runtime), maximum).ret == OP_NOT_FOUND
 
 
 @LOADED
 @pytest.mark.negative
 @pytest.mark.parametrize("side", ["input", "output"])
-@pytest.mark.parametrize("model", RANKED, ids=lambda m: m.id)
+@over(ranked)
 def test_execute_v2_with_a_minus_one_left_in_a_desc_is_invalid_param(acl, stream, model, side):
     runtime = [np.ones([lo for lo, _ in t.dim_ranges()], numpy_dtype(t.dtype))
                for t in model.inputs if t.const is None]
-    inputs = dynamic.model_inputs(model, runtime)
+    inputs = executor.case_inputs(model, runtime)
     shapes, _ = _expected(model, runtime)
     in_dims = [list(a.shape) for a in inputs]
     out_dims = [list(s) for s in shapes]
@@ -145,29 +195,18 @@ def test_execute_v2_with_a_minus_one_left_in_a_desc_is_invalid_param(acl, stream
         in_dims[0][0] = -1
     else:
         out_dims[0][0] = -1
-    executed = dynamic.execute(acl, stream, model, inputs, shapes, in_dims=in_dims, out_desc_dims=out_dims)
+    executed = executor.execute_dynamic(acl, stream, model, inputs, shapes, in_dims=in_dims, out_desc_dims=out_dims)
     assert executed.ret == INVALID_PARAM
 
 
-def _infer_inputs(model, inputs, dims=None):
-    return [(t.dtype, list(d), a, name) for t, a, d, name in
-            zip(model.inputs, inputs, dims or [a.shape for a in inputs], model.desc_names(model.inputs))]
-
-
-def _infer_outputs(model):
-    return [(t.dtype, name) for t, name in zip(model.outputs, model.desc_names(model.outputs))]
-
-
 @pytest.mark.infer_shape
-@pytest.mark.parametrize("model", SHAPE_DETERMINED, ids=lambda m: m.id)
+@over(shape_determined)
 @given(data=st.data())
 def test_infer_shape_gives_exact_dims_when_the_input_shapes_determine_them(acl, model, data):
     runtime = data.draw(strategies.model_arrays(model), label="inputs")
-    inputs = dynamic.model_inputs(model, runtime)
+    inputs = executor.case_inputs(model, runtime)
     shapes, _ = _expected(model, runtime)
-    ret, inferred = dynamic.infer_shape(acl, model.op, _infer_inputs(model, inputs),
-                                        _infer_outputs(model),
-                                        model.attrs)
+    ret, inferred = executor.infer_case(acl, model, inputs)
     assert ret == 0
     for tensor, found, shape in zip(model.outputs, inferred, shapes):
         elements = int(np.prod(shape, dtype=np.int64))
@@ -176,17 +215,15 @@ def test_infer_shape_gives_exact_dims_when_the_input_shapes_determine_them(acl, 
 
 
 @pytest.mark.infer_shape
-@pytest.mark.parametrize("model", RANKED, ids=lambda m: m.id)
+@over(ranked)
 @given(data=st.data())
 def test_infer_shape_of_unknown_input_dims_gives_minus_one_and_a_range_containing_the_output(acl, model, data):
     runtime = data.draw(strategies.model_arrays(model), label="inputs")
-    inputs = dynamic.model_inputs(model, runtime)
+    inputs = executor.case_inputs(model, runtime)
     shapes, _ = _expected(model, runtime)
     dims = [list(t.shape) for t in model.inputs]
     ranges = [list(t.shape_range) or None for t in model.inputs]
-    ret, inferred = dynamic.infer_shape(acl, model.op, _infer_inputs(model, inputs, dims),
-                                        _infer_outputs(model),
-                                        model.attrs, ranges)
+    ret, inferred = executor.infer_case(acl, model, inputs, dims, ranges)
     assert ret == 0
     for tensor, found, shape in zip(model.outputs, inferred, shapes):
         assert found.dims is not None and len(found.dims) == len(shape), f"output {tensor.name}: dims {found.dims}"
@@ -202,11 +239,11 @@ def test_infer_shape_of_unknown_input_dims_gives_minus_one_and_a_range_containin
 
 
 @pytest.mark.descriptors
-@pytest.mark.parametrize("model", RANKED, ids=lambda m: m.id)
+@over(ranked)
 @given(data=st.data())
 def test_element_count_and_size_are_zero_with_minus_one_dims_and_real_once_set(acl, model, data):
     tensor = model.inputs[0]
-    desc = acl.create_tensor_desc(tensor.dtype, list(tensor.shape), dynamic.ND)
+    desc = acl.create_tensor_desc(tensor.dtype, list(tensor.shape), ND)
     try:
         assert acl.set_tensor_shape_range(desc, [list(r) for r in tensor.shape_range]) == 0
         before = (acl.get_tensor_desc_element_count(desc), acl.get_tensor_desc_size(desc))
@@ -236,7 +273,7 @@ def test_infer_shape_broadcasts_every_case_library_dtype_like_the_reference(acl,
     (x1, x2), (y,) = data.draw(strategies.dtypes_for(op, library), label="dtypes")
     a, b = data.draw(strategies.broadcastable_pair(), label="shapes")
     arrays = [np.zeros(a, numpy_dtype(x1)), np.zeros(b, numpy_dtype(x2))]
-    ret, (found,) = dynamic.infer_shape(acl, op, [(x1, list(a), arrays[0], ""), (x2, list(b), arrays[1], "")],
+    ret, (found,) = executor.infer_shape(acl, op, [(x1, list(a), arrays[0], ""), (x2, list(b), arrays[1], "")],
                                         [(y, "")])
     assert ret == 0
     assert (found.dims, found.dtype) == (list(reference(op).shape([a, b], arrays, {})[0]), y)
@@ -249,9 +286,9 @@ def test_infer_shape_follows_drawn_reduction_axes_and_keep_dims(acl, data):
     axes = np.array(data.draw(strategies.reduce_axes(len(shape)), label="axes"), np.int64)
     keep = data.draw(st.booleans(), label="keep_dims")
     x = np.zeros(shape, np.float32)
-    ret, (found,) = dynamic.infer_shape(acl, "ReduceSum", [(dynamic.F32, list(shape), x, ""),
-                                                           (dynamic.I64, [axes.size], axes, "")],
-                                        [(dynamic.F32, "")], (("keep_dims", "bool", keep),))
+    ret, (found,) = executor.infer_shape(acl, "ReduceSum", [(F32, list(shape), x, ""),
+                                                           (I64, [axes.size], axes, "")],
+                                        [(F32, "")], (canonical_attr("keep_dims", "bool", keep),))
     assert ret == 0
     assert found.dims == list(reference("ReduceSum").shape([shape, axes.shape], [x, axes], {"keep_dims": keep})[0])
 
@@ -264,7 +301,7 @@ def test_infer_shape_follows_a_drawn_perm_or_multiples(acl, op, data):
     drawn = strategies.permutation(len(shape)) if op == "Transpose" else strategies.multiples(len(shape))
     second = np.array(data.draw(drawn, label="perm" if op == "Transpose" else "multiples"), np.int32)
     x = np.zeros(shape, np.int32)
-    ret, (found,) = dynamic.infer_shape(acl, op, [(dynamic.I32, list(shape), x, ""),
-                                                  (dynamic.I32, [second.size], second, "")], [(dynamic.I32, "")])
+    ret, (found,) = executor.infer_shape(acl, op, [(I32, list(shape), x, ""),
+                                                  (I32, [second.size], second, "")], [(I32, "")])
     assert ret == 0
     assert found.dims == list(reference(op).shape([shape, second.shape], [x, second], {})[0])

@@ -2,7 +2,7 @@
 
 import pytest
 
-from aclcts.drive import runner
+from aclcts.drive import executor
 from aclcts.judge.decorator import compares_with_reference
 
 pytestmark = [pytest.mark.execute]
@@ -11,4 +11,4 @@ pytestmark = [pytest.mark.execute]
 @pytest.mark.cases(mode="execute_v2")
 @compares_with_reference
 def test_execute_v2_matches_reference(acl, stream, op_case, case_inputs):
-    return runner.run(acl, stream, op_case, case_inputs, "execute_v2")
+    return executor.run(acl, stream, op_case, case_inputs, "execute_v2")

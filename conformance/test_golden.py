@@ -5,7 +5,7 @@ import pytest
 
 from aclcts.judge import golden
 
-from aclcts.drive import runner
+from aclcts.drive import executor
 from aclcts.judge.decorator import judge
 
 pytestmark = [pytest.mark.execute]
@@ -24,6 +24,6 @@ def test_golden_case_matches_the_stored_result(acl, stream, golden_case, golden_
             "regenerate deliberately with --update-golden"
         )
     expected = [stored[f"expected_{t.name}"] for t in case.outputs]
-    results = runner.run(acl, stream, case, [inputs], "execute_v2")
+    results = executor.run(acl, stream, case, [inputs], "execute_v2")
     failures = judge(case, [inputs], results, [expected])
     assert not failures, f"{golden_case.name} ({golden_case.why}):\n" + "\n".join(failures)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from aclcts.drive import runner
+from aclcts.drive import executor
 from aclcts.judge.decorator import compares_with_reference
 
 pytestmark = [pytest.mark.handle]
@@ -11,4 +11,4 @@ pytestmark = [pytest.mark.handle]
 @pytest.mark.cases(mode="handle", executions=3)
 @compares_with_reference
 def test_execute_with_handle_matches_reference_on_every_execution(acl, stream, op_case, case_inputs):
-    return runner.run(acl, stream, op_case, case_inputs, "handle")
+    return executor.run(acl, stream, op_case, case_inputs, "handle")

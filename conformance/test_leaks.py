@@ -15,26 +15,17 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from aclcts.drive import flow
 
-from aclcts.drive import runner
+from aclcts.drive import executor
 from aclcts.cases import Case, load_cases
 from aclcts.cases.values import draw_inputs
-from aclcts.core.constants import (
-    ComputeType,
-    DataType,
-    Format,
-    MemMallocPolicy,
-    TransType,
-)
+from aclcts.core.constants import DataType, Format, MemMallocPolicy
 
 pytestmark = pytest.mark.leak
 
-N = int(TransType.ACL_TRANS_N)
-HIGH = int(ComputeType.ACL_COMPUTE_HIGH_PRECISION)
 FP16, FP32, INT8, INT32 = (int(d) for d in (DataType.ACL_FLOAT16, DataType.ACL_FLOAT, DataType.ACL_INT8,
                                             DataType.ACL_INT32))
 ND = int(Format.ACL_FORMAT_ND)
@@ -181,7 +172,7 @@ def test_create_destroy_handle_cycles_return_device_memory(acl, pytestconfig, re
 def test_whole_flow_cycles_return_device_memory(acl, pytestconfig, stream, flow_case, mode):
     inputs = [draw_inputs(flow_case, flow_case.seed(1))]
     assert_device_memory_returns(acl, pytestconfig, f"the {mode} flow of {flow_case.id}",
-                                 lambda: runner.run(acl, stream, flow_case, inputs, mode))
+                                 lambda: executor.run(acl, stream, flow_case, inputs, mode))
 
 
 def _first_model(model_dir: str) -> Path:
@@ -199,20 +190,9 @@ def test_load_and_execute_cycles_return_device_memory(acl, pytestconfig, stream,
 
     def cycle() -> None:
         flow.check(acl.op.load(acl.util.bytes_to_ptr(model), len(model)), "acl.op.load")
-        runner.run(acl, stream, flow_case, inputs, "execute_v2")
+        executor.run(acl, stream, flow_case, inputs, "execute_v2")
 
     assert_device_memory_returns(acl, pytestconfig, f"acl.op.load of {len(model)} bytes + execute_v2", cycle)
-
-
-def _on_device(acl: Any, res: flow.Resources, case: Case) -> tuple[list[int], list[int]]:
-    """Device copies of a case's drawn inputs and a buffer for each; (pointers, buffers)."""
-    pointers, buffers = [], []
-    for array in draw_inputs(case, case.seed(3)):
-        ptr = flow.malloc(res, array.nbytes)
-        flow.copy_to_device(acl, ptr, array)
-        pointers.append(ptr)
-        buffers.append(flow.create_buffer(res, ptr, array.nbytes))
-    return pointers, buffers
 
 
 @pytest.fixture(scope="module")
@@ -223,28 +203,10 @@ def gemm_case(pytestconfig: pytest.Config) -> Case:
 
 @pytest.mark.blas
 @pytest.mark.parametrize("api", ["create_handle_for_gemm_ex", "gemm_ex"])
-def test_gemm_cycles_return_device_memory(acl, pytestconfig, stream, res, gemm_case, api):
-    a, b, c = gemm_case.inputs[:3]
-    m, n, k = c.shape[0], c.shape[1], a.shape[1]
-    (pa, pb, pc, alpha, beta), buffers = _on_device(acl, res, gemm_case)
-    types = (a.dtype, b.dtype, c.dtype)
-
-    def with_handle() -> None:
-        handle = flow.value(acl.blas.create_handle_for_gemm_ex(N, N, N, m, n, k, *types, HIGH),
-                            "acl.blas.create_handle_for_gemm_ex")
-        try:
-            flow.check(acl.op.execute_with_handle(handle, buffers, [buffers[2]], stream), "acl.op.execute_with_handle")
-            synchronize(acl, stream)
-        finally:
-            acl.op.destroy_handle(handle)
-
-    def gemm_ex() -> None:
-        flow.check(acl.blas.gemm_ex(N, N, N, m, n, k, alpha, pa, -1, types[0], pb, -1, types[1], beta, pc, -1,
-                                    types[2], HIGH, stream), "acl.blas.gemm_ex")
-        synchronize(acl, stream)
-
-    cycle = with_handle if api == "create_handle_for_gemm_ex" else gemm_ex
-    assert_device_memory_returns(acl, pytestconfig, f"acl.blas.{api} of {gemm_case.id}", cycle)
+def test_gemm_cycles_return_device_memory(acl, pytestconfig, stream, gemm_case, api):
+    inputs = [draw_inputs(gemm_case, gemm_case.seed(3))]
+    assert_device_memory_returns(acl, pytestconfig, f"acl.blas.{api} of {gemm_case.id}",
+                                 lambda: executor.run_gemm(acl, stream, gemm_case, inputs, api))
 
 
 @pytest.fixture(scope="module")
@@ -255,28 +217,10 @@ def cast_case(pytestconfig: pytest.Config) -> Case:
 
 @pytest.mark.cast
 @pytest.mark.parametrize("api", ["create_handle_for_cast", "cast"])
-def test_cast_cycles_return_device_memory(acl, pytestconfig, stream, res, cast_case, api):
-    src, dst = cast_case.inputs[0], cast_case.outputs[0]
-    _, (src_buf,) = _on_device(acl, res, cast_case)
-    dst_size = int(np.prod(dst.shape)) * dst.np_dtype.itemsize
-    dst_buf = flow.create_buffer(res, flow.malloc(res, dst_size), dst_size)
-    truncate = int(bool(cast_case.attr_values().get("truncate", False)))
-
-    def cycle() -> None:
-        with flow.resources(acl) as descs:
-            src_desc = flow.create_desc(descs, src.dtype, src.shape, cast_case.format)
-            dst_desc = flow.create_desc(descs, dst.dtype, dst.shape, cast_case.format)
-            if api == "cast":
-                flow.check(acl.op.cast(src_desc, src_buf, dst_desc, dst_buf, truncate, stream), "acl.op.cast")
-            else:
-                handle = flow.value(acl.op.create_handle_for_cast(src_desc, dst_desc, truncate),
-                                    "acl.op.create_handle_for_cast")
-                descs.handles.append(handle)
-                flow.check(acl.op.execute_with_handle(handle, [src_buf], [dst_buf], stream),
-                           "acl.op.execute_with_handle")
-            synchronize(acl, stream)
-
-    assert_device_memory_returns(acl, pytestconfig, f"acl.op.{api} of {cast_case.id}", cycle)
+def test_cast_cycles_return_device_memory(acl, pytestconfig, stream, cast_case, api):
+    inputs = [draw_inputs(cast_case, cast_case.seed(3))]
+    assert_device_memory_returns(acl, pytestconfig, f"acl.op.{api} of {cast_case.id}",
+                                 lambda: executor.run_cast(acl, stream, cast_case, inputs, handle_form=api != "cast"))
 
 
 # ---------------------------------------------------------------- host memory
@@ -319,18 +263,10 @@ def _copies_cycle(acl: Any, res: flow.Resources, stream: int, case: Case) -> Cal
 
 
 def _execute_cycle(acl: Any, res: flow.Resources, stream: int, case: Case) -> Callable[[], None]:
-    descs = [flow.create_desc(res, t.dtype, t.shape, case.format) for t in case.inputs + case.outputs]
-    buffers = []
-    for tensor in case.inputs + case.outputs:
-        size = int(np.prod(tensor.shape)) * tensor.np_dtype.itemsize
-        buffers.append(flow.create_buffer(res, flow.malloc(res, size), size))
-    attr = acl.op.create_attr()
-    res.attrs.append(attr)
-    count = len(case.inputs)
+    staged = executor.stage(acl, res, case, draw_inputs(case, case.seed(4)))
 
     def cycle() -> None:
-        flow.check(acl.op.execute_v2(case.op, descs[:count], buffers[:count], descs[count:], buffers[count:], attr,
-                                     stream), "acl.op.execute_v2")
+        flow.check(executor.launch(acl, stream, case, staged), "acl.op.execute_v2")
         synchronize(acl, stream)
 
     return cycle

@@ -19,7 +19,8 @@ from aclcts.drive import flow
 from aclcts.cases import Case, load_cases
 from aclcts.cases.values import draw_inputs
 from aclcts.core.constants import DataType, Format, MemMallocPolicy
-from aclcts.drive.runner import Outputs
+from aclcts.drive import executor
+from aclcts.drive.executor import Outputs
 from aclcts.judge.decorator import judge
 
 INT32, ND = int(DataType.ACL_INT32), int(Format.ACL_FORMAT_ND)
@@ -54,19 +55,10 @@ class Bound:
     def __init__(self, acl: Any, res: flow.Resources, case: Case, seed: int) -> None:
         self.acl, self.res, self.case = acl, res, case
         self.inputs = draw_inputs(case, seed)
-        self.in_descs = [flow.create_desc(res, t.dtype, t.shape, case.format) for t in case.inputs]
-        self.in_bufs = []
-        for array in self.inputs:
-            ptr = flow.malloc(res, array.nbytes)
-            flow.copy_to_device(acl, ptr, array)
-            self.in_bufs.append(flow.create_buffer(res, ptr, array.nbytes))
-        out = case.outputs[0]
-        self.out_size = int(np.prod(out.shape)) * out.np_dtype.itemsize
-        self.out_desc = flow.create_desc(res, out.dtype, out.shape, case.format)
-        self.out_ptr = flow.malloc(res, self.out_size)
-        self.out_buf = flow.create_buffer(res, self.out_ptr, self.out_size)
-        self.attr = acl.op.create_attr()
-        res.attrs.append(self.attr)
+        self.staged = executor.stage(acl, res, case, self.inputs)
+        self.in_descs, self.in_bufs, self.attr = self.staged.in_descs, self.staged.in_bufs, self.staged.attr
+        self.out_desc, self.out_buf = self.staged.out_descs[0], self.staged.out_bufs[0]
+        self.out_ptr, self.out_size = self.staged.allocations[0].ptr, self.staged.allocations[0].size
 
     def create_handle(self) -> int:
         """acl.op.create_handle for the case (not tracked by the Resources: the test destroys it)."""
@@ -75,7 +67,7 @@ class Bound:
 
     def execute(self, handle: int, stream: int) -> None:
         """acl.op.execute_with_handle on these tensors."""
-        flow.check(self.acl.op.execute_with_handle(handle, self.in_bufs, [self.out_buf], stream),
+        flow.check(executor.launch(self.acl, stream, self.case, self.staged, handle),
                    f"acl.op.execute_with_handle({self.case.op!r})")
 
     def check(self) -> None:

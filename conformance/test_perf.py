@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import statistics
-import time
 import warnings
 from typing import Any
 
 import numpy as np
 import pytest
 
-from aclcts.drive import flow
-
-from aclcts.drive import runner
+from aclcts.drive import executor
 from aclcts.tools.bench import PerfWarning
 from aclcts.cases import Case
 from aclcts.cases.values import draw_inputs
@@ -48,36 +45,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def _latencies_us(acl: Any, stream: int, case: Case, inputs: list[np.ndarray]) -> tuple[float, float]:
-    with flow.resources(acl) as res:
-        staged = runner.stage(acl, res, case, inputs)
-        attr, in_descs, in_bufs, out_descs, out_bufs = (staged.attr, staged.in_descs, staged.in_bufs,
-                                                        staged.out_descs, staged.out_bufs)
-        handle = flow.value(acl.op.create_handle(case.op, in_descs, out_descs, attr), "acl.op.create_handle")
-        res.handles.append(handle)
-
-        def by_v2() -> float:
-            start = time.perf_counter()
-            flow.check(acl.op.execute_v2(case.op, in_descs, in_bufs, out_descs, out_bufs, attr, stream),
-                       "acl.op.execute_v2")
-            flow.check(acl.rt.synchronize_stream(stream), "acl.rt.synchronize_stream")
-            return time.perf_counter() - start
-
-        def by_handle() -> float:
-            start = time.perf_counter()
-            flow.check(acl.op.execute_with_handle(handle, in_bufs, out_bufs, stream), "acl.op.execute_with_handle")
-            flow.check(acl.rt.synchronize_stream(stream), "acl.rt.synchronize_stream")
-            return time.perf_counter() - start
-
-        for _ in range(WARMUP):
-            by_v2(), by_handle()
-        v2, with_handle = [], []
-        for index in range(ROUNDS):
-            if index % 2:
-                with_handle.append(by_handle())
-                v2.append(by_v2())
-            else:
-                v2.append(by_v2())
-                with_handle.append(by_handle())
+    v2, with_handle = executor.latencies(acl, stream, case, inputs, ROUNDS, WARMUP)
     return statistics.median(v2) * 1e6, statistics.median(with_handle) * 1e6
 
 

@@ -37,7 +37,9 @@ def _error(source: str, lines: dict[Path, int], path: Path, message: str) -> Cas
 
 
 def _tag(shape: tuple[int, ...]) -> str:
-    return "x".join(map(str, shape)) if shape else "s"
+    if shape == (-2,):
+        return "unknownrank"
+    return "x".join("dyn" if d == -1 else str(d) for d in shape) if shape else "s"
 
 
 def _ranges(shape: list[int] | tuple[int, ...], pairs: list[list[int]] | None) -> tuple[tuple[int, int], ...]:

@@ -37,7 +37,7 @@ ATTR_TYPES = ("bool", "int", "float", "string", "list_bool", "list_int", "list_f
               "list_list_int", "data_type", "list_data_type")
 DISTRIBUTIONS = ("uniform", "normal", "integers", "choice", "special", "positive")
 #: How a dynamic case's runtime input shapes relate (strategies.model_shapes) and which element values it draws.
-SHAPE_RULES = ("broadcast", "matmul", "concat", "each")
+SHAPE_RULES = ("broadcast", "matmul", "concat", "each", "same")
 ELEMENT_KINDS = ("full", "finite", "pool")
 #: The dimension written for an unknown rank: the whole shape is [-2].
 UNKNOWN_RANK = (-2,)

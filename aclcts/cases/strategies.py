@@ -227,6 +227,8 @@ def model_shapes(model: Any) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
         return concat_shapes([t.dim_ranges() for t in runtime], axis, model.outputs[0].dim_ranges())
     if model.shape_rule == "each":
         return st.tuples(*(shape_in(t.dim_ranges()) for t in runtime))
+    if model.shape_rule == "same":
+        return shape_in(runtime[0].dim_ranges()).map(lambda shape: (shape,) * len(runtime))
     raise ValueError(f"case {model.id}: unknown shape_rule {model.shape_rule!r}")
 
 

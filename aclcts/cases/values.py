@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import ml_dtypes
 import numpy as np
 
@@ -69,3 +71,13 @@ def draw_inputs(case: Case, seed: int) -> list[np.ndarray]:
         else:
             arrays.append(draw(tensor, case.values.get(tensor.name, default), rng))
     return arrays
+
+
+def draw_runtime(case: Case, shapes: tuple[tuple[int, ...], ...], seed: int) -> list[np.ndarray]:
+    """The non-constant inputs of a dynamic case at concrete runtime shapes (one of its runtime_shapes), drawn from
+    the case's distributions with one generator seeded by seed."""
+    rng = np.random.default_rng(seed)
+    default = case.values.get("default")
+    runtime = [t for t in case.inputs if t.const is None]
+    return [draw(replace(t, shape=tuple(shape), shape_range=()), case.values.get(t.name, default), rng)
+            for t, shape in zip(runtime, shapes)]

@@ -13,7 +13,7 @@ import numpy as np
 from aclcts.cases import Case, TensorCase
 from aclcts.judge.compare import Comparison, bits_equal, compare, default_policy, policy_from_spec
 from aclcts.reference import reference
-from aclcts.drive.runner import Outputs
+from aclcts.drive.executor import Outputs
 
 #: Name of the parameter by which a decorated test receives the list its comparisons are appended to; the pytest
 #: plugin provides a fixture of this name that keeps the list on the test item.

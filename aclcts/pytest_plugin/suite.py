@@ -21,6 +21,7 @@ from aclcts.pytest_plugin import allure_results as allure_report  # noqa: F401
 from aclcts.drive import flow  # noqa: F401
 from aclcts.judge import golden  # noqa: F401
 from aclcts.drive import model_cache  # noqa: F401
+from aclcts.drive import dynamic
 from aclcts.cases import strategies  # noqa: F401
 from aclcts.atc import compile_elements, generate_singleop_json
 from aclcts.drive.backends import Backend, BackendError, load_backend
@@ -33,15 +34,25 @@ from aclcts.pytest_plugin.tuning import unrewritten
 from aclcts.pytest_plugin.xdist_usage import usage_error
 
 
+#: The dynamic-shape cases (-1 dims or [-2]) of the loaded case library; CASES holds the static ones.
+DYNAMIC_CASES = pytest.StashKey[list]()
+
+
+def dynamic_cases(config: pytest.Config) -> list[Case]:
+    """The dynamic-shape cases of the case library loaded for this run (--cases or cases/)."""
+    return config.stash.get(DYNAMIC_CASES, [])
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Load the case library and the golden definitions; a bad file is a usage error naming it."""
     paths = config.getoption("--cases") or [str(config.rootpath / "cases")]
     try:
-        cases = load_cases([p for p in paths if Path(p).exists() or config.getoption("--cases")])
+        cases = load_cases([p for p in paths if Path(p).exists() or config.getoption("--cases")], kind="all")
     except CaseFileError as exc:
         usage_error(config, f"case library: {exc}")
         return
-    config.stash[CASES] = cases
+    config.stash[CASES] = [c for c in cases if not c.dynamic]
+    config.stash[DYNAMIC_CASES] = [c for c in cases if c.dynamic]
     config.stash[GOLDEN] = _golden_cases(config)
     allure_report.configure(config)
 
@@ -127,6 +138,23 @@ def model_dir(pytestconfig: pytest.Config, aclcts_backend: Backend, tmp_path_fac
                 pytest.exit(f"--model-cache: {exc}", returncode=4)
             warnings.warn(pytest.PytestWarning(f"{exc}; compiling into the session's temporary folder instead"))
     return str(_compile_into(elements, tmp_path_factory.mktemp("aclcts-models"), soc))
+
+
+@pytest.fixture(scope="session")
+def dynamic_models(pytestconfig: pytest.Config, session: flow.Session,
+                   tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
+    """The run's dynamic cases and those of cases/dynamic by id, their models compiled and loaded once per session;
+    on the NPU they must be in --model-dir."""
+    shipped = pytestconfig.rootpath / "cases" / "dynamic"
+    cases = dynamic_cases(pytestconfig) + (load_cases([str(shipped)], kind="dynamic") if shipped.is_dir() else [])
+    by_id = {c.id: c for c in cases}
+    if pytestconfig.getoption("--backend") == "npu":
+        if not pytestconfig.getoption("--model-dir"):
+            pytest.skip("dynamic models on the NPU: `aclcts singleop --dynamic` JSON compiled with ATC into --model-dir")
+        return by_id
+    soc = session.acl.get_soc_name() or "Ascend910B1"
+    dynamic.load_models(session.acl, dynamic.compile_cases(by_id.values(), tmp_path_factory.mktemp("dynamic-models"), soc))
+    return by_id
 
 
 @pytest.fixture(scope="session")

@@ -186,7 +186,12 @@ def test_bad_mode(tmp_path):
 
 
 def test_negative_dimension(tmp_path):
-    source = write(tmp_path, replaced(8, "  - [[2, -1, 3], [4, 3]]"))
+    source = write(tmp_path, replaced(8, "  - [[2, -3, 3], [4, 3]]"))
+    assert_names(error_of(source), source, 8, "shapes[0][0][1]")
+
+
+def test_unknown_rank_inside_a_longer_shape(tmp_path):
+    source = write(tmp_path, replaced(8, "  - [[2, -2], [4, 3]]"))
     assert_names(error_of(source), source, 8, "shapes[0][0][1]")
 
 
