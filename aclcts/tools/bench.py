@@ -16,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from aclcts.drive import runner
+from aclcts.drive import executor, flow
 from aclcts.atc import compile_elements, generate_singleop_json
 from aclcts.pytest_plugin.bench_phases import read_spans
-from aclcts.cases import Case, CaseFileError, load_cases
+from aclcts.cases import Case, CaseFileError, TensorCase, load_cases
 from aclcts.cases.values import draw_inputs
 from aclcts.core.opmodel import OpModel, TensorSpec
 from aclcts.drive.resources import TrackingAcl
@@ -162,23 +162,20 @@ def _load_models(acl, count: int) -> None:
         acl.op.load(acl.util.bytes_to_ptr(image), len(image))
 
 
-def _tiny_add(acl):
-    size = 16 * 4
-    desc = acl.create_tensor_desc(ACL_INT32, [1, 16], ACL_ND)
-    ptrs = [acl.rt.malloc(size, 2)[0] for _ in range(3)]
-    bufs = [acl.create_data_buffer(p, size) for p in ptrs]
-    attr = acl.op.create_attr()
-    return desc, bufs, attr
+#: A tiny int32 Add [1, 16] + [1, 16], the case of the execute latency figures.
+TINY_ADD = Case("bench-tiny-add", "Add", "elementwise", "", "aclcts.tools.bench", "Add",
+                (TensorCase("x1", ACL_INT32, (1, 16)), TensorCase("x2", ACL_INT32, (1, 16))),
+                (TensorCase("y", ACL_INT32, (1, 16)),), (), ("execute_v2", "handle"), {})
 
 
-def _execute_v2_us(acl, stream, calls: int) -> float:
-    desc, bufs, attr = _tiny_add(acl)
-
-    def run() -> None:
-        acl.op.execute_v2("Add", [desc, desc], bufs[:2], [desc], bufs[2:], attr, stream)
-
-    result = per_call_us(run, calls)
-    acl.rt.synchronize_stream(stream)
+def _execute_us(acl, stream, calls: int, by_handle: bool = False) -> float:
+    """Mean microseconds of queueing one execution of TINY_ADD through the executor (execute_v2, or a handle)."""
+    inputs = [np.zeros(t.shape, t.np_dtype) for t in TINY_ADD.inputs]
+    with flow.resources(acl) as res:
+        staged = executor.stage(acl, res, TINY_ADD, inputs)
+        handle = executor.create_handle(acl, res, TINY_ADD, staged) if by_handle else 0
+        result = per_call_us(lambda: executor.launch(acl, stream, TINY_ADD, staged, handle), calls)
+        flow.check(acl.rt.synchronize_stream(stream), "acl.rt.synchronize_stream")
     return result
 
 
@@ -186,12 +183,8 @@ def ops_figures(settings: Settings) -> Iterator[Row]:
     """execute_v2 against execute_with_handle for a tiny Add, and execute_v2 latency by loaded model count."""
     acl, stream = _session()
     _load_models(acl, 1)
-    desc, bufs, attr = _tiny_add(acl)
-    handle, _ = acl.op.create_handle("Add", [desc, desc], [desc], attr)
-    v2 = _execute_v2_us(acl, stream, settings.exec_calls)
-    with_handle = per_call_us(lambda: acl.op.execute_with_handle(handle, bufs[:2], bufs[2:], stream),
-                              settings.exec_calls)
-    acl.rt.synchronize_stream(stream)
+    v2 = _execute_us(acl, stream, settings.exec_calls)
+    with_handle = _execute_us(acl, stream, settings.exec_calls, by_handle=True)
     yield Row("execute_v2 tiny Add", v2, "us/call")
     yield Row("execute_with_handle tiny Add", with_handle, "us/call")
     yield Row("execute_v2 / execute_with_handle", v2 / with_handle, "ratio", (">", 1))
@@ -202,7 +195,7 @@ def ops_figures(settings: Settings) -> Iterator[Row]:
         for count in settings.model_counts:
             acl, stream = _session()
             _load_models(acl, count)
-            latencies[count] = _execute_v2_us(acl, stream, settings.exec_calls)
+            latencies[count] = _execute_us(acl, stream, settings.exec_calls)
         rounds.append(latencies)
     for count in settings.model_counts:
         yield Row(f"execute_v2 with {count:,} loaded model(s)", statistics.median(r[count] for r in rounds), "us/call")
@@ -228,44 +221,6 @@ def _overhead_cases(cases: list[Case], count: int) -> list[Case]:
     return chosen
 
 
-def _bare_run(acl, stream, case: Case, arrays: list[np.ndarray]) -> list[bytes]:
-    """One execute_v2 of the case in plain acl calls: descs, malloc, memcpy, execute, synchronize, copy back, free."""
-    in_descs = [acl.create_tensor_desc(t.dtype, list(t.shape), case.format) for t in case.inputs]
-    out_descs = [acl.create_tensor_desc(t.dtype, list(t.shape), case.format) for t in case.outputs]
-    in_ptrs, in_bufs = [], []
-    for array in arrays:
-        payload = np.ascontiguousarray(array).tobytes()
-        ptr, _ = acl.rt.malloc(len(payload), 0)
-        acl.rt.memcpy(ptr, len(payload), acl.util.bytes_to_ptr(payload), len(payload), 1)
-        in_ptrs.append(ptr)
-        in_bufs.append(acl.create_data_buffer(ptr, len(payload)))
-    sizes = [int(np.prod(t.shape)) * t.np_dtype.itemsize for t in case.outputs]
-    out_ptrs = [acl.rt.malloc(size, 0)[0] for size in sizes]
-    out_bufs = [acl.create_data_buffer(ptr, size) for ptr, size in zip(out_ptrs, sizes)]
-    attr = acl.op.create_attr()
-    for name, value in case.attr_values().items():
-        kind = next(a.type for a in case.attrs if a.name == name)
-        getattr(acl.op, f"set_attr_{kind}")(attr, name, value)
-    ret = acl.op.execute_v2(case.op, in_descs, in_bufs, out_descs, out_bufs, attr, stream)
-    sync = acl.rt.synchronize_stream(stream)
-    if ret or sync:
-        raise BenchError(f"{case.id}: bare execute_v2 returned {ret}, synchronize_stream {sync}")
-    results = []
-    for ptr, size in zip(out_ptrs, sizes):
-        host, _ = acl.rt.malloc_host(size)
-        acl.rt.memcpy(host, size, ptr, size, 2)
-        results.append(acl.util.ptr_to_bytes(host, size))
-        acl.rt.free_host(host)
-    for buf in in_bufs + out_bufs:
-        acl.destroy_data_buffer(buf)
-    for desc in in_descs + out_descs:
-        acl.destroy_tensor_desc(desc)
-    acl.op.destroy_attr(attr)
-    for ptr in in_ptrs + out_ptrs:
-        acl.rt.free(ptr)
-    return results
-
-
 def _compiled_session(cases: list[Case], folder: str):
     acl, stream = _session()
     result = compile_elements(generate_singleop_json(list(dict.fromkeys(c.op_model("Ascend910B1") for c in cases))),
@@ -279,7 +234,7 @@ def _compiled_session(cases: list[Case], folder: str):
 
 
 def overhead_figures(settings: Settings) -> Iterator[Row]:
-    """Per-case time of runner.run + judge (through the tracking wrapper) against the same plain acl calls."""
+    """Per-case time of executor.run + judge (through the tracking wrapper) against the same plain acl calls."""
     cases = _overhead_cases(_library(settings), settings.overhead_cases)
     if not cases:
         raise BenchError("no static case without constant inputs in the case library for the overhead figure")
@@ -288,31 +243,34 @@ def overhead_figures(settings: Settings) -> Iterator[Row]:
         tracked = TrackingAcl(acl)
         inputs = [[draw_inputs(c, c.seed(SEED))] for c in cases]
         for case, sets in zip(cases, inputs):
-            framework = runner.run(tracked, stream, case, sets, "execute_v2")[0].arrays
-            bare = _bare_run(acl, stream, case, sets[0])
+            framework = executor.run(tracked, stream, case, sets, "execute_v2")[0].arrays
+            try:
+                bare = executor.run_plain(acl, stream, case, sets[0])
+            except flow.AclCallError as exc:
+                raise BenchError(str(exc)) from None
             if [a.tobytes() for a in framework] != bare:
-                raise BenchError(f"{case.id}: the plain acl calls give other outputs than runner.run")
+                raise BenchError(f"{case.id}: the plain acl calls give other outputs than executor.run")
 
         def through_framework() -> None:
             for case, sets in zip(cases, inputs):
-                judge(case, sets, runner.run(tracked, stream, case, sets, "execute_v2"))
+                judge(case, sets, executor.run(tracked, stream, case, sets, "execute_v2"))
 
-        def runner_only() -> None:
+        def executor_only() -> None:
             for case, sets in zip(cases, inputs):
-                runner.run(tracked, stream, case, sets, "execute_v2")
+                executor.run(tracked, stream, case, sets, "execute_v2")
 
         def bare_calls() -> None:
             for case, sets in zip(cases, inputs):
-                _bare_run(acl, stream, case, sets[0])
+                executor.run_plain(acl, stream, case, sets[0])
 
-        passes = [[per_call_us(body, 1, 1) / len(cases) for body in (through_framework, runner_only, bare_calls)]
+        passes = [[per_call_us(body, 1, 1) / len(cases) for body in (through_framework, executor_only, bare_calls)]
                   for _ in range(5 * settings.rounds)]
     full, run_only, bare = (statistics.median(column) for column in zip(*passes))
-    yield Row(f"runner.run + judge per case ({len(cases)} cases)", full, "us/case")
-    yield Row("runner.run alone per case", run_only, "us/case")
+    yield Row(f"executor.run + judge per case ({len(cases)} cases)", full, "us/case")
+    yield Row("executor.run alone per case", run_only, "us/case")
     yield Row("plain acl calls per case", bare, "us/case")
-    yield Row("runner.run alone / plain acl calls", statistics.median(r / b for _, r, b in passes), "ratio")
-    yield Row("runner.run + judge / plain acl calls", statistics.median(f / b for f, _, b in passes), "ratio",
+    yield Row("executor.run alone / plain acl calls", statistics.median(r / b for _, r, b in passes), "ratio")
+    yield Row("executor.run + judge / plain acl calls", statistics.median(f / b for f, _, b in passes), "ratio",
               ("<=", 2))
 
 

@@ -19,9 +19,9 @@ FIGURES = [
     "create_tensor_desc + destroy_tensor_desc", "rt.malloc(256) + rt.free", "memcpy 16 MiB host->device",
     "numpy copy 16 MiB", "memcpy / numpy copy bandwidth", "execute_v2 tiny Add", "execute_with_handle tiny Add",
     "execute_v2 / execute_with_handle", "execute_v2 with 1 loaded model(s)", "execute_v2 with 100 loaded model(s)",
-    "execute_v2 with 1,000 loaded model(s)", "1,000 models / 1 model", "runner.run + judge per case (2 cases)",
-    "runner.run alone per case", "plain acl calls per case", "runner.run alone / plain acl calls",
-    "runner.run + judge / plain acl calls", "suite startup: pytest --collect-only", "suite startup: compiling 2 models",
+    "execute_v2 with 1,000 loaded model(s)", "1,000 models / 1 model", "executor.run + judge per case (2 cases)",
+    "executor.run alone per case", "plain acl calls per case", "executor.run alone / plain acl calls",
+    "executor.run + judge / plain acl calls", "suite startup: pytest --collect-only", "suite startup: compiling 2 models",
     "pytest conformance/ serial (2 runs): N tests", "pytest conformance/ serial throughput", "pytest conformance/ -n 2: N tests",
     "pytest conformance/ -n 2 throughput", "-n 2 / serial throughput", "-n 2 / serial throughput, lowest round",
     "-n 2 / serial throughput, highest round", "serial: launch to first test",
@@ -31,7 +31,7 @@ FIGURES = [
     "two serial runs at once / one serial run",
 ]
 TARGETED = {"create_tensor_desc + destroy_tensor_desc", "rt.malloc(256) + rt.free", "memcpy / numpy copy bandwidth",
-            "execute_v2 / execute_with_handle", "1,000 models / 1 model", "runner.run + judge / plain acl calls",
+            "execute_v2 / execute_with_handle", "1,000 models / 1 model", "executor.run + judge / plain acl calls",
             "-n 2 / serial throughput"}
 
 
