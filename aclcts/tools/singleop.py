@@ -7,11 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from aclcts.drive import dynamic
-
 from aclcts.judge import golden
 from aclcts.atc import generate_singleop_json
-from aclcts.atc.parser import parse_singleop
 from aclcts.cases import CaseFileError, load_cases
 from aclcts.core.files import write_atomically
 from aclcts.core.opmodel import OpModel, model_file_name
@@ -31,14 +28,9 @@ def suite_models(case_paths: list[str], golden_dir: str | None, soc: str) -> lis
     return [(case.id, case.op_model(soc)) for case in cases]
 
 
-def dynamic_models(soc: str) -> list[tuple[str, OpModel]]:
-    """(model name, model) for the dynamic-shape suite's models."""
-    text = json.dumps(dynamic.singleop_json())
-    parsed = parse_singleop(text, "aclcts.drive.dynamic", soc_version=soc)
-    broken = [f"{op.op_type}: {'; '.join(str(e) for e in op.errors)}" for op in parsed if op.model is None]
-    if broken:
-        raise CaseFileError("aclcts.drive.dynamic models do not compile: " + " | ".join(broken))
-    return [(f"dynamic-{op.op_type}-{op.index}", op.model) for op in parsed]
+def dynamic_models(case_paths: list[str], soc: str) -> list[tuple[str, OpModel]]:
+    """("dynamic-" + case id, model) for every dynamic-shape case (-1 dims or [-2]) of the library, in order."""
+    return [(f"dynamic-{case.id}", case.op_model(soc)) for case in load_cases(case_paths, kind="dynamic")]
 
 
 def build(case_paths: list[str], golden_dir: str | None, soc: str, kinds: str) -> tuple[list[dict], dict[str, str]]:
@@ -47,7 +39,7 @@ def build(case_paths: list[str], golden_dir: str | None, soc: str, kinds: str) -
     if kinds in ("all", "static"):
         entries += suite_models(case_paths, golden_dir, soc)
     if kinds in ("all", "dynamic"):
-        entries += dynamic_models(soc)
+        entries += dynamic_models(case_paths, soc)
     distinct = list(dict.fromkeys(model for _, model in entries))
     index = {model: i for i, model in enumerate(distinct)}
     elements = generate_singleop_json(distinct)
@@ -67,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--soc", default="Ascend910B1", help="SoC recorded in the manifest (pass the same to atc)")
     kind = parser.add_mutually_exclusive_group()
     kind.add_argument("--static", dest="kinds", action="store_const", const="static", help="static models only")
-    kind.add_argument("--dynamic", dest="kinds", action="store_const", const="dynamic", help="dynamic models only")
+    kind.add_argument("--dynamic", dest="kinds", action="store_const", const="dynamic",
+                      help="dynamic models only (the cases with -1 dims or [-2])")
     args = parser.parse_args(argv)
     try:
         elements, manifest = build(args.cases, args.golden_dir, args.soc, args.kinds or "all")
