@@ -1,5 +1,5 @@
-"""The dynamic-shape and state-machine conformance tests fail against simulator wrappers with planted defects, and
-pass against the same wrapping without one."""
+"""The dynamic-shape and state-machine conformance tests fail against the simulator with one table fault on, and
+pass without it."""
 
 import os
 import re
@@ -10,24 +10,24 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
-#: Only the Add case is compiled into the child's model dir: the state machine needs its static int32 [8, 16] model.
-LIBRARY = ["--cases", "cases/elementwise/add.yaml"]
+#: Only the Add case (the state machine needs its static int32 [8, 16] model) and the dynamic-shape cases are
+#: compiled into the child's model dir.
+LIBRARY = ["--cases", "cases/elementwise/add.yaml", "cases/dynamic"]
 
-#: fault factory in faults_dynamic.py → (conformance selection, tests that must fail).
+#: simulator fault (aclcts/sim/faults) → (conformance selection, tests that must fail).
 FAULTS = {
-    "narrowed_inferred_range": (
+    "infer_shape_ranges_narrowed": (
         ["conformance/test_data_dependent.py"],
         {"test_non_zero_inferred_range_contains_the_real_count", "test_unique_inferred_range_contains_the_real_count",
          "test_non_zero_max_shape_flow_reads_the_real_shape_back", "test_unique_max_shape_flow_reads_the_real_shape_back"},
     ),
-    "no_shape_write_back": (
+    "no_output_shape_write_back": (
         ["conformance/test_dynamic_shapes.py", "conformance/test_data_dependent.py", "-k", "back"],
         {"test_execute_v2_with_outputs_at_the_range_maximum_writes_the_real_shape_back",
          "test_non_zero_max_shape_flow_reads_the_real_shape_back", "test_unique_max_shape_flow_reads_the_real_shape_back",
          "test_top_k_with_k_at_run_time_and_outputs_at_the_size_of_x_reads_k_back"},
     ),
-    "wrong_dynamic_element_count": (
+    "dynamic_element_count_wrong": (
         ["conformance/test_dynamic_shapes.py", "conformance/test_data_dependent.py", "-k", "count"],
         {"test_element_count_and_size_are_zero_with_minus_one_dims_and_real_once_set",
          "test_non_zero_inferred_range_contains_the_real_count", "test_unique_inferred_range_contains_the_real_count"},
@@ -36,11 +36,11 @@ FAULTS = {
 SELECTIONS = [FAULTS[name][0] for name in FAULTS] + [["conformance/test_state_machine.py"]]
 
 
-def run_suite(factory: str, selection: list[str]) -> subprocess.CompletedProcess:
-    """Run part of the conformance suite against faults_dynamic.<factory> in a child pytest."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE), str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    command = [sys.executable, "-m", "pytest", *selection, *LIBRARY, f"--backend=faults_dynamic:{factory}", "-q",
-               "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:randomly"]
+def run_suite(fault: str, selection: list[str]) -> subprocess.CompletedProcess:
+    """Run part of the conformance suite in a child pytest with the named simulator fault on ("" for none)."""
+    env = dict(os.environ, ACLCTS_SIM_FAULTS=fault)
+    command = [sys.executable, "-m", "pytest", *selection, *LIBRARY, "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+               "-p", "no:randomly"]
     return subprocess.run(command, check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
 
 
@@ -50,18 +50,18 @@ def failed_tests(output: str) -> set[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("factory", FAULTS)
-def test_dynamic_shape_tests_fail_against_the_planted_fault(factory):
-    selection, expected = FAULTS[factory]
-    result = run_suite(factory, selection)
+@pytest.mark.parametrize("fault", FAULTS)
+def test_dynamic_shape_tests_fail_against_the_planted_fault(fault):
+    selection, expected = FAULTS[fault]
+    result = run_suite(fault, selection)
     failed = failed_tests(result.stdout)
-    assert result.returncode == 1, f"{factory}: exit {result.returncode}\n{result.stdout[-3000:]}"
-    assert expected <= failed, f"{factory}: expected {sorted(expected - failed)} to fail too; failed: {sorted(failed)}"
+    assert result.returncode == 1, f"{fault}: exit {result.returncode}\n{result.stdout[-3000:]}"
+    assert expected <= failed, f"{fault}: expected {sorted(expected - failed)} to fail too; failed: {sorted(failed)}"
 
 
 @pytest.mark.slow
 def test_state_machine_shrinks_a_leak_in_destroy_handle_to_at_most_five_steps():
-    result = run_suite("leaky_destroy_handle", ["conformance/test_state_machine.py"])
+    result = run_suite("destroy_handle_leaks_memory", ["conformance/test_state_machine.py"])
     output = result.stdout
     assert "test_api_call_sequences_keep_the_documented_contract" in failed_tests(output), output[-3000:]
     example = output[output.index("Falsifying example"):]
@@ -74,5 +74,5 @@ def test_state_machine_shrinks_a_leak_in_destroy_handle_to_at_most_five_steps():
 @pytest.mark.slow
 @pytest.mark.parametrize("selection", SELECTIONS, ids=["data_dependent", "write_back", "element_count", "state_machine"])
 def test_the_same_selections_pass_without_a_fault(selection):
-    result = run_suite("unmodified", selection)
+    result = run_suite("", selection)
     assert result.returncode == 0, f"exit {result.returncode}\n{result.stdout[-3000:]}"

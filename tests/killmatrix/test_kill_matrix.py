@@ -40,6 +40,14 @@ FAULT_SELECTIONS = {
     "bf16_size_wrong": ["conformance/test_descriptors.py", "-k", "data_type_size"],
     "model_dir_no_recurse": ["conformance/test_load.py", "-k", "three_folder_levels"],
     "model_dir_repeat_accepted": ["conformance/test_load.py", "-k", "100002"],
+    "execute_overwrites_output": ["conformance/test_execute.py", "-k", "Add"],
+    "free_accepts_null": ["conformance/test_negative.py", "-k", "rt.free.null"],
+    "double_free_succeeds": ["conformance/test_negative.py", "-k", "double_free"],
+    "double_free_crashes": ["conformance/test_negative.py", "-k", "double_free", "--isolate"],
+    "handle_input_count_unchecked": ["conformance/test_negative.py", "-k", "execute_with_handle"],
+    "get_mem_info_frozen": ["conformance/test_leaks.py", "-k", "moves"],
+    "memcpy_keeps_host_copies": ["conformance/test_leaks.py", "-k", "host_memory"],
+    "dynamic_element_count_wrong": ["conformance/test_dynamic_shapes.py", "-k", "count"],
 }
 
 #: For each deviation, every numeric conformance test of the ops (and dtypes) it affects, run in full.
@@ -88,9 +96,17 @@ def test_no_fault_is_active_by_default(monkeypatch):
     monkeypatch.delenv("ACLCTS_SIM_FAULTS", raising=False)
     assert from_environment().faults == frozenset()
     with isolated(faults=""):
-        assert not any(faults.active(name) for name in faults.names())
+        assert faults.installed() == frozenset()
     with isolated(faults="bf16_size_wrong"):
-        assert [name for name in faults.names() if faults.active(name)] == ["bf16_size_wrong"]
+        assert faults.installed() == {"bf16_size_wrong"}
+
+
+def test_a_fault_that_crashes_the_process_runs_with_at_least_two_workers():
+    assert [name for name in faults.names() if faults.REGISTRY[name].crashes] == ["double_free_crashes"]
+    assert killmatrix.workers_for("double_free_crashes", 1) == 2
+    assert killmatrix.workers_for("double_free_crashes", 4) == 4
+    assert killmatrix.workers_for("double_free_succeeds", 1) == 1
+    assert killmatrix.workers_for(None, 1) == 1
 
 
 def test_the_command_rejects_an_unknown_fault_in_one_line(capsys):

@@ -13,7 +13,6 @@ import pytest
 from aclcts.drive import isolation
 
 ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
 
 
 def device_count_and_a_malloc(acl, session, size):
@@ -101,11 +100,10 @@ def test_a_crashing_test_fails_and_the_next_test_still_runs(pytester, monkeypatc
 
 
 @pytest.mark.slow
-def test_a_backend_that_crashes_on_double_free_fails_that_probe_and_the_run_goes_on():
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE), str(ROOT), os.environ.get("PYTHONPATH", "")]))
+def test_a_simulator_that_crashes_on_double_free_fails_that_isolated_probe_and_the_run_goes_on():
+    env = dict(os.environ, ACLCTS_SIM_FAULTS="double_free_crashes")
     command = [sys.executable, "-m", "pytest", "conformance/test_negative.py", "-k", "double_free", "-rf",
-               "--cases", "cases/elementwise/add.yaml", "--backend=faults_negative:double_free_crashes", "-q",
-               "-p", "no:cacheprovider", "-p", "no:xdist"]
+               "--cases", "cases/elementwise/add.yaml", "--isolate", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
     result = subprocess.run(command, check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     tail = result.stdout[-4000:]
     assert result.returncode == 1, tail
