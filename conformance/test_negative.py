@@ -28,6 +28,7 @@ from aclcts.core.constants import (
 )
 from aclcts.core.error_codes import Outcome
 from aclcts.drive.resources import TrackingAcl
+from documented_steps import marked
 
 INT32, INT16, FP16 = int(DataType.ACL_INT32), int(DataType.ACL_INT16), int(DataType.ACL_FLOAT16)
 ND, NCHW = int(Format.ACL_FORMAT_ND), int(Format.ACL_FORMAT_NCHW)
@@ -659,34 +660,10 @@ UNSAFE: dict[str, Probe] = {
 }
 PROBES: dict[str, Probe] = {**BINDING, **CODES, **UNSAFE}
 
-#: The documented step of a probed call (its scenario id without a "binding." or "unsafe." prefix), by the first
-#: matching leading part; the per-step summary counts each probe under its step. Device, context and stream calls
-#: count under "sync", the step of streams.
-STEP_OF_CALL = (
-    ("rt.free", "free"), ("rt.malloc", "memory"), ("rt.memcpy", "memory"), ("rt.memset", "memory"),
-    ("rt.get_mem_info", "memory"), ("util.", "memory"), ("init", "sync"), ("rt.", "sync"),
-    ("op.set_model_dir", "load"), ("op.load", "load"), ("op.set_max_op_queue_num", "execute"),
-    ("op.execute_with_handle", "handle"), ("op.create_handle_for_cast", "cast"), ("op.create_handle", "handle"),
-    ("op.destroy_handle", "handle"), ("op.execute", "execute"), ("op.infer_shape", "infer_shape"),
-    ("op.cast", "cast"), ("op.set_attr", "descriptors"), ("blas.", "blas"), ("create_tensor_desc", "descriptors"),
-    ("get_tensor_desc", "descriptors"), ("set_tensor", "descriptors"), ("create_data_buffer", "descriptors"),
-    ("destroy_data_buffer", "descriptors"), ("update_data_buffer", "descriptors"),
-    ("get_data_buffer", "descriptors"),
-)
-
-
-def step_of(scenario: str) -> str:
-    """The documented step a scenario probes."""
-    call = scenario.removeprefix("binding.").removeprefix("unsafe.")
-    for prefix, step in STEP_OF_CALL:
-        if call.startswith(prefix):
-            return step
-    raise KeyError(f"no documented step for scenario {scenario!r}: add its call to STEP_OF_CALL")
-
 
 def with_step(scenarios: list[str]) -> list[Any]:
-    """The scenarios as parameters carrying their documented step's marker."""
-    return [pytest.param(name, id=name, marks=getattr(pytest.mark, step_of(name))) for name in scenarios]
+    """The scenarios as parameters, each carrying the marker of the documented step of the call it probes."""
+    return [marked(name.removeprefix("binding.").removeprefix("unsafe."), name, id=name) for name in scenarios]
 
 
 def _releaser(acl: Any, kind: str) -> Callable[[int], Any]:

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -16,6 +22,8 @@ pytestmark = pytest.mark.sync
 
 OK = ErrorCode.ACL_SUCCESS
 RT_PARAM_INVALID = ErrorCode.ACL_ERROR_RT_PARAM_INVALID
+INVALID_PARAM = ErrorCode.ACL_ERROR_INVALID_PARAM
+REPEAT_INITIALIZE, REPEAT_FINALIZE = ErrorCode.ACL_ERROR_REPEAT_INITIALIZE, ErrorCode.ACL_ERROR_REPEAT_FINALIZE
 INT32 = int(DataType.ACL_INT32)
 ND = int(Format.ACL_FORMAT_ND)
 H2H = int(MemcpyKind.ACL_MEMCPY_HOST_TO_HOST)
@@ -311,3 +319,242 @@ def test_synchronize_device_completes_the_work_of_every_stream(acl, res, stream,
 ])
 def test_synchronize_stream_with_timeout_codes(acl, stream, timeout, expected):
     assert acl.rt.synchronize_stream_with_timeout(stream, timeout) == expected
+
+
+# ---------------------------------------------------------------- devices, contexts and threads (pyacl-api.md §2)
+
+
+def run_in_thread(func: Callable[[], Any]) -> Any:
+    """func's result in a new thread (its exception re-raised here)."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = func()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(timeout=30)
+    assert not thread.is_alive(), "the thread did not finish in 30 s"
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+@pytest.fixture
+def restore_context(acl: Any, session: flow.Session) -> Iterator[flow.Session]:
+    """The session, whose context is made current again after the test."""
+    yield session
+    flow.check(acl.rt.set_context(session.context), "acl.rt.set_context")
+
+
+def test_set_device_accepts_every_id_below_the_device_count_and_get_device_reports_it(acl, restore_context):
+    session = restore_context
+    for device_id in range(flow.value(acl.rt.get_device_count(), "acl.rt.get_device_count")):
+        assert acl.rt.set_device(device_id) == OK
+        assert acl.rt.get_device() == (device_id, OK)
+        if device_id != session.device_id:
+            assert acl.rt.reset_device(device_id) == OK
+        flow.check(acl.rt.set_context(session.context), "acl.rt.set_context")
+
+
+def test_set_device_makes_the_devices_default_context_current(acl, restore_context):
+    assert acl.rt.set_device(restore_context.device_id) == OK
+    context, ret = acl.rt.get_context()
+    assert ret == OK and context not in (0, restore_context.context)
+
+
+def test_create_context_makes_the_new_context_current(acl, restore_context):
+    context = flow.value(acl.rt.create_context(restore_context.device_id), "acl.rt.create_context")
+    try:
+        assert context not in (0, restore_context.context)
+        assert acl.rt.get_context() == (context, OK)
+    finally:
+        flow.check(acl.rt.destroy_context(context), "acl.rt.destroy_context")
+
+
+def test_set_context_last_call_wins(acl, restore_context):
+    first = flow.value(acl.rt.create_context(restore_context.device_id), "acl.rt.create_context")
+    second = flow.value(acl.rt.create_context(restore_context.device_id), "acl.rt.create_context")
+    try:
+        assert acl.rt.set_context(first) == OK
+        assert acl.rt.set_context(restore_context.context) == OK
+        assert acl.rt.get_context() == (restore_context.context, OK)
+        assert acl.rt.set_context(second) == OK
+        assert acl.rt.get_context() == (second, OK)
+    finally:
+        flow.check(acl.rt.destroy_context(first), "acl.rt.destroy_context")
+        flow.check(acl.rt.destroy_context(second), "acl.rt.destroy_context")
+
+
+def test_a_new_thread_has_no_current_context(acl, session):
+    _, ret = run_in_thread(acl.rt.get_context)
+    assert ret != OK
+    assert acl.rt.get_context() == (session.context, OK)
+
+
+def test_set_context_in_a_thread_is_current_only_there(acl, session):
+    other = flow.value(acl.rt.create_context(session.device_id), "acl.rt.create_context")
+    flow.check(acl.rt.set_context(session.context), "acl.rt.set_context")
+    try:
+        assert run_in_thread(lambda: (acl.rt.set_context(other), acl.rt.get_context())) == (OK, (other, OK))
+        assert acl.rt.get_context() == (session.context, OK)
+    finally:
+        flow.check(acl.rt.destroy_context(other), "acl.rt.destroy_context")
+        flow.check(acl.rt.set_context(session.context), "acl.rt.set_context")
+
+
+def test_create_context_in_a_thread_is_current_only_there(acl, session):
+    def worker() -> tuple[int, tuple[int, int]]:
+        context = flow.value(acl.rt.create_context(session.device_id), "acl.rt.create_context")
+        current = acl.rt.get_context()
+        flow.check(acl.rt.destroy_context(context), "acl.rt.destroy_context")
+        return context, current
+
+    context, current = run_in_thread(worker)
+    assert current == (context, OK)
+    assert acl.rt.get_context() == (session.context, OK)
+
+
+def test_threads_setting_the_same_device_share_its_default_context(acl, restore_context):
+    device_id = restore_context.device_id
+    flow.check(acl.rt.set_device(device_id), "acl.rt.set_device")
+    default_context = flow.value(acl.rt.get_context(), "acl.rt.get_context")
+    assert run_in_thread(lambda: (acl.rt.set_device(device_id), acl.rt.get_context())) == (OK, (default_context, OK))
+
+
+def test_a_context_set_in_another_thread_reaches_the_same_memory(acl, res, session):
+    data = bytes(range(64))
+    ptr = device_copy(res, data)
+
+    def worker() -> bytes:
+        flow.check(acl.rt.set_context(session.context), "acl.rt.set_context")
+        host = flow.value(acl.rt.malloc_host(64), "acl.rt.malloc_host")
+        try:
+            flow.check(acl.rt.memcpy(host, 64, ptr, 64, D2H), "acl.rt.memcpy D2H")
+            return acl.util.ptr_to_bytes(host, 64)
+        finally:
+            flow.check(acl.rt.free_host(host), "acl.rt.free_host")
+
+    assert run_in_thread(worker) == data
+
+
+# ---------------------------------------------------------------- stream and event calls
+
+
+def test_create_stream_with_config_gives_a_usable_stream(acl, res):
+    stream = flow.value(acl.rt.create_stream_with_config(0, 0), "acl.rt.create_stream_with_config")
+    try:
+        dst, expected = queue_memset_async(res, stream)
+        assert acl.rt.synchronize_stream(stream) == OK
+        assert read_now(res, dst) == expected
+    finally:
+        flow.check(acl.rt.destroy_stream(stream), "acl.rt.destroy_stream")
+
+
+def test_ctx_get_current_default_stream_returns_an_int_and_0(acl):
+    stream, ret = acl.rt.ctx_get_current_default_stream()
+    assert ret == OK and type(stream) is int
+
+
+def test_reset_event_after_its_work_is_done_is_0(acl, stream, event):
+    assert acl.rt.record_event(event, stream) == OK
+    assert acl.rt.synchronize_stream(stream) == OK
+    assert acl.rt.reset_event(event, stream) == OK
+
+
+def test_event_elapsed_time_is_a_non_negative_float_of_milliseconds(acl, stream):
+    start = flow.value(acl.rt.create_event(), "acl.rt.create_event")
+    end = flow.value(acl.rt.create_event(), "acl.rt.create_event")
+    try:
+        assert acl.rt.record_event(start, stream) == OK
+        assert acl.rt.record_event(end, stream) == OK
+        assert acl.rt.synchronize_event(end) == OK
+        ms, ret = acl.rt.event_elapsed_time(start, end)
+        assert ret == OK and type(ms) is float and ms >= 0.0
+    finally:
+        flow.check(acl.rt.destroy_event(start), "acl.rt.destroy_event")
+        flow.check(acl.rt.destroy_event(end), "acl.rt.destroy_event")
+
+
+# ---------------------------------------------------------------- init and finalize, each in a fresh process
+
+#: Runs one function of this file as fn(acl, device_id, folder) in a fresh process on the run's backend; prints its
+#: JSON result. acl.init and acl.finalize act once per process, and the session of this run already did both.
+FRESH_PROCESS = r"""
+import importlib.util, json, sys
+from aclcts.drive.backends import load_backend
+spec = importlib.util.spec_from_file_location("aclcts_fresh_process", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+acl = load_backend(sys.argv[3]).acl
+print(json.dumps(getattr(module, sys.argv[2])(acl, int(sys.argv[4]), sys.argv[5])))
+"""
+
+
+def init_twice_then_finalize_twice(acl: Any, device_id: int, folder: str) -> list[int]:
+    """init, init, finalize, finalize."""
+    return [acl.init(), acl.init(), acl.finalize(), acl.finalize()]
+
+
+def finalize_without_init(acl: Any, device_id: int, folder: str) -> list[int]:
+    """finalize alone."""
+    return [acl.finalize()]
+
+
+def init_twice_with_one_config(acl: Any, device_id: int, folder: str) -> list[int]:
+    """init(config), init(config), finalize."""
+    config = Path(folder, "acl.json")
+    config.write_text(json.dumps({"max_opqueue_num": 20000}), encoding="utf-8")
+    return [acl.init(str(config)), acl.init(str(config)), acl.finalize()]
+
+
+def init_again_with_another_config(acl: Any, device_id: int, folder: str) -> list[int]:
+    """init(first), init(second) with other content, finalize."""
+    first, second = Path(folder, "first.json"), Path(folder, "second.json")
+    first.write_text(json.dumps({"max_opqueue_num": 20000}), encoding="utf-8")
+    second.write_text(json.dumps({"max_opqueue_num": 100}), encoding="utf-8")
+    return [acl.init(str(first)), acl.init(str(second)), acl.finalize()]
+
+
+def create_context_without_set_device(acl: Any, device_id: int, folder: str) -> list[int]:
+    """init, create_context with no set_device, synchronize the default stream 0, destroy_context, finalize."""
+    rets = [acl.init()]
+    context, ret = acl.rt.create_context(device_id)
+    rets += [ret, acl.rt.synchronize_stream(0), acl.rt.destroy_context(context), acl.rt.reset_device(device_id)]
+    return rets + [acl.finalize()]
+
+
+FRESH_PROCESS_RUNS = (init_twice_then_finalize_twice, finalize_without_init, init_twice_with_one_config,
+                      init_again_with_another_config, create_context_without_set_device)
+
+
+@pytest.fixture(scope="module")
+def fresh_process_results(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Each of FRESH_PROCESS_RUNS run at once in its own fresh process on the run's backend; JSON results by name."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    backend, device = pytestconfig.getoption("--backend"), str(pytestconfig.getoption("--device-id"))
+    children = {run.__name__: subprocess.Popen(
+        [sys.executable, "-c", FRESH_PROCESS, __file__, run.__name__, backend, device,
+         str(tmp_path_factory.mktemp(run.__name__))], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=env) for run in FRESH_PROCESS_RUNS}
+    results = {}
+    for name, child in children.items():
+        out, err = child.communicate(timeout=120)
+        results[name] = json.loads(out.strip().splitlines()[-1]) if child.returncode == 0 else err[-3000:]
+    return results
+
+
+@pytest.mark.parametrize("function, expected", [
+    pytest.param(init_twice_then_finalize_twice, [OK, REPEAT_INITIALIZE, OK, REPEAT_FINALIZE],
+                 id="second-init-100002-and-finalize-ignores-the-init-count"),
+    pytest.param(finalize_without_init, [OK], id="finalize-without-init-is-0"),
+    pytest.param(init_twice_with_one_config, [OK, REPEAT_INITIALIZE, OK], id="init-again-with-the-same-config-100002"),
+    pytest.param(init_again_with_another_config, [OK, INVALID_PARAM, OK], id="init-again-with-another-config-100000"),
+    pytest.param(create_context_without_set_device, [OK] * 6,
+                 id="create_context-without-set_device-binds-the-default-stream"),
+])
+def test_init_and_finalize_codes_in_a_fresh_process(fresh_process_results, function, expected):
+    assert fresh_process_results[function.__name__] == expected
