@@ -13,8 +13,6 @@ from aclcts.core.constants import DataType, ErrorCode, Format, RunMode
 from aclcts.drive import flow
 from documented_steps import marked
 
-pytestmark = pytest.mark.negative
-
 OK = ErrorCode.ACL_SUCCESS
 INVALID_PARAM = ErrorCode.ACL_ERROR_INVALID_PARAM
 FLOAT, ND = int(DataType.ACL_FLOAT), int(Format.ACL_FORMAT_ND)
@@ -59,6 +57,7 @@ KEYWORD_CALLS = [
 ]
 
 
+@pytest.mark.negative
 @pytest.mark.parametrize("call", KEYWORD_CALLS)
 def test_keyword_arguments_are_a_type_error(acl, held, call):
     with pytest.raises(TypeError):
@@ -168,6 +167,7 @@ PARSE_FAILURES = [
 ]
 
 
+@pytest.mark.negative
 @pytest.mark.parametrize("name, call", PARSE_FAILURES)
 def test_arguments_that_fail_to_parse_raise_the_wrappers_type_error(acl, held, name, call):
     with pytest.raises(TypeError) as raised:
@@ -207,6 +207,7 @@ LIST_FAILURES = [
 ]
 
 
+@pytest.mark.negative
 @pytest.mark.parametrize("message, call", LIST_FAILURES)
 def test_list_arguments_that_are_not_lists_of_ints_raise_the_documented_type_error(acl, held, message, call):
     with pytest.raises(TypeError) as raised:
