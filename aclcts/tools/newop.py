@@ -16,6 +16,8 @@ PROG = "aclcts new-op"
 #: Data types the scaffold's placeholder computation (a broadcasting sum) supports.
 DTYPES = ("float16", "bfloat16", "float32", "double", "int8", "int16", "int32", "int64", "uint8")
 MAX_TENSORS = 8
+#: The [min, max] of every -1 dim of a dynamic scaffold (the static scaffold's shapes fit inside it).
+DYNAMIC_RANGE = [1, 32]
 _NAME = re.compile(r"[A-Z][A-Za-z0-9]*\Z")
 _WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
@@ -29,12 +31,23 @@ source: "custom operator $op: $signature; no attributes (replace with the operat
 reference: $module_ref:$constant
 inputs: [$inputs]
 outputs: [$outputs]
-modes: [execute_v2, handle]
+modes: [$modes]
 dtypes: [$dtypes]
 shapes:
 $shapes
 values:
   default: {uniform: [-10, 10]}
+''')
+
+_DYNAMIC_KEYS = Template('''\
+# Dynamic shapes: the model is compiled with -1 dims inside shape_range; the conformance suite runs it at
+# runtime_shapes and at shapes drawn by shape_rule inside the ranges (conformance/test_dynamic_shapes.py).
+shape_range:
+$ranges
+shape_rule: $rule
+elements: finite
+runtime_shapes:
+$runtime
 ''')
 
 _REFERENCE = Template('''\
@@ -100,21 +113,35 @@ def _device_type(dtype: np.dtype) -> type:
 
 
 def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
-    """$op's outputs from its input arrays, one array of each output's dtype and shape."""
+    """$op's outputs from its input arrays, one array of each output's dtype, in the inputs' broadcast shape."""
+    shape = np.broadcast_shapes(*(x.shape for x in inputs))
     total = inputs[0].astype(_device_type(inputs[0].dtype))
     for x in inputs[1:]:
         total = total + x.astype(_device_type(x.dtype))
-    return [np.broadcast_to(total, info.shape).astype(numpy_dtype(info.dtype)) for info in outputs]
+    return [np.broadcast_to(total, shape).astype(numpy_dtype(info.dtype)) for info in outputs]
+
+
+def _broadcast(shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """NumPy broadcasting of input dims where -1 is an unknown dim and [-2] an unknown rank."""
+    if any(shape == (-2,) for shape in shapes):
+        return (-2,)
+    rank = max((len(shape) for shape in shapes), default=0)
+    dims = []
+    for position in range(rank):
+        column = [shape[position - rank + len(shape)] if position - rank + len(shape) >= 0 else 1 for shape in shapes]
+        known = {d for d in column if d >= 0 and d != 1}
+        if len(known) > 1:
+            raise KernelError(f"$op: the input shapes do not broadcast: {shapes}")
+        dims.append(known.pop() if known else (-1 if -1 in column else 1))
+    return tuple(dims)
 
 
 def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None],
                 attrs: dict[str, Any]) -> list[InferredShape]:
-    """$op's output dtypes and dims from its input descs (the inputs broadcast together)."""
-    try:
-        dims = tuple(np.broadcast_shapes(*(info.shape for info in inputs)))
-    except ValueError as exc:
-        raise KernelError(f"$op: the input shapes do not broadcast: {exc}") from None
-    return [InferredShape(inputs[0].dtype, dims, tuple((d, d) for d in dims))] * N_OUTPUTS
+    """$op's output dtypes and dims from its input descs (the inputs broadcast together; -1 stays unknown)."""
+    dims = _broadcast([tuple(info.shape) for info in inputs])
+    ranges = () if dims == (-2,) else tuple((d, d) if d >= 0 else (0, -1) for d in dims)
+    return [InferredShape(inputs[0].dtype, dims, ranges)] * N_OUTPUTS
 
 
 def register() -> None:
@@ -148,6 +175,7 @@ class Scaffold:
     outputs: tuple[str, ...]
     dtypes: tuple[str, ...]
     kernel: bool
+    dynamic: bool = False
 
     @property
     def module(self) -> str:
@@ -162,7 +190,10 @@ class Scaffold:
     def files(self) -> dict[Path, str]:
         """Every file to write and its text."""
         words = self._words()
-        files = {self.case_file: _CASE_FILE.substitute(words),
+        case_text = _CASE_FILE.substitute(words)
+        if self.dynamic:
+            case_text += _DYNAMIC_KEYS.substitute(words)
+        files = {self.case_file: case_text,
                  self.folder / f"{self.module}_reference.py": _REFERENCE.substitute(words)}
         if self.kernel:
             files[self.folder / f"{self.module}_kernel.py"] = _KERNEL.substitute(words)
@@ -179,11 +210,21 @@ class Scaffold:
             "signature": f"{_plural('input', self.inputs)}; {_plural('output', self.outputs)}",
             "inputs": ", ".join(self.inputs), "outputs": ", ".join(self.outputs), "dtypes": ", ".join(self.dtypes),
             "shapes": "\n".join(f"  - {shape_set}" for shape_set in self._shape_sets()),
+            "modes": "execute_v2" if self.dynamic else "execute_v2, handle",
+            "ranges": "\n".join(f"  {name}: [{DYNAMIC_RANGE}, {DYNAMIC_RANGE}]" for name in self.inputs + self.outputs),
+            "rule": "broadcast" if len(self.inputs) == 2 else "same",
+            "runtime": "\n".join(f"  - {shape_set}" for shape_set in self._static_shape_sets()[::2]),
             "n_outputs": str(len(self.outputs)),
             "input_tuple": _tuple_text(self.inputs), "output_tuple": _tuple_text(self.outputs),
         }
 
     def _shape_sets(self) -> list[str]:
+        if self.dynamic:
+            dims = ", ".join(f"{name}: [-1, -1]" for name in self.inputs + self.outputs)
+            return [f"{{{dims}}}"]
+        return self._static_shape_sets()
+
+    def _static_shape_sets(self) -> list[str]:
         n = len(self.inputs)
         sets = [[[16, 32]] * n, [[2, 3, 5]] * n]
         if n > 1:
@@ -256,7 +297,8 @@ def scaffold_from(args: argparse.Namespace) -> Scaffold:
     op = _op_name(args.name)
     folder = Path(args.dir) if args.dir else Path("custom_ops") / snake_case(op)
     return Scaffold(op, folder, _tensor_names("x", _count(args.inputs, "--inputs")),
-                    _tensor_names("y", _count(args.outputs, "--outputs")), _dtypes(args.dtype), not args.no_kernel)
+                    _tensor_names("y", _count(args.outputs, "--outputs")), _dtypes(args.dtype), not args.no_kernel,
+                    args.dynamic)
 
 
 def write(scaffold: Scaffold, force: bool) -> list[Path]:
@@ -284,6 +326,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--dtype", default="float16,float32",
                         help=f"comma-separated data types of the cases, from {', '.join(DTYPES)} "
                              "(default float16,float32)")
+    parser.add_argument("--dynamic", action="store_true",
+                        help="a dynamic-shape case: -1 dims inside shape_range, run at runtime_shapes and drawn shapes")
     parser.add_argument("--no-kernel", action="store_true",
                         help="write no simulator kernel (and no conftest.py loading it)")
     parser.add_argument("--force", action="store_true", help="overwrite files that already exist")

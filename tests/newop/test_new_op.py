@@ -134,3 +134,41 @@ def test_the_next_commands_name_the_generated_case_file(tmp_path, capsys):
     assert f"aclcts singleop {case_file} -o build/op_list.json" in out
     assert "atc --singleop=build/op_list.json --output=build/op_models --soc_version=" in out
     assert f"pytest conformance/ --backend=npu --model-dir=build/op_models --cases {case_file} -k MyScale" in out
+
+
+@pytest.fixture(scope="module")
+def my_dyn(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("newop") / "my_dyn"
+    assert main(["MyDyn", "--dir", str(folder), "--dynamic"]) == 0
+    return folder
+
+
+def test_the_dynamic_scaffold_writes_a_dynamic_case_with_ranges_and_runtime_shapes(my_dyn):
+    source = str(my_dyn / "my_dyn.yaml")
+    assert load_cases([source]) == []
+    cases = load_cases([source], kind="dynamic")
+    assert [c.id for c in cases] == ["MyDyn-float16-dynxdyn_dynxdyn", "MyDyn-float32-dynxdyn_dynxdyn"]
+    for case in cases:
+        assert [t.shape for t in case.inputs + case.outputs] == [(-1, -1)] * 3
+        assert {t.dim_ranges() for t in case.inputs + case.outputs} == {((1, 32), (1, 32))}
+        assert case.runtime_shapes == (((16, 32), (16, 32)), ((4, 1), (1, 5)))
+        assert case.shape_rule == "broadcast" and case.modes == ("execute_v2",)
+
+
+def test_the_generated_dynamic_cases_pass_the_dynamic_shape_steps_on_the_simulator(my_dyn):
+    result, outcomes = suite_run(my_dyn, my_dyn / "my_dyn.yaml", "MyDyn")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert {name.split("::")[0] for name in outcomes} == {"conformance.test_dynamic_shapes"}
+    runtime = [name for name in outcomes if "runtime_shapes" in name]
+    assert len(runtime) == 4 and len(outcomes) == 22 and set(outcomes.values()) == {"passed"}, outcomes
+
+
+def test_a_dynamic_kernel_that_drops_an_input_fails_the_dynamic_shape_steps(tmp_path):
+    folder = tmp_path / "broken"
+    assert main(["MyDynBroken", "--dir", str(folder), "--dynamic"]) == 0
+    kernel = folder / "my_dyn_broken_kernel.py"
+    kernel.write_text(kernel.read_text().replace("for x in inputs[1:]:", "for x in inputs[2:]:"))
+    result, outcomes = suite_run(folder, folder / "my_dyn_broken.yaml", "MyDynBroken")
+    assert result.returncode == 1, result.stdout[-3000:]
+    executed = {name: outcome for name, outcome in outcomes.items() if "matches_the_reference" in name}
+    assert len(executed) == 6 and set(executed.values()) == {"failure"}, outcomes
