@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from aclcts.core.constants import ErrorCode, MemcpyKind
+from aclcts.core.constants import ErrorCode
 from aclcts.sim import seams
 from aclcts.sim.faults import kernels as k
 from aclcts.sim.faults import runtime as r
@@ -18,11 +18,10 @@ from aclcts.sim.kernels.elementwise import BINARY_OP_TYPES
 
 FAULT = "fault"
 DEVIATION = "deviation"
-#: The seam of the built-in kernel registry (one entry per op type).
+#: Seams most entries substitute at: the built-in kernel registry, the error-code table, the copy routine.
 KERNELS = "built-in kernels"
 ERROR_CODES = "error codes"
 COPY = "copy"
-H2D = int(MemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE)
 OP_TYPE_NOT_MATCH = int(ErrorCode.ACL_ERROR_OP_TYPE_NOT_MATCH)
 RT_PARAM_INVALID = int(ErrorCode.ACL_ERROR_RT_PARAM_INVALID)
 
@@ -48,7 +47,7 @@ _ENTRIES = (
               ((COPY, r.copy_one_byte_short("acl.rt.memcpy")),)),
     Injection("memcpy_async_one_byte_short", FAULT,
               "acl.rt.memcpy_async host-to-device copies count - 1 bytes (off-by-one in the DMA descriptor)",
-              ((COPY, r.copy_one_byte_short("acl.rt.memcpy_async", H2D)),)),
+              ((COPY, r.copy_one_byte_short("acl.rt.memcpy_async", r.H2D)),)),
     Injection("gemm_ignores_beta", FAULT,
               "GEMM (acl.blas.gemm_ex, hgemm, ...) treats beta as 0, dropping beta * C",
               ((KERNELS, k.kernel_entries(["GEMM"], k.gemm_ignores_beta)),)),
