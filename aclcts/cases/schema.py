@@ -202,6 +202,11 @@ def _check_dynamic(c: _Checker, data: dict, variable: list[str]) -> None:
         for key in DYNAMIC_KEYS:
             if key in data:
                 c.fail((key,), "a key only a dynamic case has (a shape with -1 dims or [-2])")
+    for index in dynamic:
+        missing = [n for n in data["outputs"] if n not in sets[index]]
+        if not isinstance(data["shapes"][index], dict) or missing:
+            c.fail(("shapes", index), "a mapping that gives every output's shape too (a dynamic case's output shapes "
+                                      "are not computed)", data["shapes"][index])
     ranges = data.get("shape_range", {})
     c.kind(ranges, dict, ("shape_range",), "a mapping tensor name -> list of [min, max] pairs, one per -1 dim")
     for name, pairs in ranges.items():
@@ -215,10 +220,6 @@ def _check_dynamic(c: _Checker, data: dict, variable: list[str]) -> None:
             c.fail(path, "a tensor with -1 dims", name)
     for index in dynamic:
         shapes, path = sets[index], ("shapes", index)
-        missing = [n for n in data["outputs"] if n not in shapes]
-        if not isinstance(data["shapes"][index], dict) or missing:
-            c.fail(path, "a mapping that gives every output's shape too (a dynamic case's output shapes are "
-                         "not computed)", data["shapes"][index])
         for name, shape in shapes.items():
             unknown = shape.count(-1) if shape != list(UNKNOWN_RANK) else 0
             if unknown and len(ranges.get(name, [])) != unknown:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
+from aclcts.atc import generate_singleop_json
+from aclcts.atc.parser import parse_singleop
 from aclcts.cases import Case, CaseFileError, case_files, expand_file, load_cases
 
 LIBRARY = Path(__file__).resolve().parents[2] / "cases"
@@ -260,3 +263,97 @@ def test_the_library_covers_every_op_that_has_a_kernel_and_a_reference(library):
 
     covered = {c.op for c in library}
     assert sorted(set(OP_TYPES) & set(registered_op_types()) - covered) == []
+
+
+# ---------------------------------------------------------------------------------------- dynamic shapes
+
+#: A valid dynamic case file (-1 dims with their ranges), one line per entry.
+DYNAMIC = [
+    "op: Add",                                         # 1
+    "family: elementwise",                             # 2
+    "source: \"REG_OP(Add): inputs x1, x2; output y\"",  # 3
+    "inputs: [x1, x2]",                                # 4
+    "outputs: [y]",                                    # 5
+    "dtypes: [float32]",                               # 6
+    "shapes:",                                         # 7
+    "  - {x1: [-1, -1], x2: [-1, -1], y: [-1, -1]}",   # 8
+    "shape_range:",                                    # 9
+    "  x1: [[1, 16], [1, 16]]",                        # 10
+    "  x2: [[1, 16], [1, 16]]",                        # 11
+    "  y: [[1, 16], [1, -1]]",                         # 12
+    "runtime_shapes:",                                 # 13
+    "  - [[2, 3], [2, 3]]",                            # 14
+    "shape_rule: broadcast",                           # 15
+    "name: dyn_add",                                   # 16
+]
+
+
+def dynamic_with(line_number: int, text: str) -> list[str]:
+    """DYNAMIC with one (1-based) line replaced."""
+    lines = list(DYNAMIC)
+    lines[line_number - 1] = text
+    return lines
+
+
+def test_a_dynamic_case_carries_its_ranges_runtime_shapes_and_name(tmp_path):
+    source = write(tmp_path, DYNAMIC)
+    assert load_cases([source]) == []
+    (case,) = load_cases([source], kind="dynamic")
+    assert case.id == "dyn_add" and case.dynamic and case.shape_rule == "broadcast"
+    assert [t.dim_ranges() for t in case.inputs + case.outputs] == [((1, 16), (1, 16))] * 2 + [((1, 16), (1, -1))]
+    assert case.runtime_shapes == (((2, 3), (2, 3)),)
+    assert load_cases([source], kind="all") == [case]
+
+
+def test_a_dynamic_case_compiles_to_single_op_json_with_its_shape_ranges(tmp_path):
+    (case,) = load_cases([write(tmp_path, DYNAMIC)], kind="dynamic")
+    model = case.op_model("Ascend910B1")
+    (element,) = generate_singleop_json([model])
+    assert [(d["shape"], d["shape_range"]) for d in element["input_desc"] + element["output_desc"]] == \
+        [([-1, -1], [[1, 16], [1, 16]])] * 2 + [([-1, -1], [[1, 16], [1, -1]])]
+    (parsed,) = parse_singleop(json.dumps([element]), "dyn.json", soc_version="Ascend910B1")
+    assert parsed.model == model
+
+
+def test_an_unknown_rank_case_has_no_shape_range(tmp_path):
+    lines = DYNAMIC[:7] + ["  - {x1: [-2], x2: [-2], y: [-2]}", "runtime_shapes:", "  - [[], [4, 1, 3]]"]
+    (case,) = load_cases([write(tmp_path, lines)], kind="dynamic")
+    assert case.id == "Add-float32-unknownrank_unknownrank" and case.inputs[0].unknown_rank
+    (element,) = generate_singleop_json([case.op_model("Ascend910B1")])
+    assert all("shape_range" not in d and d["shape"] == [-2] for d in element["input_desc"] + element["output_desc"])
+
+
+def test_the_shipped_dynamic_cases_are_the_suites_eleven_named_models():
+    cases = load_cases([str(LIBRARY / "dynamic")], kind="dynamic")
+    assert len(cases) == 11 and all(c.id.startswith("dyn_") and c.runtime_shapes for c in cases)
+    assert {c.id for c in cases if c.data_dependent} == {"dyn_non_zero_int32", "dyn_unique_float32",
+                                                          "dyn_top_k_float32"}
+    assert [c.id for c in load_cases([str(LIBRARY)], kind="dynamic")] == [c.id for c in cases]
+    assert {c.id for c in load_cases([str(LIBRARY)])}.isdisjoint(c.id for c in cases)
+
+
+@pytest.mark.parametrize("lines, line, field", [
+    (DYNAMIC[:11] + DYNAMIC[12:], 8, "shapes[0].y"),
+    (dynamic_with(10, "  x1: [[1, 16]]"), 10, "shape_range.x1"),
+    (dynamic_with(10, "  x1: [[5, 2], [1, 16]]"), 10, "shape_range.x1[0]"),
+    (dynamic_with(10, "  x1: [[1, 16], [1]]"), 10, "shape_range.x1[1]"),
+    (dynamic_with(10, "  z: [[1, 16], [1, 16]]"), 10, "shape_range.z"),
+    (dynamic_with(14, "  - [[2, 30], [2, 3]]"), 14, "runtime_shapes[0][0]"),
+    (dynamic_with(14, "  - [[2, 3, 1], [2, 3]]"), 14, "runtime_shapes[0][0]"),
+    (dynamic_with(14, "  - [[2, 3]]"), 14, "runtime_shapes[0]"),
+    (dynamic_with(14, "  - [[-1, 3], [2, 3]]"), 14, "runtime_shapes[0][0][0]"),
+    (dynamic_with(8, "  - {x1: [-1, -1], x2: [-1, -1]}"), 8, "shapes[0]"),
+    (dynamic_with(8, "  - {x1: [-1, -3], x2: [-1, -1], y: [-1, -1]}"), 8, "shapes[0].x1[1]"),
+    (dynamic_with(15, "shape_rule: diagonal"), 15, "shape_rule"),
+    (DYNAMIC + ["elements: huge"], 17, "elements"),
+    (DYNAMIC + ["data_dependent: [x1]"], 17, "data_dependent[0]"),
+    (dynamic_with(6, "dtypes: [float32, float16]"), 16, "name"),
+    (MINIMAL + ["shape_rule: broadcast"], 10, "shape_rule"),
+    (MINIMAL + ["runtime_shapes: [[[2], [2]]]"], 10, "runtime_shapes"),
+], ids=["range-missing", "range-count", "range-min-above-max", "range-not-a-pair", "range-of-unknown-tensor",
+        "runtime-outside-range", "runtime-rank", "runtime-count", "runtime-unknown-dim", "outputs-not-given",
+        "dim-below-minus-one", "shape-rule", "elements", "data-dependent-input", "name-of-two-cases",
+        "dynamic-key-in-static-case", "runtime-shapes-in-static-case"])
+def test_a_bad_dynamic_entry_names_file_line_and_field(tmp_path, lines, line, field):
+    source = write(tmp_path, lines)
+    assert_names(error_of(source), source, line, field)
