@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
+import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -537,3 +540,136 @@ def test_memory_calls_that_fail_to_parse_raise_the_wrappers_type_error(acl, call
     with pytest.raises(TypeError) as raised:
         call(acl)
     assert str(raised.value) == f"{name} args parse failed"
+
+
+# ---------------------------------------------------------------- acl.util: host pointers (pyacl-api.md §1.9, §8)
+
+
+def fresh_bytes(text: str) -> bytes:
+    """A bytes object of its own (not an interned constant), safe to write through a pointer."""
+    return bytes(bytearray(text.encode()))
+
+
+def address_of(data: bytes) -> int:
+    """The address of a bytes object's buffer."""
+    return ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value
+
+
+def warnings_of(call: Callable[[], Any]) -> tuple[Any, list[type]]:
+    """call's result and the categories of the warnings it raised."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call()
+    return result, [w.category for w in caught]
+
+
+def test_bytes_to_ptr_gives_the_address_of_the_bytes_buffer_without_copying(acl):
+    data = fresh_bytes("written through the pointer")
+    pointer = acl.util.bytes_to_ptr(data)
+    assert type(pointer) is int and pointer == address_of(data) == acl.util.bytes_to_ptr(data)
+    ctypes.memmove(pointer, b"W", 1)
+    assert data == b"Written through the pointer"
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("value", [bytearray(b"abc"), memoryview(b"abc"), "abc", np.frombuffer(b"abc", np.uint8),
+                                   None, 5], ids=["bytearray", "memoryview", "str", "ndarray", "None", "int"])
+def test_bytes_to_ptr_takes_bytes_only(acl, value):
+    with pytest.raises(ValueError) as raised:
+        acl.util.bytes_to_ptr(value)
+    assert type(raised.value) is ValueError and str(raised.value) == "needs an byte as argument"
+
+
+@pytest.mark.parametrize("size", [5, 11])
+def test_ptr_to_bytes_copies_size_bytes_of_host_memory(acl, size):
+    data = fresh_bytes("hello world")
+    out = acl.util.ptr_to_bytes(acl.util.bytes_to_ptr(data), size)
+    ctypes.memmove(acl.util.bytes_to_ptr(data), b"XXXXXX", 6)
+    assert type(out) is bytes and out == b"hello world"[:size]
+    assert address_of(out) != address_of(data)
+
+
+def test_ptr_to_bytes_reads_numpy_memory(acl):
+    array = np.arange(4, dtype=np.int32)
+    assert acl.util.ptr_to_bytes(array.ctypes.data, array.nbytes) == array.tobytes()
+
+
+def test_numpy_to_ptr_gives_the_data_address_without_copying_and_warns(acl):
+    array = np.zeros(4, dtype=np.uint8)
+    pointer, categories = warnings_of(lambda: acl.util.numpy_to_ptr(array))
+    assert pointer == array.ctypes.data and categories == [Warning]
+    ctypes.memmove(pointer, b"\x01\x02", 2)
+    assert array.tolist() == [1, 2, 0, 0]
+
+
+def test_numpy_to_ptr_of_a_strided_view_warns_twice_and_points_at_it(acl):
+    view = np.arange(16, dtype=np.float32).reshape(4, 4)[:, ::2]
+    pointer, categories = warnings_of(lambda: acl.util.numpy_to_ptr(view))
+    assert pointer == view.ctypes.data
+    assert len(categories) == 2 and categories[0] is Warning
+
+
+def test_numpy_to_ptr_warning_is_raised_when_warnings_are_errors(acl):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(Warning):
+            acl.util.numpy_to_ptr(np.zeros(2))
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("value", [[1, 2], b"ab", 3], ids=["list", "bytes", "int"])
+def test_numpy_to_ptr_takes_an_ndarray_only(acl, value):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match="^needs an ndarray as argument$"):
+            acl.util.numpy_to_ptr(value)
+
+
+def test_numpy_contiguous_to_ptr_keeps_a_contiguous_array(acl):
+    array = np.arange(6, dtype=np.int32).reshape(2, 3)
+    (pointer, out), categories = warnings_of(lambda: acl.util.numpy_contiguous_to_ptr(array))
+    assert categories == [Warning]
+    assert pointer == out.ctypes.data == array.ctypes.data and np.shares_memory(out, array)
+
+
+def test_numpy_contiguous_to_ptr_copies_a_strided_view(acl):
+    view = np.arange(12, dtype=np.float64).reshape(3, 4)[:, 1::2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pointer, out = acl.util.numpy_contiguous_to_ptr(view)
+    assert out.flags.c_contiguous and pointer == out.ctypes.data and not np.shares_memory(out, view)
+    assert acl.util.ptr_to_bytes(pointer, out.nbytes) == np.ascontiguousarray(view).tobytes()
+
+
+NPY_TYPES = [(0, np.bool_), (1, np.int8), (2, np.uint8), (3, np.int16), (4, np.uint16), (5, np.int32), (6, np.uint32),
+             (7, np.dtype("l")), (8, np.dtype("L")), (9, np.longlong), (10, np.ulonglong), (11, np.float32),
+             (12, np.float64), (23, np.float16)]
+
+
+@pytest.mark.parametrize("npy_type, dtype", NPY_TYPES, ids=[f"npy-{n}-{np.dtype(d).name}" for n, d in NPY_TYPES])
+def test_ptr_to_numpy_builds_a_view_of_the_numpy_type_number(acl, npy_type, dtype):
+    source = (np.arange(6) % 2 if npy_type == 0 else np.arange(6)).astype(dtype)
+    view, categories = warnings_of(lambda: acl.util.ptr_to_numpy(source.ctypes.data, (2, 3), npy_type))
+    assert categories == [Warning]
+    assert (view.dtype, view.dtype.num, view.shape) == (np.dtype(dtype), npy_type, (2, 3))
+    assert np.array_equal(view, source.reshape(2, 3))
+
+
+def test_ptr_to_numpy_is_a_writeable_view_that_owns_nothing(acl, res):
+    host = flow.malloc_host(res, 24)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        view = acl.util.ptr_to_numpy(host, (3, 2), 11)
+    assert view.flags.writeable and not view.flags.owndata
+    view[:] = np.arange(6, dtype=np.float32).reshape(3, 2)
+    assert acl.util.ptr_to_bytes(host, 24) == np.arange(6, dtype=np.float32).tobytes()
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("shape", [[2, 3], [6]], ids=["list-rank-2", "list-rank-1"])
+def test_ptr_to_numpy_with_a_list_shape_is_a_value_error(acl, shape):
+    source = np.zeros(6, dtype=np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match="^shape is empty$"):
+            acl.util.ptr_to_numpy(source.ctypes.data, shape, 11)

@@ -1,10 +1,6 @@
-"""Descs, data buffers and attrs in the simulator beyond the contract (the contract: conformance/test_descriptors.py).
+"""Descs, data buffers and attrs in the simulator beyond the contract (the contract: conformance/test_descriptors.py):
+they need no acl.init, and the simulator's live-object bookkeeping sees them until they are destroyed."""
 
-They need no acl.init, the simulator's live-object bookkeeping sees them until they are destroyed, and
-set_tensor_const reads a device pointer only where the run mode makes device memory host-readable.
-"""
-
-import numpy as np
 import pytest
 
 import aclcts.sim
@@ -39,22 +35,3 @@ def test_a_desc_buffer_or_attr_is_a_live_object_until_destroyed(acl, kind, creat
     assert handle in _live(kind)
     destroy(acl, handle)
     assert handle not in _live(kind)
-
-
-def test_set_tensor_const_of_device_pointer_in_host_mode_is_misuse(acl, session):
-    dev, ret = acl.rt.malloc(16, 0)
-    assert ret == 0
-    with pytest.raises(aclcts.sim.SimMisuseError):
-        acl.set_tensor_const(acl.create_tensor_desc(3, [4], ND), dev, 16)
-
-
-def test_set_tensor_const_of_device_pointer_in_device_mode_is_allowed(acl):
-    aclcts.sim.configure(run_mode="device")
-    aclcts.sim.reset()
-    assert acl.init() == 0
-    assert acl.rt.set_device(0) == 0
-    dev, ret = acl.rt.malloc(16, 0)
-    assert ret == 0
-    assert acl.rt.memset(dev, 16, 1, 16) == 0
-    assert acl.set_tensor_const(acl.create_tensor_desc(3, [4], ND), dev, 16) == 0
-    assert acl.rt.free(dev) == 0

@@ -85,11 +85,6 @@ def test_set_tensor_const_from_device_pointer_in_device_mode_is_0(acl):
     acl.destroy_tensor_desc(desc)
 
 
-def test_host_pointers_are_readable_in_host_mode(session):
-    data = bytes(range(64))
-    assert session.acl.util.ptr_to_bytes(session.acl.util.bytes_to_ptr(data), 64) == data
-
-
 # ---------------------------------------------------------------- out of bounds
 
 
