@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from aclcts.cases import load_cases
 from aclcts.cli import shim_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,6 +37,17 @@ def test_every_case_in_the_manifest_has_a_model_compiled_from_the_generated_json
     assert manifest["models"] and set(manifest["models"].values()) <= compiled_files
     cases = {case_id for case_id in manifest["models"] if not case_id.startswith(("golden-", "dynamic-"))}
     assert len(cases) >= 1500
+
+
+def test_the_manifest_names_every_dynamic_case_file_and_dynamic_only_json_holds_just_their_models(compiled, tmp_path):
+    manifest = json.loads((compiled / "op_list.json.manifest.json").read_text())["models"]
+    shipped = {f"dynamic-{case.id}" for case in load_cases([str(ROOT / "cases" / "dynamic")], kind="dynamic")}
+    assert {case_id for case_id in manifest if case_id.startswith("dynamic-")} == shipped
+    result = aclcts_command("singleop", "cases", "--dynamic", "-o", str(tmp_path / "dynamic.json"))
+    assert result.returncode == 0, result.stderr
+    elements = json.loads((tmp_path / "dynamic.json").read_text())
+    assert len(elements) == len(shipped)
+    assert all(any(d["shape"] == [-2] or -1 in d["shape"] for d in e["input_desc"] + e["output_desc"]) for e in elements)
 
 
 def test_singleop_reports_a_broken_case_file_in_one_line(tmp_path):
