@@ -8,7 +8,7 @@ from aclcts.judge.decorator import judge
 from aclcts.cases import load_cases
 from aclcts.cases.values import draw_inputs
 from aclcts.reference import reference
-from aclcts.drive.runner import Outputs
+from aclcts.drive.executor import Outputs
 
 CASES = Path(__file__).resolve().parent / "cases"
 

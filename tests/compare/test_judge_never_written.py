@@ -1,10 +1,10 @@
-"""testing.judge fails output elements that still hold the runner's poison pattern, unless the reference has it too."""
+"""testing.judge fails output elements that still hold the executor's poison pattern, unless the reference has it too."""
 
 from pathlib import Path
 
 import numpy as np
 
-from aclcts.drive import runner
+from aclcts.drive import executor
 
 from aclcts.judge import decorator as testing
 from aclcts.cases import load_cases
@@ -20,10 +20,10 @@ def judge_with_element_3(poisoned: bool, unwritten_marked: bool) -> list[str]:
     (expected,) = reference(case.reference).compute(inputs[0], case.attr_values(), [t.np_dtype for t in case.outputs])
     actual = np.asarray(expected).astype(case.outputs[0].np_dtype)
     if poisoned:
-        actual.view(np.uint8).reshape(actual.size, -1)[3] = runner.POISON
+        actual.view(np.uint8).reshape(actual.size, -1)[3] = executor.POISON
     unwritten = np.zeros(actual.shape, dtype=bool)
     unwritten.flat[3] = unwritten_marked
-    return testing.judge(case, inputs, [runner.Outputs([actual], [unwritten])])
+    return testing.judge(case, inputs, [executor.Outputs([actual], [unwritten])])
 
 
 def test_an_element_left_holding_the_poison_pattern_fails_and_is_located():

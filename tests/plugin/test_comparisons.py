@@ -7,20 +7,20 @@ import pytest
 
 TESTS = textwrap.dedent("""
     import pytest
-    from aclcts.drive import runner
+    from aclcts.drive import executor
     from aclcts.judge.decorator import compares_with_reference, judge
 
 
     @pytest.mark.cases(mode="execute_v2", ops=["Add"], executions=3)
     @compares_with_reference
     def test_a_three_executions(acl, stream, op_case, case_inputs):
-        return runner.run(acl, stream, op_case, case_inputs, "execute_v2")
+        return executor.run(acl, stream, op_case, case_inputs, "execute_v2")
 
 
     @pytest.mark.cases(mode="execute_v2", ops=["Add"])
     @compares_with_reference
     def test_b_one_execution(acl, stream, op_case, case_inputs):
-        return runner.run(acl, stream, op_case, case_inputs, "execute_v2")
+        return executor.run(acl, stream, op_case, case_inputs, "execute_v2")
 
 
     def test_c_no_comparison(acl):
@@ -30,7 +30,7 @@ TESTS = textwrap.dedent("""
     @pytest.mark.cases(mode="execute_v2", ops=["Add"])
     def test_d_direct_judge(acl, stream, op_case, case_inputs, comparisons):
         assert comparisons == []
-        judge(op_case, case_inputs, runner.run(acl, stream, op_case, case_inputs, "execute_v2"), into=comparisons)
+        judge(op_case, case_inputs, executor.run(acl, stream, op_case, case_inputs, "execute_v2"), into=comparisons)
         assert [c.key for c in comparisons] == ["y[0]"]
 """)
 

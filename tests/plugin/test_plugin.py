@@ -42,14 +42,14 @@ def test_module_attr_backend_runs_the_cases(project):
         mybackend="from aclcts.sim import acl as simulated\n\ndef make():\n    return simulated\n",
         test_cases=textwrap.dedent("""
             import pytest
-            from aclcts.drive import runner
+            from aclcts.drive import executor
             from aclcts.judge.decorator import compares_with_reference
 
             @pytest.mark.execute
             @pytest.mark.cases(mode="execute_v2")
             @compares_with_reference
             def test_case(acl, stream, op_case, case_inputs):
-                return runner.run(acl, stream, op_case, case_inputs, "execute_v2")
+                return executor.run(acl, stream, op_case, case_inputs, "execute_v2")
         """),
     )
     result = run(project, "--backend=mybackend:make")

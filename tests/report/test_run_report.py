@@ -23,7 +23,7 @@ shapes:
 
 EVERY_STATUS = textwrap.dedent("""
     import pytest
-    from aclcts.drive import runner
+    from aclcts.drive import executor
     from aclcts.judge.decorator import compares_with_reference
 
     @pytest.fixture
@@ -39,7 +39,7 @@ EVERY_STATUS = textwrap.dedent("""
     @pytest.mark.cases(mode="execute_v2")
     @compares_with_reference
     def test_numeric(acl, stream, op_case, case_inputs):
-        return runner.run(acl, stream, op_case, case_inputs, "execute_v2")
+        return executor.run(acl, stream, op_case, case_inputs, "execute_v2")
 
     def test_fail():
         assert 1 == 2, "one is not two"
