@@ -773,3 +773,45 @@ def test_a_plain_device_input_does_not_match_a_const_input(acl, stream, attr):
 @pytest.mark.usefixtures("matching_models")
 def test_a_host_placed_input_matches_a_const_input_holding_the_same_data(acl, stream, attr):
     assert execute_add(acl, stream, CONST_SHAPE, attr, "host", CONST_VALUES) == (OK, True)
+
+
+@pytest.mark.negative
+@pytest.mark.usefixtures("matching_models")
+@pytest.mark.parametrize("kind, setter, value", [
+    pytest.param("int", "set_attr_float", 7.0, id="int-as-float"),
+    pytest.param("float", "set_attr_int", 0, id="float-as-int"),
+    pytest.param("bool", "set_attr_int", 1, id="bool-as-int"),
+    pytest.param("int", "set_attr_bool", 7, id="int-as-bool"),
+    pytest.param("list_int", "set_attr_list_float", [1.0, 2.0, 3.0], id="list_int-as-list_float"),
+    pytest.param("string", "set_attr_list_string", ["NCHW"], id="string-as-list_string"),
+    pytest.param("data_type", "set_attr_int", int(DataType.ACL_FLOAT16), id="data_type-as-int"),
+])
+def test_an_attr_of_the_compiled_name_and_value_but_another_type_is_100024(acl, stream, attr, kind, setter, value):
+    set_attrs(acl, attr, [(setter, f"a_{kind}", value)])
+    assert execute_add(acl, stream, ATTR_SHAPES[kind], attr) == (OP_NOT_FOUND, None)
+
+
+@pytest.mark.usefixtures("matching_models")
+@pytest.mark.parametrize("value, expected", [
+    pytest.param(float(np.float32(0.1)), (OK, True), id="a-python-float-rounding-to-the-same-float32-matches"),
+    pytest.param(float(np.nextafter(np.float32(0.1), np.float32(1))), (OP_NOT_FOUND, None),
+                 id="one-float32-step-away-is-100024"),
+])
+def test_a_float_attr_is_compared_as_float32(acl, stream, attr, value, expected):
+    set_attrs(acl, attr, [("set_attr_float", "a_float", value)])
+    assert execute_add(acl, stream, ATTR_SHAPES["float"], attr) == expected
+
+
+@pytest.mark.negative
+def test_a_const_input_does_not_match_a_plain_model_input(acl, stream, attr):
+    assert execute_add(acl, stream, LIBRARY_ADD, attr, "const") == (OP_NOT_FOUND, None)
+
+
+def test_a_host_placed_input_falls_back_to_a_plain_model_input(acl, stream, attr):
+    assert execute_add(acl, stream, LIBRARY_ADD, attr, "host") == (OK, True)
+
+
+@pytest.mark.negative
+@pytest.mark.usefixtures("matching_models")
+def test_a_host_placed_input_with_other_data_does_not_match_a_const_input(acl, stream, attr):
+    assert execute_add(acl, stream, CONST_SHAPE, attr, "host", CONST_VALUES * 2) == (OP_NOT_FOUND, None)
