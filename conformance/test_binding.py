@@ -58,6 +58,15 @@ KEYWORD_CALLS = [
 
 
 @pytest.mark.negative
+@pytest.mark.execute
+def test_register_compile_func_needs_a_callable_and_update_params_lists(acl, held):
+    with pytest.raises(TypeError):
+        acl.op.register_compile_func("AclctsSelectedOp", 42)
+    with pytest.raises(TypeError):
+        acl.op.update_params("Add", (held.desc, held.desc), [held.desc], 0)
+
+
+@pytest.mark.negative
 @pytest.mark.parametrize("call", KEYWORD_CALLS)
 def test_keyword_arguments_are_a_type_error(acl, held, call):
     with pytest.raises(TypeError):
@@ -164,6 +173,8 @@ PARSE_FAILURES = [
     parse("acl.op.execute_v2", lambda acl, o: acl.op.execute_v2(b"Add", [], [], [], [], 0, 0),
           id="op.execute_v2-bytes-op-type"),
     parse("acl.op.infer_shape", lambda acl, o: acl.op.infer_shape(1, [], [], 0, [], 0), id="op.infer_shape-int-op-type"),
+    parse("acl.op.update_params", lambda acl, o: acl.op.update_params(1, [o.desc, o.desc], [o.desc], 0),
+          id="op.update_params-int-op-type"),
 ]
 
 
@@ -198,6 +209,8 @@ LIST_FAILURES = [
            lambda acl, o: acl.op.execute_v2("Add", [], [np.int64(1)], [], [], 0, 0), id="execute_v2-numpy-element"),
     marked("op.execute_v2", "the list argument is not list of int",
            lambda acl, o: acl.op.execute_v2("Add", [], [], [], [1.0], 0, 0), id="execute_v2-float-element"),
+    marked("op.execute", "argument 2, 3, 4, or 5 is not list",
+           lambda acl, o: acl.op.execute("Add", (), [], [], [], 0, o.stream), id="deprecated-execute-tuple-input-descs"),
     marked("set_tensor_shape_range", "the list argument is not list",
            lambda acl, o: acl.set_tensor_shape_range(o.desc, [(1, 4), [1, 8]]), id="set_tensor_shape_range-tuple"),
     marked("op.set_attr_list_string", "argument 3 is not list",

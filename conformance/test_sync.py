@@ -558,3 +558,21 @@ def fresh_process_results(pytestconfig: pytest.Config, tmp_path_factory: pytest.
 ])
 def test_init_and_finalize_codes_in_a_fresh_process(fresh_process_results, function, expected):
     assert fresh_process_results[function.__name__] == expected
+
+
+def test_an_execution_reads_its_inputs_before_later_work_on_its_stream_overwrites_them(acl, res, stream):
+    p1, p2 = device_copy(res, X1.tobytes()), device_copy(res, X2.tobytes())
+    py = device_copy(res, bytes([POISON]) * N)
+    execute_add(res, p1, p2, py, stream)
+    later = host_copy(res, bytes(N))
+    flow.check(acl.rt.memcpy_async(p1, N, later, N, H2D, stream), "acl.rt.memcpy_async H2D")
+    assert acl.rt.synchronize_stream(stream) == OK
+    np.testing.assert_array_equal(as_array(read_now(res, py)), X1 + X2)
+
+
+def test_execute_v2_on_the_default_stream_0_is_done_after_synchronize_stream_0(acl, res):
+    p1, p2 = device_copy(res, X1.tobytes()), device_copy(res, X2.tobytes())
+    py = device_copy(res, bytes([POISON]) * N)
+    execute_add(res, p1, p2, py, 0)
+    assert acl.rt.synchronize_stream(0) == OK
+    np.testing.assert_array_equal(as_array(read_now(res, py)), X1 + X2)
