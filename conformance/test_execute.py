@@ -272,3 +272,49 @@ def test_desc_and_buffer_lists_of_different_lengths_fail(acl, res, stream, which
              "fewer-output-descs": (in_descs, []), "more-output-descs": (in_descs, out_descs + [extra])}[which]
     assert acl.op.execute_v2("Add", lists[0], [t[1] for t in tensors[:2]], lists[1], [tensors[2][1]], 0,
                              stream) != OK
+
+
+def test_a_static_model_leaves_the_output_descs_as_they_were(acl, res, stream):
+    tensors = [zero_tensor(res, *LIBRARY) for _ in range(3)]
+    assert acl.op.execute_v2("Add", [t[0] for t in tensors[:2]], [t[1] for t in tensors[:2]], [tensors[2][0]],
+                             [tensors[2][1]], 0, stream) == OK
+    assert acl.rt.synchronize_stream(stream) == OK
+    out = tensors[2][0]
+    assert [acl.get_tensor_desc_dim_v2(out, i) for i in range(acl.get_tensor_desc_num_dims(out))] == [(8, OK), (16, OK)]
+    assert acl.get_tensor_desc_size(out) == 8 * 16 * 4
+
+
+def test_the_deprecated_execute_matches_checks_and_runs_like_execute_v2(acl, res, stream):
+    x = np.arange(128, dtype=np.int32).reshape(8, 16)
+    ins = [zero_tensor(res, *LIBRARY) for _ in range(2)]
+    for _, _, ptr in ins:
+        flow.copy_to_device(acl, ptr, x)
+    out, wrong = zero_tensor(res, *LIBRARY), zero_tensor(res, FLOAT, [8, 16])
+    descs, bufs = [t[0] for t in ins], [t[1] for t in ins]
+    assert acl.op.execute("Add", descs, bufs, [wrong[0]], [wrong[1]], 0, stream) == OP_NOT_FOUND
+    assert acl.op.execute("Add", [descs[0], 0], bufs, [out[0]], [out[1]], 0, stream) == INVALID_PARAM
+    assert acl.op.execute("Add", descs, bufs, [out[0]], [out[1]], 0, stream) == OK
+    assert acl.rt.synchronize_stream(stream) == OK
+    np.testing.assert_array_equal(flow.array_from(flow.copy_to_host(res, out[2], x.nbytes), INT32, (8, 16)), x * 2)
+
+
+# ---------------------------------------------------------------- the op queue and the operator selector (§6.1)
+
+
+@pytest.mark.parametrize("count", [1, 2 ** 40, 20000], ids=["1", "2-pow-40", "the-default-20000"])
+def test_set_max_op_queue_num_takes_any_positive_count(acl, count):
+    assert acl.op.set_max_op_queue_num(count) == OK
+
+
+def selected_op_compiler(num_inputs: int, input_desc: list, num_outputs: int, output_desc: list, op_attr: int,
+                         kernel_desc: int) -> None:
+    """A compile callback with the documented parameters; never called."""
+
+
+def test_register_compile_func_twice_for_one_op_is_100030(acl):
+    assert acl.op.register_compile_func("AclctsSelectedOp", selected_op_compiler) == OK
+    try:
+        assert acl.op.register_compile_func("AclctsSelectedOp", selected_op_compiler) == \
+            ErrorCode.ACL_ERROR_BIN_SELECTOR_ALREADY_REGISTERED
+    finally:
+        flow.check(acl.op.unregister_compile_func("AclctsSelectedOp"), "acl.op.unregister_compile_func")
