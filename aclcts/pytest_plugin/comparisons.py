@@ -1,14 +1,16 @@
 """The comparisons a test makes with the reference: kept on its item (`item.stash`), reported as its user properties.
 
 A test decorated with `compares_with_reference`, or any test that passes the `comparisons` fixture to `judge(...,
-into=comparisons)`, appends every comparison it makes to the list this fixture keeps in the item's stash; the list
-is the item's own, so nothing carries over from one test to the next. Once the body ran, each comparison's metrics
-become a user property of the test (named by output and execution, e.g. ``y[0]``), so they are on its call and
-teardown reports, which pytest-xdist carries to the controller, where the JSON run report reads them; the Allure
-hooks attach the failing ones straight from the stash.
+into=comparisons)`, appends every comparison it makes to the list this fixture keeps in the item's stash. The list
+is the item's own, so nothing carries over from one test to the next, and it is dropped at the test's teardown.
+Once the body ran, each comparison's metrics become a user property of the test (named by output and execution,
+e.g. ``y[0]``), so they are on its call and teardown reports, which pytest-xdist carries to the controller, where
+the JSON run report reads them; the Allure hooks attach the failing ones straight from the stash.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import pytest
 
@@ -26,9 +28,11 @@ def comparisons_of(item: pytest.Item) -> list[Judged]:
 
 
 @pytest.fixture(name=SINK)
-def comparisons(request: pytest.FixtureRequest) -> list[Judged]:
-    """The list this test's comparisons are appended to, kept in the test item's stash."""
-    return request.node.stash.setdefault(COMPARISONS, [])
+def comparisons(request: pytest.FixtureRequest) -> Iterator[list[Judged]]:
+    """The list this test's comparisons are appended to, kept in the test item's stash until its teardown."""
+    yield request.node.stash.setdefault(COMPARISONS, [])
+    # Reported by now; each comparison holds four arrays the size of its output, which the item would keep alive.
+    del request.node.stash[COMPARISONS]
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -28,7 +28,7 @@ class DeferredUsageError:
 
 
 def usage_error(config: pytest.Config, message: str) -> None:
-    """Stop the run with this usage error: here and now, or on an xdist worker through its controller (the first only)."""
+    """Stop the run with this usage error: at once, or on an xdist worker through its controller (the first only)."""
     workeroutput = getattr(config, "workeroutput", None)
     if workeroutput is None:
         raise pytest.UsageError(message)
