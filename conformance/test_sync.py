@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -17,6 +14,7 @@ import pytest
 
 from aclcts.drive import flow
 from aclcts.core.constants import DataType, ErrorCode, EventStatus, Format, MemcpyKind, StreamStatus
+from fresh_process import run_fresh
 
 pytestmark = pytest.mark.sync
 
@@ -481,18 +479,6 @@ def test_event_elapsed_time_is_a_non_negative_float_of_milliseconds(acl, stream)
 
 # ---------------------------------------------------------------- init and finalize, each in a fresh process
 
-#: Runs one function of this file as fn(acl, device_id, folder) in a fresh process on the run's backend; prints its
-#: JSON result. acl.init and acl.finalize act once per process, and the session of this run already did both.
-FRESH_PROCESS = r"""
-import importlib.util, json, sys
-from aclcts.drive.backends import load_backend
-spec = importlib.util.spec_from_file_location("aclcts_fresh_process", sys.argv[1])
-module = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(module)
-acl = load_backend(sys.argv[3]).acl
-print(json.dumps(getattr(module, sys.argv[2])(acl, int(sys.argv[4]), sys.argv[5])))
-"""
-
 
 def init_twice_then_finalize_twice(acl: Any, device_id: int, folder: str) -> list[int]:
     """init, init, finalize, finalize."""
@@ -534,17 +520,8 @@ FRESH_PROCESS_RUNS = (init_twice_then_finalize_twice, finalize_without_init, ini
 @pytest.fixture(scope="module")
 def fresh_process_results(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Each of FRESH_PROCESS_RUNS run at once in its own fresh process on the run's backend; JSON results by name."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    backend, device = pytestconfig.getoption("--backend"), str(pytestconfig.getoption("--device-id"))
-    children = {run.__name__: subprocess.Popen(
-        [sys.executable, "-c", FRESH_PROCESS, __file__, run.__name__, backend, device,
-         str(tmp_path_factory.mktemp(run.__name__))], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=env) for run in FRESH_PROCESS_RUNS}
-    results = {}
-    for name, child in children.items():
-        out, err = child.communicate(timeout=120)
-        results[name] = json.loads(out.strip().splitlines()[-1]) if child.returncode == 0 else err[-3000:]
-    return results
+    return run_fresh(pytestconfig, list(FRESH_PROCESS_RUNS),
+                     {run.__name__: tmp_path_factory.mktemp(run.__name__) for run in FRESH_PROCESS_RUNS})
 
 
 @pytest.mark.parametrize("function, expected", [
