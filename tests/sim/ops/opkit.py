@@ -14,8 +14,7 @@ from aclcts.core.dtypes import acl_data_type, numpy_dtype
 
 SOC = "Ascend910B1"
 ND = int(Format.ACL_FORMAT_ND)
-FLOAT, FLOAT16, INT8, INT32 = (int(DataType.ACL_FLOAT), int(DataType.ACL_FLOAT16), int(DataType.ACL_INT8),
-                               int(DataType.ACL_INT32))
+FLOAT16, INT32 = int(DataType.ACL_FLOAT16), int(DataType.ACL_INT32)
 
 
 def tensor(type_: str, shape: list[int], fmt: str = "ND", **extra: Any) -> dict[str, Any]:
@@ -145,11 +144,3 @@ class Device:
         """execute_v2 with the descs and buffers of (desc, buffer, pointer) triples; return the aclError."""
         return self.acl.op.execute_v2(op_type, [t[0] for t in inputs], [t[1] for t in inputs],
                                       [t[0] for t in outputs], [t[1] for t in outputs], attr, self.stream)
-
-    def attempt(self, op_type: str, inputs: list[tuple], outputs: list[tuple], attr: int = 0) -> int:
-        """execute_v2 on zero-filled tensors given as (aclDataType, dims[, aclFormat]); sync when it succeeds."""
-        ret = self.execute(op_type, [self.output(*spec) for spec in inputs], [self.output(*spec) for spec in outputs],
-                           attr)
-        if ret == 0:
-            self.sync()
-        return ret
