@@ -135,21 +135,17 @@ def models_with_truncate(acl: Any, device_id: int, folder: str) -> list[Any]:
 
 
 def models_without_truncate(acl: Any, device_id: int, folder: str) -> list[Any]:
-    """A Cast model fp32→fp16 without a truncate attribute."""
-    return cast_in_session(acl, device_id, folder, [(FP32, FP16, 0, False), (FP32, FP16, 0, True)])
-
-
-def model_of_another_dst_type(acl: Any, device_id: int, folder: str) -> list[Any]:
-    """A Cast model fp32→fp16 compiled with dst_type int32."""
-    return cast_in_session(acl, device_id, folder, [(FP32, FP16, 0, False)])
+    """Cast models without a truncate attribute: fp32→fp16, and fp32→int32 compiled with dst_type fp16."""
+    return cast_in_session(acl, device_id, folder, [(FP32, FP16, 0, False), (FP32, FP16, 0, True),
+                                                    (FP32, INT32, 0, False)])
 
 
 CAST_RULE_MODELS = {
     models_with_truncate: [cast_json("fp32_fp16", "float", "float16", FP16, False),
                            cast_json("fp32_int32", "float", "int32", INT32, False),
                            cast_json("fp16_fp32", "float16", "float", FP32, None)],
-    models_without_truncate: [cast_json("fp32_fp16", "float", "float16", FP16, None)],
-    model_of_another_dst_type: [cast_json("fp32_fp16_as_int32", "float", "float16", INT32, False)],
+    models_without_truncate: [cast_json("fp32_fp16", "float", "float16", FP16, None),
+                              cast_json("fp32_int32_as_fp16", "float", "int32", FP16, None)],
 }
 
 
@@ -170,7 +166,7 @@ def cast_rules(pytestconfig: pytest.Config, compile_ops: Any,
     pytest.param(models_without_truncate, 0, [OK, True], id="a-model-without-truncate-matches"),
     pytest.param(models_without_truncate, 1, [OK, True], id="a-model-without-truncate-matches-the-handle-form"),
     pytest.param(models_with_truncate, 1, [OK, True], id="dst_type-comes-from-the-dst-desc"),
-    pytest.param(model_of_another_dst_type, 0, [OP_NOT_FOUND, None], id="a-model-of-another-dst_type-is-100024"),
+    pytest.param(models_without_truncate, 2, [OP_NOT_FOUND, None], id="a-model-of-another-dst_type-is-100024"),
     pytest.param(models_with_truncate, 2, [OP_NOT_FOUND, None], id="the-truncate-value-is-passed"),
     pytest.param(models_with_truncate, 3, [OP_NOT_FOUND, None], id="the-handle-form-passes-it-too"),
     pytest.param(models_with_truncate, 4, [OP_NOT_FOUND, None],

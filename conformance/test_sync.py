@@ -480,41 +480,28 @@ def test_event_elapsed_time_is_a_non_negative_float_of_milliseconds(acl, stream)
 # ---------------------------------------------------------------- init and finalize, each in a fresh process
 
 
-def init_twice_then_finalize_twice(acl: Any, device_id: int, folder: str) -> list[int]:
-    """init, init, finalize, finalize."""
-    return [acl.init(), acl.init(), acl.finalize(), acl.finalize()]
+def without_a_config(acl: Any, device_id: int, folder: str) -> dict[str, list[int]]:
+    """finalize before any init; init; create_context with no set_device, synchronize its default stream 0,
+    destroy_context, reset_device; init again; finalize twice."""
+    steps = {"finalize-without-init": [acl.finalize()], "init": [acl.init()]}
+    context, ret = acl.rt.create_context(device_id)
+    steps["create_context-without-set_device"] = [ret, acl.rt.synchronize_stream(0), acl.rt.destroy_context(context),
+                                                  acl.rt.reset_device(device_id)]
+    steps["init-again"] = [acl.init()]
+    steps["finalize-twice"] = [acl.finalize(), acl.finalize()]
+    return steps
 
 
-def finalize_without_init(acl: Any, device_id: int, folder: str) -> list[int]:
-    """finalize alone."""
-    return [acl.finalize()]
-
-
-def init_twice_with_one_config(acl: Any, device_id: int, folder: str) -> list[int]:
-    """init(config), init(config), finalize."""
-    config = Path(folder, "acl.json")
-    config.write_text(json.dumps({"max_opqueue_num": 20000}), encoding="utf-8")
-    return [acl.init(str(config)), acl.init(str(config)), acl.finalize()]
-
-
-def init_again_with_another_config(acl: Any, device_id: int, folder: str) -> list[int]:
-    """init(first), init(second) with other content, finalize."""
+def with_configs(acl: Any, device_id: int, folder: str) -> dict[str, list[int]]:
+    """init(first), init(first) again, init(second) of other content, finalize."""
     first, second = Path(folder, "first.json"), Path(folder, "second.json")
     first.write_text(json.dumps({"max_opqueue_num": 20000}), encoding="utf-8")
     second.write_text(json.dumps({"max_opqueue_num": 100}), encoding="utf-8")
-    return [acl.init(str(first)), acl.init(str(second)), acl.finalize()]
+    return {"init": [acl.init(str(first))], "init-again-with-the-same-config": [acl.init(str(first))],
+            "init-again-with-another-config": [acl.init(str(second))], "finalize": [acl.finalize()]}
 
 
-def create_context_without_set_device(acl: Any, device_id: int, folder: str) -> list[int]:
-    """init, create_context with no set_device, synchronize the default stream 0, destroy_context, finalize."""
-    rets = [acl.init()]
-    context, ret = acl.rt.create_context(device_id)
-    rets += [ret, acl.rt.synchronize_stream(0), acl.rt.destroy_context(context), acl.rt.reset_device(device_id)]
-    return rets + [acl.finalize()]
-
-
-FRESH_PROCESS_RUNS = (init_twice_then_finalize_twice, finalize_without_init, init_twice_with_one_config,
-                      init_again_with_another_config, create_context_without_set_device)
+FRESH_PROCESS_RUNS = (without_a_config, with_configs)
 
 
 @pytest.fixture(scope="module")
@@ -524,17 +511,24 @@ def fresh_process_results(pytestconfig: pytest.Config, tmp_path_factory: pytest.
                      {run.__name__: tmp_path_factory.mktemp(run.__name__) for run in FRESH_PROCESS_RUNS})
 
 
-@pytest.mark.parametrize("function, expected", [
-    pytest.param(init_twice_then_finalize_twice, [OK, REPEAT_INITIALIZE, OK, REPEAT_FINALIZE],
-                 id="second-init-100002-and-finalize-ignores-the-init-count"),
-    pytest.param(finalize_without_init, [OK], id="finalize-without-init-is-0"),
-    pytest.param(init_twice_with_one_config, [OK, REPEAT_INITIALIZE, OK], id="init-again-with-the-same-config-100002"),
-    pytest.param(init_again_with_another_config, [OK, INVALID_PARAM, OK], id="init-again-with-another-config-100000"),
-    pytest.param(create_context_without_set_device, [OK] * 6,
+@pytest.mark.parametrize("function, step, expected", [
+    pytest.param(without_a_config, "finalize-without-init", [OK], id="finalize-without-init-is-0"),
+    pytest.param(without_a_config, "init", [OK], id="init-without-a-config-is-0"),
+    pytest.param(without_a_config, "create_context-without-set_device", [OK] * 4,
                  id="create_context-without-set_device-binds-the-default-stream"),
+    pytest.param(without_a_config, "init-again", [REPEAT_INITIALIZE], id="second-init-100002"),
+    pytest.param(without_a_config, "finalize-twice", [OK, REPEAT_FINALIZE],
+                 id="finalize-ignores-the-init-count-and-again-is-100037"),
+    pytest.param(with_configs, "init", [OK], id="init-with-a-config-is-0"),
+    pytest.param(with_configs, "init-again-with-the-same-config", [REPEAT_INITIALIZE],
+                 id="init-again-with-the-same-config-100002"),
+    pytest.param(with_configs, "init-again-with-another-config", [INVALID_PARAM],
+                 id="init-again-with-another-config-100000"),
 ])
-def test_init_and_finalize_codes_in_a_fresh_process(fresh_process_results, function, expected):
-    assert fresh_process_results[function.__name__] == expected
+def test_init_and_finalize_codes_in_a_fresh_process(fresh_process_results, function, step, expected):
+    results = fresh_process_results[function.__name__]
+    assert not isinstance(results, str), f"the fresh process failed:\n{results}"
+    assert results[step] == expected
 
 
 def test_an_execution_reads_its_inputs_before_later_work_on_its_stream_overwrites_them(acl, res, stream):
