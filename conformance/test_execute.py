@@ -318,3 +318,57 @@ def test_register_compile_func_twice_for_one_op_is_100030(acl):
             ErrorCode.ACL_ERROR_BIN_SELECTOR_ALREADY_REGISTERED
     finally:
         flow.check(acl.op.unregister_compile_func("AclctsSelectedOp"), "acl.op.unregister_compile_func")
+
+
+# ---------------------------------------------------------------- output descs of a data-dependent output (§6.1, §9)
+
+#: NonZero int32 x [-1, 3] (rows 1 to 4): y int64 [count, 2] of the nonzero indices, count known only after it ran.
+NONZERO_MAX = [12, 2]
+
+
+@pytest.fixture(scope="module")
+def nonzero_model(compile_ops: Callable, session: flow.Session) -> None:
+    """Load a NonZero model of these tests' own dims: x int32 [-1, 3] in [1, 4] rows, y int64 [-1, 2] in [0, 12]."""
+    op = {"op": "NonZero", "name": "nonzero_rows_of_3",
+          "input_desc": [tensor_json("int32", [-1, 3], shape_range=[[1, 4]])],
+          "output_desc": [tensor_json("int64", [-1, 2], shape_range=[[0, 12]])]}
+    for name, image in compile_ops([op]).items():
+        flow.check(session.acl.op.load(session.acl.util.bytes_to_ptr(image), len(image)), f"acl.op.load({name})")
+
+
+def run_nonzero(acl: Any, res: flow.Resources, stream: int, x: np.ndarray, out: tuple[int, int, int],
+                execute: Callable[..., int]) -> np.ndarray:
+    """execute(…) NonZero of x into out (desc, buffer, pointer), synchronised; the first rows y of the real result."""
+    x_tensor = zero_tensor(res, INT32, list(x.shape))
+    flow.copy_to_device(acl, x_tensor[2], x)
+    flow.check(execute("NonZero", [x_tensor[0]], [x_tensor[1]], [out[0]], [out[1]], 0, stream), "NonZero")
+    flow.check(acl.rt.synchronize_stream(stream), "acl.rt.synchronize_stream")
+    expected = np.argwhere(x).astype(np.int64)
+    return flow.array_from(flow.copy_to_host(res, out[2], expected.nbytes), INT64, expected.shape)
+
+
+def desc_dims(acl: Any, desc: int) -> list[int]:
+    """get_tensor_desc_dim_v2 of every dim of desc."""
+    return [flow.value(acl.get_tensor_desc_dim_v2(desc, i), "acl.get_tensor_desc_dim_v2")
+            for i in range(acl.get_tensor_desc_num_dims(desc))]
+
+
+@pytest.mark.usefixtures("nonzero_model")
+def test_a_data_dependent_output_desc_gets_the_real_dims_and_serves_again_once_set_back_to_the_maximum(
+        acl, res, stream):
+    out = zero_tensor(res, INT64, NONZERO_MAX)
+    first = np.array([[0, 4, 0], [0, 0, -1]], np.int32)
+    np.testing.assert_array_equal(run_nonzero(acl, res, stream, first, out, acl.op.execute_v2), np.argwhere(first))
+    assert desc_dims(acl, out[0]) == [2, 2]
+    assert acl.set_tensor_origin_shape(out[0], NONZERO_MAX) == OK
+    second = np.arange(1, 13, dtype=np.int32).reshape(4, 3) % 3
+    np.testing.assert_array_equal(run_nonzero(acl, res, stream, second, out, acl.op.execute_v2), np.argwhere(second))
+    assert desc_dims(acl, out[0]) == [int(np.count_nonzero(second)), 2]
+
+
+@pytest.mark.usefixtures("nonzero_model")
+def test_the_deprecated_execute_never_updates_the_output_descs(acl, res, stream):
+    out = zero_tensor(res, INT64, NONZERO_MAX)
+    x = np.array([[0, 5, -1], [7, 0, 2]], np.int32)
+    np.testing.assert_array_equal(run_nonzero(acl, res, stream, x, out, acl.op.execute), np.argwhere(x))
+    assert desc_dims(acl, out[0]) == NONZERO_MAX
