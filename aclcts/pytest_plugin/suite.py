@@ -34,12 +34,12 @@ from aclcts.pytest_plugin.tuning import unrewritten
 from aclcts.pytest_plugin.xdist_usage import usage_error
 
 
-#: The dynamic-shape cases (-1 dims or [-2]) of the loaded case library; CASES holds the static ones.
+#: The dynamic-shape cases (-1 dims or [-2]) of the run; CASES holds the static ones.
 DYNAMIC_CASES = pytest.StashKey[list]()
 
 
 def dynamic_cases(config: pytest.Config) -> list[Case]:
-    """The dynamic-shape cases of the case library loaded for this run (--cases or cases/)."""
+    """The dynamic-shape cases of this run: the loaded case library's (--cases or cases/) and cases/dynamic's."""
     return config.stash.get(DYNAMIC_CASES, [])
 
 
@@ -48,11 +48,13 @@ def pytest_configure(config: pytest.Config) -> None:
     paths = config.getoption("--cases") or [str(config.rootpath / "cases")]
     try:
         cases = load_cases([p for p in paths if Path(p).exists() or config.getoption("--cases")], kind="all")
+        shipped = config.rootpath / "cases" / "dynamic"
+        cases += load_cases([str(shipped)], kind="dynamic") if shipped.is_dir() else []
     except CaseFileError as exc:
         usage_error(config, f"case library: {exc}")
         return
     config.stash[CASES] = [c for c in cases if not c.dynamic]
-    config.stash[DYNAMIC_CASES] = [c for c in cases if c.dynamic]
+    config.stash[DYNAMIC_CASES] = list({c.id: c for c in cases if c.dynamic}.values())
     config.stash[GOLDEN] = _golden_cases(config)
     allure_report.configure(config)
 
@@ -143,11 +145,9 @@ def model_dir(pytestconfig: pytest.Config, aclcts_backend: Backend, tmp_path_fac
 @pytest.fixture(scope="session")
 def dynamic_models(pytestconfig: pytest.Config, session: flow.Session,
                    tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
-    """The run's dynamic cases and those of cases/dynamic by id, their models compiled and loaded once per session;
-    on the NPU they must be in --model-dir."""
-    shipped = pytestconfig.rootpath / "cases" / "dynamic"
-    cases = dynamic_cases(pytestconfig) + (load_cases([str(shipped)], kind="dynamic") if shipped.is_dir() else [])
-    by_id = {c.id: c for c in cases}
+    """The run's dynamic cases by id, their models compiled and loaded once per session; on the NPU they must be in
+    --model-dir."""
+    by_id = {c.id: c for c in dynamic_cases(pytestconfig)}
     if pytestconfig.getoption("--backend") == "npu":
         if not pytestconfig.getoption("--model-dir"):
             pytest.skip("dynamic models on the NPU: `aclcts singleop --dynamic` JSON compiled with ATC into --model-dir")
