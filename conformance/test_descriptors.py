@@ -164,7 +164,8 @@ def test_each_storage_setter_and_its_deprecated_alias_leave_every_origin_getter(
     desc = flow.create_desc(res, int(DataType.ACL_FLOAT16), (4, 8), ND)
     assert setter(acl, desc) == OK
     assert (acl.get_tensor_desc_format(desc), acl.get_tensor_desc_type(desc)) == (ND, int(DataType.ACL_FLOAT16))
-    assert [acl.get_tensor_desc_dim_v2(desc, i) for i in range(acl.get_tensor_desc_num_dims(desc))] == [(4, OK), (8, OK)]
+    assert [acl.get_tensor_desc_dim_v2(desc, i) for i in range(acl.get_tensor_desc_num_dims(desc))] == \
+        [(4, OK), (8, OK)]
     assert (acl.get_tensor_desc_element_count(desc), acl.get_tensor_desc_size(desc)) == (32, 64)
 
 
@@ -517,9 +518,11 @@ def test_set_attr_parse_failures_raise_the_wrappers_type_error(acl, attr, call, 
 #: Values at the edges of each setter's parse code (pyacl-api.md §1.6): masked bools, int64 limits, __index__ ints.
 EDGE_VALUES = [
     pytest.param("set_attr_bool", 255, id="bool-255"), pytest.param("set_attr_bool", 256, id="bool-256-masked"),
-    pytest.param("set_attr_int", 2 ** 63 - 1, id="int-int64-max"), pytest.param("set_attr_int", -(2 ** 63), id="int-int64-min"),
+    pytest.param("set_attr_int", 2 ** 63 - 1, id="int-int64-max"),
+    pytest.param("set_attr_int", -(2 ** 63), id="int-int64-min"),
     pytest.param("set_attr_int", np.int32(7), id="int-numpy-index"), pytest.param("set_attr_float", 2, id="float-int"),
-    pytest.param("set_attr_float", float("nan"), id="float-nan"), pytest.param("set_attr_string", "", id="string-empty"),
+    pytest.param("set_attr_float", float("nan"), id="float-nan"),
+    pytest.param("set_attr_string", "", id="string-empty"),
     pytest.param("set_attr_list_bool", [True, False, 0, 1, 255], id="list_bool-bools-and-bytes"),
     pytest.param("set_attr_list_bool", [], id="list_bool-empty"),
     pytest.param("set_attr_list_int", [1, -2, 2 ** 63 - 1], id="list_int-int64-max"),

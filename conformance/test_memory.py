@@ -306,7 +306,8 @@ CHECK_ORDER = [
 
 
 #: The rows of CHECK_ORDER also run through memcpy_async ("same null/kind checks as memcpy").
-ASYNC_CHECKS = ("dst-null", "src-null", "both-null", "dst-null-with-bad-kind", "kind-6-INNER_D2D", "kind-7-INTER_D2D", "kind-99", "kind-before-count-0",
+ASYNC_CHECKS = ("dst-null", "src-null", "both-null", "dst-null-with-bad-kind", "kind-6-INNER_D2D", "kind-7-INTER_D2D",
+                "kind-99", "kind-before-count-0",
                 "count-0", "count-above-dest_max")
 
 

@@ -1,4 +1,4 @@
-"""The simulator's ASCEND_OPP_PATH setting for acl.op.infer_shape (the contract itself: conformance/test_infer_shape.py)."""
+"""The simulator's ASCEND_OPP_PATH setting for acl.op.infer_shape (the contract: conformance/test_infer_shape.py)."""
 
 from __future__ import annotations
 
