@@ -15,7 +15,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from aclcts.drive import flow  # noqa: F401  (strategies: the suite's hypothesis profiles)
+from aclcts.drive import flow
 
 from aclcts.cases import strategies  # noqa: F401  (strategies: the suite's hypothesis profiles)
 from aclcts.core.constants import DataType, ErrorCode, Format, MemAttr, MemcpyKind
