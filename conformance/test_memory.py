@@ -445,12 +445,16 @@ def test_get_mem_info_accounts_for_every_malloc_and_free(acl, sizes):
 def test_get_mem_info_is_per_device(acl, session, res):
     if flow.value(acl.rt.get_device_count(), "acl.rt.get_device_count") < 2:
         pytest.skip("needs a second device")
-    before = flow.device_free_bytes(acl)
-    flow.malloc(res, 1000)
     other = 1 if session.device_id == 0 else 0
     flow.check(acl.rt.set_device(other), f"acl.rt.set_device({other})")
     try:
-        assert flow.device_free_bytes(acl) == before
+        other_before = flow.device_free_bytes(acl)
+        flow.check(acl.rt.set_context(session.context), "acl.rt.set_context")
+        own_before = flow.device_free_bytes(acl)
+        flow.malloc(res, 1000)
+        assert flow.device_free_bytes(acl) < own_before
+        flow.check(acl.rt.set_device(other), f"acl.rt.set_device({other})")
+        assert flow.device_free_bytes(acl) == other_before
     finally:
         flow.check(acl.rt.set_context(session.context), "acl.rt.set_context")
         flow.check(acl.rt.reset_device(other), f"acl.rt.reset_device({other})")
