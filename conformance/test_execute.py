@@ -372,3 +372,8 @@ def test_the_deprecated_execute_never_updates_the_output_descs(acl, res, stream)
     x = np.array([[0, 5, -1], [7, 0, 2]], np.int32)
     np.testing.assert_array_equal(run_nonzero(acl, res, stream, x, out, acl.op.execute), np.argwhere(x))
     assert desc_dims(acl, out[0]) == NONZERO_MAX
+
+
+@pytest.mark.negative
+def test_no_outputs_at_all_is_not_the_empty_output_shortcut(res, stream):
+    assert attempt(res, stream, "Add", [LIBRARY] * 2, []) == OP_NOT_FOUND
