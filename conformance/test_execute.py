@@ -262,16 +262,15 @@ def test_an_empty_input_with_an_output_that_is_not_empty_is_matched_as_usual(res
     assert attempt(res, stream, "Add", [(INT32, [0, 16])] * 2, [LIBRARY]) == OP_NOT_FOUND
 
 
+# One desc short, C reads the list's NULL end (§6.2 step 4); a longer desc list is ignored there, so not checked.
 @pytest.mark.negative
-@pytest.mark.parametrize("which", ["fewer-input-descs", "more-input-descs", "fewer-output-descs", "more-output-descs"])
+@pytest.mark.parametrize("which", ["fewer-input-descs", "fewer-output-descs"])
 def test_desc_and_buffer_lists_of_different_lengths_fail(acl, res, stream, which):
     tensors = [zero_tensor(res, *LIBRARY) for _ in range(3)]
-    extra = flow.create_desc(res, *LIBRARY[:1], tuple(LIBRARY[1]), ND)
     in_descs, out_descs = [t[0] for t in tensors[:2]], [tensors[2][0]]
-    lists = {"fewer-input-descs": (in_descs[:1], out_descs), "more-input-descs": (in_descs + [extra], out_descs),
-             "fewer-output-descs": (in_descs, []), "more-output-descs": (in_descs, out_descs + [extra])}[which]
+    lists = {"fewer-input-descs": (in_descs[:1], out_descs), "fewer-output-descs": (in_descs, [])}[which]
     assert acl.op.execute_v2("Add", lists[0], [t[1] for t in tensors[:2]], lists[1], [tensors[2][1]], 0,
-                             stream) != OK
+                             stream) == INVALID_PARAM
 
 
 def test_a_static_model_leaves_the_output_descs_as_they_were(acl, res, stream):
