@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 import pytest
 
-from aclcts.drive import executor, flow
-from aclcts.drive.executor import Gemm, Operands
 from aclcts.cases import Case
 from aclcts.core.constants import ComputeType, DataType, ErrorCode, TransType
+from aclcts.core.dtypes import numpy_dtype
+from aclcts.drive import executor, flow
+from aclcts.drive.executor import Gemm, Operands
 from aclcts.judge.decorator import compares_with_reference
 
 pytestmark = [pytest.mark.blas]
@@ -188,10 +190,6 @@ def test_create_handle_without_a_model_is_op_not_found(acl, api):
 
 # ---------------------------------------------------------------- more out-of-range values, and gemv_ex (§7)
 
-from collections.abc import Callable  # noqa: E402 - appended section of this module
-from typing import Any  # noqa: E402
-
-from aclcts.core.dtypes import numpy_dtype  # noqa: E402
 
 #: gemm_ex values outside the documented ranges beyond INVALID_VALUES: every one is 100000 before the model lookup.
 MORE_INVALID_VALUES = {

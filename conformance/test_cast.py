@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
+from typing import Any
 
-from aclcts.drive import executor
-from aclcts.core.constants import DataType, ErrorCode
+import numpy as np
+import pytest
+from fresh_process import run_fresh
+
+from aclcts.core.constants import DataType, ErrorCode, Format
+from aclcts.core.dtypes import numpy_dtype
+from aclcts.drive import executor, flow
 from aclcts.judge.decorator import compares_with_reference
 
 pytestmark = [pytest.mark.cast]
@@ -68,15 +74,6 @@ def test_create_handle_for_cast_of_a_pair_without_a_model_is_op_not_found(acl):
 # acl.op.cast passes dst_type (the dst desc's type) and, once some loaded Cast model has one, truncate (§6.1):
 # which models are loaded decides it, so each rule runs in a process of its own with its own model folder.
 
-from pathlib import Path  # noqa: E402 - appended section of this module
-from typing import Any  # noqa: E402
-
-import numpy as np  # noqa: E402
-
-from aclcts.core.constants import Format  # noqa: E402
-from aclcts.core.dtypes import numpy_dtype  # noqa: E402
-from aclcts.drive import flow  # noqa: E402
-from fresh_process import run_fresh  # noqa: E402
 
 INT32, ND = int(DataType.ACL_INT32), int(Format.ACL_FORMAT_ND)
 OK = int(ErrorCode.ACL_SUCCESS)

@@ -154,6 +154,7 @@ def test_execute_v2_with_outputs_at_the_range_maximum_writes_the_real_shape_back
 
 @LOADED
 @pytest.mark.negative
+@pytest.mark.execute
 @over(ranked)
 @given(data=st.data())
 def test_execute_v2_at_an_input_shape_outside_the_range_is_op_not_found(acl, stream, model, data):
@@ -170,6 +171,7 @@ def test_execute_v2_at_an_input_shape_outside_the_range_is_op_not_found(acl, str
 
 @LOADED
 @pytest.mark.negative
+@pytest.mark.execute
 @over(ranked)
 def test_execute_v2_at_an_input_rank_other_than_the_models_is_op_not_found(acl, stream, model):
     tensor = model.inputs[0]
@@ -182,6 +184,7 @@ def test_execute_v2_at_an_input_rank_other_than_the_models_is_op_not_found(acl, 
 
 @LOADED
 @pytest.mark.negative
+@pytest.mark.execute
 @pytest.mark.parametrize("side", ["input", "output"])
 @over(ranked)
 def test_execute_v2_with_a_minus_one_left_in_a_desc_is_invalid_param(acl, stream, model, side):

@@ -1,8 +1,13 @@
 """execute_v2 over the case library: every case's outputs match the NumPy reference under its policy."""
 
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
 import pytest
 
-from aclcts.drive import executor
+from aclcts.core.constants import DataType, ErrorCode, Format
+from aclcts.drive import executor, flow
 from aclcts.judge.decorator import compares_with_reference
 
 pytestmark = [pytest.mark.execute]
@@ -16,13 +21,6 @@ def test_execute_v2_matches_reference(acl, stream, op_case, case_inputs):
 
 # ---------------------------------------------------------------- how execute_v2 finds a model (pyacl-api.md §6.2–§6.4)
 
-from collections.abc import Callable  # noqa: E402 - appended section of this module
-from typing import Any  # noqa: E402
-
-import numpy as np  # noqa: E402
-
-from aclcts.core.constants import DataType, ErrorCode, Format  # noqa: E402
-from aclcts.drive import flow  # noqa: E402
 
 OK, INVALID_PARAM = ErrorCode.ACL_SUCCESS, ErrorCode.ACL_ERROR_INVALID_PARAM
 OP_NOT_FOUND = ErrorCode.ACL_ERROR_OP_NOT_FOUND

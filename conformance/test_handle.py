@@ -1,8 +1,13 @@
 """Handle mode over the case library: one create_handle, execute_with_handle with fresh data each time."""
 
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
 import pytest
 
-from aclcts.drive import executor
+from aclcts.core.constants import DataType, ErrorCode, Format, MemcpyKind, MemType
+from aclcts.drive import executor, flow
 from aclcts.judge.decorator import compares_with_reference
 
 pytestmark = [pytest.mark.handle]
@@ -16,13 +21,6 @@ def test_execute_with_handle_matches_reference_on_every_execution(acl, stream, o
 
 # ---------------------------------------------------------------- create_handle and execute_with_handle rules (§6.1)
 
-from collections.abc import Callable  # noqa: E402 - appended section of this module
-from typing import Any  # noqa: E402
-
-import numpy as np  # noqa: E402
-
-from aclcts.core.constants import DataType, ErrorCode, Format, MemcpyKind, MemType  # noqa: E402
-from aclcts.drive import flow  # noqa: E402
 
 OK, API_NOT_SUPPORT = ErrorCode.ACL_SUCCESS, ErrorCode.ACL_ERROR_API_NOT_SUPPORT
 INT32, ND = int(DataType.ACL_INT32), int(Format.ACL_FORMAT_ND)
