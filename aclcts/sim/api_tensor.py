@@ -12,8 +12,12 @@ from aclcts.sim import core
 from aclcts.sim.binding import MASK64
 from aclcts.sim.core import INVALID_PARAM, OK, export, fail
 from aclcts.sim.memory import read_bytes
+from aclcts.sim.seams import Seam
 
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+#: Bytes per element of each aclDataType (aclDataTypeSize and every desc size).
+element_size = Seam("data type sizes", _data_type_size)
 
 
 @dataclass(eq=False, slots=True)
@@ -43,7 +47,7 @@ class TensorDesc:
 
     def size(self) -> int:
         """aclGetTensorDescSize: element count × type size, 0 for dynamic dims or overflow."""
-        total = self.element_count() * data_type_size(self.dtype)
+        total = self.element_count() * element_size(self.dtype)
         return total if total <= MASK64 else 0
 
     def is_static(self) -> bool:
@@ -266,7 +270,7 @@ def set_tensor_dynamic_input(handle: int, name: str) -> int:
 @export("", "data_type_size", "i")
 def data_type_size(data_type: int) -> int:
     """aclDataTypeSize."""
-    return _data_type_size(data_type)
+    return element_size(data_type)
 
 
 def buffer(handle: int, api: str) -> DataBuffer:

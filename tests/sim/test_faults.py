@@ -23,16 +23,19 @@ def test_every_substitute_names_a_seam_the_simulator_defines():
 
 
 def test_a_fault_substitutes_its_seams_and_leaving_it_restores_the_originals():
-    entry_point, copy = seams.get("acl.data_type_size"), seams.get("copy")
+    sizes, copy = seams.get("data type sizes"), seams.get("copy")
     with isolated(faults=""):
         assert acl.data_type_size(ACL_BF16) == 2
-        assert entry_point.current is entry_point.original
+        assert sizes.current is sizes.original
     with isolated(faults="bf16_size_wrong"):
         assert acl.data_type_size(ACL_BF16) == 4
-        assert entry_point.current is not entry_point.original
+        desc = acl.create_tensor_desc(ACL_BF16, [2, 3], 2)
+        assert acl.get_tensor_desc_size(desc) == 24
+        acl.destroy_tensor_desc(desc)
+        assert sizes.current is not sizes.original
         assert copy.current is copy.original
     assert acl.data_type_size(ACL_BF16) == 2
-    assert entry_point.current is entry_point.original
+    assert sizes.current is sizes.original
 
 
 def test_configure_installs_the_named_faults_and_reset_keeps_them():

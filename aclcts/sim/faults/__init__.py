@@ -92,7 +92,7 @@ _ENTRIES = (
               (("output shape write-back", r.skip),)),
     Injection("bf16_size_wrong", FAULT,
               "acl.data_type_size(ACL_BF16) and bf16 desc sizes use 4 bytes per element (bf16 treated as float)",
-              (("acl.data_type_size", r.bf16_size_wrong),)),
+              (("data type sizes", r.bf16_size_wrong),)),
     Injection("model_dir_no_recurse", FAULT,
               "acl.op.set_model_dir loads only the folder's own *.om files, not its subfolders",
               (("model dir walk", r.walk_top_only),)),

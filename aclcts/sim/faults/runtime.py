@@ -133,9 +133,9 @@ def walk_top_only(walk: Function) -> Function:
     return lambda root: islice(walk(root), 1)
 
 
-def bf16_size_wrong(data_type_size: Function) -> Function:
-    """acl.data_type_size giving 4 bytes for ACL_BF16."""
-    return lambda data_type: 4 if data_type == ACL_BF16 else data_type_size(data_type)
+def bf16_size_wrong(element_size: Function) -> Function:
+    """The data type size table giving 4 bytes per ACL_BF16 element."""
+    return lambda data_type: 4 if data_type == ACL_BF16 else element_size(data_type)
 
 
 def _dims(desc: int) -> list[int] | None:
