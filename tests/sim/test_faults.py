@@ -39,16 +39,17 @@ def test_a_fault_substitutes_its_seams_and_leaving_it_restores_the_originals():
 
 
 def test_configure_installs_the_named_faults_and_reset_keeps_them():
-    saved = aclcts.sim.settings().faults
-    try:
+    with isolated(faults=""):
         aclcts.sim.configure(faults="malloc_size_zero_succeeds")
         assert faults.installed() == {"malloc_size_zero_succeeds"}
         aclcts.sim.reset()
         assert faults.installed() == {"malloc_size_zero_succeeds"}
+        assert acl.init() == 0 and acl.rt.set_device(0) == 0
+        ptr, ret = acl.rt.malloc(0, 2)
+        assert ret == 0 and ptr != 0
         aclcts.sim.configure(faults="")
         assert faults.installed() == frozenset()
-    finally:
-        aclcts.sim.configure(faults=",".join(sorted(saved)))
+    assert faults.installed() == aclcts.sim.settings().faults
 
 
 def test_two_faults_on_one_seam_both_apply():
