@@ -17,7 +17,7 @@ from aclcts.judge.compare import compare, default_policy
 from aclcts.core.constants import DataType, ErrorCode, Format
 from aclcts.core.dtypes import numpy_dtype
 from aclcts.core.opmodel import canonical_attr
-from aclcts.pytest_plugin.suite import dynamic_cases
+from aclcts.pytest_plugin.library import dynamic_cases
 from aclcts.reference import reference
 
 pytestmark = [pytest.mark.dynamic]

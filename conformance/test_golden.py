@@ -11,7 +11,7 @@ from aclcts.judge.decorator import judge
 pytestmark = [pytest.mark.execute]
 
 
-def test_golden_case_matches_the_stored_result(acl, stream, golden_case, golden_dir):
+def test_golden_case_matches_the_stored_result(acl, stream, golden_case, golden_dir, comparisons):
     try:
         stored = golden.load_expected(golden_dir, golden_case.name)
     except golden.GoldenError as exc:
@@ -25,5 +25,5 @@ def test_golden_case_matches_the_stored_result(acl, stream, golden_case, golden_
         )
     expected = [stored[f"expected_{t.name}"] for t in case.outputs]
     results = executor.run(acl, stream, case, [inputs], "execute_v2")
-    failures = judge(case, [inputs], results, [expected])
+    failures = judge(case, [inputs], results, [expected], into=comparisons)
     assert not failures, f"{golden_case.name} ({golden_case.why}):\n" + "\n".join(failures)

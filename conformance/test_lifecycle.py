@@ -70,12 +70,12 @@ class Bound:
         flow.check(executor.launch(self.acl, stream, self.case, self.staged, handle),
                    f"acl.op.execute_with_handle({self.case.op!r})")
 
-    def check(self) -> None:
-        """Read the output back and judge it against the case's reference."""
+    def check(self, into: list | None = None) -> None:
+        """Read the output back and judge it against the case's reference (each comparison appended to `into`)."""
         out = self.case.outputs[0]
         memset = self.acl.rt.memset
         array = flow.array_from(flow.copy_to_host(self.res, self.out_ptr, self.out_size), out.dtype, out.shape)
-        failures = judge(self.case, [self.inputs], [Outputs([array], [np.zeros(out.shape, bool)])])
+        failures = judge(self.case, [self.inputs], [Outputs([array], [np.zeros(out.shape, bool)])], into=into)
         assert not failures, f"{self.case.id}: " + "; ".join(failures)
         flow.check(memset(self.out_ptr, self.out_size, 0, self.out_size), "acl.rt.memset")
 
@@ -118,17 +118,17 @@ def res(acl: Any) -> Iterator[flow.Resources]:
 
 
 @pytest.mark.handle
-def test_handle_create_execute_destroy_once(acl, stream, res, binary_cases):
+def test_handle_create_execute_destroy_once(acl, stream, res, binary_cases, comparisons):
     bound = Bound(acl, res, binary_cases[0], 1)
     handle = bound.create_handle()
     bound.execute(handle, stream)
     synchronize(acl, stream)
     acl.op.destroy_handle(handle)
-    bound.check()
+    bound.check(comparisons)
 
 
 @pytest.mark.handle
-def test_many_handles_alive_at_once_each_execute_their_own_data(acl, stream, res, binary_cases):
+def test_many_handles_alive_at_once_each_execute_their_own_data(acl, stream, res, binary_cases, comparisons):
     bounds = [Bound(acl, res, binary_cases[i % len(binary_cases)], i) for i in range(24)]
     handles = [b.create_handle() for b in bounds]
     assert len(set(handles)) == len(handles), "create_handle returned the same handle twice for live handles"
@@ -138,23 +138,23 @@ def test_many_handles_alive_at_once_each_execute_their_own_data(acl, stream, res
     for handle in handles:
         acl.op.destroy_handle(handle)
     for bound in bounds:
-        bound.check()
+        bound.check(comparisons)
 
 
 @pytest.mark.handle
-def test_create_execute_n_times_destroy_in_a_loop(acl, stream, res, binary_cases):
+def test_create_execute_n_times_destroy_in_a_loop(acl, stream, res, binary_cases, comparisons):
     bound = Bound(acl, res, binary_cases[0], 2)
     for _ in range(8):
         handle = bound.create_handle()
         for _ in range(3):
             bound.execute(handle, stream)
             synchronize(acl, stream)
-            bound.check()
+            bound.check(comparisons)
         acl.op.destroy_handle(handle)
 
 
 @pytest.mark.handle
-def test_interleaved_handles_of_different_ops_stay_independent(acl, stream, res, binary_cases):
+def test_interleaved_handles_of_different_ops_stay_independent(acl, stream, res, binary_cases, comparisons):
     if len(binary_cases) < 2:
         pytest.skip("needs cases of two different ops")
     bounds = [Bound(acl, res, case, 10 + i) for i, case in enumerate(binary_cases)]
@@ -164,19 +164,19 @@ def test_interleaved_handles_of_different_ops_stay_independent(acl, stream, res,
         for index in live[round_index % len(live):] + live[:round_index % len(live)]:
             bounds[index].execute(handles[index], stream)
             synchronize(acl, stream)
-            bounds[index].check()
+            bounds[index].check(comparisons)
     while live:
         gone = live.pop(len(live) // 2)
         acl.op.destroy_handle(handles[gone])
         for index in live:
             bounds[index].execute(handles[index], stream)
             synchronize(acl, stream)
-            bounds[index].check()
+            bounds[index].check(comparisons)
 
 
 @pytest.mark.handle
 @pytest.mark.parametrize("sharing", ["shared-handles", "own-handles"])
-def test_handles_used_from_several_threads_each_with_its_own_stream(acl, session, binary_cases, sharing):
+def test_handles_used_from_several_threads_each_with_its_own_stream(acl, session, binary_cases, sharing, comparisons):
     with flow.resources(acl) as main:
         shared = [Bound(acl, main, case, 20).create_handle() for case in binary_cases] if sharing == "shared-handles" \
             else []
@@ -193,7 +193,7 @@ def test_handles_used_from_several_threads_each_with_its_own_stream(acl, session
                                 bound.execute(handle, own_stream)
                             synchronize(acl, own_stream)
                             for bound in bounds:
-                                bound.check()
+                                bound.check(comparisons)
                     finally:
                         for handle in handles if not shared else []:
                             acl.op.destroy_handle(handle)

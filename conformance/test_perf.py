@@ -13,7 +13,7 @@ from aclcts.drive import executor
 from aclcts.tools.bench import PerfWarning
 from aclcts.cases import Case
 from aclcts.cases.values import draw_inputs
-from aclcts.pytest_plugin.plugin import library_cases
+from aclcts.pytest_plugin.library import library_cases
 
 pytestmark = [pytest.mark.perf, pytest.mark.filterwarnings("always::aclcts.tools.bench.PerfWarning")]
 

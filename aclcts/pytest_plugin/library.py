@@ -10,9 +10,10 @@ import pytest
 if TYPE_CHECKING:
     from aclcts.cases import Case
 
-#: Stash keys of the run's case library and golden definitions.
+#: Stash keys of the run's case library (static and dynamic cases) and golden definitions.
 CASES = pytest.StashKey[list]()
 GOLDEN = pytest.StashKey[list]()
+DYNAMIC_CASES = pytest.StashKey[list]()
 
 
 def golden_folder(config: pytest.Config) -> Path:
@@ -23,3 +24,8 @@ def golden_folder(config: pytest.Config) -> Path:
 def library_cases(config: pytest.Config) -> list[Case]:
     """The case library loaded for this run (--cases or cases/)."""
     return config.stash.get(CASES, [])
+
+
+def dynamic_cases(config: pytest.Config) -> list[Case]:
+    """The dynamic-shape cases of this run: the loaded case library's (--cases or cases/) and cases/dynamic's."""
+    return config.stash.get(DYNAMIC_CASES, [])

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from aclcts.pytest_plugin import tuning
-from aclcts.pytest_plugin.library import library_cases  # noqa: F401  (conformance/test_perf.py imports it from here)
 from aclcts.pytest_plugin.markers import CONCERNS, STEPS
 from aclcts.pytest_plugin.xdist_usage import UsageErrorRelay
 

@@ -28,21 +28,13 @@ from aclcts.drive.backends import Backend, BackendError, load_backend
 from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.values import draw_inputs
 from aclcts.core.error_codes import ErrorCodesError, load_error_codes
-from aclcts.pytest_plugin.library import CASES, GOLDEN, golden_folder, library_cases
+from aclcts.pytest_plugin.library import CASES, DYNAMIC_CASES, GOLDEN, dynamic_cases, golden_folder, library_cases
 from aclcts.drive.resources import TrackingAcl
 from aclcts.pytest_plugin.tuning import unrewritten
 from aclcts.pytest_plugin.xdist_usage import usage_error
 
 
 #: The dynamic-shape cases (-1 dims or [-2]) of the run; CASES holds the static ones.
-DYNAMIC_CASES = pytest.StashKey[list]()
-
-
-def dynamic_cases(config: pytest.Config) -> list[Case]:
-    """The dynamic-shape cases of this run: the loaded case library's (--cases or cases/) and cases/dynamic's."""
-    return config.stash.get(DYNAMIC_CASES, [])
-
-
 def pytest_configure(config: pytest.Config) -> None:
     """Load the case library and the golden definitions; a bad file is a usage error naming it."""
     paths = config.getoption("--cases") or [str(config.rootpath / "cases")]
