@@ -3,20 +3,20 @@ outside the range, the real shape written back, infer_shape's dims and ranges, a
 (pyacl-api.md §4, §6.2, §9; atc-singleop.md §6, §9). Each test runs over the run's dynamic cases (the case library's
 and cases/dynamic's) that its `over` filter selects; the ids are the case ids."""
 
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from aclcts.drive import executor
-
-from aclcts.cases import strategies
-from aclcts.cases import load_cases
+from aclcts.cases import Case, load_cases, strategies
 from aclcts.cases.values import draw_runtime
-from aclcts.judge.compare import compare, default_policy
 from aclcts.core.constants import DataType, ErrorCode, Format
 from aclcts.core.dtypes import numpy_dtype
 from aclcts.core.opmodel import canonical_attr
+from aclcts.drive import executor
+from aclcts.judge.compare import compare, default_policy
 from aclcts.pytest_plugin.library import dynamic_cases
 from aclcts.reference import reference
 
@@ -101,17 +101,22 @@ def _differences(model, executed, expected_shapes, expected_arrays):
     return problems
 
 
+
+def _assert_execution_matches_the_reference(acl: Any, stream: int, model: Case, runtime: list[np.ndarray]) -> None:
+    """execute_v2 at these runtime inputs returns 0 and writes the reference's shapes and values."""
+    shapes, arrays = _expected(model, runtime)
+    executed = executor.execute_dynamic(acl, stream, model, executor.case_inputs(model, runtime), shapes)
+    assert executed.ret == 0, f"execute_v2 at input shapes {[a.shape for a in runtime]} returned {executed.ret}"
+    problems = _differences(model, executed, shapes, arrays)
+    assert not problems, "\n".join(problems)
+
 @LOADED
 @pytest.mark.execute
 @over(shape_determined)
 @given(data=st.data())
 def test_execute_v2_at_shapes_inside_the_range_matches_the_reference(acl, stream, model, data):
     runtime = data.draw(strategies.model_arrays(model), label="inputs")
-    shapes, arrays = _expected(model, runtime)
-    executed = executor.execute_dynamic(acl, stream, model, executor.case_inputs(model, runtime), shapes)
-    assert executed.ret == 0, f"execute_v2 at input shapes {[a.shape for a in runtime]} returned {executed.ret}"
-    problems = _differences(model, executed, shapes, arrays)
-    assert not problems, "\n".join(problems)
+    _assert_execution_matches_the_reference(acl, stream, model, runtime)
 
 
 @LOADED
@@ -119,11 +124,7 @@ def test_execute_v2_at_shapes_inside_the_range_matches_the_reference(acl, stream
 @over(unknown_rank)
 def test_execute_v2_of_an_unknown_rank_model_accepts_every_rank(acl, stream, model, shapes):
     runtime = [np.full(shape, 1.5, numpy_dtype(t.dtype)) for shape, t in zip(shapes, model.inputs)]
-    expected_shapes, arrays = _expected(model, runtime)
-    executed = executor.execute_dynamic(acl, stream, model, runtime, expected_shapes)
-    assert executed.ret == 0, f"execute_v2 at input shapes {list(shapes)} returned {executed.ret}"
-    problems = _differences(model, executed, expected_shapes, arrays)
-    assert not problems, "\n".join(problems)
+    _assert_execution_matches_the_reference(acl, stream, model, runtime)
 
 
 @LOADED
@@ -131,11 +132,7 @@ def test_execute_v2_of_an_unknown_rank_model_accepts_every_rank(acl, stream, mod
 @over(ranked)
 def test_execute_v2_at_the_runtime_shapes_of_the_case_file_matches_the_reference(acl, stream, model, shapes, pytestconfig):
     runtime = draw_runtime(model, shapes, model.seed(pytestconfig.getoption("--aclcts-seed")))
-    expected_shapes, arrays = _expected(model, runtime)
-    executed = executor.execute_dynamic(acl, stream, model, executor.case_inputs(model, runtime), expected_shapes)
-    assert executed.ret == 0, f"execute_v2 at input shapes {list(shapes)} returned {executed.ret}"
-    problems = _differences(model, executed, expected_shapes, arrays)
-    assert not problems, "\n".join(problems)
+    _assert_execution_matches_the_reference(acl, stream, model, runtime)
 
 
 @LOADED
