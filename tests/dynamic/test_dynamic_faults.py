@@ -64,11 +64,12 @@ def test_state_machine_shrinks_a_leak_in_destroy_handle_to_at_most_five_steps():
     result = run_suite("destroy_handle_leaks_memory", ["conformance/test_state_machine.py"])
     output = result.stdout
     assert "test_api_call_sequences_keep_the_documented_contract" in failed_tests(output), output[-3000:]
-    example = output[output.index("Falsifying example"):]
-    calls = re.findall(r"(?:\w+ = )?state\.(\w+)\(", example.split("state.teardown()")[0])
-    steps = [c for c in calls if c != "device_memory_is_the_live_allocations"]
-    assert "create_handle" in steps and len(steps) <= 5, f"shrunk to {len(steps)} steps {steps}:\n{example[:2000]}"
-    assert "@reproduce_failure" in output or "reproduce_failure" in output
+    # Each shrunk example is printed as the program of its steps, ending in state.teardown(); hypothesis may
+    # report more than one distinct failure, and one of them must be the leak in at most five steps.
+    examples = [[c for c in re.findall(r"state\.(\w+)\(", program) if c != "device_memory_is_the_live_allocations"]
+                for program in output.split("state.teardown()")[:-1]]
+    assert examples, output[-3000:]
+    assert any("create_handle" in steps and len(steps) <= 5 for steps in examples), examples
 
 
 @pytest.mark.slow

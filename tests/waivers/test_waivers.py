@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from aclcts.report.records import read_report
+
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = ROOT / "tests" / "suite"
 
@@ -77,19 +79,20 @@ def summary(result):
     return lines[start + 1:end]
 
 
-def test_a_matched_failure_is_xfailed_with_its_reason_and_location(project):
+def test_a_matched_failure_is_xfailed_with_its_reason_and_location(project, pytester):
     result = run(project, entry("test_w.py::test_fails"), entry("test_w.py::test_param[*]", reason="param bug"),
                  entry("test_w.py::test_setup_error", reason="fixture broken", raises="error"),
                  entry("test_w.py::test_setup_error_not_expected", reason="wrong phase"),
-                 args=["test_w.py"])
+                 args=["test_w.py", "--report=run.jsonl"])
     result.assert_outcomes(xfailed=4, passed=1, errors=1)
-    result.stdout.fnmatch_lines_random([
-        "XFAIL test_w.py::test_fails - known bug [[]exp.yaml:3[]]",
-        "XFAIL test_w.py::test_param[[]1[]] - param bug [[]exp.yaml:7[]]",
-        "XFAIL test_w.py::test_param[[]2[]] - param bug [[]exp.yaml:7[]]",
-        "XFAIL test_w.py::test_setup_error - fixture broken [[]exp.yaml:11[]]",
-        "ERROR test_w.py::test_setup_error_not_expected - RuntimeError: no device",
-    ])
+    cases = read_report(pytester.path / "run.jsonl").cases
+    assert {case_id: (case["status"], case["message"]) for case_id, case in cases.items() if case["status"] != "passed"} == {
+        "test_w.py::test_fails": ("xfailed", "known bug [exp.yaml:3]"),
+        "test_w.py::test_param[1]": ("xfailed", "param bug [exp.yaml:7]"),
+        "test_w.py::test_param[2]": ("xfailed", "param bug [exp.yaml:7]"),
+        "test_w.py::test_setup_error": ("xfailed", "fixture broken [exp.yaml:11]"),
+        "test_w.py::test_setup_error_not_expected": ("error", "RuntimeError: no device"),
+    }
     assert summary(result)[1:] == [
         "xfailed: 3",
         "  exp.yaml:3 test_w.py::test_fails - 1 test(s)",
