@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, TensorCase
-from aclcts.cases.schema import MODES, CaseFileError, check_case_file, field_name
-from aclcts.core.yamlpos import Path, YamlSyntaxError, line_of, load_with_lines
+from aclcts.cases.schema import MODES, CaseChecker, CaseFileError, check_case_file
+from aclcts.core.yamlschema import parse_yaml
 from aclcts.core.opmodel import canonical_attr
 from aclcts.reference import reference
 
@@ -30,10 +30,6 @@ def case_files(paths: Iterable[str]) -> list[str]:
         else:
             raise CaseFileError(f"{path}: no such case file or folder")
     return found
-
-
-def _error(source: str, lines: dict[Path, int], path: Path, message: str) -> CaseFileError:
-    return CaseFileError(f"{source}:{line_of(lines, path)}: {field_name(path)}: {message}")
 
 
 def _tag(shape: tuple[int, ...]) -> str:
@@ -60,31 +56,29 @@ def expand_file(source: str) -> list[Case]:
     """Load, validate and expand one case file."""
     with open(source, encoding="utf-8") as handle:
         text = handle.read()
-    try:
-        data, lines = load_with_lines(text, source)
-    except YamlSyntaxError as exc:
-        raise CaseFileError(str(exc)) from None
+    data, lines = parse_yaml(text, source, CaseFileError)
     check_case_file(data, source, lines, set(DTYPE_BY_NAME))
+    c = CaseChecker(source, lines)
     op = data["op"]
     if ":" in data.get("reference", ""):
         _importable(os.path.dirname(os.path.abspath(source)))
     try:
         ref = reference(data.get("reference", op))
     except KeyError as exc:
-        raise _error(source, lines, ("reference" if "reference" in data else "op",), str(exc).strip("'\"")) from None
+        raise c.problem(("reference" if "reference" in data else "op",), str(exc).strip("'\"")) from None
     inputs, outputs = data["inputs"], data["outputs"]
     const = data.get("const", {})
     variable = [n for n in inputs if n not in const]
     modes = tuple(data.get("modes", MODES))
     fmt = FORMAT_BY_NAME.get(data.get("format", "ND"))
     if fmt is None:
-        raise _error(source, lines, ("format",), f"expected one of {', '.join(FORMAT_BY_NAME)}")
+        raise c.problem(("format",), f"expected one of {', '.join(FORMAT_BY_NAME)}")
     attr_sets = []
     for index, attr_set in enumerate(data.get("attrs", [{}])):
         try:
             attr_sets.append(tuple(canonical_attr(n, s["type"], s["value"]) for n, s in attr_set.items()))
         except ValueError as exc:
-            raise _error(source, lines, ("attrs", index), str(exc)) from None
+            raise c.problem(("attrs", index), str(exc)) from None
     ranges = data.get("shape_range", {})
     runtime = tuple(tuple(tuple(shape) for shape in shapes) for shapes in data.get("runtime_shapes", []))
     cases: list[Case] = []
@@ -110,7 +104,7 @@ def expand_file(source: str) -> list[Case]:
                                      [t.const_array() if t.const is not None else None for t in in_cases],
                                      {k: list(v) if isinstance(v, tuple) else v for k, v in attr_values.items()})
             except ValueError as exc:
-                raise _error(source, lines, ("shapes", s_index),
+                raise c.problem(("shapes", s_index),
                              f"the reference shape function refused it: {exc}") from None
         out_shapes = [tuple(shape_of.get(n, computed[i] if i < len(computed) else ())) for i, n in enumerate(outputs)]
         out_cases = tuple(TensorCase(n, DTYPE_BY_NAME[dtypes[n]], s, None, _ranges(s, ranges.get(n)))

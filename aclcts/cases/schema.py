@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from aclcts.core.yamlpos import Path, line_of
+from aclcts.core.yamlpos import Path
+from aclcts.core.yamlschema import SchemaChecker
 
 #: Top-level keys of a case file and whether they are required.
 KEYS = {
@@ -47,25 +48,11 @@ class CaseFileError(Exception):
     """A case file breaks the schema; the message is `file:line: field: what was expected`."""
 
 
-def field_name(path: Path) -> str:
-    """A value's path written as in the case file: dtypes[1].y, shapes[0]."""
-    text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text or "(file)"
+class CaseChecker(SchemaChecker):
+    """The case file's checks; fields are written as in the file (dtypes[1].y) and a got of None is left out."""
 
-
-class _Checker:
-    def __init__(self, source: str, lines: dict[Path, int]) -> None:
-        self.source, self.lines = source, lines
-
-    def fail(self, path: Path, expected: str, got: Any = None) -> None:
-        detail = f", got {got!r}" if got is not None else ""
-        raise CaseFileError(f"{self.source}:{line_of(self.lines, path)}: {field_name(path)}: expected {expected}{detail}")
-
-    def kind(self, value: Any, kinds: type | tuple[type, ...], path: Path, expected: str) -> None:
-        if not isinstance(value, kinds):
-            self.fail(path, expected, value)
+    error = CaseFileError
+    shows_none = False
 
     def names(self, value: Any, path: Path) -> None:
         self.kind(value, list, path, "a list of tensor names")
@@ -97,14 +84,9 @@ class _Checker:
 
 def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes: set[str]) -> None:
     """Raise CaseFileError at the first place where a loaded case file breaks the schema."""
-    c = _Checker(source, lines)
+    c = CaseChecker(source, lines)
     c.kind(data, dict, (), "a mapping with keys " + ", ".join(KEYS))
-    for key in data:
-        if key not in KEYS:
-            c.fail((key,), "one of the keys " + ", ".join(KEYS), key)
-    for key, required in KEYS.items():
-        if required and key not in data:
-            c.fail((), f"the required key {key!r}")
+    c.keys(data, (), KEYS)
     for key in ("op", "family", "source", "reference", "format", "dynamic_input"):
         if key in data:
             c.kind(data[key], str, (key,), "a string")
@@ -112,8 +94,7 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
     c.names(data["outputs"], ("outputs",))
     tensors = data["inputs"] + data["outputs"]
     for index, mode in enumerate(data.get("modes", list(MODES))):
-        if mode not in MODES:
-            c.fail(("modes", index), "one of " + ", ".join(MODES), mode)
+        c.one_of(mode, MODES, ("modes", index))
     c.kind(data["dtypes"], list, ("dtypes",), "a list of dtype combinations")
     for index, combo in enumerate(data["dtypes"]):
         path = ("dtypes", index)
@@ -153,8 +134,7 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
         c.kind(attr_set, dict, path, "a mapping attr name -> {type, value}")
         for name, spec in attr_set.items():
             c.kind(spec, dict, path + (name,), "a mapping with keys type and value")
-            if spec.get("type") not in ATTR_TYPES:
-                c.fail(path + (name, "type"), "one of " + ", ".join(ATTR_TYPES), spec.get("type"))
+            c.one_of(spec.get("type"), ATTR_TYPES, path + (name, "type"))
             if "value" not in spec:
                 c.fail(path + (name,), "a value")
     for name, values in data.get("const", {}).items():
@@ -194,7 +174,7 @@ def _fits(shape: list[int], model: list[int], ranges: list[list[int]]) -> bool:
     return True
 
 
-def _check_dynamic(c: _Checker, data: dict, variable: list[str]) -> None:
+def _check_dynamic(c: CaseChecker, data: dict, variable: list[str]) -> None:
     """The dynamic-shape keys: shape_range for every -1, runtime shapes inside it, the rule, the output names."""
     sets = [s if isinstance(s, dict) else dict(zip(variable, s)) for s in data["shapes"]]
     dynamic = [index for index, shapes in enumerate(sets) if any(_is_dynamic(s) for s in shapes.values())]
@@ -227,8 +207,8 @@ def _check_dynamic(c: _Checker, data: dict, variable: list[str]) -> None:
                        f"{unknown} [min, max] pair(s) in shape_range.{name}, one per -1 of {shape}",
                        ranges.get(name))
     for key, allowed in (("shape_rule", SHAPE_RULES), ("elements", ELEMENT_KINDS)):
-        if key in data and data[key] not in allowed:
-            c.fail((key,), "one of " + ", ".join(allowed), data[key])
+        if key in data:
+            c.one_of(data[key], allowed, (key,))
     if "data_dependent" in data:
         c.names(data["data_dependent"], ("data_dependent",))
         for position, name in enumerate(data["data_dependent"]):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from aclcts.core.yamlpos import Path as YamlPath
-from aclcts.core.yamlpos import YamlSyntaxError, line_of, load_with_lines
+from aclcts.core.yamlschema import SchemaChecker, read_yaml
 from aclcts.core.constants import ErrorCode, error_name
 
 #: Top-level keys of an error-code file and whether they are required.
@@ -185,14 +185,14 @@ class ErrorCodeTable:
         )
 
 
-class _Checker:
-    def __init__(self, source: str, lines: dict[YamlPath, int]) -> None:
-        self.source, self.lines = source, lines
+class _Checker(SchemaChecker):
+    """The error-code file's checks; fields are written dotted: scenarios.<id>.code."""
 
-    def fail(self, path: YamlPath, expected: str, got: Any = _NO_VALUE) -> NoReturn:
-        field = ".".join(str(p) for p in path) or "(file)"
-        detail = "" if got is _NO_VALUE else f", got {got!r}"
-        raise ErrorCodesError(f"{self.source}:{line_of(self.lines, path)}: {field}: expected {expected}{detail}")
+    error = ErrorCodesError
+
+    def name(self, path: YamlPath) -> str:
+        """The path joined with dots."""
+        return ".".join(str(p) for p in path) or "(file)"
 
     def text(self, data: dict, key: str, path: YamlPath) -> str:
         value = data.get(key)
@@ -216,16 +216,14 @@ class _Checker:
             self.fail(path, "a scenario id (non-empty string)", sid)
         if not isinstance(data, dict):
             self.fail(path, "a mapping with api, an outcome (" + ", ".join(OUTCOME_KEYS) + "), condition and section")
-        for key in data:
-            if key not in SCENARIO_KEYS:
-                self.fail(path + (key,), "one of the keys " + ", ".join(SCENARIO_KEYS), key)
+        self.keys(data, path, SCENARIO_KEYS)
         outcomes = [k for k in OUTCOME_KEYS if k in data]
         if len(outcomes) != 1:
             self.fail(path, "exactly one of " + ", ".join(OUTCOME_KEYS), outcomes or None)
         fields: dict[str, Any] = {"id": sid, "api": self.text(data, "api", path),
                                   "condition": self.text(data, "condition", path),
                                   "section": self.text(data, "section", path),
-                                  "source": f"{self.source}:{line_of(self.lines, path)}"}
+                                  "source": f"{self.source}:{self.line(path)}"}
         if not fields["section"].startswith("§"):
             self.fail(path + ("section",), "a section of the reference document such as '§3.1'", fields["section"])
         if "message" in data and "exception" not in data:
@@ -244,8 +242,7 @@ class _Checker:
             if "value" in data:
                 fields["value"] = data["value"]
         elif kind == "exception":
-            if data["exception"] not in BINDING_EXCEPTIONS:
-                self.fail(path + ("exception",), "one of " + ", ".join(BINDING_EXCEPTIONS), data["exception"])
+            self.one_of(data["exception"], BINDING_EXCEPTIONS, path + ("exception",))
             fields["exception"] = data["exception"]
             if "message" in data:
                 fields["message"] = self.text(data, "message", path)
@@ -261,23 +258,10 @@ class _Checker:
 def load_error_codes(path: str | Path, lenient: bool = False) -> ErrorCodeTable:
     """Load and validate an error-code file; lenient accepts any non-zero code where a failure is documented."""
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ErrorCodesError(f"{source}: cannot read the error-code file: {exc.strerror}") from None
-    try:
-        data, lines = load_with_lines(text, source)
-    except YamlSyntaxError as exc:
-        raise ErrorCodesError(str(exc)) from None
+    data, lines = read_yaml(path, "error-code", ErrorCodesError)
     c = _Checker(source, lines)
-    if not isinstance(data, dict):
-        c.fail((), "a mapping with keys " + ", ".join(FILE_KEYS), data)
-    for key in data:
-        if key not in FILE_KEYS:
-            c.fail((key,), "one of the keys " + ", ".join(FILE_KEYS), key)
-    for key in FILE_KEYS:
-        if key not in data:
-            c.fail((), f"the required key {key!r}")
+    c.kind(data, dict, (), "a mapping with keys " + ", ".join(FILE_KEYS))
+    c.keys(data, (), FILE_KEYS)
     release, document = c.text(data, "release", ()), c.text(data, "document", ())
     if not isinstance(data["scenarios"], dict) or not data["scenarios"]:
         c.fail(("scenarios",), "a non-empty mapping of scenario id to documented outcome", data["scenarios"])

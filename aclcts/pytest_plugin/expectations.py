@@ -16,7 +16,7 @@ import pytest
 
 from aclcts.drive.backends import BackendError, load_backend
 from aclcts.core.yamlpos import Path as YamlPath
-from aclcts.core.yamlpos import YamlSyntaxError, line_of, load_with_lines
+from aclcts.core.yamlschema import SchemaChecker, read_yaml
 
 #: Top-level keys of an expectations file and whether they are required.
 FILE_KEYS = {"release": True, "entries": True}
@@ -28,7 +28,6 @@ RAISES = ("failed", "error")
 #: aclCANNPackageName ACL_PKG_NAME_CANN: acl.get_cann_version(ACL_PKG_NAME_CANN) asks for the CANN version.
 ACL_PKG_NAME_CANN = 0
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_MISSING = object()
 
 
 class ExpectationsError(Exception):
@@ -80,13 +79,19 @@ def glob_match(pattern: str, text: str) -> bool:
     return _glob(pattern).fullmatch(text) is not None
 
 
-class _Checker:
-    def __init__(self, source: str, lines: dict[YamlPath, int]) -> None:
-        self.source, self.lines = source, lines
+class _Checker(SchemaChecker):
+    """The expectations file's checks; a field is named by its own key: field 'reason'."""
 
-    def fail(self, path: YamlPath, field: str, expected: str, got: Any = _MISSING) -> NoReturn:
-        detail = "" if got is _MISSING else f", got {got!r}"
-        raise ExpectationsError(f"{self.source}:{line_of(self.lines, path)}: field '{field}': expected {expected}{detail}")
+    error = ExpectationsError
+    field_format = "field '{}'"
+
+    def name(self, path: YamlPath) -> str:
+        """The last key of path."""
+        return str(path[-1]) if path else "(file)"
+
+    def missing(self, path: YamlPath, key: str) -> NoReturn:
+        """Fail for the required key that the mapping at path lacks, naming the key."""
+        self.fail(path, "a value (the field is required)", field=key)
 
     def text(self, data: dict, key: str, path: YamlPath) -> str | None:
         if key not in data:
@@ -94,7 +99,7 @@ class _Checker:
         value = data[key]
         if not isinstance(value, str) or not value.strip():
             hint = " (quote it)" if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
-            self.fail(path + (key,), key, "a non-empty string" + hint, value)
+            self.fail(path + (key,), "a non-empty string" + hint, value)
         return value
 
     def date(self, data: dict, path: YamlPath) -> datetime.date:
@@ -106,53 +111,33 @@ class _Checker:
                 pass
         elif isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
             return value
-        self.fail(path + ("expires",), "expires", "an ISO date (YYYY-MM-DD)", str(value))
+        self.fail(path + ("expires",), "an ISO date (YYYY-MM-DD)", str(value))
 
     def entry(self, index: int, data: Any, release: str) -> Expectation:
         path = ("entries", index)
         if not isinstance(data, dict):
-            self.fail(path, f"entries[{index}]", "a mapping with id, reason, expires and issue or owner", data)
-        for key in data:
-            if key not in ENTRY_KEYS:
-                self.fail(path + (key,), str(key), "one of the keys " + ", ".join(ENTRY_KEYS), key)
-        for key, required in ENTRY_KEYS.items():
-            if required and key not in data:
-                self.fail(path, key, "a value (the field is required)")
+            self.fail(path, "a mapping with id, reason, expires and issue or owner", data, field=f"entries[{index}]")
+        self.keys(data, path, ENTRY_KEYS)
         if "issue" not in data and "owner" not in data:
-            self.fail(path, "issue", "an issue link or an owner (at least one of the two)")
+            self.fail(path, "an issue link or an owner (at least one of the two)", field="issue")
         fields = {key: self.text(data, key, path) for key in ("id", "soc", "cann", "reason", "issue", "owner")}
         if "::" not in fields["id"]:
-            self.fail(path + ("id",), "id", "a test-id pattern PATH::NAME ('*' and '?' as wildcards)", fields["id"])
+            self.fail(path + ("id",), "a test-id pattern PATH::NAME ('*' and '?' as wildcards)", fields["id"])
         raises = data.get("raises", "failed")
         if raises not in RAISES:
-            self.fail(path + ("raises",), "raises", " or ".join(RAISES), raises)
-        return Expectation(self.source, line_of(self.lines, path), release, expires=self.date(data, path),
+            self.fail(path + ("raises",), " or ".join(RAISES), raises)
+        return Expectation(self.source, self.line(path), release, expires=self.date(data, path),
                            raises=raises, **fields)
 
 
 def load_expectations(path: str | Path) -> list[Expectation]:
     """Load and validate one expectations file; its entries in file order."""
-    source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ExpectationsError(f"{source}: cannot read the expectations file: {exc.strerror}") from None
-    try:
-        data, lines = load_with_lines(text, source)
-    except YamlSyntaxError as exc:
-        raise ExpectationsError(str(exc)) from None
-    c = _Checker(source, lines)
-    if not isinstance(data, dict):
-        c.fail((), "(file)", "a mapping with keys " + ", ".join(FILE_KEYS), data)
-    for key in data:
-        if key not in FILE_KEYS:
-            c.fail((key,), str(key), "one of the keys " + ", ".join(FILE_KEYS), key)
-    for key in FILE_KEYS:
-        if key not in data:
-            c.fail((), key, "a value (the field is required)")
+    data, lines = read_yaml(path, "expectations", ExpectationsError)
+    c = _Checker(str(path), lines)
+    c.kind(data, dict, (), "a mapping with keys " + ", ".join(FILE_KEYS))
+    c.keys(data, (), FILE_KEYS)
     release = c.text(data, "release", ())
-    if not isinstance(data["entries"], list):
-        c.fail(("entries",), "entries", "a list of entries", data["entries"])
+    c.kind(data["entries"], list, ("entries",), "a list of entries")
     return [c.entry(index, item, release) for index, item in enumerate(data["entries"])]
 
 
