@@ -101,7 +101,6 @@ def _differences(model, executed, expected_shapes, expected_arrays):
     return problems
 
 
-
 def _assert_execution_matches_the_reference(acl: Any, stream: int, model: Case, runtime: list[np.ndarray]) -> None:
     """execute_v2 at these runtime inputs returns 0 and writes the reference's shapes and values."""
     shapes, arrays = _expected(model, runtime)
@@ -109,6 +108,7 @@ def _assert_execution_matches_the_reference(acl: Any, stream: int, model: Case, 
     assert executed.ret == 0, f"execute_v2 at input shapes {[a.shape for a in runtime]} returned {executed.ret}"
     problems = _differences(model, executed, shapes, arrays)
     assert not problems, "\n".join(problems)
+
 
 @LOADED
 @pytest.mark.execute

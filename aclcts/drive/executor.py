@@ -80,7 +80,6 @@ def read_guarded(res: flow.Resources, held: Guarded, overwritten: Callable[[str]
     return raw[GUARD:GUARD + (held.size if size is None else size)]
 
 
-
 def _unwritten(body: bytes, tensor: TensorCase, shape: tuple[int, ...]) -> np.ndarray:
     itemsize = tensor.np_dtype.itemsize
     elements = np.frombuffer(body, np.uint8).reshape(-1, itemsize) if body else np.zeros((0, itemsize), np.uint8)
