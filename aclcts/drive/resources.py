@@ -44,6 +44,10 @@ DESTROYERS: dict[str, str] = {
 _THIS_FILE = os.path.abspath(__file__)
 
 
+class LeakedObjects(AssertionError):
+    """A test left objects it created alive."""
+
+
 class Tracked:
     """One object created through the wrapper and not yet released."""
 

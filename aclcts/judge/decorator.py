@@ -97,6 +97,10 @@ def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]
     return failures
 
 
+class PrecisionMismatch(AssertionError):
+    """An output does not meet its precision policy against the reference."""
+
+
 def compares_with_reference(body: Callable[..., list[Outputs]]) -> Callable[..., None]:
     """Decorate a test body that runs `op_case` on `case_inputs` and returns its Outputs; the wrapper judges them.
 
@@ -114,7 +118,7 @@ def compares_with_reference(body: Callable[..., list[Outputs]]) -> Callable[...,
         results = body(*args, **kwargs)
         failures = judge(case, input_sets, results, into=sink)
         if failures:
-            raise AssertionError(f"{case.id} ({case.file}) differs from the reference:\n" + "\n".join(failures))
+            raise PrecisionMismatch(f"{case.id} ({case.file}) differs from the reference:\n" + "\n".join(failures))
 
     if not passes_sink:
         parameters = list(signature.parameters.values())

@@ -25,6 +25,7 @@ from aclcts.drive import dynamic
 from aclcts.cases import strategies  # noqa: F401
 from aclcts.atc import compile_elements, generate_singleop_json
 from aclcts.drive.backends import Backend, BackendError, load_backend
+from aclcts.drive.resources import LeakedObjects
 from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.values import draw_inputs
 from aclcts.core.error_codes import ErrorCodesError, load_error_codes
@@ -189,7 +190,8 @@ def acl(tracked_acl: TrackingAcl, session: flow.Session) -> Iterator[Any]:
     if leaked:
         for obj in leaked:
             tracked_acl.tracker.live.pop((obj.kind, obj.handle), None)
-        pytest.fail("the test left objects alive: " + "; ".join(map(str, leaked)), pytrace=False)
+        __tracebackhide__ = True
+        raise LeakedObjects("the test left objects alive: " + "; ".join(map(str, leaked)))
 
 
 @pytest.fixture
