@@ -1,21 +1,43 @@
-"""--shard K/N (a stable share of the tests per host) and --devices (one device per xdist worker)."""
+"""--shard K/N or auto (a stable share of the tests per host) and --devices (one device per xdist worker)."""
 
 from __future__ import annotations
 
+import os
 import re
 import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 _SHARD = re.compile(r"\s*(\d+)\s*/\s*(\d+)\s*")
 _RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
+_WHOLE = re.compile(r"\s*(\d+)\s*")
+
+#: The shard count of a Kubernetes Indexed Job (its `completions`), which Kubernetes does not export itself.
+COUNT_VARIABLE = "ACLCTS_SHARD_COUNT"
+#: Every variable --shard=auto reads, by engine; tests clear them all.
+ENGINE_VARIABLES = {
+    "GitLab": ("CI_NODE_INDEX", "CI_NODE_TOTAL"),
+    "Kubernetes": ("JOB_COMPLETION_INDEX", COUNT_VARIABLE),
+    "Slurm": ("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MAX",
+              "SLURM_ARRAY_TASK_STEP"),
+}
+_EXPECTED = ("expected GitLab's CI_NODE_INDEX and CI_NODE_TOTAL (a job with `parallel: N`), Kubernetes' "
+             f"JOB_COMPLETION_INDEX with --shard-count=N or {COUNT_VARIABLE}=N (an Indexed Job), or Slurm's "
+             "SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT (an sbatch --array job)")
 
 
 def add_options(group: Any) -> None:
-    """Add --shard and --devices."""
-    group.addoption("--shard", default=None, metavar="K/N",
-                    help="run only shard K of N (1-based): the tests whose crc32(node id) % N == K-1")
+    """Add --shard, --shard-count and --devices."""
+    group.addoption("--shard", default=None, metavar="K/N|auto",
+                    help="run only shard K of N (1-based): the tests whose crc32(node id) % N == K-1; auto: K and N "
+                         "from the engine that started the process (GitLab parallel job, Kubernetes Indexed Job, "
+                         "Slurm job array)")
+    group.addoption("--shard-count", default=None, type=int, metavar="N",
+                    help=f"with --shard=auto: the shard count of a Kubernetes Indexed Job (its completions; default "
+                         f"${COUNT_VARIABLE})")
     group.addoption("--devices", default=None, metavar="LIST",
                     help="devices to spread xdist workers over, e.g. 0-7 or 0,2,4-5: worker gwK runs on "
                          "devices[K % len]; a serial run uses the first (overrides --device-id)")
@@ -30,6 +52,89 @@ def parse_shard(text: str) -> tuple[int, int]:
     if n < 1 or not 1 <= k <= n:
         raise ValueError(f"--shard={text}: expected 1 <= K <= N and N >= 1")
     return k, n
+
+
+@dataclass(frozen=True)
+class AutoShard:
+    """The shard an engine's environment variables name: K of N, the engine, and the values read."""
+
+    k: int
+    n: int
+    engine: str
+    source: str
+
+
+def _whole(environ: Mapping[str, str], name: str) -> int:
+    value = environ[name]
+    match = _WHOLE.fullmatch(value)
+    if not match:
+        raise ValueError(f"--shard=auto: {name}={value!r}: expected a whole number")
+    return int(match.group(1))
+
+
+def _require(environ: Mapping[str, str], engine: str, names: tuple[str, ...]) -> None:
+    missing = [name for name in names if name not in environ]
+    if missing:
+        found = ", ".join(f"{name}={environ[name]}" for name in names if name in environ)
+        raise ValueError(f"--shard=auto: {engine} sets {found} but not {', '.join(missing)}; expected "
+                         f"{', '.join(names)}")
+
+
+def _slurm(environ: Mapping[str, str]) -> AutoShard:
+    _require(environ, "a Slurm array task", ("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_COUNT"))
+    task, first, count = (_whole(environ, f"SLURM_ARRAY_TASK_{name}") for name in ("ID", "MIN", "COUNT"))
+    step = _whole(environ, "SLURM_ARRAY_TASK_STEP") if "SLURM_ARRAY_TASK_STEP" in environ else 1
+    last = _whole(environ, "SLURM_ARRAY_TASK_MAX") if "SLURM_ARRAY_TASK_MAX" in environ else first + step * (count - 1)
+    source = (f"SLURM_ARRAY_TASK_ID={task} SLURM_ARRAY_TASK_MIN={first} SLURM_ARRAY_TASK_MAX={last} "
+              f"SLURM_ARRAY_TASK_STEP={step} SLURM_ARRAY_TASK_COUNT={count}")
+    if count < 1 or step < 1 or last != first + step * (count - 1) or task < first or (task - first) % step:
+        raise ValueError(f"--shard=auto: the Slurm array is not one evenly spaced range ({source}); expected an "
+                         "array such as --array=1-N or --array=0-M:S")
+    return AutoShard((task - first) // step + 1, count, "Slurm job array", source)
+
+
+def _kubernetes(environ: Mapping[str, str], count: int | None) -> AutoShard:
+    index = _whole(environ, "JOB_COMPLETION_INDEX")
+    if count is None:
+        raise ValueError(f"--shard=auto: a Kubernetes Indexed Job (JOB_COMPLETION_INDEX={index}) does not export "
+                         f"its completions; expected --shard-count=N or {COUNT_VARIABLE}=N")
+    if index >= count:
+        raise ValueError(f"--shard=auto: JOB_COMPLETION_INDEX={index} with a count of {count}; expected an index "
+                         f"from 0 to {count - 1}")
+    return AutoShard(index + 1, count, "Kubernetes Indexed Job", f"JOB_COMPLETION_INDEX={index} count={count}")
+
+
+def _gitlab(environ: Mapping[str, str]) -> AutoShard:
+    if "CI_NODE_INDEX" not in environ and environ.get("CI_NODE_TOTAL", "").strip() == "1":
+        return AutoShard(1, 1, "GitLab job without parallel", "CI_NODE_TOTAL=1")
+    _require(environ, "a GitLab parallel job", ("CI_NODE_INDEX", "CI_NODE_TOTAL"))
+    index, total = _whole(environ, "CI_NODE_INDEX"), _whole(environ, "CI_NODE_TOTAL")
+    if not 1 <= index <= total:
+        raise ValueError(f"--shard=auto: CI_NODE_INDEX={index} CI_NODE_TOTAL={total}; expected "
+                         "1 <= CI_NODE_INDEX <= CI_NODE_TOTAL")
+    return AutoShard(index, total, "GitLab parallel job", f"CI_NODE_INDEX={index} CI_NODE_TOTAL={total}")
+
+
+def shard_from_environment(environ: Mapping[str, str], count: int | None = None) -> AutoShard:
+    """The shard of --shard=auto: from Slurm's, else Kubernetes', else GitLab's variables; ValueError naming them."""
+    # Innermost engine first: sbatch passes the submitting shell's environment on, so a Slurm task started from a
+    # GitLab job sees both; GitLab sets CI_NODE_TOTAL=1 in every job, CI_NODE_INDEX only in parallel ones.
+    if count is None and COUNT_VARIABLE in environ:
+        count = _whole(environ, COUNT_VARIABLE)
+    if count is not None and count < 1:
+        raise ValueError(f"--shard=auto: a shard count of {count}; expected N >= 1")
+    if "SLURM_ARRAY_TASK_ID" in environ:
+        found = _slurm(environ)
+    elif "JOB_COMPLETION_INDEX" in environ:
+        return _kubernetes(environ, count)
+    elif "CI_NODE_INDEX" in environ or "CI_NODE_TOTAL" in environ:
+        found = _gitlab(environ)
+    else:
+        raise ValueError(f"--shard=auto: no shard index in the environment; {_EXPECTED}")
+    if count is not None and count != found.n:
+        raise ValueError(f"--shard=auto: a shard count of {count} (--shard-count or {COUNT_VARIABLE}) but the "
+                         f"{found.engine} has {found.n} ({found.source})")
+    return found
 
 
 def in_shard(nodeid: str, k: int, n: int) -> bool:
@@ -71,15 +176,27 @@ def _ensure_simulated_devices(count: int) -> None:
         aclcts.sim.configure(device_count=count)
 
 
+def _resolve(shard: str, count: int | None) -> tuple[int, int, str]:
+    """K, N and where they came from, of --shard (K/N or auto) and --shard-count; ValueError saying what was wrong."""
+    if shard.strip() != "auto":
+        if count is not None:
+            raise ValueError(f"--shard-count={count} goes with --shard=auto (the count of a Kubernetes Indexed Job)")
+        k, n = parse_shard(shard)
+        return k, n, "--shard"
+    found = shard_from_environment(os.environ, count)
+    return found.k, found.n, f"--shard=auto: {found.engine}, {found.source}"
+
+
 def configure(config: pytest.Config) -> None:
     """Check --shard and --devices; pin this process to its device; register the shard filter."""
-    shard = config.getoption("--shard")
-    if shard is not None:
+    shard, count = config.getoption("--shard"), config.getoption("--shard-count")
+    if shard is not None or count is not None:
         try:
-            k, n = parse_shard(shard)
+            k, n, source = _resolve("" if shard is None else shard, count)
         except ValueError as exc:
             raise pytest.UsageError(str(exc)) from None
-        config.pluginmanager.register(ShardFilter(k, n), "aclcts-shard")
+        config.option.shard = f"{k}/{n}"  # what the run report records (xdist workers resolve it alike)
+        config.pluginmanager.register(ShardFilter(k, n, source), "aclcts-shard")
     spelled = config.getoption("--devices")
     if spelled is None:
         return
@@ -99,8 +216,12 @@ def configure(config: pytest.Config) -> None:
 class ShardFilter:
     """Deselects the tests of other shards."""
 
-    def __init__(self, k: int, n: int) -> None:
-        self.k, self.n = k, n
+    def __init__(self, k: int, n: int, source: str = "--shard") -> None:
+        self.k, self.n, self.source = k, n, source
+
+    def pytest_report_header(self, config: pytest.Config) -> str:
+        """The shard this run takes, and where K and N came from."""
+        return f"aclcts shard: {self.k}/{self.n} ({self.source})"
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
