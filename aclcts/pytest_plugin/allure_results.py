@@ -1,9 +1,12 @@
-"""Allure labels, parameters and failure attachments for every test while allure-pytest writes results (--alluredir)."""
+"""Allure labels, parameters, documented acl steps and failure attachments for every test while allure-pytest writes
+results (--alluredir)."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+import textwrap
+from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager
 from typing import Any
 
 import allure
@@ -11,12 +14,12 @@ import numpy as np
 import pytest
 
 from aclcts.cases import Case
+from aclcts.drive import flow
 from aclcts.judge.decorator import Judged
+from aclcts.pytest_plugin.allure_run import epic_of
 from aclcts.pytest_plugin.comparisons import comparisons_of
 from aclcts.pytest_plugin.markers import CONCERNS, STEPS
 
-#: Top folder of a test → the epic it reports under (any other folder is its own epic).
-SUITES = {"conformance": "aclcts conformance"}
 #: Relative-error histogram bins per decade.
 BINS_PER_DECADE = 2
 _REPRODUCE_ATTACHED = pytest.StashKey[bool]()
@@ -27,9 +30,16 @@ def add_options(group: Any) -> None:
 
 
 def configure(config: pytest.Config) -> None:
-    """Register the allure hooks when allure-pytest is active in this run."""
+    """Register the allure hooks and the step listener when allure-pytest is active in this run."""
     if getattr(config.option, "allure_report_dir", None):
         config.pluginmanager.register(AllureHooks(), "aclcts-allure")
+        flow.set_step_listener(allure_step)
+        config.add_cleanup(lambda: flow.set_step_listener(None))
+
+
+def allure_step(name: str) -> AbstractContextManager[Any]:
+    """An Allure step of the running test (or fixture) for one documented acl step or group of steps."""
+    return allure.step(name)
 
 
 # ------------------------------------------------------------------------------------ labels and parameters
@@ -41,8 +51,7 @@ def epic(item: pytest.Item) -> str:
         parts = item.path.relative_to(item.config.rootpath).parts
     except ValueError:
         parts = item.path.parts[-2:]
-    top = parts[0] if len(parts) > 1 else item.config.rootpath.name
-    return SUITES.get(top, top)
+    return epic_of(parts, item.config.rootpath.name)
 
 
 def features(item: pytest.Item) -> list[str]:
@@ -137,47 +146,97 @@ def histogram(rel: np.ndarray) -> tuple[np.ndarray, np.ndarray, int, int]:
     return edges, counts, exact, infinite
 
 
-def histogram_csv(rel: np.ndarray) -> str:
-    """The relative-error histogram as CSV rows: bin low, bin high, count (exact and inf rows first)."""
+def tolerances(policy: str, params: Mapping[str, Any]) -> list[tuple[str, float]]:
+    """The relative-error bounds of a precision policy, as (label, value) lines for the histogram: rtol for allclose
+    and v2 (their bound is atol + rtol * |expected|), atol and max_atol for dual_thousandth, T and factor * T for
+    mare, t for ratio; none for exact and ulp, whose bounds are not relative errors."""
+    def given(*names: str) -> bool:
+        return all(params.get(name) is not None for name in names)
+
+    if policy in ("allclose", "v2") and given("rtol"):
+        return [(f"rtol={params['rtol']:.3g}", float(params["rtol"]))]
+    if policy == "dual_thousandth" and given("atol", "max_atol"):
+        return [(f"atol={params['atol']:.3g} (per element)", float(params["atol"])),
+                (f"max_atol={params['max_atol']:.3g} (any element)", float(params["max_atol"]))]
+    if policy == "mare" and given("threshold", "factor"):
+        threshold, factor = float(params["threshold"]), float(params["factor"])
+        return [(f"T={threshold:.3g} (mean)", threshold), (f"factor*T={factor * threshold:.3g} (max)", factor * threshold)]
+    if policy == "ratio" and given("t"):
+        return [(f"t={params['t']:.3g}", float(params["t"]))]
+    return []
+
+
+def tolerance_text(policy: str, params: Mapping[str, Any]) -> str:
+    """The policy and its relative-error bounds in one line, e.g. "allclose, rtol=0.001"."""
+    lines = tolerances(policy, params)
+    return f"{policy}, " + "; ".join(label for label, _ in lines) if lines else f"{policy} (no relative bound)"
+
+
+def histogram_csv(rel: np.ndarray, test_id: str = "", where: str = "", policy: str = "",
+                  params: Mapping[str, Any] | None = None) -> str:
+    """The relative-error histogram as CSV rows with the test id, output, policy and its relative-error bounds in
+    every row: bin low, bin high, count, and whether the bin lies above the (first) bound (exact and inf rows first)."""
     edges, counts, exact, infinite = histogram(rel)
-    rows = ["rel_err_low,rel_err_high,count", f"0,0,{exact}", f"inf,inf,{infinite}"]
-    rows += [f"{lo:.3g},{hi:.3g},{int(n)}" for lo, hi, n in zip(edges[:-1], edges[1:], counts)]
+    lines = tolerances(policy, params or {})
+    bound = lines[0][1] if lines else None
+    facts = ",".join(_csv_cell(v) for v in (test_id, where, policy, "; ".join(label for label, _ in lines)))
+
+    def above(low: float) -> str:
+        return "" if bound is None else str(low >= bound).lower()
+
+    rows = ["test_id,output,policy,tolerance,rel_err_low,rel_err_high,count,above_tolerance",
+            f"{facts},0,0,{exact},{above(0.0)}", f"{facts},inf,inf,{infinite},{above(np.inf)}"]
+    rows += [f"{facts},{lo:.3g},{hi:.3g},{int(n)},{above(lo)}" for lo, hi, n in zip(edges[:-1], edges[1:], counts)]
     return "\n".join(rows) + "\n"
 
 
-def histogram_png(rel: np.ndarray, title: str) -> bytes:
-    """The relative-error histogram drawn with matplotlib's Agg backend as PNG bytes (ImportError without it)."""
+def _csv_cell(text: str) -> str:
+    return f'"{text.replace(chr(34), chr(34) * 2)}"' if any(c in text for c in ',"\n') else text
+
+
+def histogram_png(rel: np.ndarray, title: str, lines: list[tuple[str, float]] | None = None) -> bytes:
+    """The relative-error histogram drawn with matplotlib's Agg backend as PNG bytes, with a dashed vertical line per
+    tolerance (label, value) (ImportError without matplotlib)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     edges, counts, exact, infinite = histogram(rel)
-    figure = Figure(figsize=(6.4, 3.6))
+    figure = Figure(figsize=(7.2, 4.2))
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     if counts.size:
         axes.bar(edges[:-1], counts, width=np.diff(edges), align="edge", edgecolor="black")
+    for (label, value), colour in zip(lines or [], ("tab:red", "tab:orange")):
+        axes.axvline(value, color=colour, linestyle="--", linewidth=1.5, label=label)
+    if counts.size or lines:
         axes.set_xscale("log")
+    if lines:
+        axes.legend(fontsize=8, loc="upper left")
     axes.set_xlabel("relative error")
     axes.set_ylabel("elements")
-    axes.set_title(f"{title}\n{exact} exact, {infinite} inf (expected 0 or non-finite mismatch)", fontsize=9)
+    wrapped = "\n".join(textwrap.wrap(title, 90))
+    axes.set_title(f"{wrapped}\n{exact} exact, {infinite} inf (expected 0 or non-finite mismatch)", fontsize=8)
     figure.tight_layout()
     out = io.BytesIO()
     figure.savefig(out, format="png")
     return out.getvalue()
 
 
-def attach_comparison(judged: Judged) -> None:
-    """Attach a failing comparison's worst-element table and its relative-error histogram to the running test."""
+def attach_comparison(judged: Judged, test_id: str) -> None:
+    """Attach a failing comparison's worst-element table and its relative-error histogram (titled with the test id,
+    with the policy's tolerance lines) to the running test."""
     where = f"{judged.output} execution {judged.execution + 1}"
     comparison = judged.comparison
     allure.attach(f"{where}: policy {comparison.policy} {comparison.params}\n{judged.table}\n",
                   name=f"{where}: worst elements", attachment_type=allure.attachment_type.TEXT)
     rel = comparison.relative_errors()
+    title = f"{test_id}: {where}: relative error ({tolerance_text(comparison.policy, comparison.params)})"
     try:
-        png = histogram_png(rel, f"{where}: relative error")
+        png = histogram_png(rel, title, tolerances(comparison.policy, comparison.params))
     except ImportError:
-        allure.attach(histogram_csv(rel), name=f"{where}: relative error histogram (CSV table, matplotlib not "
-                      "installed)", attachment_type=allure.attachment_type.CSV)
+        allure.attach(histogram_csv(rel, test_id, where, comparison.policy, comparison.params),
+                      name=f"{where}: relative error histogram (CSV table, matplotlib not installed)",
+                      attachment_type=allure.attachment_type.CSV)
         return
     allure.attach(png, name=f"{where}: relative error histogram", attachment_type=allure.attachment_type.PNG)
 
@@ -196,7 +255,7 @@ class AllureHooks:
         yield
         for judged in comparisons_of(item):
             if not judged.comparison.passed:
-                attach_comparison(judged)
+                attach_comparison(judged, item.nodeid)
 
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:

@@ -111,7 +111,7 @@ def test_case_tests_carry_dtype_shape_mode_and_seed(results, name, case_id, dtyp
     assert found["seed"] == repr(case_named(case_id).seed(DEFAULT_SEED))
 
 
-def check_histogram(allure_dir, attached, where):
+def check_histogram(allure_dir, attached, where, nodeid):
     if HAS_MATPLOTLIB:
         png = attached[f"{where}: relative error histogram"]
         assert png["type"] == "image/png"
@@ -121,14 +121,16 @@ def check_histogram(allure_dir, attached, where):
     assert table["type"] == "text/csv"
     rows = list(csv.DictReader(io.StringIO((allure_dir / table["source"]).read_text())))
     assert sum(int(row["count"]) for row in rows) == 32
+    assert {(row["test_id"], row["output"]) for row in rows} == {(nodeid, where)}
+    assert all(row["policy"] and row["tolerance"] for row in rows)
     bins = [row for row in rows if row["rel_err_low"] not in ("0", "inf")]
     assert sum(int(row["count"]) for row in bins) >= 1
     assert all(float(row["rel_err_low"]) < float(row["rel_err_high"]) for row in bins)
 
 
-@pytest.mark.parametrize("name, executions", [(EXECUTE, 1), (HANDLE, 3)])
+@pytest.mark.parametrize("name, executions, module", [(EXECUTE, 1, "test_execute.py"), (HANDLE, 3, "test_handle.py")])
 def test_a_failing_comparison_attaches_its_worst_elements_and_histogram_per_execution(allure_dir, results, name,
-                                                                                      executions):
+                                                                                      executions, module):
     result = results[name]
     assert result["status"] == "failed"
     attached = attachments(result)
@@ -139,7 +141,7 @@ def test_a_failing_comparison_attaches_its_worst_elements_and_histogram_per_exec
         first_row = table.splitlines()[2].split()
         assert first_row[:2] == ["(0,", "0)"], table
         assert first_row[2] in result["statusDetails"]["message"] + result["statusDetails"]["trace"]
-        check_histogram(allure_dir, attached, where)
+        check_histogram(allure_dir, attached, where, f"conformance/{module}::{name}")
     assert not any(f"execution {executions + 1}" in key for key in attached)
 
 
