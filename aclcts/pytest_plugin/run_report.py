@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import importlib.metadata
+import os
 import socket
 import time
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ import pytest
 
 import aclcts
 from aclcts.report.environment import describe
+from aclcts.report.provenance import aclcts_settings, dependency_versions, file_record
 from aclcts.report.records import ReportError, ReportWriter, count_statuses
 
 MESSAGE_LIMIT = 300
@@ -109,9 +111,26 @@ def _status(phases: dict[str, pytest.TestReport]) -> tuple[str, pytest.TestRepor
     return ("xpassed" if getattr(call, "wasxfail", None) else "passed"), call
 
 
-def case_record(nodeid: str, phases: dict[str, pytest.TestReport]) -> dict[str, Any]:
-    """One case record from the setup / call / teardown reports of a test."""
+def category(report: pytest.TestReport | None) -> str | None:
+    """The failure category a report carries (helper module categories sets it), None if it has none."""
+    found = getattr(report, "aclcts_category", None)
+    return found if isinstance(found, str) else None
+
+
+def case_record(nodeid: str, phases: dict[str, pytest.TestReport],
+                reruns: list[pytest.TestReport] | None = None) -> dict[str, Any]:
+    """One case record from the setup / call / teardown reports of a test's last attempt and the reports of the
+    attempts before it that were rerun (flaky when it then passed)."""
+    reruns = reruns or []
     status, deciding = _status(phases)
+    crashed = next((r for r in phases.values() if category(r) == "crash"), None)
+    cut_short = next((r for r in phases.values() if r.outcome == "rerun"), None)
+    if crashed is not None:
+        status, deciding = "crashed", crashed
+    elif cut_short is not None:  # the run ended before the rerun this attempt asked for
+        status, deciding = ("failed" if cut_short.when == "call" else "error"), cut_short
+    elif status == "passed" and reruns:
+        status, deciding = "flaky", reruns[-1]
     timed = phases.get("call") or phases.get("setup") or next(iter(phases.values()))
     metrics: dict[str, Any] = {}
     for report in phases.values():
@@ -119,12 +138,31 @@ def case_record(nodeid: str, phases: dict[str, pytest.TestReport]) -> dict[str, 
             metrics[str(key)] = value
     steps = next((r.aclcts_steps for r in phases.values() if getattr(r, "aclcts_steps", None) is not None), [])
     text = message(deciding) if deciding is not None else "the run ended before the test finished"
+    if status == "flaky":
+        text = f"passed on rerun {len(reruns)} after: {text}"
     return {
         "record": "case", "id": nodeid, "status": status, "duration": round(float(timed.duration), 6),
         "steps": list(steps), "metrics": metrics, "message": text,
+        "category": None if status == "passed" else category(deciding), "reruns": len(reruns),
         "worker": getattr(timed, "worker_id", None),
         "device": next((r.aclcts_device for r in phases.values() if hasattr(r, "aclcts_device")), None),
     }
+
+
+def timeout_setting(config: pytest.Config) -> dict[str, Any] | None:
+    """The per-test timeout pytest-timeout applies ({"seconds", "method"}), or None when it is off or not loaded."""
+    plugin = config.pluginmanager.getplugin("timeout")
+    settings = getattr(plugin, "get_env_settings", None)
+    if settings is None:
+        return None
+    try:
+        found = settings(config)
+    except ValueError:
+        return None
+    seconds = getattr(found, "timeout", None)
+    if not seconds:
+        return None
+    return {"seconds": float(seconds), "method": getattr(found, "method", None)}
 
 
 class RunReporter:
@@ -134,6 +172,7 @@ class RunReporter:
         self.config = config
         self.writer = writer
         self.pending: dict[str, dict[str, pytest.TestReport]] = {}
+        self.reruns: dict[str, list[pytest.TestReport]] = {}
         self.environments: list[dict[str, Any]] = []
         self.statuses: list[dict[str, str]] = []
         self.started = time.monotonic()
@@ -148,6 +187,9 @@ class RunReporter:
             "shard": option("--shard", None), "devices": option("--devices", None),
             "device_id": option("--device-id"), "workers": option("numprocesses", None),
             "pytest_args": list(self.config.invocation_params.args),
+            "settings": aclcts_settings(os.environ),
+            "expectations": [file_record(path) for path in option("--expectations", None) or []],
+            "dependencies": dependency_versions(), "timeout": timeout_setting(self.config),
         }
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
@@ -163,16 +205,24 @@ class RunReporter:
         self.writer.write({**found, "worker": getattr(report, "worker_id", None)})
 
     def _emit(self, nodeid: str) -> None:
-        record = case_record(nodeid, self.pending.pop(nodeid))
+        record = case_record(nodeid, self.pending.pop(nodeid), self.reruns.pop(nodeid, []))
         self.statuses.append({"status": record["status"]})
         self.writer.write(record)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """Collect a test's phases; write its case record once its teardown (or a crash report) arrives."""
+        """Collect a test's phases; write its case record once its last attempt's teardown (or a crash report)
+        arrives. An attempt with a phase whose outcome is "rerun" (pytest-rerunfailures) is followed by another."""
         self._environment(report)
-        self.pending.setdefault(report.nodeid, {})[report.when] = report
-        if report.when not in ("setup", "call"):
-            self._emit(report.nodeid)
+        phases = self.pending.setdefault(report.nodeid, {})
+        phases[report.when] = report
+        if report.when in ("setup", "call"):
+            return
+        rerun = [r for r in phases.values() if r.outcome == "rerun"]
+        if report.when == "teardown" and rerun and category(report) != "crash":
+            self.reruns.setdefault(report.nodeid, []).extend(rerun)
+            del self.pending[report.nodeid]
+            return
+        self._emit(report.nodeid)
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:

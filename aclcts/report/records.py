@@ -12,10 +12,20 @@ from typing import Any
 
 #: Record kinds in the order they appear in a report.
 KINDS = ("run", "environment", "case", "summary")
-#: Statuses a case record can have.
-STATUSES = ("passed", "failed", "skipped", "xfailed", "xpassed", "error")
+#: Statuses a case record can have: flaky failed and then passed on a rerun; crashed took its xdist worker down.
+STATUSES = ("passed", "failed", "skipped", "xfailed", "xpassed", "error", "flaky", "crashed")
 #: Statuses counted as failing.
-FAILING = ("failed", "error")
+FAILING = ("failed", "error", "crashed")
+#: Statuses of a case that ran and finally passed.
+PASSING = ("passed", "flaky")
+#: Run-record fields added after the first format, each with the JSON types it may have; older reports lack them.
+OPTIONAL_RUN_FIELDS: dict[str, tuple[type, ...]] = {
+    "settings": (dict,), "expectations": (list,), "dependencies": (dict,), "timeout": (dict, type(None)),
+}
+
+
+#: JSON names of the Python types a field is checked against.
+JSON_TYPES = {dict: "an object", list: "an array", str: "a string", int: "an integer", type(None): "null"}
 
 
 class ReportError(Exception):
@@ -101,8 +111,10 @@ def _require(where: str, record: dict[str, Any], name: str, kinds: type | tuple[
     if name not in record:
         raise ReportError(f"{where}: {record['record']} record has no field {name!r}")
     if not isinstance(record[name], kinds):
+        expected = " or ".join(JSON_TYPES.get(kind, kind.__name__) for kind in (kinds if isinstance(kinds, tuple)
+                                                                                  else (kinds,)))
         raise ReportError(f"{where}: field {name!r} of the {record['record']} record has the wrong type "
-                          f"({type(record[name]).__name__})")
+                          f"({type(record[name]).__name__}), expected {expected}")
 
 
 def _check(where: str, record: Any, line_number: int, seen_run: bool) -> None:
@@ -118,6 +130,9 @@ def _check(where: str, record: Any, line_number: int, seen_run: bool) -> None:
     if kind == "run":
         _require(where, record, "version", str)
         _require(where, record, "seed", int)
+        for name, kinds in OPTIONAL_RUN_FIELDS.items():
+            if name in record:
+                _require(where, record, name, kinds)
     if kind == "case":
         _require(where, record, "id", str)
         _require(where, record, "status", str)
@@ -125,6 +140,8 @@ def _check(where: str, record: Any, line_number: int, seen_run: bool) -> None:
             raise ReportError(f"{where}: case status {record['status']!r}, expected one of {', '.join(STATUSES)}")
         if "metrics" in record and not isinstance(record["metrics"], dict):
             raise ReportError(f"{where}: field 'metrics' of the case record must be an object")
+        if record.get("category") is not None and not isinstance(record["category"], str):
+            raise ReportError(f"{where}: field 'category' of the case record must be a string or null")
 
 
 def read_report(path: str | os.PathLike[str]) -> Report:

@@ -110,7 +110,8 @@ def test_the_report_has_run_environment_one_record_per_case_and_summary(every_st
                            "worker": None}
     cases = {r["id"]: r for r in written if r["record"] == "case"}
     assert {k: v["status"] for k, v in cases.items()} == EXPECTED
-    assert summary["counts"] == {"passed": 1, "failed": 1, "skipped": 1, "xfailed": 1, "xpassed": 1, "error": 2}
+    assert summary["counts"] == {"passed": 1, "failed": 1, "skipped": 1, "xfailed": 1, "xpassed": 1, "error": 2,
+                                 "flaky": 0, "crashed": 0}
     assert summary["total"] == 7 and summary["exit_status"] == 1
 
 
@@ -127,6 +128,8 @@ def test_case_records_carry_metrics_steps_messages_and_device(every_status):
     assert "setup broke" in cases["test_every.py::test_setup_error"]["message"]
     assert "teardown broke" in cases["test_every.py::test_teardown_error"]["message"]
     assert cases["test_every.py::test_fail"]["duration"] >= 0
+    assert numeric["category"] is None and cases["test_every.py::test_fail"]["category"] == "other"
+    assert cases["test_every.py::test_setup_error"]["category"] == "setup"
 
 
 def test_under_xdist_the_controller_writes_the_same_statuses_with_workers(every_status):
