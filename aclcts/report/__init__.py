@@ -1,1 +1,1 @@
-"""JSON run reports: writing, diffing and merging."""
+"""JSON run reports: writing, diffing, merging (with JUnit XML and allure results) and what a run was set up with."""

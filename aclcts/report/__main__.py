@@ -1,4 +1,4 @@
-"""`python -m aclcts.report diff|merge ...`, the same as `aclcts report ...`."""
+"""`python -m aclcts.report diff|merge|expectations ...`, the same as `aclcts report ...`."""
 
 import sys
 

@@ -7,41 +7,125 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from aclcts.report.completeness import ABNORMAL_EXITS, incomplete_reason
 from aclcts.report.records import FAILING, Report, ReportError, count_statuses
 
 #: Run-record fields every shard of one qualification must agree on.
 AGREED_FIELDS = ("version", "seed", "backend")
-#: pytest exit statuses that mean a shard did not run to the end normally (interrupted, internal, usage).
-ABNORMAL_EXITS = (2, 3, 4)
+#: Run-record fields describing a shard's host set-up: kept once when the shards agree, per file when they differ.
+SETUP_FIELDS = ("settings", "dependencies", "timeout")
+#: The exit status a merged report gets when it is partial (a shard missing or cut short).
+PARTIAL_EXIT = 2
+
+
+def _digests(report: Report) -> list[str | None]:
+    return [entry.get("sha256") for entry in report.run.get("expectations") or [] if isinstance(entry, dict)]
 
 
 def check_compatible(reports: list[Report]) -> None:
-    """Raise ReportError naming two files and the field if the shards' suite versions, seeds or backends differ."""
+    """Raise ReportError naming two files and the field if suite versions, seeds, backends or expectations differ."""
     first = reports[0]
     for other in reports[1:]:
         for name in AGREED_FIELDS:
             if first.run.get(name) != other.run.get(name):
                 raise ReportError(f"cannot merge {first.path} and {other.path}: run field {name!r} differs "
                                   f"({first.run.get(name)!r} vs {other.run.get(name)!r})")
-    for report in reports:
-        if report.summary is None:
-            raise ReportError(f"cannot merge {report.path}: it has no summary record (the run did not finish)")
+        if _digests(first) != _digests(other):
+            raise ReportError(f"cannot merge {first.path} and {other.path}: they used different expectations files "
+                              f"(sha256 {_digests(first)} vs {_digests(other)})")
 
 
-def _exit_status(reports: list[Report], cases: list[dict[str, Any]]) -> int:
-    abnormal = [r.summary["exit_status"] for r in reports if r.summary.get("exit_status") in ABNORMAL_EXITS]
+def _shard(report: Report) -> tuple[int, int] | None:
+    spelled = report.run.get("shard")
+    if spelled is None:
+        return None
+    try:
+        k, n = (int(part) for part in str(spelled).split("/"))
+    except ValueError:
+        raise ReportError(f"{report.path}: run field 'shard' is {spelled!r}, expected K/N or null") from None
+    if not 1 <= k <= n:
+        raise ReportError(f"{report.path}: run field 'shard' is {spelled!r}, expected 1 <= K <= N")
+    return k, n
+
+
+def missing_shards(reports: list[Report]) -> tuple[list[int], int]:
+    """Shard numbers of the split absent from reports, and the split's count (0 for unsharded reports).
+
+    ReportError when sharded and unsharded reports are mixed, the shards belong to different splits, or a shard
+    is given twice.
+    """
+    shards = {report.path: _shard(report) for report in reports}
+    split = {path: shard for path, shard in shards.items() if shard is not None}
+    if not split:
+        return [], 0
+    if len(split) != len(shards):
+        whole = next(path for path, shard in shards.items() if shard is None)
+        path, (k, n) = next(iter(split.items()))
+        raise ReportError(f"cannot merge {path} (shard {k}/{n}) with {whole} (not a shard)")
+    if len({n for _, n in split.values()}) > 1:
+        listed = ", ".join(f"{path} is {k}/{n}" for path, (k, n) in split.items())
+        raise ReportError(f"cannot merge shards of different splits: {listed}")
+    count = next(iter(split.values()))[1]
+    owner: dict[int, str] = {}
+    for path, (k, _) in split.items():
+        if k in owner:
+            raise ReportError(f"cannot merge: shard {k}/{count} is given twice, {owner[k]} and {path}")
+        owner[k] = path
+    return [k for k in range(1, count + 1) if k not in owner], count
+
+
+def check_complete(reports: list[Report], allow_partial: bool) -> str | None:
+    """What the merge lacks (missing shards, reports cut short), or None; ReportError unless allow_partial."""
+    missing, count = missing_shards(reports)
+    problems = []
+    if missing:
+        problems.append(f"shard{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} of {count} "
+                        f"missing")
+    problems += [f"{report.path}: {reason}" for report in reports
+                 if (reason := incomplete_reason(report)) is not None]
+    if not problems:
+        return None
+    if not allow_partial:
+        raise ReportError(f"cannot merge: {'; '.join(problems)} (--allow-partial merges what there is)")
+    return "; ".join(problems)
+
+
+def _exit_status(reports: list[Report], cases: list[dict[str, Any]], partial: str | None) -> int:
+    abnormal = [r.summary["exit_status"] for r in reports
+                if r.summary is not None and r.summary.get("exit_status") in ABNORMAL_EXITS]
     if abnormal:
         return abnormal[0]
+    if partial:
+        return PARTIAL_EXIT
     if not cases:
         return 5
     return 1 if any(case["status"] in FAILING for case in cases) else 0
 
 
-def merge_reports(reports: list[Report]) -> list[dict[str, Any]]:
-    """The records of one report holding every shard's cases; ReportError if shards disagree or overlap."""
+def _setup(reports: list[Report]) -> dict[str, Any]:
+    """The set-up fields of the merged run record: one value if the shards agree, else one per file."""
+    merged: dict[str, Any] = {}
+    for name in SETUP_FIELDS:
+        values = {report.path: report.run.get(name) for report in reports}
+        distinct: list[Any] = []
+        for value in values.values():
+            if value not in distinct:
+                distinct.append(value)
+        if len(distinct) == 1:
+            if distinct[0] is not None:
+                merged[name] = distinct[0]
+        else:
+            merged.setdefault("differing", {})[name] = values
+    return merged
+
+
+def merge_reports(reports: list[Report], allow_partial: bool = False) -> list[dict[str, Any]]:
+    """The records of one report holding every shard's cases; ReportError if shards disagree, overlap or are
+    missing or cut short (unless allow_partial, which marks the merged report partial)."""
     if not reports:
         raise ReportError("no reports to merge")
     check_compatible(reports)
+    partial = check_complete(reports, allow_partial)
     owner: dict[str, str] = {}
     cases: list[dict[str, Any]] = []
     environments: list[dict[str, Any]] = []
@@ -62,12 +146,14 @@ def merge_reports(reports: list[Report]) -> list[dict[str, Any]]:
         "hostname": sorted({str(r.run.get("hostname")) for r in reports}),
         "start": min(str(r.run.get("start")) for r in reports),
         "shard": None, "merged_from": [r.path for r in reports], "shards": [r.run.get("shard") for r in reports],
+        "expectations": first.get("expectations", []), **_setup(reports), "partial": partial,
     }
+    finished = [r.summary for r in reports if r.summary is not None]
     summary = {
         "record": "summary", "counts": count_statuses(cases), "total": len(cases),
-        "wall_time": max(float(r.summary.get("wall_time", 0.0)) for r in reports),
-        "shard_time": round(sum(float(r.summary.get("wall_time", 0.0)) for r in reports), 3),
-        "exit_status": _exit_status(reports, cases),
+        "wall_time": max((float(s.get("wall_time", 0.0)) for s in finished), default=0.0),
+        "shard_time": round(sum(float(s.get("wall_time", 0.0)) for s in finished), 3),
+        "exit_status": _exit_status(reports, cases, partial),
     }
     return [run, *environments, *cases, summary]
 

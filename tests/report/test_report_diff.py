@@ -1,12 +1,14 @@
 """`aclcts report diff`: new failures, fixes, missing and added cases, environment changes and in-tolerance drift."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from report_runs import ROOT, SUBSET, run_pytest
 
 from aclcts.report.cli import main
+from aclcts.report.ops import op_of
 from aclcts.report.records import read_report
 
 FAULTS = ROOT / "tests" / "suite"
@@ -37,6 +39,17 @@ def section(out, title):
     return lines[start], body
 
 
+def new_failure_rows(out):
+    """(case id, "was -> now", detail line) of each new failure in the diff output."""
+    _, rows = section(out, "new failures")
+    found = []
+    for index, row in enumerate(rows):
+        if " -> " in row and row.endswith(tuple(f" -> {status}" for status in ("failed", "error", "crashed"))):
+            case_id, change = row.rsplit(": ", 1)
+            found.append((case_id, change, rows[index + 1]))
+    return found
+
+
 def passing_with_error(report):
     """Ids of two passing cases whose first output has a non-zero max_abs."""
     chosen = [case_id for case_id, case in report.cases.items() if case["status"] == "passed"
@@ -53,9 +66,9 @@ def test_a_faulty_backend_shows_as_new_failures_and_in_tolerance_drift(subset_re
     assert failing and len(failing) < len(faulty.cases)
     status, out, _ = diff(capsys, subset_report.path, new)
     assert status == 1
-    header, rows = section(out, "new failures")
-    assert header == f"new failures ({len(failing)})"
-    assert {row.split(": passed -> failed")[0] for row in rows} == failing
+    header, _ = section(out, "new failures")
+    assert header == f"new failures, by op ({len(failing)})"
+    assert {case_id for case_id, _, _ in new_failure_rows(out)} == failing
     rows = section(out, "drift")[1]
     assert rows and all(row.split(" ")[0] not in failing for row in rows)
     assert any("Add-float32" in row and "max_ulp 0 ->" in row for row in rows)
@@ -77,12 +90,12 @@ def test_a_rewritten_regression_and_upward_metrics_are_both_reported(subset_repo
     new = rewrite(subset_report.path, tmp_path / "new.jsonl", change)
     status, out, _ = diff(capsys, subset_report.path, new)
     assert status == 1
-    assert section(out, "new failures")[1] == [f"{regressed}: passed -> failed: AssertionError: y differs"]
+    assert new_failure_rows(out) == [(regressed, "passed -> failed", "uncategorised: AssertionError: y differs")]
     rows = section(out, "drift")[1]
     assert len(rows) == 1 and rows[0].startswith(f"{drifted} ") and "max_abs" in rows[0] and "max_rel" not in rows[0]
     status, out, _ = diff(capsys, new, subset_report.path)
     assert status == 0 and section(out, "fixes")[1] == [f"{regressed}: failed -> passed"]
-    assert section(out, "new failures")[0] == "new failures (0)"
+    assert section(out, "new failures")[0] == "new failures, by op (0)"
 
 
 def test_drift_respects_threshold_floor_and_metric_choice(subset_report, tmp_path, capsys):
@@ -126,7 +139,16 @@ def test_missing_added_and_environment_changes_are_listed(subset_report, tmp_pat
 def test_a_report_cut_short_is_compared_with_a_warning(subset_report, tmp_path, capsys):
     cut = rewrite(subset_report.path, tmp_path / "cut.jsonl", lambda r: None if r["record"] == "summary" else r)
     status, out, _ = diff(capsys, subset_report.path, cut)
-    assert status == 0 and f"warning: {cut} has no summary record (the run did not finish)" in out
+    assert status == 0 and f"warning: {cut} does not cover its whole run: it has no summary record" in out
+
+
+def test_an_interrupted_report_is_compared_with_a_warning(subset_report, tmp_path, capsys):
+    cut = rewrite(subset_report.path, tmp_path / "cut.jsonl",
+                  lambda r: {**r, "exit_status": 2} if r["record"] == "summary" else r)
+    status, out, _ = diff(capsys, subset_report.path, cut)
+    assert status == 0 and f"warning: {cut} does not cover its whole run: it was interrupted (exit status 2)" in out
+    data = json.loads(diff(capsys, subset_report.path, cut, "--json")[1])
+    assert data["incomplete"] == [{"path": str(cut), "reason": "it was interrupted (exit status 2)"}]
 
 
 @pytest.mark.parametrize("text, message", [
@@ -145,3 +167,93 @@ def test_help_says_what_the_exit_statuses_mean(capsys):
     assert main(["diff", "--help"]) == 0
     out = capsys.readouterr().out
     assert "1  new failures" in out and "2  usage error" in out and "0  no new failures" in out
+
+
+def failing_in_two_ops(report):
+    """A rewrite of report whose passing cases of two ops (two of one, one of the other) fail, with categories."""
+    by_op = {}
+    for case_id, case in report.cases.items():
+        if case["status"] == "passed":
+            by_op.setdefault(op_of(case_id), []).append(case_id)
+    first, second = [op for op in by_op if op is not None][:2]
+    chosen = {by_op[first][0]: ("failed", "precision"), by_op[first][1]: ("crashed", "crash"),
+              by_op[second][0]: ("error", "setup")}
+
+    def change(record):
+        if record.get("id") in chosen:
+            status, category = chosen[record["id"]]
+            return {**record, "status": status, "category": category, "message": f"{category} went wrong"}
+        return record
+
+    return change, chosen, (first, second)
+
+
+def test_new_failures_are_grouped_by_op_with_their_category_and_message(subset_report, tmp_path, capsys):
+    change, chosen, (first, second) = failing_in_two_ops(subset_report)
+    new = rewrite(subset_report.path, tmp_path / "new.jsonl", change)
+    status, out, _ = diff(capsys, subset_report.path, new)
+    assert status == 1
+    header, rows = section(out, "new failures")
+    assert header == "new failures, by op (3)"
+    assert [row for row in rows if re.fullmatch(r"\w+ \(\d+\)", row)] == [f"{first} (2)", f"{second} (1)"]
+    found = {case_id: (change_, detail) for case_id, change_, detail in new_failure_rows(out)}
+    assert found == {case_id: (f"passed -> {status_}", f"{category}: {category} went wrong")
+                     for case_id, (status_, category) in chosen.items()}
+    assert rows.index(f"{second} (1)") > max(rows.index(f"{case_id}: passed -> {s}")
+                                             for case_id, (s, _) in chosen.items() if op_of(case_id) == first)
+
+
+def test_json_is_one_document_with_every_new_failure(subset_report, tmp_path, capsys):
+    change, chosen, (first, second) = failing_in_two_ops(subset_report)
+    new = rewrite(subset_report.path, tmp_path / "new.jsonl", change)
+    status, out, _ = diff(capsys, subset_report.path, new, "--json")
+    data = json.loads(out)
+    assert status == 1 and data["exit_status"] == 1
+    assert {f["id"]: (f["now"], f["category"], f["op"], f["message"]) for f in data["new_failures"]} == {
+        case_id: (s, category, op_of(case_id), f"{category} went wrong") for case_id, (s, category) in chosen.items()}
+    assert data["new_failures_by_group"] == {first: 2, second: 1}
+    assert data["old"] == {"path": subset_report.path, "cases": len(subset_report.cases)}
+    assert data["fixes"] == [] and data["missing"] == [] and data["incomplete"] == []
+
+
+def test_lost_coverage_fails_the_diff_only_with_the_flag(subset_report, tmp_path, capsys):
+    skipped, dropped = list(subset_report.cases)[:2]
+
+    def change(record):
+        if record.get("id") == skipped:
+            return {**record, "status": "skipped", "message": "Skipped: no model"}
+        return None if record.get("id") == dropped else record
+
+    new = rewrite(subset_report.path, tmp_path / "new.jsonl", change)
+    status, out, _ = diff(capsys, subset_report.path, new)
+    assert status == 0
+    assert section(out, "lost coverage")[1] == [f"{skipped}: passed -> skipped", f"{dropped}: passed -> missing"]
+    assert diff(capsys, subset_report.path, new, "--fail-on-lost-coverage")[0] == 1
+    data = json.loads(diff(capsys, subset_report.path, new, "--json", "--fail-on-lost-coverage")[1])
+    assert data["exit_status"] == 1 and [c["id"] for c in data["lost_coverage"]] == [skipped, dropped]
+    status, _, _ = diff(capsys, subset_report.path, subset_report.path, "--fail-on-lost-coverage")
+    assert status == 0
+
+
+def test_flaky_counts_as_passing_and_crashed_as_failing(subset_report, tmp_path, capsys):
+    flaky, crashed = list(subset_report.cases)[:2]
+
+    def change(record):
+        if record.get("id") == flaky:
+            return {**record, "status": "flaky"}
+        return {**record, "status": "crashed", "category": "crash"} if record.get("id") == crashed else record
+
+    new = rewrite(subset_report.path, tmp_path / "new.jsonl", change)
+    status, out, _ = diff(capsys, subset_report.path, new)
+    assert status == 1 and [row[0] for row in new_failure_rows(out)] == [crashed]
+    assert section(out, "other status changes")[1] == [f"{flaky}: passed -> flaky"]
+    worse = rewrite(new, tmp_path / "worse.jsonl",
+                    lambda r: {**r, "status": "failed"} if r.get("id") == flaky else r)
+    status, out, _ = diff(capsys, new, worse)
+    assert status == 1 and [row[:2] for row in new_failure_rows(out)] == [(flaky, "flaky -> failed")]
+
+
+def test_diff_help_names_json_and_lost_coverage(capsys):
+    assert main(["diff", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--json" in out and "--fail-on-lost-coverage" in out and "skipped or missing in NEW" in out
