@@ -1,4 +1,5 @@
-"""Expected-failure files (--expectations): load them, turn matching failures into xfails, report entry usage."""
+"""Expected-failure files (--expectations): load them, turn matching failures into xfails or skip matching tests,
+report entry usage."""
 
 from __future__ import annotations
 
@@ -22,9 +23,11 @@ from aclcts.core.yamlschema import SchemaChecker, read_yaml
 FILE_KEYS = {"release": True, "entries": True}
 #: Keys of one entry and whether they are required (issue or owner: at least one of them).
 ENTRY_KEYS = {"id": True, "soc": False, "cann": False, "reason": True, "issue": False, "owner": False,
-              "expires": True, "raises": False}
+              "expires": True, "raises": False, "action": False}
 #: What a matched test is expected to do: fail in its call phase, or error in its setup.
 RAISES = ("failed", "error")
+#: What an entry does to a matched test: expect it to fail (xfail), or not run it at all (skip).
+ACTIONS = ("xfail", "skip")
 #: aclCANNPackageName ACL_PKG_NAME_CANN: acl.get_cann_version(ACL_PKG_NAME_CANN) asks for the CANN version.
 ACL_PKG_NAME_CANN = 0
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -49,6 +52,7 @@ class Expectation:
     issue: str | None = None
     owner: str | None = None
     raises: str = "failed"
+    action: str = "xfail"
 
     @property
     def location(self) -> str:
@@ -126,8 +130,13 @@ class _Checker(SchemaChecker):
         raises = data.get("raises", "failed")
         if raises not in RAISES:
             self.fail(path + ("raises",), " or ".join(RAISES), raises)
+        action = data.get("action", "xfail")
+        if action not in ACTIONS:
+            self.fail(path + ("action",), " or ".join(ACTIONS), action)
+        if action == "skip" and "raises" in data:
+            self.fail(path + ("raises",), "no raises with action: skip (a skipped test does not run)", raises)
         return Expectation(self.source, self.line(path), release, expires=self.date(data, path),
-                           raises=raises, **fields)
+                           raises=raises, action=action, **fields)
 
 
 def load_expectations(path: str | Path) -> list[Expectation]:
@@ -215,6 +224,8 @@ def _cann_version(acl: Any, option: str | None) -> tuple[str | None, str]:
 
 #: Collection status of an entry, weakest first (xdist workers' statuses merge to the strongest).
 STATUSES = ("not-collected", "unmatched", "deselected", "selected")
+#: The `action: skip` entry that kept a test from running.
+_SKIPPED_BY = pytest.StashKey[Expectation]()
 
 
 def collection_status(entry: Expectation, collected: list[str], selected: list[str],
@@ -243,6 +254,11 @@ class ExpectationsPlugin:
         self.status: dict[str, tuple[str, str]] = {}
         self.usage: dict[str, Counter] = {e.location: Counter() for e in entries}
         self.details: dict[str, dict[str, str]] = {e.location: {} for e in entries}
+
+    def covers(self, nodeid: str) -> bool:
+        """Whether an unexpired entry matches the test (its failures are known, not new; soc and CANN filters
+        aside)."""
+        return any(e.matches(nodeid) and not e.expired(self.today) for e in self.entries)
 
     def pytest_itemcollected(self, item: pytest.Item) -> None:
         """Remember every collected test, deselected ones included."""
@@ -275,6 +291,22 @@ class ExpectationsPlugin:
             if known is None or STATUSES.index(value[0]) > STATUSES.index(known[0]):
                 self.status[loc] = value
 
+    @pytest.hookimpl(hookwrapper=True, tryfirst=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+        """Mark a test that an applicable `action: skip` entry matches as skipped, so none of it runs."""
+        entry = self._skipping(item)
+        if entry is not None:
+            item.stash[_SKIPPED_BY] = entry
+            item.add_marker(pytest.mark.skip(reason=f"{entry.reason} [{entry.location}]"))
+        yield
+
+    def _skipping(self, item: pytest.Item) -> Expectation | None:
+        for entry in self.entries:
+            if entry.action == "skip" and entry.matches(item.nodeid) and not entry.expired(self.today) \
+                    and self.facts.applicability(entry, item)[0] == "applies":
+                return entry
+        return None
+
     @pytest.hookimpl(hookwrapper=True, trylast=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
         """Turn a matched failure into an xfail and a matched pass into a failure; record entry usage."""
@@ -286,7 +318,12 @@ class ExpectationsPlugin:
         if not matching:
             return
         rows, applied = [], None
+        skipped_by = item.stash.get(_SKIPPED_BY, None)
         for entry in matching:
+            if entry is skipped_by:
+                report.aclcts_waiver = entry.location
+                rows.append([entry.location, "skip", ""])
+                continue
             state, detail = ("expired", f"expired {entry.expires}") if entry.expired(self.today) \
                 else self.facts.applicability(entry, item)
             if state == "applies":
@@ -340,6 +377,7 @@ def _apply(entry: Expectation, report: pytest.TestReport) -> None:
 HEADINGS = {
     "unexpected-pass": "unexpected pass (remove the entry)",
     "xfailed": "xfailed",
+    "skip": "skipped, not run (action: skip)",
     "expired": "expired, not applied (renew or remove)",
     "not-applicable": "not applicable in this run",
     "other": "matched, but not as the entry expects",
@@ -358,6 +396,8 @@ def _category(entry: Expectation, today: datetime.date, used: Counter, details: 
         return "unexpected-pass", f"{used['unexpected-pass']} test(s) passed{also}"
     if used["xfailed"]:
         return "xfailed", f"{used['xfailed']} test(s)"
+    if used["skip"]:
+        return "skip", f"{used['skip']} test(s)"
     for state in ("not-applicable", "other"):
         if used[state]:
             return state, details[state]

@@ -29,7 +29,7 @@ BROKEN = {
                                  "6: field 'expires': expected an ISO date (YYYY-MM-DD), got '2027-02-30'"),
     "unknown key": ("release: r\nentries:\n" + GOOD_ENTRY + "    expire: 2027-01-01\n",
                     ("7: field 'expire': expected one of the keys id, soc, cann, reason, issue, owner, expires, "
-                     "raises, got 'expire'")),
+                     "raises, action, got 'expire'")),
     "missing reason": ("release: r\nentries:\n" + GOOD_ENTRY + "  - id: 'a.py::b'\n    owner: o\n"
                        "    expires: 2027-01-01\n",
                        "7: field 'reason': expected a value (the field is required)"),
@@ -37,6 +37,11 @@ BROKEN = {
                            "3: field 'issue': expected an issue link or an owner (at least one of the two)"),
     "bad raises": ("release: r\nentries:\n" + GOOD_ENTRY + "    raises: crashed\n",
                    "7: field 'raises': expected failed or error, got 'crashed'"),
+    "bad action": ("release: r\nentries:\n" + GOOD_ENTRY + "    action: xskip\n",
+                   "7: field 'action': expected xfail or skip, got 'xskip'"),
+    "raises with action skip": ("release: r\nentries:\n" + GOOD_ENTRY + "    action: skip\n    raises: error\n",
+                                ("8: field 'raises': expected no raises with action: skip (a skipped test does not "
+                                 "run), got 'error'")),
     "entries not a list": ("release: r\nentries:\n  id: 'a.py::b'\n",
                            "3: field 'entries': expected a list of entries, got {'id': 'a.py::b'}"),
     "entry not a mapping": ("release: r\nentries:\n" + GOOD_ENTRY + "  - a.py::b\n",
@@ -69,11 +74,13 @@ def test_a_schema_error_names_file_line_and_field(tmp_path, name):
 def test_a_valid_file_gives_entries_with_their_lines(tmp_path):
     path = tmp_path / "exp.yaml"
     path.write_text("release: CANN 9.0.0\nentries:\n" + GOOD_ENTRY
-                    + "  - id: 'a.py::b'\n    reason: r\n    issue: x\n    expires: '2026-12-01'\n    raises: error\n")
-    first, second = load_expectations(path)
-    assert (first.location, first.release, first.raises) == (f"{path}:3", "CANN 9.0.0", "failed")
+                    + "  - id: 'a.py::b'\n    reason: r\n    issue: x\n    expires: '2026-12-01'\n    raises: error\n"
+                    + "  - id: 'a.py::c'\n    reason: hangs\n    owner: o\n    expires: 2027-01-01\n    action: skip\n")
+    first, second, third = load_expectations(path)
+    assert (first.location, first.release, first.raises, first.action) == (f"{path}:3", "CANN 9.0.0", "failed", "xfail")
     assert first.expires == datetime.date(2027, 3, 31)
     assert (second.location, second.expires, second.raises) == (f"{path}:7", datetime.date(2026, 12, 1), "error")
+    assert (third.location, third.action) == (f"{path}:12", "skip")
 
 
 def test_an_unreadable_file_is_named(tmp_path):

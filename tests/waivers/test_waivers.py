@@ -76,7 +76,7 @@ def summary(result):
     lines = result.stdout.lines
     start = next(i for i, line in enumerate(lines) if "aclcts expectations" in line)
     end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("====")), len(lines))
-    return lines[start + 1:end]
+    return [line for line in lines[start + 1:end] if line.strip()]
 
 
 def test_a_matched_failure_is_xfailed_with_its_reason_and_location(project, pytester):
@@ -217,3 +217,47 @@ def test_a_real_conformance_failure_is_xfailed_and_an_unlisted_one_still_fails(t
     assert f"XFAIL {failing}8x16_8x16] - first byte overwritten [{expectations}:3]" in out
     assert f"FAILED {failing}1_1]" in out
     assert f"{expectations}:8 {failing}1_1] - soc filter 'Ascend310P*' does not match the run's soc Ascend910B1" in out
+
+
+SKIPPED = """\
+import pathlib
+
+import pytest
+
+@pytest.fixture
+def device():
+    pathlib.Path("fixture-ran").write_text("yes")
+
+def test_hangs(device):
+    pathlib.Path("body-ran").write_text("yes")
+
+def test_other():
+    pass
+"""
+
+
+@pytest.mark.parametrize("args", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_a_skip_entry_keeps_the_test_and_its_fixtures_from_running(pytester, args):
+    pytester.makepyfile(test_s=SKIPPED)
+    pytester.makefile(".yaml", exp="release: r\nentries:\n" + entry("test_s.py::test_hangs", reason="hangs the device",
+                                                                      action="skip"))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--expectations", "exp.yaml",
+                                           "--expectations-today=2026-06-01", "--report=run.jsonl", *args)
+    assert result.ret == pytest.ExitCode.OK
+    result.assert_outcomes(passed=1, skipped=1)
+    assert not (pytester.path / "fixture-ran").exists() and not (pytester.path / "body-ran").exists()
+    case = read_report(pytester.path / "run.jsonl").cases["test_s.py::test_hangs"]
+    assert case["status"] == "skipped" and case["message"].endswith("hangs the device [exp.yaml:3]")
+    assert summary(result)[1:] == ["skipped, not run (action: skip): 1", "  exp.yaml:3 test_s.py::test_hangs - 1 test(s)"]
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"expires": "2026-05-31"}, "expired, not applied (renew or remove): 1"),
+    ({"soc": "Ascend000*"}, "not applicable in this run: 1"),
+], ids=["expired", "other-soc"])
+def test_a_skip_entry_that_does_not_apply_lets_the_test_run(pytester, fields, said):
+    pytester.makepyfile(test_s=SKIPPED)
+    result = run(pytester, entry("test_s.py::test_hangs", action="skip", **fields), args=["test_s.py"])
+    result.assert_outcomes(passed=2)
+    assert (pytester.path / "body-ran").exists()
+    assert summary(result)[1] == said
