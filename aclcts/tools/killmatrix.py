@@ -22,6 +22,10 @@ FAULTS_ENV = "ACLCTS_SIM_FAULTS"
 SHOWN = 5
 #: Seconds after which one child run of the whole suite is stopped.
 RUN_TIMEOUT = 3600
+#: Per-test timeout (seconds, test bodies only) of a run with a fault that hangs: the timeout is what fails the hung
+#: tests. Every conformance test body takes well under a second on the simulator; the session set-up of each
+#: process (compiling the case library) takes several and is left out (pytest-timeout's timeout_func_only).
+HANG_TIMEOUT = 10
 
 
 @dataclass
@@ -73,6 +77,7 @@ def run_pytest(name: str | None, args: list[str], workers: int = 1, timeout: flo
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS"))}
     env[FAULTS_ENV] = name or ""
     parallel = ["-n", str(workers)] if workers > 1 else ["-p", "no:xdist"]
+    args = [*args, *timeout_args(name)]
     run = Run(name)
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="aclcts-killmatrix-") as workdir:
@@ -183,6 +188,14 @@ def workers_for(name: str | None, workers: int) -> int:
     """pytest-xdist workers for one child run: a fault that crashes the process gets at least 2, so that a worker
     dies and its test fails instead of the whole run."""
     return max(workers, 2) if name is not None and faults.REGISTRY[name].crashes else workers
+
+
+def timeout_args(name: str | None) -> list[str]:
+    """pytest options for one child run: a fault that hangs gets a per-test timeout of HANG_TIMEOUT seconds, so that
+    its hung tests fail and the run goes on."""
+    if name is not None and faults.REGISTRY[name].hangs:
+        return [f"--timeout={HANG_TIMEOUT}", "-o", "timeout_func_only=true"]
+    return []
 
 
 def _program() -> str:

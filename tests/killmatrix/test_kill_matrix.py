@@ -48,6 +48,7 @@ FAULT_SELECTIONS = {
     "get_mem_info_frozen": ["conformance/test_leaks.py", "-k", "moves"],
     "memcpy_keeps_host_copies": ["conformance/test_leaks.py", "-k", "host_memory"],
     "dynamic_element_count_wrong": ["conformance/test_dynamic_shapes.py", "-k", "count"],
+    "kernel_hangs": ["conformance/test_execute.py", "-k", "LogicalAnd"],
 }
 
 #: For each deviation, every numeric conformance test of the ops (and dtypes) it affects, run in full.
@@ -107,6 +108,14 @@ def test_a_fault_that_crashes_the_process_runs_with_at_least_two_workers():
     assert killmatrix.workers_for("double_free_crashes", 4) == 4
     assert killmatrix.workers_for("double_free_succeeds", 1) == 1
     assert killmatrix.workers_for(None, 1) == 1
+
+
+def test_a_fault_that_hangs_runs_with_a_per_test_timeout():
+    assert [name for name in faults.names() if faults.REGISTRY[name].hangs] == ["kernel_hangs"]
+    assert killmatrix.timeout_args("kernel_hangs") == [f"--timeout={killmatrix.HANG_TIMEOUT}", "-o",
+                                                       "timeout_func_only=true"]
+    assert killmatrix.timeout_args("double_free_crashes") == []
+    assert killmatrix.timeout_args(None) == []
 
 
 def test_the_command_rejects_an_unknown_fault_in_one_line(capsys):

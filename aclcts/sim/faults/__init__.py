@@ -31,7 +31,8 @@ class Injection:
     """One named injection: the real defect (or tolerable deviation) it models, its kind and its substitutes.
 
     substitutes pairs a seam name with what replaces it; crashes says the defect kills the process (the suite
-    catches it only where crashes are contained: in pytest-xdist workers or --isolate children).
+    catches it only where crashes are contained: in pytest-xdist workers or --isolate children); hangs says it
+    blocks forever (the suite catches it only with a per-test timeout, --timeout).
     """
 
     name: str
@@ -39,6 +40,7 @@ class Injection:
     description: str
     substitutes: tuple[tuple[str, seams.Substitute], ...]
     crashes: bool = False
+    hangs: bool = False
 
 
 _ENTRIES = (
@@ -124,6 +126,10 @@ _ENTRIES = (
     Injection("dynamic_element_count_wrong", FAULT,
               "acl.get_tensor_desc_element_count with -1 dims multiplies their magnitudes instead of returning 0",
               (("acl.get_tensor_desc_element_count", r.dynamic_element_count),)),
+    Injection("kernel_hangs", FAULT,
+              f"the {k.HANGING_OP} kernel never finishes: the synchronisation that runs it blocks forever (a device "
+              "hang)",
+              ((KERNELS, k.kernel_entries([k.HANGING_OP], k.never_finishes)),), hangs=True),
     Injection("transcendental_float32_one_ulp", DEVIATION,
               "float32 Exp, Log, Tanh and Sigmoid are 1 ulp off (away from zero) on every third element",
               ((KERNELS, k.kernel_entries(k.TRANSCENDENTAL, k.transcendental_one_ulp)),)),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
@@ -22,6 +23,10 @@ TRANSPOSE_ATTRS = {
     "GEMM": ("transpose_a", "transpose_b"),
 }
 TRANSCENDENTAL = ("Exp", "Log", "Tanh", "Sigmoid")
+#: The op whose kernel never finishes under kernel_hangs (one that few conformance tests run), and the seconds each sleep of
+#: its endless wait lasts (short, so that a signal-based timeout interrupts it at once).
+HANGING_OP = "LogicalAnd"
+HANG_POLL = 0.05
 
 
 def kernel_entries(op_types: Iterable[str], wrap: ComputeWrapper) -> Callable[[Lookup], Lookup]:
@@ -49,6 +54,16 @@ def _wrong_axis(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     if x.shape == tuple(shape) or x.size <= 1 or len(shape) < 2:
         return x
     return np.ascontiguousarray(np.broadcast_to(x, shape).T).reshape(shape)
+
+
+def never_finishes(_: ComputeFn) -> ComputeFn:
+    """A kernel that never returns: a device hang, as an endless wait in short sleeps."""
+
+    def hung(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list) -> list[np.ndarray]:
+        while True:
+            time.sleep(HANG_POLL)
+
+    return hung
 
 
 def broadcast_wrong_axis(compute: ComputeFn) -> ComputeFn:
