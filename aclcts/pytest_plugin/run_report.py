@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import aclcts
+from aclcts.pytest_plugin import timeouts
 from aclcts.report.environment import describe
 from aclcts.report.provenance import aclcts_settings, dependency_versions, file_record
 from aclcts.report.records import ReportError, ReportWriter, count_statuses
@@ -112,7 +113,7 @@ def _status(phases: dict[str, pytest.TestReport]) -> tuple[str, pytest.TestRepor
 
 
 def category(report: pytest.TestReport | None) -> str | None:
-    """The failure category a report carries (helper module categories sets it), None if it has none."""
+    """The failure category a report carries (aclcts.pytest_plugin.categories sets it), None if it has none."""
     found = getattr(report, "aclcts_category", None)
     return found if isinstance(found, str) else None
 
@@ -150,8 +151,9 @@ def case_record(nodeid: str, phases: dict[str, pytest.TestReport],
 
 
 def timeout_setting(config: pytest.Config) -> dict[str, Any] | None:
-    """The per-test timeout pytest-timeout applies ({"seconds", "method"}), or None when it is off or not loaded."""
-    plugin = config.pluginmanager.getplugin("timeout")
+    """The per-test timeout of the run ({"seconds", "method", "source"}): pytest-timeout's own setting, else the
+    default aclcts gives tests off the simulator; None when timeouts are off or pytest-timeout is not loaded."""
+    plugin = config.pluginmanager.getplugin(timeouts.PLUGIN)
     settings = getattr(plugin, "get_env_settings", None)
     if settings is None:
         return None
@@ -159,10 +161,12 @@ def timeout_setting(config: pytest.Config) -> dict[str, Any] | None:
         found = settings(config)
     except ValueError:
         return None
-    seconds = getattr(found, "timeout", None)
+    seconds, source = getattr(found, "timeout", None), "pytest-timeout"
+    if not seconds:
+        seconds, source = timeouts.default_timeout(config), "aclcts default off the simulator"
     if not seconds:
         return None
-    return {"seconds": float(seconds), "method": getattr(found, "method", None)}
+    return {"seconds": float(seconds), "method": getattr(found, "method", None), "source": source}
 
 
 class RunReporter:

@@ -43,7 +43,8 @@ MERGE_EPILOG = f"""exit status:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="aclcts report", description="compare and merge aclcts run reports")
+    parser = argparse.ArgumentParser(prog="aclcts report",
+                                     description="compare and merge aclcts run reports; turn one into expectations")
     commands = parser.add_subparsers(dest="command", required=True, metavar="{diff,merge,expectations}")
     compare = commands.add_parser("diff", help="compare two run reports", epilog=DIFF_EPILOG,
                                   formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -8,6 +8,7 @@ import textwrap
 
 import pytest
 
+from aclcts.pytest_plugin.timeouts import DEVICE_TIMEOUT
 from aclcts.report.records import FAILING, STATUSES, ReportError, read_report
 
 FLAKY = textwrap.dedent("""
@@ -75,7 +76,7 @@ def test_the_run_record_holds_settings_expectations_dependencies_and_timeout(pyt
     assert versions["python"] == platform.python_version()
     for name in ("pytest", "numpy", "pytest-xdist", "junitparser", "pluggy"):
         assert versions[name] == importlib.metadata.version(name), name
-    assert record["timeout"]["seconds"] == 7.0
+    assert (record["timeout"]["seconds"], record["timeout"]["source"]) == (7.0, "pytest-timeout")
 
 
 def test_without_a_timeout_the_run_record_says_none(pytester):
@@ -83,6 +84,14 @@ def test_without_a_timeout_the_run_record_says_none(pytester):
     path = pytester.path / "run.jsonl"
     assert run(pytester, "-p", "no:xdist", f"--report={path}").ret == 0
     assert read_report(path).run["timeout"] is None and read_report(path).run["expectations"] == []
+
+
+def test_off_the_simulator_the_run_record_has_the_device_default_timeout(pytester):
+    pytester.makepyfile(test_one="def test_one():\n    pass\n")
+    path = pytester.path / "run.jsonl"
+    assert run(pytester, "-p", "no:xdist", "--backend=aclcts.sim:acl", f"--report={path}").ret == 0
+    timeout = read_report(path).run["timeout"]
+    assert (timeout["seconds"], timeout["source"]) == (DEVICE_TIMEOUT, "aclcts default off the simulator")
 
 
 @pytest.mark.parametrize("workers", [["-p", "no:xdist"], ["-n", "2"]], ids=["serial", "xdist"])
