@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib
+import importlib.metadata
 import os
 import shutil
 import stat
@@ -10,28 +12,62 @@ import subprocess
 import sys
 import tempfile
 
-USAGE = """usage: aclcts COMMAND ...
+import aclcts
 
-commands:
-  atc --singleop=FILE --output=DIR --soc_version=SOC   compile single-op JSON into simulator models
-  singleop [CASES...] -o op_list.json                   write the single-op JSON of the models the suite needs
-  sim run [--] CMD [ARGS...]                            run CMD with `import acl` (and `atc`) resolving to the simulator
-  sim path                                              print the folder to put on PYTHONPATH for `import acl`
-  report diff OLD NEW | report merge A B ... -o OUT     compare two run reports; merge shard reports
-  new-op NAME [--dir DIR]                               scaffold a custom op: case file, reference, simulator kernel
-  kill-matrix [-n N] [--faults A,B]                     run the suite once per injected simulator fault
-  bench [runtime|ops|overhead|suite|all] [--quick]      print the benchmark table
-"""
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
-#: Command word → module whose main(argv) handles it.
-_MODULE_COMMANDS = {
-    "atc": "aclcts.atc",
-    "singleop": "aclcts.tools.singleop",
-    "report": "aclcts.report.cli",
-    "new-op": "aclcts.tools.newop",
-    "kill-matrix": "aclcts.tools.killmatrix",
-    "bench": "aclcts.tools.bench",
+#: Command word → (module whose main(argv) parses and runs the rest of the line, or None for `sim`; summary).
+COMMANDS: dict[str, tuple[str | None, str]] = {
+    "atc": ("aclcts.atc", "compile single-op JSON into simulator op models (ATC's flags)"),
+    "singleop": ("aclcts.tools.singleop", "write the single-op JSON of the op models the suite needs"),
+    "sim": (None, "run a program with the simulator as `acl` and `atc`"),
+    "report": ("aclcts.report.cli", "compare, merge and turn into expectations run reports"),
+    "new-op": ("aclcts.tools.newop", "scaffold a custom op: case file, reference, sim kernel"),
+    "kill-matrix": ("aclcts.tools.killmatrix", "run the suite once per injected simulator fault"),
+    "bench": ("aclcts.tools.bench", "measure the simulator and the suite, print one table"),
 }
+
+EPILOG = """exit status: 0 ok, 1 findings (a failed compile, new failures, a missed target), 2 usage error;
+`aclcts sim run` exits with the status of the command it ran.
+`aclcts COMMAND --help` describes a command."""
+
+
+def installed_version() -> str:
+    """The version of the installed aclcts distribution (the package's own when it is not installed)."""
+    try:
+        return importlib.metadata.version("aclcts")
+    except importlib.metadata.PackageNotFoundError:
+        return aclcts.__version__
+
+
+def parser() -> argparse.ArgumentParser:
+    """The top-level parser: global options and one subparser per command (each parses its own line)."""
+    top = argparse.ArgumentParser(prog="aclcts", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                  description="Conformance suite and strict simulator for the pyacl "
+                                              "single-operator API.")
+    top.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
+    commands = top.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for name, (_, summary) in COMMANDS.items():
+        commands.add_parser(name, help=summary, add_help=False)
+    return top
+
+
+def sim_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser of `aclcts sim` and those of its actions by name."""
+    sim = argparse.ArgumentParser(prog="aclcts sim", description="Run a program with `import acl` resolving to the "
+                                  "simulator and `atc` being the simulator's compiler, or print where the simulator's "
+                                  "`acl` is.")
+    actions = sim.add_subparsers(dest="action", metavar="ACTION", title="actions", required=True)
+    run = actions.add_parser(
+        "run", usage="%(prog)s [-h] [--] COMMAND [ARG ...]",
+        help="run COMMAND with `import acl` and `atc` resolving to the simulator",
+        description="Run COMMAND with `import acl` resolving to the simulator (its folder first on PYTHONPATH) and "
+                    "`atc` on PATH being the simulator's compiler. Everything after `run` (or after `--`) is the "
+                    "command; aclcts exits with its status (127 when it is not found).")
+    run.add_argument("command", nargs=argparse.REMAINDER, metavar="COMMAND [ARG ...]", help="the program to run")
+    path = actions.add_parser("path", help="print the folder to put on PYTHONPATH for `import acl`",
+                              description="Print the folder whose acl.py makes `import acl` load the simulator.")
+    return sim, {"run": run, "path": path}
 
 
 def shim_dir() -> str:
@@ -58,11 +94,6 @@ def sim_environment(bin_dir: str) -> dict[str, str]:
 
 def sim_run(command: list[str]) -> int:
     """Run command with the simulator standing in for pyacl and ATC; return its exit status."""
-    if command and command[0] == "--":
-        command = command[1:]
-    if not command:
-        print("aclcts sim run: error: no command given\n" + USAGE, file=sys.stderr)
-        return 2
     bin_dir = tempfile.mkdtemp(prefix="aclcts-sim-bin-")
     try:
         _write_atc(bin_dir)
@@ -75,22 +106,56 @@ def sim_run(command: list[str]) -> int:
         shutil.rmtree(bin_dir, ignore_errors=True)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the `aclcts` console script."""
-    argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] in ("-h", "--help"):
-        print(USAGE)
-        return 0 if argv else 2
-    command, rest = argv[0], argv[1:]
-    if command in _MODULE_COMMANDS:
-        return importlib.import_module(_MODULE_COMMANDS[command]).main(rest)
-    if command == "sim" and rest[:1] == ["run"]:
-        return sim_run(rest[1:])
-    if command == "sim" and rest[:1] == ["path"]:
+def _split(argv: list[str]) -> tuple[list[str], list[str]]:
+    """argv cut after its first word that is not an option: (the words up to the command word, the command's own)."""
+    for index, word in enumerate(argv):
+        if not word.startswith("-"):
+            return argv[:index + 1], argv[index + 1:]
+    return argv, []
+
+
+def _sim(argv: list[str]) -> int:
+    sim, actions = sim_parser()
+    head, rest = _split(argv)
+    action = sim.parse_args(head).action
+    if action == "path":
+        actions["path"].parse_args(rest)
         print(shim_dir())
-        return 0
-    print(f"aclcts: error: unknown command {' '.join(argv[:2])!r}\n" + USAGE, file=sys.stderr)
-    return 2
+        return EXIT_OK
+    if rest[:1] in (["-h"], ["--help"]):
+        actions["run"].print_help()
+        return EXIT_OK
+    command = rest[1:] if rest[:1] == ["--"] else rest
+    if not command:
+        actions["run"].error("no command given; expected `aclcts sim run [--] COMMAND [ARG ...]`")
+    return sim_run(command)
+
+
+def _status(exc: SystemExit) -> int:
+    """The exit status an argparse (or other) SystemExit stands for."""
+    if exc.code is None or isinstance(exc.code, int):
+        return exc.code or EXIT_OK
+    print(exc.code, file=sys.stderr)
+    return EXIT_FINDINGS
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `aclcts` console script; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    head, rest = _split(argv)
+    top = parser()
+    try:
+        args, unknown = top.parse_known_args(head)
+        if unknown:
+            top.error(f"unrecognized arguments: {' '.join(unknown)}")
+        if args.command is None:
+            top.error(f"no command given; expected one of {', '.join(COMMANDS)}")
+        module = COMMANDS[args.command][0]
+        if module is None:
+            return _sim(rest)
+        return importlib.import_module(module).main(rest)
+    except SystemExit as exc:
+        return _status(exc)
 
 
 if __name__ == "__main__":

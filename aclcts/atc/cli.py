@@ -13,9 +13,11 @@ IGNORED_OPTIONS = ("precision_mode", "precision_mode_v2", "op_select_implmode", 
                    "op_compiler_cache_mode", "op_compiler_cache_dir", "atomic_clean_policy",
                    "customize_dtypes", "is_weight_clip", "core_type", "aicore_num")
 SUCCESS_MESSAGE = "ATC run success, welcome to the next use."
-USAGE = ("usage: aclcts atc --singleop=FILE --output=DIR --soc_version=SOC [option=value ...]\n"
+USAGE_LINE = "usage: aclcts atc --singleop=FILE --output=DIR --soc_version=SOC [--option=value ...]"
+USAGE = (USAGE_LINE + "\n"
          "  compiles every operator of a single-op JSON file into a simulator model in DIR\n"
-         "  also accepted and ignored: " + ", ".join(f"--{o}" for o in IGNORED_OPTIONS))
+         "  also accepted and ignored: " + ", ".join(f"--{o}" for o in IGNORED_OPTIONS) + "\n"
+         "  exit status: 0 every operator compiled, 1 an operator or the file failed, 2 usage error")
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -56,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         options = parse_args(argv)
     except UsageError as exc:
-        print(f"aclcts atc: error: {exc}\n{USAGE}", file=sys.stderr)
+        print(f"{USAGE_LINE}\naclcts atc: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     result = compile_singleop(options["singleop"], options["output"], options["soc_version"])
     for line in result.warnings:

@@ -1,4 +1,4 @@
-"""Benchmarks: `python -m aclcts.tools.bench [runtime|ops|overhead|suite|all] [--quick] [--cases PATH ...]` prints one table."""
+"""Benchmarks: `aclcts bench [runtime|ops|overhead|suite|all] [--quick] [--cases PATH ...]` prints one table."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from aclcts.judge.decorator import judge
 ACL_INT32, ACL_FLOAT16, ACL_ND = 3, 1, 2
 MIB = 1 << 20
 SEED = 20261202
+PROG = "aclcts bench"
 FIGURE_WIDTH = 52
 
 
@@ -405,7 +406,7 @@ SUITES: dict[str, Callable[[Settings], Iterator[Row]]] = {
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m aclcts.tools.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__)
     parser.add_argument("suites", nargs="*", metavar="SUITE", help=f"{', '.join(SUITES)} or all (default all)")
     parser.add_argument("--quick", action="store_true",
                         help="CI smoke: fewer calls, 1,000 models instead of 10,000, the suite with -m execute")
@@ -419,14 +420,14 @@ def main(argv: list[str] | None = None) -> int:
     chosen = list(SUITES) if args.suites in ([], ["all"]) else args.suites
     unknown = [n for n in chosen if n not in SUITES]
     if unknown:
-        print(f"python -m aclcts.tools.bench: error: unknown suite {', '.join(unknown)}; expected "
+        print(f"{PROG}: error: unknown suite {', '.join(unknown)}; expected "
               f"{', '.join(SUITES)} or all", file=sys.stderr)
         return 2
     settings = Settings(args.quick, tuple(args.cases))
     try:
         _library(settings)
     except CaseFileError as exc:
-        print(f"python -m aclcts.tools.bench: error: {exc}", file=sys.stderr)
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
     print(f"{'figure':<{FIGURE_WIDTH}}  {'value':>10}  {'unit':<10}  {'target':<8}  verdict", flush=True)
     try:
@@ -434,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
             for row in SUITES[name](settings):
                 print(row.line(), flush=True)
     except BenchError as exc:
-        print(f"python -m aclcts.tools.bench: error: {exc}", file=sys.stderr)
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 1
     return 0
 
