@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -13,31 +14,76 @@ from aclcts.cases import CaseFileError, load_cases
 from aclcts.core.files import write_atomically
 from aclcts.core.opmodel import OpModel, model_file_name
 
-USAGE_EPILOG = """example on an NPU host:
+PROG = "aclcts singleop"
+DEFAULT_GOLDEN = "golden"
+USAGE_EPILOG = f"""A PATH that is a golden folder (one holding {golden.DEFINITIONS}) adds its curated cases;
+any other PATH is a case file or a folder of them. Without a golden folder among the PATHs
+or --golden-dir, ./{DEFAULT_GOLDEN} is used when it has {golden.DEFINITIONS}, as `pytest conformance/` does.
+
+example on an NPU host:
   aclcts singleop cases golden -o build/op_list.json
   atc --singleop=build/op_list.json --output=build/op_models --soc_version=Ascend910B1
   pytest conformance/ --backend=npu --model-dir=build/op_models
+
+the same commands rehearsed on the simulator (`import acl` and `atc` are the simulator's):
+  aclcts sim run -- sh -c 'aclcts singleop cases golden -o build/op_list.json &&
+      atc --singleop=build/op_list.json --output=build/op_models --soc_version=Ascend910B1 &&
+      pytest conformance/ --backend=npu --model-dir=build/op_models'
+
+exit status: 0 written, 2 usage error or a bad case file, golden definitions file or output path
 """
 
 
-def suite_models(case_paths: list[str], golden_dir: str | None, soc: str) -> list[tuple[str, OpModel]]:
-    """(case id, model) for every static case of the library and every golden case, in order."""
-    cases = load_cases(case_paths)
-    if golden_dir and (Path(golden_dir) / golden.DEFINITIONS).exists():
-        cases += [g.case for g in golden.load_definitions(Path(golden_dir))]
-    return [(case.id, case.op_model(soc)) for case in cases]
+def is_golden_folder(path: str) -> bool:
+    """Whether path is a golden folder: a folder holding the golden store's definitions file."""
+    return (Path(path) / golden.DEFINITIONS).is_file()
+
+
+def split_paths(paths: list[str], golden_dir: str | None) -> tuple[list[str], list[Path]]:
+    """The case paths and the golden folders (distinct, in order) named by the command line's PATHs and --golden-dir."""
+    case_paths = [p for p in paths if not is_golden_folder(p)]
+    named = [p for p in paths if is_golden_folder(p)] + ([golden_dir] if golden_dir else [])
+    if not named and is_golden_folder(DEFAULT_GOLDEN):
+        named = [DEFAULT_GOLDEN]
+    folders = {os.path.realpath(p): Path(p) for p in reversed(named)}
+    return case_paths, list(reversed(folders.values()))
+
+
+def golden_models(folders: list[Path], soc: str) -> list[tuple[str, OpModel]]:
+    """(case id, model) for every curated case of the golden folders; CaseFileError for a name defined twice."""
+    owner: dict[str, Path] = {}
+    models = []
+    for folder in folders:
+        if not is_golden_folder(str(folder)):
+            raise CaseFileError(f"{folder}: not a golden folder; expected a folder holding {golden.DEFINITIONS}")
+        for curated in golden.load_definitions(folder):
+            if curated.case.id in owner:
+                raise CaseFileError(f"{folder / golden.DEFINITIONS}: golden case {curated.name} is also defined in "
+                                    f"{owner[curated.case.id] / golden.DEFINITIONS}")
+            owner[curated.case.id] = folder
+            models.append((curated.case.id, curated.case.op_model(soc)))
+    return models
+
+
+def suite_models(case_paths: list[str], golden_folders: list[Path], soc: str) -> list[tuple[str, OpModel]]:
+    """(case id, model) for every static case of the case paths and every golden case, in order."""
+    library = [(case.id, case.op_model(soc)) for case in load_cases(case_paths)] if case_paths else []
+    return library + golden_models(golden_folders, soc)
 
 
 def dynamic_models(case_paths: list[str], soc: str) -> list[tuple[str, OpModel]]:
     """("dynamic-" + case id, model) for every dynamic-shape case (-1 dims or [-2]) of the library, in order."""
+    if not case_paths:
+        return []
     return [(f"dynamic-{case.id}", case.op_model(soc)) for case in load_cases(case_paths, kind="dynamic")]
 
 
-def build(case_paths: list[str], golden_dir: str | None, soc: str, kinds: str) -> tuple[list[dict], dict[str, str]]:
+def build(case_paths: list[str], golden_folders: list[Path], soc: str,
+          kinds: str) -> tuple[list[dict], dict[str, str]]:
     """The JSON array (one element per distinct model) and the manifest case id → .om file name."""
     entries = []
     if kinds in ("all", "static"):
-        entries += suite_models(case_paths, golden_dir, soc)
+        entries += suite_models(case_paths, golden_folders, soc)
     if kinds in ("all", "dynamic"):
         entries += dynamic_models(case_paths, soc)
     distinct = list(dict.fromkeys(model for _, model in entries))
@@ -47,32 +93,52 @@ def build(case_paths: list[str], golden_dir: str | None, soc: str, kinds: str) -
     return elements, manifest
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run `aclcts singleop`; 0 on success, 2 for bad arguments or case files."""
-    parser = argparse.ArgumentParser(prog="aclcts singleop", epilog=USAGE_EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     description="Write the single-op JSON for the models the conformance suite needs.")
-    parser.add_argument("cases", nargs="*", default=["cases"], help="case files or folders (default: cases)")
-    parser.add_argument("-o", "--output", required=True, help="the single-op JSON file to write")
-    parser.add_argument("--manifest", help="where to write the case → model manifest (default: OUTPUT.manifest.json)")
-    parser.add_argument("--golden-dir", default="golden", help="golden folder whose cases are included (default: golden)")
-    parser.add_argument("--soc", default="Ascend910B1", help="SoC recorded in the manifest (pass the same to atc)")
-    kind = parser.add_mutually_exclusive_group()
-    kind.add_argument("--static", dest="kinds", action="store_const", const="static", help="static models only")
+def parser() -> argparse.ArgumentParser:
+    """The command line of `aclcts singleop`."""
+    described = argparse.ArgumentParser(
+        prog=PROG, epilog=USAGE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Write the single-op JSON of exactly the op models the conformance suite needs, for CANN's\n"
+                    "ATC (atc --singleop), and a manifest naming each case's model file.")
+    described.add_argument("paths", nargs="*", default=["cases"], metavar="PATH",
+                           help="case files or folders, and golden folders (default: cases)")
+    described.add_argument("-o", "--output", required=True, help="the single-op JSON file to write")
+    described.add_argument("--manifest",
+                           help="where to write the case → model manifest (default: OUTPUT.manifest.json)")
+    described.add_argument("--golden-dir", help="a golden folder whose cases are included "
+                                                f"(default: ./{DEFAULT_GOLDEN} unless a PATH is a golden folder)")
+    described.add_argument("--soc", default="Ascend910B1", help="SoC recorded in the manifest (pass the same to atc)")
+    kind = described.add_mutually_exclusive_group()
+    kind.add_argument("--static", dest="kinds", action="store_const", const="static",
+                      help="static models only (the case library's and the golden cases')")
     kind.add_argument("--dynamic", dest="kinds", action="store_const", const="dynamic",
                       help="dynamic models only (the cases with -1 dims or [-2])")
-    args = parser.parse_args(argv)
+    return described
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run `aclcts singleop`; 0 on success, 2 for bad arguments, case files, golden definitions or output paths."""
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    case_paths, golden_folders = split_paths(args.paths, args.golden_dir)
     try:
-        elements, manifest = build(args.cases, args.golden_dir, args.soc, args.kinds or "all")
+        elements, manifest = build(case_paths, golden_folders, args.soc, args.kinds or "all")
     except CaseFileError as exc:
-        print(f"aclcts singleop: error: {exc}", file=sys.stderr)
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
     output = Path(args.output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(output, (json.dumps(elements, indent=1) + "\n").encode("utf-8"))
     manifest_path = Path(args.manifest or f"{output}.manifest.json")
     document = {"soc_version": args.soc, "json": output.name, "models": manifest}
-    write_atomically(manifest_path, (json.dumps(document, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(output, (json.dumps(elements, indent=1) + "\n").encode("utf-8"))
+        manifest_path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(manifest_path, (json.dumps(document, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+    except OSError as exc:
+        print(f"{PROG}: error: {exc.filename or output}: cannot write ({exc.strerror})", file=sys.stderr)
+        return 2
     print(f"wrote {len(elements)} operator(s) for {len(manifest)} case(s) to {output} (manifest {manifest_path})")
     print(f"next: atc --singleop={output} --output=op_models --soc_version={args.soc}")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,28 +2,46 @@
 
 import json
 import os
+import re
+import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from aclcts.cases import load_cases
-from aclcts.cli import shim_dir
+from aclcts.core.opmodel import OpModel
+from aclcts.report.records import FAILING, read_report
 
 ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+#: What the README's commands read from the repository (the rest of a checkout is not needed to run them).
+CHECKOUT = ("cases", "golden", "conformance", "error-codes", "pytest.ini", "conftest.py")
 
 
-def aclcts_command(*args: str) -> subprocess.CompletedProcess:
-    """Run the aclcts command line in a child process from the repository root."""
-    return subprocess.run([sys.executable, "-m", "aclcts.cli", *args], cwd=ROOT, capture_output=True, text=True,
+def aclcts_command(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """Run the aclcts command line in a child process (from the repository root unless told)."""
+    return subprocess.run([sys.executable, "-m", "aclcts.cli", *args], cwd=cwd, capture_output=True, text=True,
                           timeout=600)
+
+
+def golden_names(folder: Path) -> set[str]:
+    """The case names of a golden folder's definitions, read as plain YAML."""
+    return {entry["name"] for entry in yaml.safe_load((folder / "definitions.yaml").read_text(encoding="utf-8"))}
+
+
+def models_in(folder: Path) -> set[OpModel]:
+    """The op models stored in a folder's .om files."""
+    return {OpModel.from_bytes(path.read_bytes()) for path in folder.glob("*.om")}
 
 
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
     folder = tmp_path_factory.mktemp("npu-path")
-    made = aclcts_command("singleop", "cases", "-o", str(folder / "op_list.json"))
+    made = aclcts_command("singleop", "cases", "golden", "-o", str(folder / "op_list.json"))
     assert made.returncode == 0, made.stderr
     built = aclcts_command("atc", f"--singleop={folder / 'op_list.json'}", f"--output={folder / 'models'}",
                            "--soc_version=Ascend910B1")
@@ -37,6 +55,62 @@ def test_every_case_in_the_manifest_has_a_model_compiled_from_the_generated_json
     assert manifest["models"] and set(manifest["models"].values()) <= compiled_files
     cases = {case_id for case_id in manifest["models"] if not case_id.startswith(("golden-", "dynamic-"))}
     assert len(cases) >= 1500
+
+
+def test_a_golden_folder_among_the_paths_adds_each_of_its_curated_cases_once(compiled, tmp_path):
+    manifest = json.loads((compiled / "op_list.json.manifest.json").read_text())["models"]
+    assert {case_id for case_id in manifest if case_id.startswith("golden-")} == \
+        {f"golden-{name}" for name in golden_names(ROOT / "golden")}
+    # ./golden is the default golden folder: naming it again, or by --golden-dir too, changes nothing.
+    for extra in ([], ["--golden-dir", "golden"]):
+        result = aclcts_command("singleop", "cases", *extra, "-o", str(tmp_path / "again.json"))
+        assert result.returncode == 0, result.stderr
+        assert (tmp_path / "again.json").read_bytes() == (compiled / "op_list.json").read_bytes()
+    alone = aclcts_command("singleop", "golden", "-o", str(tmp_path / "golden.json"))
+    assert alone.returncode == 0, alone.stderr
+    only = json.loads((tmp_path / "golden.json.manifest.json").read_text())["models"]
+    assert set(only) == {f"golden-{name}" for name in golden_names(ROOT / "golden")}
+
+
+def test_the_op_list_holds_exactly_the_models_the_suite_compiles_for_itself(tmp_path):
+    made = aclcts_command("singleop", "cases", "golden", "--static", "-o", str(tmp_path / "op_list.json"))
+    assert made.returncode == 0, made.stderr
+    built = aclcts_command("atc", f"--singleop={tmp_path / 'op_list.json'}", f"--output={tmp_path / 'models'}",
+                           "--soc_version=Ascend910B1")
+    assert built.returncode == 0, built.stderr
+    # The simulator run compiles its case library and golden cases into the model cache on its own.
+    run = subprocess.run([sys.executable, "-m", "pytest", "conformance/test_golden.py", "-q", "-p", "no:cacheprovider",
+                          "-p", "no:xdist", f"--model-cache={tmp_path / 'cache'}"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-2000:]
+    [suite_models] = list((tmp_path / "cache").glob("*/models"))
+    assert models_in(tmp_path / "models") == models_in(suite_models)
+
+
+def test_golden_folders_defining_the_same_case_are_refused_naming_both(tmp_path):
+    copy = tmp_path / "more_golden"
+    copy.mkdir()
+    shutil.copy(ROOT / "golden" / "definitions.yaml", copy)
+    result = aclcts_command("singleop", "golden", str(copy), "-o", str(tmp_path / "x.json"))
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert str(copy / "definitions.yaml") in line and "golden/definitions.yaml" in line
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_a_golden_dir_without_definitions_is_one_line_naming_it(tmp_path):
+    result = aclcts_command("singleop", "cases", "--golden-dir", str(tmp_path), "-o", str(tmp_path / "x.json"))
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert str(tmp_path) in line and "definitions.yaml" in line
+
+
+def test_an_unwritable_output_is_one_line_naming_it(tmp_path):
+    (tmp_path / "file").write_text("")
+    result = aclcts_command("singleop", "golden", "-o", str(tmp_path / "file" / "op_list.json"))
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert str(tmp_path / "file") in line and "Traceback" not in result.stderr
 
 
 def test_the_manifest_names_every_dynamic_case_file_and_dynamic_only_json_holds_just_their_models(compiled, tmp_path):
@@ -58,14 +132,50 @@ def test_singleop_reports_a_broken_case_file_in_one_line(tmp_path):
     assert "bad.yaml" in result.stderr and "Traceback" not in result.stderr
 
 
-@pytest.mark.slow
-def test_the_whole_suite_passes_through_the_npu_code_path_with_the_simulator_as_acl(compiled):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([shim_dir(), str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "conformance", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-         "--backend=npu", f"--model-dir={compiled / 'models'}"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200,
-    )
-    tail = result.stdout[-2500:]
-    assert result.returncode == 0, tail
-    assert " passed" in tail
+def readme_blocks(heading: str) -> list[str]:
+    """The ```sh blocks of one README section."""
+    section = README.read_text(encoding="utf-8").split(f"\n{heading}\n", 1)[1].split("\n#", 1)[0]
+    return re.findall(r"```sh\n(.*?)```", section, flags=re.S)
+
+
+def npu_host_commands() -> tuple[list[str], str]:
+    """README's "On an NPU host": the commands of its first block (without `source`), and its rehearsal block."""
+    first, rehearsal = readme_blocks("### On an NPU host")
+    commands = [line.split("#", 1)[0].strip() for line in first.splitlines()]
+    return [c for c in commands if c and not c.startswith("source ")], rehearsal
+
+
+def test_the_rehearsal_block_runs_exactly_the_npu_host_commands_under_the_simulator():
+    commands, rehearsal = npu_host_commands()
+    words = shlex.split(rehearsal)
+    assert words[:6] == ["aclcts", "sim", "run", "--", "sh", "-c"] and len(words) == 7
+    assert [" ".join(c.split()) for c in words[6].split("&&")] == commands
+    assert [c.split()[0] for c in commands] == ["aclcts", "atc", "pytest"]
+
+
+def test_the_readme_rehearsal_of_the_npu_host_commands_passes(tmp_path):
+    """README's rehearsal block, run as written in a folder holding what it reads from the repository."""
+    _, rehearsal = npu_host_commands()
+    for name in CHECKOUT:
+        (tmp_path / name).symlink_to(ROOT / name)
+    report = tmp_path / "run.jsonl"
+    env = {name: value for name, value in os.environ.items() if not name.startswith("PYTEST_")}
+    # The commands stay as written: the run report comes from PYTEST_ADDOPTS, and this interpreter's scripts
+    # (aclcts, pytest) come first on PATH.
+    env["PYTEST_ADDOPTS"] = f"-p no:cacheprovider --report={report}"
+    env["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), env.get("PATH", "")])
+    for script in ("aclcts", "pytest"):
+        assert shutil.which(script, path=env["PATH"]), f"the {script} command is not on PATH; pip install -e ."
+    done = subprocess.run(["sh", "-c", rehearsal], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=1200)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert (tmp_path / "build" / "op_list.json").is_file() and any((tmp_path / "build" / "op_models").glob("*.om"))
+    run = read_report(report)
+    assert run.run["backend"] == "npu" and run.run["model_dir"] == "build/op_models"
+    assert run.summary is not None and run.summary["exit_status"] == 0
+    statuses = {case["status"] for case in run.cases.values()}
+    assert statuses <= {"passed", "skipped"} and not statuses & set(FAILING)
+    golden = {case_id: case["status"] for case_id, case in run.cases.items()
+              if case_id.startswith("conformance/test_golden.py::")}
+    assert len(golden) == len(golden_names(ROOT / "golden")) and set(golden.values()) == {"passed"}
+    assert sum(case["status"] == "passed" for case in run.cases.values()) >= 4000
