@@ -27,6 +27,7 @@ PROG = "aclcts report expectations"
 #: Pytest options that run a selection of the suite: a pattern entry then also covers cases the run did not select.
 SELECTING = ("-k", "-m", "--deselect", "--lf", "--last-failed", "--sw", "--stepwise")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DAYS = re.compile(r"\+\d{1,5}")
 
 EPILOG = f"""exit status:
   {EXIT_OK}  the expectations file was written
@@ -146,13 +147,16 @@ def _selection_note(report: Report) -> str | None:
             "it did not run; make the baseline from a whole run (or the merge of all its shards)")
 
 
-def _date(value: str) -> datetime.date:
+def _expiry(value: str) -> datetime.date | int:
+    """--expires: a date, or +DAYS (a number of days from today)."""
+    if _DAYS.fullmatch(value):
+        return int(value[1:])
     try:
         if not _ISO_DATE.fullmatch(value):
             raise ValueError
         return datetime.date.fromisoformat(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an ISO date (YYYY-MM-DD), got {value!r}") from None
+        raise argparse.ArgumentTypeError(f"expected an ISO date (YYYY-MM-DD) or +DAYS, got {value!r}") from None
 
 
 def _nonempty(value: str) -> str:
@@ -169,8 +173,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the expectations file to write")
     parser.add_argument("--owner", required=True, type=_nonempty, metavar="WHO",
                         help="who removes the entries when the failures are fixed")
-    parser.add_argument("--expires", required=True, type=_date, metavar="YYYY-MM-DD",
-                        help="the entries hold through this day")
+    parser.add_argument("--expires", required=True, type=_expiry, metavar="YYYY-MM-DD|+DAYS",
+                        help="the entries hold through this day (+90: 90 days from today)")
     parser.add_argument("--reason", required=True, type=_nonempty, metavar="TEXT", help="every entry's reason")
     parser.add_argument("--issue", type=_nonempty, metavar="URL", help="a tracker link for every entry")
     parser.add_argument("--soc", type=_nonempty, metavar="PATTERN",
@@ -195,6 +199,8 @@ def _write(path: Path, text: str) -> None:
 
 def run(args: argparse.Namespace, today: datetime.date) -> str:
     """Write the expectations file args ask for; return the line saying what was written."""
+    if isinstance(args.expires, int):
+        args.expires = today + datetime.timedelta(days=args.expires)
     if args.expires < today:
         raise UsageProblem(f"--expires {args.expires}: expected today ({today}) or a later date")
     output = Path(args.output)
@@ -215,10 +221,10 @@ def run(args: argparse.Namespace, today: datetime.date) -> str:
               f"Run: started {report.run.get('start', '?')}, seed {report.run.get('seed')}, "
               f"pytest {shlex.join(map(str, report.run.get('pytest_args') or []))}"]
     _write(output, render(entries, unwaivable, args, args.release or release_of(report), header))
-    note = _selection_note(report)
+    patterns = sum(entry.id.endswith("-*]") for entry in entries)
+    note = _selection_note(report) if patterns else None
     if note:
         print(note, file=sys.stderr)
-    patterns = sum(entry.id.endswith("-*]") for entry in entries)
     skips = sum(entry.kind == "skip" for entry in entries)
     return (f"wrote {output}: {len(entries)} entries ({patterns} op pattern(s), {skips} action: skip) for {failing} "
             f"failing case(s)" + (f"; {len(unwaivable)} error(s) after the test body listed as comments"

@@ -102,6 +102,12 @@ def test_a_selection_is_noted(tmp_path, capsys):
     assert capsys.readouterr().err.startswith(f"note: {source} ran a selection (-k)")
 
 
+def test_expires_may_be_a_number_of_days_from_today(tmp_path):
+    assert baseline(tmp_path, "--expires", "+90") == 0
+    (entry, *_) = load_expectations(tmp_path / "out.yaml")
+    assert entry.expires == datetime.date.today() + datetime.timedelta(days=90)
+
+
 def test_an_existing_file_is_kept_unless_forced(tmp_path, capsys):
     (tmp_path / "out.yaml").write_text("mine\n")
     assert baseline(tmp_path) == 2
@@ -113,7 +119,7 @@ def test_an_existing_file_is_kept_unless_forced(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(("change", "said"), [
-    (["--expires", "31/03/2027"], "argument --expires: expected an ISO date (YYYY-MM-DD), got '31/03/2027'"),
+    (["--expires", "31/03/2027"], "argument --expires: expected an ISO date (YYYY-MM-DD) or +DAYS, got '31/03/2027'"),
     (["--expires", "2020-01-01"], "--expires 2020-01-01: expected today"),
     (["--owner", " "], "argument --owner: expected a non-empty text"),
 ], ids=["bad-date", "past-date", "empty-owner"])
