@@ -111,13 +111,16 @@ class CrashReports:
         self.crashed: list[str] = []
 
     def pytest_handlecrashitem(self, crashitem: str, report: pytest.TestReport, sched: Any) -> None:
-        """Mark the report xdist makes for the test as a crash, its text starting with CRASH_LINE."""
+        """Mark the report xdist makes for the test as a crash, its text CRASH_LINE."""
         node = getattr(report, "node", None)
         worker = getattr(node, "workerinput", {}).get("workerid", "?")
-        line = CRASH_LINE.format(worker=worker, nodeid=crashitem)
         report.aclcts_category = "crash"
-        report.longrepr = line
-        self.crashed.append(line)
+        report.longrepr = CRASH_LINE.format(worker=worker, nodeid=crashitem)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Keep the line of every crash that stays a failure (one a rerun plugin reruns does not)."""
+        if report.failed and getattr(report, "aclcts_category", None) == "crash":
+            self.crashed.append(str(report.longrepr))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_report_teststatus(self, report: pytest.TestReport, config: pytest.Config) -> tuple[str, str, str] | None:
