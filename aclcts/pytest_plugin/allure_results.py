@@ -194,31 +194,39 @@ def _csv_cell(text: str) -> str:
     return f'"{text.replace(chr(34), chr(34) * 2)}"' if any(c in text for c in ',"\n') else text
 
 
-def histogram_png(rel: np.ndarray, title: str, lines: list[tuple[str, float]] | None = None) -> bytes:
-    """The relative-error histogram drawn with matplotlib's Agg backend as PNG bytes, with a dashed vertical line per
-    tolerance (label, value) (ImportError without matplotlib)."""
+def histogram_figure(rel: np.ndarray, title: str, lines: list[tuple[str, float]] | None = None) -> Any:
+    """The relative-error histogram as a matplotlib Figure (Agg canvas), with a dashed vertical line per tolerance
+    (label, value) inside the drawn range (ImportError without matplotlib)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     edges, counts, exact, infinite = histogram(rel)
+    lines = lines or []
     figure = Figure(figsize=(7.2, 4.2))
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     if counts.size:
         axes.bar(edges[:-1], counts, width=np.diff(edges), align="edge", edgecolor="black")
-    for (label, value), colour in zip(lines or [], ("tab:red", "tab:orange")):
+    for (label, value), colour in zip(lines, ("tab:red", "tab:orange")):
         axes.axvline(value, color=colour, linestyle="--", linewidth=1.5, label=label)
     if counts.size or lines:
         axes.set_xscale("log")
+        ends = [value for _, value in lines] + ([edges[0], edges[-1]] if counts.size else [])
+        axes.set_xlim(min(ends) / 2, max(ends) * 2)
     if lines:
-        axes.legend(fontsize=8, loc="upper left")
+        axes.legend(fontsize=8, loc="best", framealpha=0.9)
     axes.set_xlabel("relative error")
     axes.set_ylabel("elements")
     wrapped = "\n".join(textwrap.wrap(title, 90))
     axes.set_title(f"{wrapped}\n{exact} exact, {infinite} inf (expected 0 or non-finite mismatch)", fontsize=8)
     figure.tight_layout()
+    return figure
+
+
+def histogram_png(rel: np.ndarray, title: str, lines: list[tuple[str, float]] | None = None) -> bytes:
+    """histogram_figure as PNG bytes (ImportError without matplotlib)."""
     out = io.BytesIO()
-    figure.savefig(out, format="png")
+    histogram_figure(rel, title, lines).savefig(out, format="png")
     return out.getvalue()
 
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from aclcts.judge.compare import compare
-from aclcts.pytest_plugin.allure_results import (BINS_PER_DECADE, histogram, histogram_csv, histogram_png,
-                                                 tolerance_text, tolerances)
+from aclcts.pytest_plugin.allure_results import (BINS_PER_DECADE, histogram, histogram_csv, histogram_figure,
+                                                 histogram_png, tolerance_text, tolerances)
 
 HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
 
@@ -90,6 +90,20 @@ def test_png_is_drawn_with_matplotlib_when_it_is_installed():
     png = histogram_png(np.array([0.0, 1e-3, 0.2, np.inf]), "t[Add]: y execution 1: relative error",
                         [("rtol=0.001", 1e-3)])
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000
+
+
+@pytest.mark.skipif(not HAS_MATPLOTLIB, reason="matplotlib is not installed (the CSV table stands in)")
+@pytest.mark.parametrize("rel", [np.array([0.0, 1e-5, 1e-4]), np.array([0.5, 2.0]), np.array([0.0, np.inf])],
+                         ids=["below", "above", "no-bins"])
+def test_the_figure_is_titled_with_the_test_id_and_draws_each_tolerance_in_range(rel):
+    lines = [("atol=0.001 (per element)", 1e-3), ("max_atol=0.1 (any element)", 0.1)]
+    figure = histogram_figure(rel, "conformance/test_x.py::test_y[Add-float16]: y execution 1: relative error", lines)
+    (axes,) = figure.axes
+    assert axes.get_title().startswith("conformance/test_x.py::test_y[Add-float16]")
+    drawn = sorted((line.get_label(), line.get_xdata()[0]) for line in axes.get_lines())
+    assert drawn == sorted(lines)
+    low, high = axes.get_xlim()
+    assert low < 1e-3 and high > 0.1
 
 
 @pytest.mark.skipif(HAS_MATPLOTLIB, reason="matplotlib is installed")

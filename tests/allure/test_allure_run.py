@@ -76,10 +76,9 @@ def run(command, cwd, env_extra, timeout=300):
 
 
 def read_results(folder):
-    """Every result file by test name (a name written twice, as a rerun is, maps to a list in file order)."""
+    """Every result by test name, as a list in order of start (a rerun test has one result per run)."""
     found = {}
-    for path in sorted(folder.glob("*-result.json")):
-        result = json.loads(path.read_text())
+    for result in sorted((json.loads(p.read_text()) for p in folder.glob("*-result.json")), key=lambda r: r["start"]):
         found.setdefault(result["name"], []).append(result)
     return found
 
@@ -115,12 +114,13 @@ def matching(categories, result):
 
 @pytest.fixture(scope="module")
 def faulty_run(tmp_path_factory):
-    """A conformance selection under two simulator faults (a corrupted output, malloc of size 0 accepted), -n 2."""
+    """A conformance selection under two simulator faults (a corrupted output, malloc of size 0 accepted), -n 2 on
+    devices 0 and 1."""
     base = tmp_path_factory.mktemp("allure-faults")
     (base / "golden").mkdir()
     selection = [f"conformance/test_execute.py::{EXECUTE}", f"conformance/test_handle.py::{HANDLE}",
                  f"conformance/test_cast.py::{CAST}", f"conformance/test_negative.py::{MALLOC_ZERO}"]
-    done = run([*selection, f"--alluredir={base / 'results'}", "-n", "2", f"--aclcts-seed={SEED}",
+    done = run([*selection, f"--alluredir={base / 'results'}", "-n", "2", "--devices=0-1", f"--aclcts-seed={SEED}",
                 f"--golden-dir={base / 'golden'}", "--cases", str(CASES)], ROOT,
                {"ACLCTS_SIM_FAULTS": FAULTS, "ACLCTS_TEST_MARK": "ümlaut = a:b"})
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
@@ -163,7 +163,7 @@ def test_environment_properties_name_the_backend_soc_seed_faults_and_settings(fa
     assert values["sim.faults"] == FAULTS
     assert values["env.ACLCTS_SIM_FAULTS"] == FAULTS
     assert values["env.ACLCTS_TEST_MARK"] == "ümlaut = a:b"
-    assert values["devices"] == "0"
+    assert values["devices"] == "0, 1"
     assert values["workers"] == "2"
     assert values["cases"] == str(CASES)
     from aclcts.sim import acl
@@ -321,3 +321,5 @@ def test_a_failing_acl_call_fails_its_step(tmp_path):
     assert ("acl.rt.malloc", "failed") in [(name, status) for _, name, status in steps_of(result)]
     categories = json.loads((tmp_path / "results" / "categories.json").read_text())
     assert matching(categories, result) == ["error code"]
+    values = parse_properties((tmp_path / "results" / "environment.properties").read_text(encoding="ascii"))
+    assert (values["workers"], values["devices"]) == ("0", "0")
