@@ -36,14 +36,14 @@ def entry(test_id, **fields):
     return "\n".join(lines) + "\n"
 
 
-def run(pytester, *args, entries=()):
+def run(pytester, *args, entries=(), inprocess=False):
     """Run the tests in a subprocess with a run report and JUnit XML (and an expectations file if entries)."""
     pytester.makepyfile(test_f=TESTS)
     options = ["-p", "no:cacheprovider", "--report=run.jsonl", "--junitxml=junit.xml", *args]
     if entries:
         pytester.makefile(".yaml", exp="release: r\nentries:\n" + "".join(entries))
         options += ["--expectations", "exp.yaml", "--expectations-today=2026-06-01"]
-    return pytester.runpytest_subprocess(*options)
+    return pytester.runpytest_inprocess(*options) if inprocess else pytester.runpytest_subprocess(*options)
 
 
 def attempts(pytester, name):
@@ -69,7 +69,7 @@ def section(result, heading):
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
 def test_a_test_passing_on_a_rerun_is_flaky_in_every_output(pytester, workers):
-    result = run(pytester, "--rerun-new-failures=2", *workers)
+    result = run(pytester, "--rerun-new-failures=2", "-v", *workers)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     outcomes = result.parseoutcomes()
     assert (outcomes["flaky"], outcomes["failed"], outcomes["passed"]) == (1, 1, 1)
@@ -87,11 +87,6 @@ def test_a_test_passing_on_a_rerun_is_flaky_in_every_output(pytester, workers):
     assert heading == "passed on a rerun after failing (--rerun-new-failures=2): 1"
     assert line.startswith("  test_f.py::test_fails_once - passed on rerun 1; first failure: ")
     assert line.endswith("first attempt fails")
-
-
-def test_the_terminal_names_each_flaky_test(pytester):
-    result = run(pytester, "--rerun-new-failures=1", "-v", "-k", "fails_once")
-    assert result.ret == pytest.ExitCode.OK
     assert any("test_fails_once" in line and "FLAKY" in line.split() for line in result.stdout.lines)
 
 
@@ -126,7 +121,7 @@ def test_without_the_option_nothing_is_rerun(pytester):
     (["--rerun-new-failures=1", "--pdb"], "--rerun-new-failures cannot be used with --pdb"),
 ], ids=["negative", "with-reruns", "with-pdb"])
 def test_bad_use_is_one_usage_line(pytester, args, said):
-    result = run(pytester, *args)
+    result = run(pytester, "-p", "no:xdist", *args, inprocess=True)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert [line for line in result.stderr.lines if said in line] and "Traceback" not in result.stderr.str()
     assert attempts(pytester, "passes") == 0
