@@ -42,9 +42,14 @@ def configure(config: pytest.Config) -> None:
         return
     if reruns < 0:
         raise pytest.UsageError(f"--rerun-new-failures: expected a number of reruns of 0 or more, got {reruns}")
+    if not config.pluginmanager.hasplugin("rerunfailures"):
+        raise pytest.UsageError("--rerun-new-failures needs the pytest-rerunfailures plugin (installed with aclcts), "
+                                "which -p no:rerunfailures turned off")
     for option in ("--reruns", "--force-reruns"):
         if config.getoption(option, None) is not None:
             raise pytest.UsageError(f"--rerun-new-failures and {option} both set reruns: give one of them")
+    if config.getini("reruns"):
+        raise pytest.UsageError("--rerun-new-failures and the ini setting reruns both set reruns: give one of them")
     if config.getoption("usepdb"):
         raise pytest.UsageError("--rerun-new-failures cannot be used with --pdb (a rerun would hide the failure)")
     config.pluginmanager.register(NewFailureReruns(reruns, not hasattr(config, "workerinput")), "aclcts-reruns")

@@ -119,7 +119,9 @@ def test_without_the_option_nothing_is_rerun(pytester):
     (["--rerun-new-failures=-1"], "--rerun-new-failures: expected a number of reruns of 0 or more, got -1"),
     (["--rerun-new-failures=1", "--reruns=2"], "--rerun-new-failures and --reruns both set reruns: give one of them"),
     (["--rerun-new-failures=1", "--pdb"], "--rerun-new-failures cannot be used with --pdb"),
-], ids=["negative", "with-reruns", "with-pdb"])
+    (["--rerun-new-failures=1", "-p", "no:rerunfailures"], "--rerun-new-failures needs the pytest-rerunfailures"),
+    (["--rerun-new-failures=1", "-o", "reruns=3"], "--rerun-new-failures and the ini setting reruns both set"),
+], ids=["negative", "with-reruns", "with-pdb", "plugin-off", "with-ini-reruns"])
 def test_bad_use_is_one_usage_line(pytester, args, said):
     result = run(pytester, "-p", "no:xdist", *args, inprocess=True)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
