@@ -28,6 +28,8 @@ PROG = "aclcts report expectations"
 SELECTING = ("-k", "-m", "--deselect", "--lf", "--last-failed", "--sw", "--stepwise")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _DAYS = re.compile(r"\+\d{1,5}")
+#: Characters a YAML file cannot hold as they are (YAML 1.1's printable set, which PyYAML checks, is the rest).
+_NOT_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 EPILOG = f"""exit status:
   {EXIT_OK}  the expectations file was written
@@ -90,9 +92,9 @@ def entries_of(report: Report) -> tuple[list[Entry], list[dict]]:
         kind = found.pop()
         first = failing[min(ids)]
         entries.append(Entry(f"{function}[{op}-*]", kind,
-                             f"all {len(ids)} cases of {op} {_said(first)}; first: {first['message']}"))
+                             f"all {len(ids)} cases of {op} failed; first: {_said(first)}: {first.get('message', '')}"))
         grouped.update(ids)
-    entries += [Entry(case_id, kinds[case_id], f"{_said(failing[case_id])}: {failing[case_id]['message']}")
+    entries += [Entry(case_id, kinds[case_id], f"{_said(failing[case_id])}: {failing[case_id].get('message', '')}")
                 for case_id in failing if case_id not in grouped and kinds[case_id] is not None]
     return sorted(entries, key=lambda entry: entry.id), unwaivable
 
@@ -103,12 +105,12 @@ def _said(case: dict) -> str:
 
 
 def _text(value: str) -> str:
-    """A YAML double-quoted scalar (JSON's string syntax is a subset of it)."""
-    return json.dumps(value)
+    """A YAML double-quoted scalar: JSON's string syntax, characters YAML cannot hold raw written as \\uXXXX."""
+    return _NOT_PRINTABLE.sub(lambda found: f"\\u{ord(found.group()):04x}", json.dumps(value, ensure_ascii=False))
 
 
 def _comment(text: str) -> str:
-    return "# " + " ".join(text.split())
+    return "# " + _NOT_PRINTABLE.sub("?", " ".join(text.split()))
 
 
 def render(entries: list[Entry], unwaivable: list[dict], args: argparse.Namespace, release: str,
@@ -124,7 +126,7 @@ def render(entries: list[Entry], unwaivable: list[dict], args: argparse.Namespac
     if unwaivable:
         lines += ["", _comment(f"{len(unwaivable)} case(s) errored after the test body (e.g. a leak found at "
                                "teardown); an entry cannot waive that, fix or skip (action: skip) them:")]
-        lines += [_comment(f"  {case['id']} - {_said(case)}: {case['message']}") for case in unwaivable]
+        lines += [_comment(f"{case['id']} - {_said(case)}: {case.get('message', '')}") for case in unwaivable]
     return "\n".join(lines) + "\n"
 
 

@@ -36,7 +36,8 @@ def report(path, cases=CASES, summary=True, **run):
     records = [{"record": "run", "version": "0.1.0", "seed": 1, "backend": "sim", "pytest_args": ["conformance/"],
                 **run},
                {"record": "environment", "backend": "sim", "soc_name": "Ascend910B1", "cann_version": "9.0.0"}]
-    records += [{"record": "case", "id": case_id, "status": status, "category": category, "message": f"{status} here"}
+    records += [{"record": "case", "id": case_id, "status": status, "category": category,
+                 "message": f"{status} here \x7f\n"}
                 for case_id, (status, category) in cases.items()]
     if summary:
         records.append({"record": "summary", "counts": {}, "total": len(cases), "exit_status": 1})
@@ -91,9 +92,10 @@ def test_a_run_without_failures_gives_an_empty_valid_file(tmp_path):
 
 
 def test_texts_with_quotes_and_colons_survive_the_round_trip(tmp_path):
-    assert baseline(tmp_path, "--reason", 'Erf: "v2" cap # not a comment', "--owner", "Zhang San <z@x>") == 0
+    reason, owner = 'Erf: "v2" cap # not a comment \\ \t \x7f \ufffe', "张三 <z@x> 😀"
+    assert baseline(tmp_path, "--reason", reason, "--owner", owner) == 0
     entry = load_expectations(tmp_path / "out.yaml")[0]
-    assert (entry.reason, entry.owner) == ('Erf: "v2" cap # not a comment', "Zhang San <z@x>")
+    assert (entry.reason, entry.owner) == (reason, owner)
 
 
 def test_a_selection_is_noted(tmp_path, capsys):
