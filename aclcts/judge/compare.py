@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -481,6 +481,16 @@ class Comparison:
         view.flags.writeable = False
         return view
 
+    @property
+    def dtype(self) -> np.dtype:
+        """The data type the output was compared in (a complex output's part type)."""
+        return self._actual.dtype
+
+    @property
+    def n_differing(self) -> int:
+        """How many elements differ from the expected value (non-finite mismatches included)."""
+        return int(np.count_nonzero(self._abs))
+
     def as_dict(self, k: int = 5) -> dict[str, Any]:
         """The metrics, policy and worst elements as plain Python values (for reports)."""
         keys = ("policy", "params", "passed", "n", "max_abs", "max_rel", "max_ulp", "mismatch_ratio", "mare",
@@ -588,6 +598,86 @@ def _error_metrics(d: np.ndarray, rel: np.ndarray, rel_eps: np.ndarray, ulp: np.
     return {"max_abs": float(d.max()), "max_rel": float(rel.max()), "max_ulp": int(ulp.max()),
             "mare": float(rel_eps.max()), "mere": float(rel_eps.sum()) / rel_eps.size,
             "rmse": math.sqrt(float((d * d).sum()) / d.size)}
+
+
+# --------------------------------------------------------------------------------------- formatting
+
+#: How many of the worst elements a failure message shows.
+WORST_SHOWN = 5
+
+
+def _kind(dtype: np.dtype) -> str:
+    """'bool', 'int' or 'float': which error metrics mean something for values of dtype."""
+    if dtype == np.bool_:
+        return "bool"
+    return "int" if is_int_dtype(dtype) else "float"
+
+
+def summary(comparison: Comparison) -> str:
+    """The comparison's error metrics that mean something for its dtype, as one line.
+
+    Bool outputs have only a count of mismatches; integer outputs the largest difference and that count (a relative
+    error of a count or an index says nothing); float outputs every error metric.
+    """
+    kind = _kind(comparison.dtype)
+    mismatches = f"mismatches {comparison.n_differing} of {comparison.n}"
+    if kind == "bool":
+        return mismatches
+    if kind == "int":
+        return f"max abs {comparison.max_abs:.0f}, {mismatches}"
+    line = (f"max abs {comparison.max_abs:.4g}, max rel {comparison.max_rel:.4g}, max ulp {comparison.max_ulp}, "
+            f"mismatch ratio {comparison.mismatch_ratio:.4g}, MARE {comparison.mare:.4g}, MERE {comparison.mere:.4g}")
+    nonfinite = [f"{count} {what} mismatch(es)" for count, what in ((comparison.n_nan_mismatch, "NaN"),
+                                                                     (comparison.n_inf_mismatch, "inf")) if count]
+    return ", ".join([line, *nonfinite])
+
+
+def _ulp_text(actual: Any, expected: Any) -> str:
+    """The ulp distance of two values of one float dtype, or '-' when either is not finite."""
+    a, g = np.asarray([actual]), np.asarray([expected])
+    if not (np.isfinite(a.astype(np.float64)).all() and np.isfinite(g.astype(np.float64)).all()):
+        return "-"
+    return str(int(_float_ulp_distance(a, g)[0]))
+
+
+def worst_table(comparison: Comparison, inputs: Sequence[tuple[str, np.ndarray]] = (),
+                shape: tuple[int, ...] | None = None, k: int = WORST_SHOWN, indent: str = "    ") -> str:
+    """The k worst elements as an aligned text table with the errors that fit the dtype and the inputs there.
+
+    Columns: index, actual, expected, then abs err, rel err and ulp for floats, abs err for integers, nothing more
+    for bool; then one column per input whose shape broadcasts to the output's `shape` (default: the compared
+    shape), holding the input element that lands at that index.
+    """
+    kind = _kind(comparison.dtype)
+    shape = comparison.shape if shape is None else tuple(shape)
+    shown = [(name, np.broadcast_to(array, shape)) for name, array in inputs
+             if np.asarray(array).dtype != object and _broadcasts(np.shape(array), shape)]
+    header = ["index", "actual", "expected", *{"float": ["abs err", "rel err", "ulp"], "int": ["abs err"],
+                                               "bool": []}[kind], *(name for name, _ in shown)]
+    expected_in_dtype = round_to(comparison._expected, comparison.dtype)
+    rows = [header]
+    for index, _, _, abs_err, rel_err in comparison.worst(k):
+        flat = int(np.ravel_multi_index(index, comparison.shape))
+        actual, expected = comparison._actual[flat], comparison._expected[flat]
+        row = [str(index), str(actual), str(expected)]  # as the dtype prints it: the shortest text telling it apart
+        if kind == "float":
+            row += [f"{abs_err:.4g}", f"{rel_err:.4g}", _ulp_text(actual, expected_in_dtype[flat])]
+        elif kind == "int":
+            row.append(f"{abs_err:.0f}")
+        row += [str(array[index[:len(shape)]]) for _, array in shown]
+        rows.append(row)
+    widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
+    return "\n".join(indent + "  ".join([row[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in
+                                                                       zip(row[1:], widths[1:])]).rstrip()
+                     for row in rows)
+
+
+def _broadcasts(source: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    """Whether an array of shape source broadcasts to exactly shape target."""
+    try:
+        return np.broadcast_shapes(source, target) == target
+    except ValueError:
+        return False
 
 
 # ------------------------------------------------------------------------------------------ parsing

@@ -5,13 +5,14 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from aclcts.cases import Case, TensorCase
-from aclcts.judge.compare import Comparison, bits_equal, compare, default_policy, policy_from_spec
+from aclcts.judge.compare import (Comparison, bits_equal, compare, default_policy, policy_from_spec, summary,
+                                  worst_table)
 from aclcts.reference import reference
 from aclcts.drive.executor import Outputs
 
@@ -27,6 +28,8 @@ class Judged:
     output: str
     execution: int
     comparison: Comparison
+    inputs: tuple[tuple[str, np.ndarray], ...] = field(default=(), repr=False, compare=False)
+    shape: tuple[int, ...] | None = None
 
     @property
     def key(self) -> str:
@@ -35,8 +38,8 @@ class Judged:
 
     @property
     def table(self) -> str:
-        """The worst elements of the comparison as a text table."""
-        return worst_table(self.comparison)
+        """The worst elements of the comparison as a text table, with the inputs at those elements."""
+        return worst_table(self.comparison, self.inputs, self.shape)
 
 
 def policy_for(case: Case, tensor: TensorCase):
@@ -47,14 +50,6 @@ def policy_for(case: Case, tensor: TensorCase):
     if spec is not None:
         return policy_from_spec(spec)
     return default_policy(tensor.np_dtype, case.family)
-
-
-def worst_table(comparison: Comparison) -> str:
-    """The five worst elements of a comparison as a text table."""
-    rows = [f"    {'index':<16} {'actual':>16} {'expected':>16} {'abs err':>12} {'rel err':>12}"]
-    for index, actual, expected, abs_err, rel_err in comparison.worst(5):
-        rows.append(f"    {str(index):<16} {actual!s:>16} {expected!s:>16} {abs_err:>12.4g} {rel_err:>12.4g}")
-    return "\n".join(rows)
 
 
 def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs],
@@ -70,6 +65,7 @@ def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]
             expected_all = expected_sets[run_index]
         else:
             expected_all = ref.compute(inputs, case.attr_values(), [t.np_dtype for t in case.outputs])
+        named_inputs = tuple((tensor.name, np.asarray(array)) for tensor, array in zip(case.inputs, inputs))
         for tensor, actual, expected, unwritten in zip(case.outputs, outputs.arrays, expected_all, outputs.unwritten):
             where = f"execution {run_index + 1}, output {tensor.name!r}"
             expected = np.asarray(expected)
@@ -79,21 +75,17 @@ def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]
             policy = policy_for(case, tensor)
             in_actual_dtype = expected.astype(actual.dtype) if expected.dtype != actual.dtype else expected
             comparison = compare(actual, in_actual_dtype, policy)
+            judged = Judged(tensor.name, run_index, comparison, named_inputs, actual.shape)
             if into is not None:
-                into.append(Judged(tensor.name, run_index, comparison))
+                into.append(judged)
             never_written = (unwritten & ~bits_equal(actual, in_actual_dtype)) if unwritten.any() else unwritten
             if never_written.any():
                 index = tuple(int(i) for i in np.argwhere(never_written)[0])
                 failures.append(f"{where}: {int(never_written.sum())} element(s) still hold the poison pattern "
                                 f"(never written), first at {index}")
             if not comparison.passed:
-                table = worst_table(comparison)
-                failures.append(
-                    f"{where}: fails policy {comparison.policy} {comparison.params}: max abs {comparison.max_abs:.4g}, "
-                    f"max rel {comparison.max_rel:.4g}, max ulp {comparison.max_ulp}, mismatch ratio "
-                    f"{comparison.mismatch_ratio:.4g}, MARE {comparison.mare:.4g}, MERE {comparison.mere:.4g}\n"
-                    + table
-                )
+                policy_text = f"{comparison.policy} {comparison.params}" if comparison.params else comparison.policy
+                failures.append(f"{where}: fails policy {policy_text}: {summary(comparison)}\n{judged.table}")
     return failures
 
 
@@ -112,6 +104,7 @@ def compares_with_reference(body: Callable[..., list[Outputs]]) -> Callable[...,
 
     @functools.wraps(body)
     def test(*args: Any, **kwargs: Any) -> None:
+        __tracebackhide__ = True  # a failure shows the judge's message, not this wrapper's frame and arguments
         case: Case = kwargs["op_case"]
         input_sets: list[list[np.ndarray]] = kwargs["case_inputs"]
         sink = kwargs.get(SINK) if passes_sink else kwargs.pop(SINK, None)
