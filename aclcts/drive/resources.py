@@ -8,6 +8,8 @@ from collections.abc import Callable
 from types import CodeType
 from typing import Any
 
+from aclcts.core.listing import bounded_listing, kind_counts
+
 #: Creating calls: path → (kind, whether the handle is the first tuple element rather than the bare result).
 CREATORS: dict[str, tuple[str, bool]] = {
     "create_tensor_desc": ("desc", False),
@@ -42,10 +44,19 @@ DESTROYERS: dict[str, str] = {
     "op.destroy_handle": "handle",
 }
 _THIS_FILE = os.path.abspath(__file__)
+#: Modules of the test runner: the creating frames shown end where they begin.
+_HARNESS = ("_pytest.", "pluggy.")
 
 
 class LeakedObjects(AssertionError):
     """A test left objects it created alive."""
+
+    @classmethod
+    def of(cls, leaked: list[Tracked]) -> LeakedObjects:
+        """The failure for objects left alive: counts per kind, per creating call and place, the first few in full."""
+        lines = [f"the test left objects alive: {kind_counts([t.kind for t in leaked])}",
+                 *bounded_listing(leaked, lambda obj: obj.site, str)]
+        return cls("\n".join(lines))
 
 
 class Tracked:
@@ -61,6 +72,11 @@ class Tracked:
         """The creating frames as 'file:line in function <- ...', innermost first."""
         return " <- ".join(f"{os.path.basename(code.co_filename)}:{line} in {code.co_name}" for code, line in self.stack)
 
+    @property
+    def site(self) -> str:
+        """The kind, the creating call and where it was made, without the handle."""
+        return f"{self.kind} from acl.{self.call} at {self.where}"
+
     def __str__(self) -> str:
         return f"{self.kind} {self.handle:#x} from acl.{self.call} at {self.where}"
 
@@ -69,6 +85,8 @@ def _caller(depth: int = 3) -> tuple[tuple[CodeType, int], ...]:
     """Up to depth (code, line) pairs of the frames that called into the wrapper (formatted only when shown)."""
     frames, frame = [], sys._getframe(2)
     while frame is not None and len(frames) < depth:
+        if frame.f_globals.get("__name__", "").startswith(_HARNESS):
+            break
         if frame.f_code.co_filename != _THIS_FILE:
             frames.append((frame.f_code, frame.f_lineno))
         frame = frame.f_back

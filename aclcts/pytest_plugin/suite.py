@@ -191,7 +191,7 @@ def acl(tracked_acl: TrackingAcl, session: flow.Session) -> Iterator[Any]:
         for obj in leaked:
             tracked_acl.tracker.live.pop((obj.kind, obj.handle), None)
         __tracebackhide__ = True
-        raise LeakedObjects("the test left objects alive: " + "; ".join(map(str, leaked)))
+        raise LeakedObjects.of(leaked)
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from aclcts.core.listing import bounded_listing, kind_counts
 from aclcts.sim.errors import SimMisuseError, warn
 from aclcts.sim.memory import HANDLE_BASE, Memory
 from aclcts.sim.settings import Settings
@@ -123,9 +124,11 @@ class SimState:
                 continue
             if device is not None and self.device_of(obj.handle) not in (device, None):
                 continue
-            alive.append(str(obj))
+            alive.append(obj)
         if alive:
-            warn(f"{when}: {len(alive)} object(s) still alive: " + "; ".join(alive))
+            listing = bounded_listing(alive, lambda obj: f"{obj.kind} created by {obj.created_at}", str)
+            warn("\n".join([f"{when}: {len(alive)} object(s) still alive: {kind_counts([o.kind for o in alive])}",
+                             *listing]))
 
     def device_of(self, handle: int) -> int | None:
         """The device an object belongs to, where that is meaningful."""
