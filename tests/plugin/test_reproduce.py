@@ -1,0 +1,85 @@
+"""A failing custom op's reproduce line, run in a shell where the suite was run, fails the same test the same way."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from aclcts.pytest_plugin.failures import FIRST, REPRODUCE
+from aclcts.tools.newop import main as new_op
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def broken_op(tmp_path_factory):
+    """`aclcts new-op MyBroken` in a temporary folder, its kernel changed to drop its second input."""
+    folder = tmp_path_factory.mktemp("custom_ops") / "my_broken"
+    assert new_op(["MyBroken", "--dir", str(folder)]) == 0
+    kernel = folder / "my_broken_kernel.py"
+    text = kernel.read_text()
+    assert "for x in inputs[1:]:" in text
+    kernel.write_text(text.replace("for x in inputs[1:]:", "for x in inputs[2:]:"))
+    return folder
+
+
+def environment(**settings):
+    """This process' environment without ACLCTS_* settings, plus the given ones; its own pytest first on PATH."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith(("ACLCTS_", "PYTEST_"))}
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    return {**env, **settings}
+
+
+def case_records(report: Path):
+    return {r["id"]: r for r in map(json.loads, report.read_text().splitlines()) if r["record"] == "case"}
+
+
+def summary_value(stdout: str, prefix: str) -> str:
+    """The text after aclcts' own prefix on the first line of the per-op failure summary that starts with it."""
+    return next(line.strip()[len(prefix):].strip() for line in stdout.splitlines() if line.strip().startswith(prefix))
+
+
+@pytest.mark.parametrize("cwd, suite", [(".", "conformance/"), ("conformance", ".")], ids=["root", "subfolder"])
+def test_the_printed_reproduce_line_reruns_the_same_failing_custom_op_test(broken_op, tmp_path, cwd, suite):
+    # As README says: the suite, the op's folder (its conftest.py registers the kernel) and its case file; plus a
+    # plugin option, a seed and an ACLCTS_* setting that the line has to carry.
+    report = tmp_path / "run.jsonl"
+    first = subprocess.run(
+        ["pytest", suite, str(broken_op), "--cases", str(broken_op / "my_broken.yaml"), "-k", "MyBroken",
+         "-p", "no:cacheprovider", "-p", "no:xdist", "--aclcts-seed=11", f"--report={report}"],
+        cwd=ROOT / cwd, env=environment(ACLCTS_SIM_STACK_DEPTH="4"), capture_output=True, text=True, timeout=300,
+        check=False,
+    )
+    assert first.returncode == 1, first.stdout[-3000:] + first.stderr[-2000:]
+    failed = {i: r for i, r in case_records(report).items() if r["status"] == "failed"}
+    assert len(failed) == 12
+    test_id = summary_value(first.stdout, FIRST)
+    line = summary_value(first.stdout, REPRODUCE)
+    assert test_id in failed
+    assert "ACLCTS_SIM_STACK_DEPTH=4" in line and str(broken_op) in line and "-p no:cacheprovider" in line
+
+    again_report = tmp_path / "again.jsonl"
+    again = subprocess.run(line, shell=True, cwd=ROOT / cwd, capture_output=True, text=True, timeout=300, check=False,
+                           env=environment(PYTEST_ADDOPTS=f"--report={again_report}"))
+    assert again.returncode == 1, again.stdout[-3000:] + again.stderr[-2000:]
+    records = case_records(again_report)
+    assert list(records) == [test_id]
+    rerun, original = records[test_id], failed[test_id]
+    assert (rerun["status"], rerun.get("category"), rerun["message"]) == (
+        original["status"], original.get("category"), original["message"])
+    assert "differs from the reference" in rerun["message"]
+
+
+def test_without_the_op_folder_the_same_test_fails_another_way(broken_op, tmp_path):
+    # The check above can fail: leaving the folder out of the line (as reproduce lines once did) changes the failure.
+    report = tmp_path / "run.jsonl"
+    subprocess.run(
+        ["pytest", "conformance/", "--cases", str(broken_op / "my_broken.yaml"), "-k", "MyBroken and float16-16",
+         "-p", "no:cacheprovider", "-p", "no:xdist", f"--report={report}"],
+        cwd=ROOT, env=environment(), capture_output=True, text=True, timeout=300, check=False,
+    )
+    messages = {r["message"] for r in case_records(report).values() if r["status"] == "failed"}
+    assert messages and not any("differs from the reference" in m for m in messages), messages
