@@ -192,10 +192,12 @@ def _parser() -> argparse.ArgumentParser:
 def _write(path: Path, text: str) -> None:
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, path)
     except OSError as exc:
-        temporary.unlink(missing_ok=True)
+        if temporary.is_file():
+            temporary.unlink()
         raise UsageProblem(f"{path}: cannot write the expectations file: {exc.strerror or exc}") from None
 
 
@@ -208,10 +210,10 @@ def run(args: argparse.Namespace, today: datetime.date) -> str:
     output = Path(args.output)
     if output.resolve() == Path(args.run).resolve():
         raise UsageProblem(f"-o {output}: is the run report itself, expected another file")
-    if output.exists() and not args.force:
-        raise UsageProblem(f"-o {output}: the file exists; give --force to overwrite it")
     if output.is_dir():
         raise UsageProblem(f"-o {output}: is a folder, expected a file")
+    if output.exists() and not args.force:
+        raise UsageProblem(f"-o {output}: the file exists; give --force to overwrite it")
     report = read_report(args.run)
     unfinished = incomplete_reason(report)
     if unfinished:

@@ -143,6 +143,17 @@ def test_a_bad_run_report_is_one_line_and_exit_2(tmp_path, capsys, write, said):
     assert err.count("\n") == 1 and said in err and not (tmp_path / "out.yaml").exists()
 
 
+def test_the_output_folder_is_made_and_an_unwritable_one_is_one_line(tmp_path, capsys):
+    source = report(tmp_path / "run.jsonl")
+    common = ["--owner", "o", "--expires", TOMORROW, "--reason", "r"]
+    assert main([str(source), "-o", str(tmp_path / "new" / "dir" / "b.yaml"), *common]) == 0
+    assert load_expectations(tmp_path / "new" / "dir" / "b.yaml")
+    (tmp_path / "file").write_text("")
+    assert main([str(source), "-o", str(tmp_path / "file" / "b.yaml"), *common]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write the expectations file" in err
+
+
 def test_the_output_cannot_be_the_run_report(tmp_path, capsys):
     source = report(tmp_path / "run.jsonl")
     assert main([str(source), "-o", str(source), "--owner", "o", "--expires", TOMORROW, "--reason", "r",
