@@ -50,7 +50,7 @@ def test_the_printed_reproduce_line_reruns_the_same_failing_custom_op_test(broke
     first = subprocess.run(
         ["pytest", suite, str(broken_op), "--cases", str(broken_op / "my_broken.yaml"), "-k", "MyBroken",
          "-p", "no:cacheprovider", "-p", "no:xdist", "--aclcts-seed=11", f"--report={report}"],
-        cwd=ROOT / cwd, env=environment(ACLCTS_SIM_STACK_DEPTH="4"), capture_output=True, text=True, timeout=300,
+        cwd=ROOT / cwd, env=environment(ACLCTS_SIM_STACK_DEPTH="4"), capture_output=True, text=True, timeout=900,
         check=False,
     )
     assert first.returncode == 1, first.stdout[-3000:] + first.stderr[-2000:]
@@ -62,7 +62,7 @@ def test_the_printed_reproduce_line_reruns_the_same_failing_custom_op_test(broke
     assert "ACLCTS_SIM_STACK_DEPTH=4" in line and str(broken_op) in line and "-p no:cacheprovider" in line
 
     again_report = tmp_path / "again.jsonl"
-    again = subprocess.run(line, shell=True, cwd=ROOT / cwd, capture_output=True, text=True, timeout=300, check=False,
+    again = subprocess.run(line, shell=True, cwd=ROOT / cwd, capture_output=True, text=True, timeout=900, check=False,
                            env=environment(PYTEST_ADDOPTS=f"--report={again_report}"))
     assert again.returncode == 1, again.stdout[-3000:] + again.stderr[-2000:]
     records = case_records(again_report)
@@ -79,7 +79,7 @@ def test_without_the_op_folder_the_same_test_fails_another_way(broken_op, tmp_pa
     subprocess.run(
         ["pytest", "conformance/", "--cases", str(broken_op / "my_broken.yaml"), "-k", "MyBroken and float16-16",
          "-p", "no:cacheprovider", "-p", "no:xdist", f"--report={report}"],
-        cwd=ROOT, env=environment(), capture_output=True, text=True, timeout=300, check=False,
+        cwd=ROOT, env=environment(), capture_output=True, text=True, timeout=900, check=False,
     )
     messages = {r["message"] for r in case_records(report).values() if r["status"] == "failed"}
     assert messages and not any("differs from the reference" in m for m in messages), messages
