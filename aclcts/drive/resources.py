@@ -110,6 +110,7 @@ class ResourceTracker:
 
 def _wrap_creator(function: Callable[..., Any], tracker: ResourceTracker, path: str, kind: str, in_tuple: bool) -> Callable[..., Any]:
     def create(*args: Any) -> Any:
+        __tracebackhide__ = True  # an error of the call shows the test's line and the backend's, not this wrapper
         result = function(*args)
         handle = result[0] if in_tuple else result
         ok = (result[-1] == 0) if in_tuple else bool(result)
@@ -123,6 +124,7 @@ def _wrap_creator(function: Callable[..., Any], tracker: ResourceTracker, path: 
 
 def _wrap_destroyer(function: Callable[..., Any], tracker: ResourceTracker, kind: str) -> Callable[..., Any]:
     def destroy(*args: Any) -> Any:
+        __tracebackhide__ = True
         result = function(*args)
         if args and (result is None or result == 0):
             tracker.live.pop((kind, args[0]), None)
