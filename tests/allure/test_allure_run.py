@@ -132,7 +132,7 @@ def kinds_run(tmp_path_factory):
     """Tests that fail at setup, leak, hang past --timeout, kill their worker, pass on a rerun and pass, -n 2."""
     base = tmp_path_factory.mktemp("allure-kinds")
     (base / "test_kinds.py").write_text(KINDS)
-    done = run(["test_kinds.py", f"--alluredir={base / 'results'}", "-n", "2", "--timeout=3"], base,
+    done = run(["test_kinds.py", f"--alluredir={base / 'results'}", "-n", "2", "--timeout=5"], base,
                {"FIRST_RUN_MARKER": str(base / "first-run")})
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
     return base / "results"
