@@ -15,12 +15,15 @@ RELEASED_KEPT = 4096
 
 
 def capture_stack(depth: int) -> tuple:
-    """Return up to depth (code, line) pairs of the caller's frames outside the simulator, innermost first."""
+    """Return up to depth (code, line) pairs of the caller's frames outside the simulator, innermost first.
+
+    Frames of wrappers that hide themselves from tracebacks (a `__tracebackhide__` local) are left out too.
+    """
     frames = []
     frame = sys._getframe(2)
     while frame is not None:
         code = frame.f_code
-        if code.co_filename.startswith(_SIM_DIR):
+        if code.co_filename.startswith(_SIM_DIR) or "__tracebackhide__" in code.co_varnames:
             frame = frame.f_back
             continue
         frames.append((code, frame.f_lineno))
