@@ -73,11 +73,11 @@ CASES = ["cases/compare/logical_and.yaml", "cases/elementwise/abs.yaml"]
 
 
 def run_with_hang(tmp_path, *args):
-    """The conformance execute tests of CASES with kernel_hangs on and a 2 s timeout per test body; the exit code
+    """The conformance execute tests of CASES with kernel_hangs on and a 3 s timeout per test body; the exit code
     and the run report."""
     report = tmp_path / "run.jsonl"
     command = [sys.executable, "-m", "pytest", "conformance/test_execute.py", "-k", "matches_reference",
-               "--cases", *CASES, "--timeout=2", "-o", "timeout_func_only=true", f"--report={report}",
+               "--cases", *CASES, "--timeout=3", "-o", "timeout_func_only=true", f"--report={report}",
                "-q", "-p", "no:cacheprovider", *args]
     env = dict(os.environ, ACLCTS_SIM_FAULTS="kernel_hangs")
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
