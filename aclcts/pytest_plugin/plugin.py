@@ -10,21 +10,25 @@ from __future__ import annotations
 
 import importlib
 import os
-import shlex
 from collections import Counter
 from collections.abc import Generator, Iterator
 from typing import Any
 
 import pytest
 
-from aclcts.pytest_plugin import tuning
+from aclcts.pytest_plugin import reproduce, tuning
+from aclcts.pytest_plugin.failures import FailureSummary, op_of
 from aclcts.pytest_plugin.markers import CONCERNS, STEPS
+from aclcts.pytest_plugin.reproduce import repro_command
 from aclcts.pytest_plugin.xdist_usage import UsageErrorRelay
 
 DEFAULT_SEED = 20261202
 #: Feature modules with their own options and hooks; each has add_options(group) and configure(config).
 EXTENSIONS: tuple[str, ...] = (
     "aclcts.pytest_plugin.sharding", "aclcts.pytest_plugin.expectations", "aclcts.pytest_plugin.run_report",
+    "aclcts.pytest_plugin.allure_run",
+    "aclcts.pytest_plugin.timeouts", "aclcts.pytest_plugin.categories",
+    "aclcts.pytest_plugin.reruns",
 )
 
 
@@ -87,15 +91,41 @@ def xdist_controller(config: pytest.Config) -> bool:
             and getattr(config.option, "dist", "no") != "no" and bool(getattr(config.option, "tx", None)))
 
 
+#: acl.op.set_model_dir loads the *.om files of the folder and of its subfolders this many levels down (dir, dir/a,
+#: dir/a/b; pyacl-api.md, set_model_dir).
+MODEL_DIR_LEVELS = 3
+
+
+def model_dir_problem(path: str) -> str | None:
+    """Why path cannot be --model-dir (missing, not a folder, no *.om model where set_model_dir looks), or None."""
+    if not os.path.exists(path):
+        return "no such folder"
+    if not os.path.isdir(path):
+        return "not a folder"
+    root = os.path.realpath(path)
+    for folder, subfolders, files in os.walk(root):
+        if any(name.endswith(".om") for name in files):
+            return None
+        if os.path.relpath(folder, root).count(os.sep) + (folder != root) >= MODEL_DIR_LEVELS - 1:
+            subfolders.clear()
+    return f"holds no op models (no *.om file in it or {MODEL_DIR_LEVELS - 1} levels of subfolders below it)"
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Register markers, check the options, and load the test side unless this is an xdist controller."""
     for name, text in {**STEPS, **CONCERNS}.items():
         config.addinivalue_line("markers", f"{name}: {text}")
     backend = config.getoption("--backend")
-    if backend == "npu" and not config.getoption("--model-dir"):
+    model_dir = config.getoption("--model-dir")
+    if backend == "npu" and not model_dir:
         raise pytest.UsageError(
             "--backend=npu needs --model-dir=DIR with op models built by the real ATC from `aclcts singleop`"
         )
+    if model_dir and backend == "npu":
+        problem = model_dir_problem(model_dir)
+        if problem:
+            raise pytest.UsageError(f"--model-dir={model_dir}: {problem}; expected the --output folder of "
+                                    "`atc --singleop=op_list.json` run on the JSON from `aclcts singleop`")
     if xdist_controller(config):
         # The workers load and check the case library; a worker's usage error becomes this run's (xdist_usage).
         config.pluginmanager.register(UsageErrorRelay(), "aclcts-usage-relay")
@@ -107,44 +137,25 @@ def pytest_configure(config: pytest.Config) -> None:
         with tuning.unrewritten():
             from aclcts.pytest_plugin import comparisons, suite
         config.pluginmanager.register(suite, "aclcts-suite")
+        config.pluginmanager.register(reproduce, "aclcts-reproduce")
         config.pluginmanager.register(comparisons, "aclcts-comparisons")
+    if not hasattr(config, "workerinput"):
+        config.pluginmanager.register(FailureSummary(), "aclcts-failure-summary")
     tuning.configure(config)
     for name in EXTENSIONS:
         importlib.import_module(name).configure(config)
 
 
-#: Options that change what a test does, repeated in its reproducing command line when the run gave them.
-REPRO_OPTIONS = ("--model-dir", "--device-id", "--golden-dir", "--error-codes", "--error-codes-lenient", "--isolate",
-                 "--cann-version", "--expectations-today")
-
-
-def repro_command(item: pytest.Item) -> str:
-    """One command line that reruns exactly this test with the same environment, backend, seed, cases and options."""
-    config = item.config
-    environment = [f"{name}={shlex.quote(value)}" for name, value in sorted(os.environ.items())
-                   if name.startswith("ACLCTS_")]
-    words = ["pytest", item.nodeid, f"--backend={config.getoption('--backend')}",
-             f"--aclcts-seed={config.getoption('--aclcts-seed')}", "-p", "no:randomly"]
-    for option in REPRO_OPTIONS:
-        value = config.getoption(option)
-        if value is True:
-            words.append(option)
-        elif value:
-            words.append(f"{option}={value}")
-    for path in config.getoption("--expectations"):
-        words.append(f"--expectations={path}")
-    if config.getoption("--cases"):
-        words += ["--cases", *config.getoption("--cases")]
-    return " ".join([*environment, shlex.join(words)])  # NAME=value words stay unquoted, or a shell runs them
-
-
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
-    """Attach the reproducing command line to every failure, and the test's documented steps to every report."""
+    """Attach the reproducing command line and the op to every failure, and the test's documented steps to every
+    report."""
     outcome = yield
     report = outcome.get_result()
     if report.failed:
-        report.sections.append(("reproduce", repro_command(item)))
+        report.aclcts_reproduce = repro_command(item)
+        report.aclcts_op = op_of(item)
+        report.sections.append(("reproduce", report.aclcts_reproduce))
     if _STEPS_OF not in item.stash:
         item.stash[_STEPS_OF] = [name for name in STEPS if item.get_closest_marker(name)]
     report.aclcts_steps = item.stash[_STEPS_OF]

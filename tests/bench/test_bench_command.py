@@ -63,7 +63,7 @@ def test_quick_run_prints_every_figure_with_a_number_and_judges_every_target(pyt
 def test_unknown_suite_is_a_one_line_error(pytestconfig):
     done = bench(pytestconfig.rootpath, "runtime", "speed")
     assert done.returncode == 2
-    assert done.stderr.strip() == ("python -m aclcts.tools.bench: error: unknown suite speed; expected runtime, ops, "
+    assert done.stderr.strip() == ("aclcts bench: error: unknown suite speed; expected runtime, ops, "
                                    "overhead, suite or all")
     assert done.stdout == ""
 
