@@ -9,7 +9,6 @@ case library.
 from __future__ import annotations
 
 import importlib
-import os
 from collections import Counter
 from collections.abc import Generator, Iterator
 from typing import Any
@@ -19,6 +18,7 @@ import pytest
 from aclcts.pytest_plugin import reproduce, tuning
 from aclcts.pytest_plugin.failures import FailureSummary, op_of
 from aclcts.pytest_plugin.markers import CONCERNS, STEPS
+from aclcts.pytest_plugin.model_dir import check_model_dir
 from aclcts.pytest_plugin.reproduce import repro_command
 from aclcts.pytest_plugin.xdist_usage import UsageErrorRelay
 
@@ -91,41 +91,11 @@ def xdist_controller(config: pytest.Config) -> bool:
             and getattr(config.option, "dist", "no") != "no" and bool(getattr(config.option, "tx", None)))
 
 
-#: acl.op.set_model_dir loads the *.om files of the folder and of its subfolders this many levels down (dir, dir/a,
-#: dir/a/b; pyacl-api.md, set_model_dir).
-MODEL_DIR_LEVELS = 3
-
-
-def model_dir_problem(path: str) -> str | None:
-    """Why path cannot be --model-dir (missing, not a folder, no *.om model where set_model_dir looks), or None."""
-    if not os.path.exists(path):
-        return "no such folder"
-    if not os.path.isdir(path):
-        return "not a folder"
-    root = os.path.realpath(path)
-    for folder, subfolders, files in os.walk(root):
-        if any(name.endswith(".om") for name in files):
-            return None
-        if os.path.relpath(folder, root).count(os.sep) + (folder != root) >= MODEL_DIR_LEVELS - 1:
-            subfolders.clear()
-    return f"holds no op models (no *.om file in it or {MODEL_DIR_LEVELS - 1} levels of subfolders below it)"
-
-
 def pytest_configure(config: pytest.Config) -> None:
     """Register markers, check the options, and load the test side unless this is an xdist controller."""
     for name, text in {**STEPS, **CONCERNS}.items():
         config.addinivalue_line("markers", f"{name}: {text}")
-    backend = config.getoption("--backend")
-    model_dir = config.getoption("--model-dir")
-    if backend == "npu" and not model_dir:
-        raise pytest.UsageError(
-            "--backend=npu needs --model-dir=DIR with op models built by the real ATC from `aclcts singleop`"
-        )
-    if model_dir and backend == "npu":
-        problem = model_dir_problem(model_dir)
-        if problem:
-            raise pytest.UsageError(f"--model-dir={model_dir}: {problem}; expected the --output folder of "
-                                    "`atc --singleop=op_list.json` run on the JSON from `aclcts singleop`")
+    check_model_dir(config)
     if xdist_controller(config):
         # The workers load and check the case library; a worker's usage error becomes this run's (xdist_usage).
         config.pluginmanager.register(UsageErrorRelay(), "aclcts-usage-relay")

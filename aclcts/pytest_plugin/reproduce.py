@@ -1,8 +1,8 @@
 """Reproduce lines: one shell command, run where the run was started, that reruns exactly one test the same way.
 
 The line repeats what the test depends on and nothing else: the `ACLCTS_*` environment, the test as a path relative to
-the folder the run was started in, the other folders and files of the command line whose `conftest.py` files the test
-may need (a custom op's folder registers its kernel there; tests of their own in them are deselected), `-p` plugins,
+the folder the run was started in, the other folders of the command line that hold no test of the run but bring a
+`conftest.py` the test may need (a custom op's folder registers its kernel there), `-p` plugins,
 the backend and seed, and every option that changes what a test does. Outputs (reports, JUnit, Allure), sharding,
 `-n` and `-k` are left out: the test's own id selects it.
 """
@@ -57,18 +57,17 @@ def node_argument(item: pytest.Item) -> str:
 
 
 def companion_arguments(item: pytest.Item) -> list[str]:
-    """The run's other file and folder arguments that bring a conftest.py the test's own path does not.
+    """The run's other file and folder arguments that hold no test of the run but bring a conftest.py the test may need.
 
     Pytest loads the conftest.py files of every argument (a custom op's folder registers its kernel in one). An argument
-    that holds the test, or brings no conftest.py of its own, is left out. The test modules found in the others when
-    the run collected them are deselected, so that only this test runs.
+    that holds the test, brings no conftest.py of its own, or holds test modules of its own (another suite, whose
+    conftest.py serves its own tests) is left out.
     """
     test = Path(os.path.abspath(item.path))
-    modules = item.config.stash.get(_MODULES, {})
-    words: list[str] = []
-    for spelled, path in _path_arguments(item.config):
-        if path != test and path not in test.parents and _brings_conftest(path, test):
-            words += [spelled, *(f"--deselect={module}::" for module in modules.get(spelled, ()))]
+    holding_tests = item.config.stash.get(_HOLDING_TESTS, set())
+    words = [spelled for spelled, path in _path_arguments(item.config)
+             if path != test and path not in test.parents and spelled not in holding_tests
+             and _brings_conftest(path, test)]
     return list(dict.fromkeys(words))
 
 
@@ -90,21 +89,18 @@ def _path_arguments(config: pytest.Config) -> list[tuple[str, Path]]:
     return found
 
 
-_MODULES = pytest.StashKey[dict[str, list[str]]]()
+_HOLDING_TESTS = pytest.StashKey[set[str]]()
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Before anything is deselected: the ids of the test modules each folder argument of the run holds."""
+    """Before anything is deselected: the file and folder arguments of the run that hold collected tests."""
     if len(config.args) < 2:  # a single argument holds every test of the run
         return
-    folders = [(spelled, path) for spelled, path in _path_arguments(config) if path.is_dir()]
-    modules: dict[str, dict[str, None]] = {spelled: {} for spelled, _ in folders}
-    for item in items:
-        for spelled, folder in folders:
-            if item.path.is_relative_to(folder):
-                modules[spelled][item.nodeid.partition("::")[0]] = None
-    config.stash[_MODULES] = {spelled: list(found) for spelled, found in modules.items()}
+    arguments = _path_arguments(config)
+    paths = {Path(os.path.abspath(item.path)) for item in items}
+    config.stash[_HOLDING_TESTS] = {spelled for spelled, argument in arguments
+                                    if any(path == argument or path.is_relative_to(argument) for path in paths)}
 
 
 def plugins_given(arguments: tuple[str, ...] | list[str]) -> list[str]:

@@ -25,14 +25,18 @@ def test_npu_backend_without_model_dir_is_a_one_line_usage_error(project):
 
 def test_npu_backend_without_pyacl_tells_to_source_set_env(project):
     project.makepyfile(test_x="def test_x(acl):\n    pass\n")
-    result = run(project, "--backend=npu", f"--model-dir={project.path}")
+    (project.path / "models").mkdir()
+    (project.path / "models" / "op.om").write_bytes(b"")  # the model folder check comes first and passes
+    result = run(project, "--backend=npu", f"--model-dir={project.path / 'models'}")
     assert result.ret != 0
     result.stdout.fnmatch_lines(["*set_env.sh*"])
 
 
 def test_an_unrelated_module_named_acl_is_detected(project):
     project.makepyfile(acl="VERSION = 1\n", test_x="def test_x(acl):\n    pass\n")
-    result = run(project, "--backend=npu", f"--model-dir={project.path}")
+    (project.path / "models").mkdir()
+    (project.path / "models" / "op.om").write_bytes(b"")  # the model folder check comes first and passes
+    result = run(project, "--backend=npu", f"--model-dir={project.path / 'models'}")
     assert result.ret != 0
     result.stdout.fnmatch_lines(["*is not CANN's pyacl*unrelated package named `acl`*"])
 

@@ -1,0 +1,47 @@
+"""The --model-dir check, made once before any test: one usage line instead of one setup error per test."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+#: acl.op.set_model_dir loads the *.om files of the folder and of its subfolders this many levels down (dir, dir/a,
+#: dir/a/b; pyacl-api.md, set_model_dir).
+MODEL_DIR_LEVELS = 3
+
+
+def model_dir_problem(path: str, need_models: bool) -> str | None:
+    """Why path cannot be --model-dir (missing, not a folder, or, if need_models, no *.om model where set_model_dir
+    looks), or None."""
+    if not os.path.exists(path):
+        return "no such folder"
+    if not os.path.isdir(path):
+        return "not a folder"
+    if not need_models:
+        return None
+    root = os.path.realpath(path)
+    for folder, subfolders, files in os.walk(root):
+        if any(name.endswith(".om") for name in files):
+            return None
+        if os.path.relpath(folder, root).count(os.sep) + (folder != root) >= MODEL_DIR_LEVELS - 1:
+            subfolders.clear()
+    return f"holds no op models (no *.om file in it or {MODEL_DIR_LEVELS - 1} levels of subfolders below it)"
+
+
+def check_model_dir(config: pytest.Config) -> None:
+    """Stop the run with one usage line if --model-dir is missing on the NPU or names no usable folder.
+
+    Every backend needs the folder to exist; the NPU also needs op models in it (the simulator compiles what a test
+    needs from its own JSON, so an empty folder is a valid start there).
+    """
+    backend = config.getoption("--backend")
+    model_dir = config.getoption("--model-dir")
+    if backend == "npu" and not model_dir:
+        raise pytest.UsageError(
+            "--backend=npu needs --model-dir=DIR with op models built by the real ATC from `aclcts singleop`"
+        )
+    problem = model_dir and model_dir_problem(model_dir, need_models=backend == "npu")
+    if problem:
+        raise pytest.UsageError(f"--model-dir={model_dir}: {problem}; expected the --output folder of "
+                                "`atc --singleop=op_list.json` run on the JSON from `aclcts singleop`")
