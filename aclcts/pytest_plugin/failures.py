@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-#: The failure categories in the order they are printed.
-CATEGORIES = ("precision", "error_code", "leak", "setup", "crash", "timeout", "other")
+from aclcts.pytest_plugin.categories import CATEGORIES
+
 #: The group of failing tests that do not run an op case.
 NO_OP = "(no op case)"
 #: What the lines naming an op's first failing test and its reproduce line start with (after the indent).

@@ -34,10 +34,15 @@ from aclcts.drive.resources import TrackingAcl
 from aclcts.pytest_plugin.tuning import unrewritten
 from aclcts.pytest_plugin.xdist_usage import usage_error
 
+#: The error-code table used without --error-codes, relative to the run's root folder.
+DEFAULT_ERROR_CODES = Path("error-codes") / "cann-9.0.yaml"
+#: The backend and the error-code table of the run, loaded before any test.
+BACKEND = pytest.StashKey[Backend]()
+ERROR_CODES = pytest.StashKey[Any]()
 
-#: The dynamic-shape cases (-1 dims or [-2]) of the run; CASES holds the static ones.
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Load the case library and the golden definitions; a bad file is a usage error naming it."""
+    """Load the case library, the golden definitions, the error codes and the backend; a problem is one usage line."""
     paths = config.getoption("--cases") or [str(config.rootpath / "cases")]
     try:
         cases = load_cases([p for p in paths if Path(p).exists() or config.getoption("--cases")], kind="all")
@@ -49,7 +54,40 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[CASES] = [c for c in cases if not c.dynamic]
     config.stash[DYNAMIC_CASES] = list({c.id: c for c in cases if c.dynamic}.values())
     config.stash[GOLDEN] = _golden_cases(config)
+    problem = _load_session_needs(config)
+    if problem:
+        usage_error(config, problem)
+        return
     allure_report.configure(config)
+
+
+def _load_session_needs(config: pytest.Config) -> str | None:
+    """Load the error codes and (unless only collecting) the backend every test needs; why not, or None.
+
+    Found here, a problem ends the run as one usage line, on a pytest-xdist worker too; found in a session fixture, it
+    would end a worker in the middle of its session.
+    """
+    given = config.getoption("--error-codes")
+    path = Path(given) if given else config.rootpath / DEFAULT_ERROR_CODES
+    if given or path.exists():  # without the option, only the tests that judge error codes need the file
+        try:
+            config.stash[ERROR_CODES] = load_error_codes(path, lenient=config.getoption("--error-codes-lenient"))
+        except ErrorCodesError as exc:
+            return f"--error-codes: {exc}"
+    if config.option.collectonly:
+        return None
+    try:
+        with unrewritten():  # the simulator is a library like the rest of aclcts
+            config.stash[BACKEND] = load_backend(config.getoption("--backend"))
+    except BackendError as exc:
+        return str(exc)
+    cache = config.getoption("--model-cache")
+    if cache and cache != "off" and not config.getoption("--model-dir"):
+        try:
+            Path(cache).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return f"--model-cache: model cache {cache}: cannot create a folder there ({exc.strerror})"
+    return None
 
 
 def update_golden(config: pytest.Config) -> None:
@@ -99,12 +137,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture(scope="session")
 def aclcts_backend(pytestconfig: pytest.Config) -> Backend:
-    """The backend named by --backend."""
-    try:
-        with unrewritten():  # the simulator is a library like the rest of aclcts
-            return load_backend(pytestconfig.getoption("--backend"))
-    except BackendError as exc:
-        pytest.exit(str(exc), returncode=4)
+    """The backend named by --backend (loaded while the run was configured)."""
+    return pytestconfig.stash[BACKEND]
 
 
 def _compile_into(elements: list[dict], out: Path, soc: str) -> Path:
@@ -153,11 +187,10 @@ def dynamic_models(pytestconfig: pytest.Config, session: flow.Session,
 @pytest.fixture(scope="session")
 def error_codes(pytestconfig: pytest.Config) -> Any:
     """The release's documented error codes (--error-codes), checked strictly unless --error-codes-lenient."""
-    path = pytestconfig.getoption("--error-codes") or str(pytestconfig.rootpath / "error-codes" / "cann-9.0.yaml")
-    try:
-        return load_error_codes(path, lenient=pytestconfig.getoption("--error-codes-lenient"))
-    except ErrorCodesError as exc:
-        pytest.exit(str(exc), returncode=4)
+    if ERROR_CODES not in pytestconfig.stash:
+        pytest.fail(f"no error-code table: {pytestconfig.rootpath / DEFAULT_ERROR_CODES} does not exist; give "
+                    "--error-codes=FILE (the repository's error-codes/ folder holds CANN 9.0's)", pytrace=False)
+    return pytestconfig.stash[ERROR_CODES]
 
 
 @pytest.fixture(scope="session")

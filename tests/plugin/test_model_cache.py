@@ -137,5 +137,5 @@ def test_an_unwritable_cache_option_is_a_one_line_error(project, tmp_path):
     (tmp_path / "file").write_text("")
     result = _run(project, f"--model-cache={tmp_path / 'file' / 'sub'}")
     assert result.ret == 4
-    result.stdout.fnmatch_lines(["*--model-cache: model cache *file/sub: cannot create a folder there (*)*"])
+    result.stderr.fnmatch_lines(["ERROR: --model-cache: model cache *file/sub: cannot create a folder there (*)"])
     assert "Traceback" not in result.stdout.str() + result.stderr.str()

@@ -28,8 +28,9 @@ def test_npu_backend_without_pyacl_tells_to_source_set_env(project):
     (project.path / "models").mkdir()
     (project.path / "models" / "op.om").write_bytes(b"")  # the model folder check comes first and passes
     result = run(project, "--backend=npu", f"--model-dir={project.path / 'models'}")
-    assert result.ret != 0
-    result.stdout.fnmatch_lines(["*set_env.sh*"])
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: *set_env.sh*"])
+    assert "Traceback" not in result.stderr.str()
 
 
 def test_an_unrelated_module_named_acl_is_detected(project):
@@ -37,8 +38,8 @@ def test_an_unrelated_module_named_acl_is_detected(project):
     (project.path / "models").mkdir()
     (project.path / "models" / "op.om").write_bytes(b"")  # the model folder check comes first and passes
     result = run(project, "--backend=npu", f"--model-dir={project.path / 'models'}")
-    assert result.ret != 0
-    result.stdout.fnmatch_lines(["*is not CANN's pyacl*unrelated package named `acl`*"])
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: *is not CANN's pyacl*unrelated package named `acl`*"])
 
 
 def test_module_attr_backend_runs_the_cases(project):
