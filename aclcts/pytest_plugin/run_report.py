@@ -147,6 +147,8 @@ def case_record(nodeid: str, phases: dict[str, pytest.TestReport],
         "category": None if status == "passed" else category(deciding), "reruns": len(reruns),
         "worker": getattr(timed, "worker_id", None),
         "device": next((r.aclcts_device for r in phases.values() if hasattr(r, "aclcts_device")), None),
+        "reproduce": next((r.aclcts_reproduce for r in [*phases.values(), *reruns]
+                           if getattr(r, "aclcts_reproduce", None)), None),
     }
 
 

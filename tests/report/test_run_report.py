@@ -130,6 +130,8 @@ def test_case_records_carry_metrics_steps_messages_and_device(every_status):
     assert cases["test_every.py::test_fail"]["duration"] >= 0
     assert numeric["category"] is None and cases["test_every.py::test_fail"]["category"] == "other"
     assert cases["test_every.py::test_setup_error"]["category"] == "setup"
+    assert numeric["reproduce"] is None
+    assert cases["test_every.py::test_fail"]["reproduce"].startswith("pytest test_every.py::test_fail --backend=sim")
 
 
 def test_under_xdist_the_controller_writes_the_same_statuses_with_workers(every_status):
@@ -138,6 +140,8 @@ def test_under_xdist_the_controller_writes_the_same_statuses_with_workers(every_
     assert {k: (v["status"], v["metrics"], v["steps"]) for k, v in one.cases.items()} == \
            {k: (v["status"], v["metrics"], v["steps"]) for k, v in two.cases.items()}
     assert {case["worker"] for case in two.cases.values()} <= {"gw0", "gw1"}
+    assert two.cases["test_every.py::test_fail"]["reproduce"] == \
+           one.cases["test_every.py::test_fail"]["reproduce"].replace(" -p no:xdist", "")  # the serial run had it
     assert two.environments and all(env["worker"] in ("gw0", "gw1") for env in two.environments)
     assert two.summary["counts"] == one.summary["counts"]
 
