@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 import pytest
 
 from aclcts.drive.backends import BackendError, load_backend
+from aclcts.core.dates import iso_date
 from aclcts.core.yamlpos import Path as YamlPath
 from aclcts.core.yamlschema import SchemaChecker, read_yaml
 
@@ -30,7 +31,6 @@ RAISES = ("failed", "error")
 ACTIONS = ("xfail", "skip")
 #: aclCANNPackageName ACL_PKG_NAME_CANN: acl.get_cann_version(ACL_PKG_NAME_CANN) asks for the CANN version.
 ACL_PKG_NAME_CANN = 0
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 class ExpectationsError(Exception):
@@ -108,12 +108,9 @@ class _Checker(SchemaChecker):
 
     def date(self, data: dict, path: YamlPath) -> datetime.date:
         value = data["expires"]
-        if isinstance(value, str) and _ISO_DATE.fullmatch(value.strip()):
-            try:
-                return datetime.date.fromisoformat(value.strip())
-            except ValueError:
-                pass
-        elif isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+        if isinstance(value, str) and iso_date(value) is not None:
+            return iso_date(value)
+        if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
             return value
         self.fail(path + ("expires",), "an ISO date (YYYY-MM-DD)", str(value))
 
@@ -154,12 +151,10 @@ def parse_today(value: str | None) -> datetime.date:
     """The run's date: --expectations-today (YYYY-MM-DD) or the clock."""
     if value is None:
         return datetime.date.today()
-    try:
-        if not _ISO_DATE.fullmatch(value):
-            raise ValueError
-        return datetime.date.fromisoformat(value)
-    except ValueError:
-        raise pytest.UsageError(f"--expectations-today: expected an ISO date (YYYY-MM-DD), got {value!r}") from None
+    date = iso_date(value)
+    if date is None:
+        raise pytest.UsageError(f"--expectations-today: expected an ISO date (YYYY-MM-DD), got {value!r}")
+    return date
 
 
 class RunFacts:

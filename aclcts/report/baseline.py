@@ -18,6 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from aclcts.core.dates import iso_date
 from aclcts.report.completeness import incomplete_reason
 from aclcts.report.ops import op_of
 from aclcts.report.records import FAILING, Report, ReportError, read_report
@@ -26,7 +27,6 @@ EXIT_OK, EXIT_USAGE = 0, 2
 PROG = "aclcts report expectations"
 #: Pytest options that run a selection of the suite: a pattern entry then also covers cases the run did not select.
 SELECTING = ("-k", "-m", "--deselect", "--lf", "--last-failed", "--sw", "--stepwise")
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _DAYS = re.compile(r"\+\d{1,5}")
 #: Characters a YAML file cannot hold as they are (YAML 1.1's printable set, which PyYAML checks, is the rest).
 _NOT_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -153,12 +153,10 @@ def _expiry(value: str) -> datetime.date | int:
     """--expires: a date, or +DAYS (a number of days from today)."""
     if _DAYS.fullmatch(value):
         return int(value[1:])
-    try:
-        if not _ISO_DATE.fullmatch(value):
-            raise ValueError
-        return datetime.date.fromisoformat(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an ISO date (YYYY-MM-DD) or +DAYS, got {value!r}") from None
+    date = iso_date(value)
+    if date is None:
+        raise argparse.ArgumentTypeError(f"expected an ISO date (YYYY-MM-DD) or +DAYS, got {value!r}")
+    return date
 
 
 def _nonempty(value: str) -> str:
