@@ -164,13 +164,25 @@ def _files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file())
 
 
+#: Allure's run environment file: each shard writes its own, the merge combines them.
+ENVIRONMENT_FILE = Path("environment.properties")
+
+
 def merge_allure(folders: list[str], out: str) -> int:
-    """Copy every file of the allure-results folders into out; ReportError on a name clash with other content."""
+    """Copy every file of the allure-results folders into out; ReportError on a name clash with other content.
+
+    environment.properties is combined instead: a key whose value differs between shards (the shard, the host) gets
+    the distinct values joined with ", ".
+    """
     target = Path(out)
     chosen: dict[Path, Path] = {}
+    environments = [target / ENVIRONMENT_FILE] if (target / ENVIRONMENT_FILE).is_file() else []
     for folder in map(Path, folders):
         for path in _files(folder):
             relative = path.relative_to(folder)
+            if relative == ENVIRONMENT_FILE:
+                environments += [] if path in environments else [path]
+                continue
             earlier = chosen.get(relative)
             if earlier is None and (target / relative).exists():
                 earlier = target / relative
@@ -178,10 +190,31 @@ def merge_allure(folders: list[str], out: str) -> int:
                 raise ReportError(f"allure results clash: {earlier} and {path} have the same name and different content")
             chosen.setdefault(relative, path)
     try:
+        if environments:
+            target.mkdir(parents=True, exist_ok=True)
+            (target / ENVIRONMENT_FILE).write_text(combined_properties(environments), encoding="utf-8")
         for relative, path in chosen.items():
             (target / relative).parent.mkdir(parents=True, exist_ok=True)
             if path != target / relative:
                 shutil.copyfile(path, target / relative)
     except OSError as exc:
         raise ReportError(f"{target}: cannot write the merged allure results: {exc.strerror or exc}") from None
-    return len(chosen)
+    return len(chosen) + bool(environments)
+
+
+def combined_properties(paths: list[Path]) -> str:
+    """The .properties text of several files: every key in first-seen order, its distinct values joined with ", "."""
+    values: dict[str, list[str]] = {}
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ReportError(f"{path}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
+        for line in text.splitlines():
+            if not line.strip() or line.lstrip().startswith(("#", "!")):
+                continue
+            key, _, value = line.partition("=")
+            seen = values.setdefault(key.strip(), [])
+            if value.strip() not in seen:
+                seen.append(value.strip())
+    return "".join(f"{key}={', '.join(found)}\n" for key, found in values.items())

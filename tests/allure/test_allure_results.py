@@ -8,18 +8,13 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from aclcts.cases import load_cases
 from aclcts.pytest_plugin.plugin import DEFAULT_SEED
+from allure_selection import CASES, CAST, EXECUTE, HANDLE, ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
-CASES = Path(__file__).resolve().parent / "cases"
-EXECUTE = "test_execute_v2_matches_reference[Add-float16-4x8_4x8]"
-HANDLE = "test_execute_with_handle_matches_reference_on_every_execution[Add-float16-4x8_4x8]"
-CAST = "test_op_cast_matches_reference[Cast-int32_float16-4x8]"
 MEMORY = "test_malloc_of_size_0_is_100000"
 SELECTION = [f"conformance/test_execute.py::{EXECUTE}", f"conformance/test_handle.py::{HANDLE}",
              f"conformance/test_cast.py::{CAST}", f"conformance/test_memory.py::{MEMORY}"]

@@ -7,7 +7,6 @@ import re
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -17,12 +16,8 @@ from aclcts.drive.flow import AclCallError
 from aclcts.drive.resources import LeakedObjects
 from aclcts.judge.decorator import PrecisionMismatch
 from aclcts.pytest_plugin.allure_categories import EXCEPTIONS
+from allure_selection import CASES, CAST, EXECUTE, HANDLE, ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
-CASES = Path(__file__).resolve().parent / "cases"
-EXECUTE = "test_execute_v2_matches_reference[Add-float16-4x8_4x8]"
-HANDLE = "test_execute_with_handle_matches_reference_on_every_execution[Add-float16-4x8_4x8]"
-CAST = "test_op_cast_matches_reference[Cast-int32_float16-4x8]"
 MALLOC_ZERO = "test_invalid_call_gets_the_documented_outcome[rt.malloc.size_0.normal_only]"
 FAULTS = "execute_overwrites_output,malloc_size_zero_succeeds"
 SEED = 4242

@@ -77,6 +77,16 @@ def test_allure_results_are_copied_into_one_folder(subset_report, tmp_path):
     assert (out / "b-attachment.txt").read_text() == "x"
 
 
+def test_the_shards_environment_files_are_combined_with_each_differing_value_once(subset_report, tmp_path):
+    one = allure_folder(tmp_path / "one", {"environment.properties": "backend=npu\nshard=1/2\nhost=a\n"})
+    two = allure_folder(tmp_path / "two", {"environment.properties": "backend=npu\nshard=2/2\nhost=a\nextra=x\n"})
+    out = tmp_path / "all"
+    assert main(["merge", subset_report.path, "-o", str(tmp_path / "m.jsonl"), "--allure", str(one), str(two),
+                 "--allure-out", str(out)]) == 0
+    assert (out / "environment.properties").read_text().splitlines() == [
+        "backend=npu", "shard=1/2, 2/2", "host=a", "extra=x"]
+
+
 def test_allure_name_clashes_with_different_content_are_refused(subset_report, tmp_path, capsys):
     one = allure_folder(tmp_path / "one", {"same-result.json": '{"status": "passed"}'})
     two = allure_folder(tmp_path / "two", {"same-result.json": '{"status": "failed"}'})
