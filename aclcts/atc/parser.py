@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from aclcts.atc import settings
 from aclcts.atc.constdata import CONST_TYPES, const_bytes
-from aclcts.atc.jsonpos import LocatedJson
+from aclcts.atc.jsonpos import DuplicateJsonKey, JsonTooDeep, LocatedJson
 from aclcts.atc.tables import (DATA_TYPE_NAMES, FORMAT_VALUES, FP16_HALF_SPELLINGS, GE_DT_UNDEFINED,
                                GE_FORMAT_RESERVED, JSON_ATTR_TYPES, RESERVED_ONLY_FORMATS, TYPE_VALUES,
                                UNDEFINED_FORMAT_SPELLINGS, UNDEFINED_TYPE_SPELLINGS, acl_data_type,
                                acl_format)
+from aclcts.core.inputs import MAX_JSON_BYTES, InputFileError, decode_utf8, read_bytes
 from aclcts.core.opmodel import (Attr, OpModel, TensorSpec, canonical_attr, is_valid_model_name,
                             model_file_name)
 
@@ -439,13 +441,38 @@ def _not_an_object(doc: LocatedJson, source: str, position: int, index: int, ele
     return ParsedOp(position, index, "", None, doc.line(element), None, None, (Diagnostic("E10032", message),))
 
 
+def read_singleop_text(path: str | os.PathLike[str]) -> str:
+    """The text of a single-op JSON file; SingleOpFileError E10023 if it does not exist, E10024 if it cannot be read
+    (not a regular file: a FIFO is never opened; above MAX_JSON_BYTES), E10025 if it is not UTF-8."""
+    if not os.path.lexists(path):
+        raise SingleOpFileError(Diagnostic("E10023", f"--singleop: {os.fspath(path)}: no such file [E10023]"))
+    try:
+        data = read_bytes(path, "single-op JSON", MAX_JSON_BYTES)
+    except InputFileError as exc:
+        raise SingleOpFileError(Diagnostic("E10024", f"--singleop: {exc} [E10024]")) from None
+    try:
+        return decode_utf8(data, os.fspath(path))
+    except InputFileError as exc:
+        raise SingleOpFileError(Diagnostic("E10025", f"{exc} [E10025]")) from None
+
+
 def load_singleop_json(text: str, source: str) -> LocatedJson:
-    """Decode a single-op JSON file that must hold an array; SingleOpFileError (E10025/E10032) otherwise."""
+    """Decode a single-op JSON file that must hold an array; SingleOpFileError (E10025/E10032) otherwise.
+
+    Stricter than ATC: a key given twice in one object, nesting deeper than MAX_NESTING_DEPTH and text longer than
+    MAX_JSON_BYTES are E10025 too.
+    """
+    if len(text) > MAX_JSON_BYTES:
+        raise SingleOpFileError(Diagnostic(
+            "E10025", f"{source}: invalid JSON: expected at most {MAX_JSON_BYTES} characters, got {len(text)} "
+            "[E10025]"))
     try:
         doc = LocatedJson(text)
     except json.JSONDecodeError as exc:
         raise SingleOpFileError(Diagnostic(
             "E10025", f"{source}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg} [E10025]")) from None
+    except (DuplicateJsonKey, JsonTooDeep) as exc:
+        raise SingleOpFileError(Diagnostic("E10025", f"{source}:{exc.line}: invalid JSON: {exc} [E10025]")) from None
     except (ValueError, RecursionError) as exc:
         raise SingleOpFileError(Diagnostic("E10025", f"{source}: invalid JSON: {exc} [E10025]")) from None
     if not isinstance(doc.value, list):

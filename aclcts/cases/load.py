@@ -3,29 +3,48 @@
 from __future__ import annotations
 
 import itertools
+import logging
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 
 from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, TensorCase
 from aclcts.cases.schema import MODES, CaseChecker, CaseFileError, check_case_file
+from aclcts.core.inputs import MAX_YAML_BYTES, file_problem, read_text
 from aclcts.core.yamlschema import parse_yaml
 from aclcts.core.opmodel import canonical_attr
 from aclcts.reference import reference
 
+log = logging.getLogger("aclcts.cases")
 
-def case_files(paths: Iterable[str]) -> list[str]:
-    """Every *.yaml / *.yml file named or found (recursively, sorted) under the given paths."""
+
+def case_files(paths: Iterable[str], warn: Callable[[str], None] = log.warning) -> list[str]:
+    """Every *.yaml / *.yml file named or found (recursively, sorted) under the given paths.
+
+    A special file found in a folder (a FIFO, device or socket named *.yaml) is skipped, and warn is called with a
+    line naming it; one named directly is a CaseFileError.
+    """
     found = []
     for path in paths:
         if os.path.isdir(path):
             for folder, subfolders, files in os.walk(path):
                 subfolders.sort()
-                found += [os.path.join(folder, f) for f in sorted(files) if f.endswith((".yaml", ".yml"))]
-        elif os.path.isfile(path):
+                for name in sorted(files):
+                    file = os.path.join(folder, name)
+                    if not name.endswith((".yaml", ".yml")):
+                        continue
+                    problem = file_problem(file)
+                    if problem is None:
+                        found.append(file)
+                    else:
+                        warn(f"{file}: skipped, not read as a case file: {problem}")
+        elif os.path.exists(path):
+            problem = file_problem(path)
+            if problem is not None:
+                raise CaseFileError(f"{path}: cannot read the case file: {problem}")
             found.append(path)
         else:
             raise CaseFileError(f"{path}: no such case file or folder")
@@ -54,9 +73,7 @@ def _importable(folder: str) -> None:
 
 def expand_file(source: str) -> list[Case]:
     """Load, validate and expand one case file."""
-    with open(source, encoding="utf-8") as handle:
-        text = handle.read()
-    data, lines = parse_yaml(text, source, CaseFileError)
+    data, lines = parse_yaml(read_text(source, "case", MAX_YAML_BYTES, CaseFileError), source, CaseFileError)
     check_case_file(data, source, lines, set(DTYPE_BY_NAME))
     c = CaseChecker(source, lines)
     op = data["op"]
@@ -127,13 +144,16 @@ def expand_file(source: str) -> list[Case]:
 KINDS = ("static", "dynamic", "all")
 
 
-def load_cases(paths: Iterable[str], kind: str = "static") -> list[Case]:
-    """The cases of one kind (static by default) of every case file under paths; ids must be unique across files."""
+def load_cases(paths: Iterable[str], kind: str = "static", warn: Callable[[str], None] = log.warning) -> list[Case]:
+    """The cases of one kind (static by default) of every case file under paths; ids must be unique across files.
+
+    warn receives a line for every special file skipped in a folder (case_files).
+    """
     if kind not in KINDS:
         raise ValueError(f"kind: expected one of {', '.join(KINDS)}, got {kind!r}")
     cases: list[Case] = []
     owner: dict[str, str] = {}
-    for source in case_files(paths):
+    for source in case_files(paths, warn):
         for case in expand_file(source):
             if case.id in owner:
                 raise CaseFileError(f"{source}: case id {case.id} is also produced by {owner[case.id]}")

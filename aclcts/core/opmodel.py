@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from aclcts.core.constants import DataType, ErrorCode
+from aclcts.core.inputs import MAX_NESTING_DEPTH, DuplicateKeyError, too_deep, unique_keys
 
 ATTR_TYPES = ("bool", "int", "float", "string", "list_bool", "list_int", "list_float",
               "list_string", "list_list_int", "data_type", "list_data_type")
@@ -276,9 +277,16 @@ def _decode(data: bytes) -> OpModel:
                                f"truncated or padded simulator model: header says {length} body bytes, "
                                f"file has {len(body)}")
     try:
-        doc = json.loads(body.decode("utf-8"))
+        text = body.decode("utf-8")
+        doc = json.loads(text, object_pairs_hook=unique_keys)
+    except DuplicateKeyError as exc:
+        raise _parse_error(f"expected every key once in a JSON object, got {exc.key!r} twice") from None
     except (UnicodeDecodeError, ValueError) as exc:
         raise _parse_error(f"body is not UTF-8 JSON ({exc})") from None
+    except RecursionError:
+        raise _parse_error(f"expected at most {MAX_NESTING_DEPTH} levels of nesting, got more") from None
+    if too_deep(doc, text):
+        raise _parse_error(f"expected at most {MAX_NESTING_DEPTH} levels of nesting, got more")
     if not isinstance(doc, dict):
         raise _parse_error("body is not a JSON object")
     return _model_from_json(doc)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path as FilePath
 from typing import Any, ClassVar, NoReturn
 
+from aclcts.core.inputs import MAX_YAML_BYTES, read_text
 from aclcts.core.yamlpos import Path, YamlSyntaxError, line_of, load_with_lines
 
 #: The `got` of SchemaChecker.fail when there is no value to quote.
@@ -20,13 +21,11 @@ def parse_yaml(text: str, source: str, error: type[Exception]) -> tuple[Any, dic
 
 
 def read_yaml(path: str | FilePath, what: str, error: type[Exception]) -> tuple[Any, dict[Path, int]]:
-    """parse_yaml of a file; an unreadable one raises error `<file>: cannot read the <what> file: <reason>`."""
-    source = str(path)
-    try:
-        text = FilePath(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise error(f"{source}: cannot read the {what} file: {exc.strerror}") from None
-    return parse_yaml(text, source, error)
+    """parse_yaml of a file; an unreadable one raises error `<file>: cannot read the <what> file: <reason>`.
+
+    The file must be a regular file (a FIFO or device is refused, not opened) of UTF-8 text, at most MAX_YAML_BYTES.
+    """
+    return parse_yaml(read_text(path, what, MAX_YAML_BYTES, error), str(path), error)
 
 
 def field_name(path: Path) -> str:

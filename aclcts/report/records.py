@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from aclcts.core.inputs import MAX_NESTING_DEPTH, MAX_REPORT_BYTES, DuplicateKeyError, read_text, too_deep, unique_keys
 #: Record kinds in the order they appear in a report.
 KINDS = ("run", "environment", "case", "summary")
 #: Statuses a case record can have: flaky failed and then passed on a rerun; crashed took its xdist worker down.
@@ -144,22 +145,29 @@ def _check(where: str, record: Any, line_number: int, seen_run: bool) -> None:
             raise ReportError(f"{where}: field 'category' of the case record must be a string or null")
 
 
+def _too_deep(where: str) -> ReportError:
+    return ReportError(f"{where}: expected at most {MAX_NESTING_DEPTH} levels of nesting in a record, got more")
+
+
 def read_report(path: str | os.PathLike[str]) -> Report:
     """Read and validate a report; raise ReportError naming file:line for anything malformed."""
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReportError(f"{name}: cannot read the report: {getattr(exc, 'strerror', None) or exc}") from None
+    text = read_text(path, "report", MAX_REPORT_BYTES, ReportError)
     report: Report | None = None
     for number, line in enumerate(text.splitlines(), 1):
         where = f"{name}:{number}"
         if not line.strip():
             raise ReportError(f"{where}: empty line, expected one JSON record per line")
         try:
-            record = json.loads(line)
+            record = json.loads(line, object_pairs_hook=unique_keys)
         except json.JSONDecodeError as exc:
             raise ReportError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+        except DuplicateKeyError as exc:
+            raise ReportError(f"{where}: expected every key once in a record, got {exc.key!r} twice") from None
+        except RecursionError:
+            raise _too_deep(where) from None
+        if too_deep(record, line):
+            raise _too_deep(where)
         _check(where, record, number, report is not None)
         if report is not None and report.summary is not None:
             raise ReportError(f"{where}: a {record['record']} record after the summary record")

@@ -7,6 +7,7 @@ import os
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from aclcts.core.inputs import MAX_MODEL_BYTES, InputFileError, read_bytes
 from aclcts.core.opmodel import Attr, ModelFormatError, OpModel, TensorSpec, attrs_key
 from aclcts.sim.seams import Seam
 
@@ -134,7 +135,11 @@ class ModelRegistry:
         self.add(OpModel.from_bytes(data), source)
 
     def load_dir(self, root: str) -> tuple[int, list[str]]:
-        """Register every *.om under root, at most MODEL_DIR_MAX_DEPTH levels deep; return (count, skipped)."""
+        """Register every *.om under root, at most MODEL_DIR_MAX_DEPTH levels deep; return (count, skipped).
+
+        A file that cannot be used is skipped with a warning: not a simulator model, unreadable, larger than
+        MAX_MODEL_BYTES, or not a regular file (a FIFO named *.om is never opened, so it cannot block the call).
+        """
         loaded, skipped = 0, []
         for folder, subfolders, files in walk(root):
             depth = os.path.relpath(folder, root).count(os.sep) + (folder != root)
@@ -146,14 +151,18 @@ class ModelRegistry:
                     continue
                 path = os.path.join(folder, name)
                 try:
-                    with open(path, "rb") as handle:
-                        self.load_bytes(handle.read(), path)
+                    self.load_bytes(read_bytes(path, "model", MAX_MODEL_BYTES), path)
                     loaded += 1
-                except (OSError, ModelFormatError) as exc:
-                    reason = exc.reason if isinstance(exc, ModelFormatError) else exc.strerror
-                    skipped.append(f"{path}: {reason}")
-                    log.warning("acl.op.set_model_dir: skipped %s: %s", path, reason)
+                except ModelFormatError as exc:
+                    self._skip(skipped, path, exc.reason)
+                except InputFileError as exc:
+                    self._skip(skipped, path, str(exc).removeprefix(f"{path}: "))
         return loaded, skipped
+
+    @staticmethod
+    def _skip(skipped: list[str], path: str, reason: str) -> None:
+        skipped.append(f"{path}: {reason}")
+        log.warning("acl.op.set_model_dir: skipped %s: %s", path, reason)
 
     def has_attr(self, op_type: str, name: str) -> bool:
         """Whether any loaded model of op_type carries an attribute of that name."""
