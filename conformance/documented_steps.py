@@ -11,7 +11,7 @@ import pytest
 STEP_OF_CALL = (
     ("rt.free", "free"), ("rt.malloc", "memory"), ("rt.memcpy", "memory"), ("rt.memset", "memory"),
     ("rt.get_mem_info", "memory"), ("util.", "memory"), ("init", "sync"), ("get_version", "sync"),
-    ("get_soc_name", "sync"), ("get_recent_err_msg", "sync"), ("rt.", "sync"),
+    ("get_soc_name", "sync"), ("get_recent_err_msg", "sync"), ("app_log", "sync"), ("rt.", "sync"),
     ("op.set_model_dir", "load"), ("op.load", "load"), ("op.set_max_op_queue_num", "execute"),
     ("op.update_params", "execute"),
     ("op.register_compile_func", "execute"),

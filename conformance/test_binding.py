@@ -188,6 +188,67 @@ def test_arguments_that_fail_to_parse_raise_the_wrappers_type_error(acl, held, n
     assert str(raised.value) == f"{name} args parse failed"
 
 
+#: Wrappers whose parse failure has its own wording (hicann/runtime python/pyACL; docs/sim-contract-additions.md):
+#: a "!" after "args parse failed", or CPython's own PyArg_ParseTuple message left in place (util.start_thread).
+OWN_WORDING = [
+    marked("acl.set_tensor_dynamic_input", "acl.set_tensor_dynamic_input args parse failed!",
+           lambda acl, o: acl.set_tensor_dynamic_input(o.desc), id="set_tensor_dynamic_input-one-arg"),
+    marked("acl.rt.stream_query", "acl.rt.stream_query args parse failed!",
+           lambda acl, o: acl.rt.stream_query(None), id="rt.stream_query-None"),
+    marked("acl.rt.peek_at_last_error", "acl.rt.peek_at_last_error args parse failed!",
+           lambda acl, o: acl.rt.peek_at_last_error(), id="rt.peek_at_last_error-no-args"),
+    marked("acl.rt.synchronize_device_with_timeout", "acl.rt.synchronize_device_with_timeout args parse failed!",
+           lambda acl, o: acl.rt.synchronize_device_with_timeout(2 ** 31),
+           id="rt.synchronize_device_with_timeout-beyond-int32"),
+    marked("acl.util.start_thread", "function takes exactly 2 arguments (0 given)",
+           lambda acl, o: acl.util.start_thread(), id="util.start_thread-no-args"),
+    marked("acl.util.start_thread", "function takes exactly 2 arguments (1 given)",
+           lambda acl, o: acl.util.start_thread(print), id="util.start_thread-one-arg"),
+    marked("acl.util.start_thread", "parameter must be callable",
+           lambda acl, o: acl.util.start_thread("", ""), id="util.start_thread-not-callable"),
+]
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("message, call", OWN_WORDING)
+def test_wrappers_with_their_own_wording_raise_it(acl, held, message, call):
+    with pytest.raises(TypeError) as raised:
+        call(acl, held)
+    assert type(raised.value) is TypeError
+    assert str(raised.value) == message
+
+
+@pytest.mark.memory
+def test_start_thread_calls_the_function_without_arguments_when_args_is_none(acl):
+    calls: list[tuple] = []
+    thread, ret = acl.util.start_thread(lambda *args: calls.append(args), None)
+    assert ret == OK
+    assert acl.util.stop_thread(thread) == OK
+    assert calls == [()]
+
+
+@pytest.mark.memory
+def test_start_thread_passes_args_as_the_one_argument(acl):
+    calls: list[tuple] = []
+    thread, ret = acl.util.start_thread(lambda *args: calls.append(args), {"n": 1})
+    assert ret == OK
+    assert acl.util.stop_thread(thread) == OK
+    assert calls == [({"n": 1},)]
+
+
+@pytest.mark.memory
+def test_stop_thread_reports_what_the_thread_raised_as_runtime_error(acl, capfd):
+    def fails() -> None:
+        raise ValueError("raised in the helper thread")
+
+    thread, ret = acl.util.start_thread(fails, None)
+    assert ret == OK
+    with pytest.raises(RuntimeError) as raised:
+        acl.util.stop_thread(thread)
+    assert str(raised.value) == "exception=ValueError,msg=thread call failed;"
+    assert "raised in the helper thread" in capfd.readouterr().err  # the binding prints the thread's exception
+
+
 LIST_FAILURES = [
     marked("create_tensor_desc", "argument 2 is not list", lambda acl, o: acl.create_tensor_desc(0, (2, 3), 2),
            id="create_tensor_desc-tuple-dims"),

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from aclcts.drive import flow
-from aclcts.core.constants import DataType, ErrorCode, EventStatus, Format, MemcpyKind, StreamStatus
+from aclcts.core.constants import (DataType, DeviceStatus, ErrorCode, EventRecordedStatus, EventStatus,
+                                   EventWaitStatus, Format, LogLevel, MemcpyKind, StreamStatus)
 from fresh_process import run_fresh
 
 pytestmark = pytest.mark.sync
@@ -21,6 +22,7 @@ pytestmark = pytest.mark.sync
 OK = ErrorCode.ACL_SUCCESS
 RT_PARAM_INVALID = ErrorCode.ACL_ERROR_RT_PARAM_INVALID
 INVALID_PARAM = ErrorCode.ACL_ERROR_INVALID_PARAM
+INVALID_DEVICEID = ErrorCode.ACL_ERROR_RT_INVALID_DEVICEID
 REPEAT_INITIALIZE, REPEAT_FINALIZE = ErrorCode.ACL_ERROR_REPEAT_INITIALIZE, ErrorCode.ACL_ERROR_REPEAT_FINALIZE
 INT32 = int(DataType.ACL_INT32)
 ND = int(Format.ACL_FORMAT_ND)
@@ -317,6 +319,106 @@ def test_synchronize_device_completes_the_work_of_every_stream(acl, res, stream,
 ])
 def test_synchronize_stream_with_timeout_codes(acl, stream, timeout, expected):
     assert acl.rt.synchronize_stream_with_timeout(stream, timeout) == expected
+
+
+def test_an_event_polled_with_query_event_status_until_complete_shows_its_work_done(acl, res, stream, event):
+    # No synchronisation call: the event's status alone says the work recorded before it has finished.
+    done, expected = queue_memcpy_async(res, stream)
+    assert acl.rt.record_event(event, stream) == OK
+    deadline = time.monotonic() + 30
+    status = acl.rt.query_event_status(event)
+    while status == (int(EventRecordedStatus.ACL_EVENT_RECORDED_STATUS_NOT_READY), OK) and time.monotonic() < deadline:
+        time.sleep(0.001)
+        status = acl.rt.query_event_status(event)
+    assert status == (int(EventRecordedStatus.ACL_EVENT_RECORDED_STATUS_COMPLETE), OK)
+    assert read_now(res, done) == expected
+
+
+def test_query_event_status_of_an_event_never_recorded_is_not_ready(acl, event):
+    assert acl.rt.query_event_status(event) == (int(EventRecordedStatus.ACL_EVENT_RECORDED_STATUS_NOT_READY), OK)
+
+
+def test_query_event_wait_status_after_synchronize_event_is_complete(acl, res, stream, event):
+    queue_memset_async(res, stream)
+    assert acl.rt.record_event(event, stream) == OK
+    assert acl.rt.synchronize_event(event) == OK
+    assert acl.rt.query_event_wait_status(event) == (int(EventWaitStatus.ACL_EVENT_WAIT_STATUS_COMPLETE), OK)
+
+
+def test_an_event_from_create_event_ex_with_flag_orders_two_streams(acl, res, stream, second_stream):
+    sync_flag = 1  # ACL_EVENT_SYNC
+    event = flow.value(acl.rt.create_event_ex_with_flag(sync_flag), "acl.rt.create_event_ex_with_flag")
+    try:
+        p1, p2 = device_copy(res, X1.tobytes()), device_copy(res, X2.tobytes())
+        mid, out = device_copy(res, bytes([POISON]) * N), device_copy(res, bytes([POISON]) * N)
+        execute_add(res, p1, p2, mid, stream)
+        assert acl.rt.record_event(event, stream) == OK
+        assert acl.rt.stream_wait_event(second_stream, event) == OK
+        execute_add(res, mid, p2, out, second_stream)
+        assert acl.rt.synchronize_stream(second_stream) == OK
+        np.testing.assert_array_equal(as_array(read_now(res, out)), X1 + 2 * X2)
+        assert acl.rt.synchronize_stream(stream) == OK
+    finally:
+        flow.check(acl.rt.destroy_event(event), "acl.rt.destroy_event")
+
+
+@pytest.mark.parametrize("timeout, expected", [
+    pytest.param(-1, OK, id="minus-1-waits-forever"),
+    pytest.param(1000, OK, id="1000ms"),
+    pytest.param(0, RT_PARAM_INVALID, id="0", marks=pytest.mark.negative),
+    pytest.param(-2, RT_PARAM_INVALID, id="minus-2", marks=pytest.mark.negative),
+])
+def test_synchronize_device_with_timeout_codes(acl, timeout, expected):
+    assert acl.rt.synchronize_device_with_timeout(timeout) == expected
+
+
+def test_synchronize_device_with_timeout_completes_the_work_of_every_stream(acl, res, stream, second_stream):
+    first, first_expected = queue_memcpy_async(res, stream)
+    second, second_expected = queue_memset_async(res, second_stream)
+    assert acl.rt.synchronize_device_with_timeout(-1) == OK
+    assert (read_now(res, first), read_now(res, second)) == (first_expected, second_expected)
+
+
+# ---------------------------------------------------------------- device status and the thread's last error
+
+
+def test_the_session_device_reports_normal_status(acl, session):
+    assert acl.rt.query_device_status(session.device_id) == (int(DeviceStatus.ACL_RT_DEVICE_STATUS_NORMAL), OK)
+
+
+def test_device_utilization_is_a_dict_of_percentages(acl, session):
+    rates, ret = acl.rt.get_device_utilization_rate(session.device_id)
+    assert ret == OK
+    percentages = ("cube_utilization", "vector_utilization", "aicpu_utilization", "memory_utilization")
+    assert set(rates) == {*percentages, "utilization_extend"}
+    assert all(isinstance(rates[key], int) and 0 <= rates[key] <= 100 for key in percentages), rates
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("query", [
+    pytest.param(lambda acl, device: acl.rt.query_device_status(device)[1], id="query_device_status"),
+    pytest.param(lambda acl, device: acl.rt.get_device_utilization_rate(device)[1], id="get_device_utilization_rate"),
+])
+def test_device_queries_of_a_device_beyond_the_count_are_107001(acl, query):
+    count = flow.value(acl.rt.get_device_count(), "acl.rt.get_device_count")
+    assert query(acl, count) == INVALID_DEVICEID
+
+
+@pytest.mark.negative
+def test_the_last_error_is_peeked_without_clearing_and_got_with_clearing(acl):
+    thread_level = 0  # ACL_RT_THREAD_LEVEL
+    acl.rt.get_last_error(thread_level)  # whatever earlier calls of this thread left
+    count = flow.value(acl.rt.get_device_count(), "acl.rt.get_device_count")
+    assert acl.rt.set_device(count) == INVALID_DEVICEID
+    assert acl.rt.peek_at_last_error(thread_level) == INVALID_DEVICEID
+    assert acl.rt.peek_at_last_error(thread_level) == INVALID_DEVICEID
+    assert acl.rt.get_last_error(thread_level) == INVALID_DEVICEID
+    assert acl.rt.get_last_error(thread_level) == OK
+
+
+@pytest.mark.parametrize("level", list(LogLevel), ids=lambda level: level.name)
+def test_app_log_takes_every_level_and_returns_none(acl, level):
+    assert acl.app_log(int(level), f"aclcts conformance: app_log at {level.name}") is None
 
 
 # ---------------------------------------------------------------- devices, contexts and threads (pyacl-api.md §2)

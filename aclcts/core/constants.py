@@ -162,6 +162,44 @@ class EventStatus(IntEnum):
     ACL_EVENT_STATUS_RESERVED = 2
 
 
+class EventRecordedStatus(IntEnum):
+    """aclrtEventRecordedStatus (acl.rt.query_event_status)."""
+
+    ACL_EVENT_RECORDED_STATUS_NOT_READY = 0
+    ACL_EVENT_RECORDED_STATUS_COMPLETE = 1
+
+
+class EventWaitStatus(IntEnum):
+    """aclrtEventWaitStatus (acl.rt.query_event_wait_status)."""
+
+    ACL_EVENT_WAIT_STATUS_COMPLETE = 0
+    ACL_EVENT_WAIT_STATUS_NOT_READY = 1
+    ACL_EVENT_WAIT_STATUS_RESERVED = 0xFFFF
+
+
+class DeviceStatus(IntEnum):
+    """aclrtDeviceStatus (acl.rt.query_device_status)."""
+
+    ACL_RT_DEVICE_STATUS_NORMAL = 0
+    ACL_RT_DEVICE_STATUS_ABNORMAL = 1
+    ACL_RT_DEVICE_STATUS_END = 0xFFFF
+
+
+class LastErrLevel(IntEnum):
+    """aclrtLastErrLevel (acl.rt.peek_at_last_error, acl.rt.get_last_error)."""
+
+    ACL_RT_THREAD_LEVEL = 0
+
+
+class LogLevel(IntEnum):
+    """aclLogLevel (acl.app_log)."""
+
+    ACL_DEBUG = 0
+    ACL_INFO = 1
+    ACL_WARNING = 2
+    ACL_ERROR = 3
+
+
 class TransType(IntEnum):
     """aclTransType."""
 

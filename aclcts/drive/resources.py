@@ -23,6 +23,7 @@ CREATORS: dict[str, tuple[str, bool]] = {
     "rt.create_stream_with_config": ("stream", True),
     "rt.create_event": ("event", True),
     "rt.create_event_with_flag": ("event", True),
+    "rt.create_event_ex_with_flag": ("event", True),
     "rt.create_context": ("context", True),
     "op.create_handle": ("handle", True),
     "op.create_handle_for_cast": ("handle", True),

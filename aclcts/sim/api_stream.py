@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aclcts.core.constants import ErrorCode, EventStatus, StreamStatus
+from aclcts.core.constants import ErrorCode, EventRecordedStatus, EventStatus, EventWaitStatus, StreamStatus
 from aclcts.sim import core
 from aclcts.sim.api_device import STREAM_CONTEXT, context_or_error, drop_stream, new_stream
 from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized
@@ -123,6 +123,18 @@ def synchronize_device() -> int:
     return first
 
 
+@export("rt", "synchronize_device_with_timeout", "i")
+def synchronize_device_with_timeout(timeout: int) -> int:
+    """aclrtSynchronizeDeviceWithTimeout: synchronize_device with synchronize_stream_with_timeout's timeout rule."""
+    api = "acl.rt.synchronize_device_with_timeout"
+    code = not_initialized(api)
+    if code:
+        return code
+    if timeout == 0 or timeout < -1:
+        return fail(RT_PARAM_INVALID, f"{api}: timeout {timeout} must be -1 or > 0")
+    return synchronize_device()
+
+
 @export("rt", "stream_query", "k")
 def stream_query(stream_handle: int) -> tuple[int, int]:
     """aclrtStreamQuery: NOT_READY while work is queued (after which the work is let run), else COMPLETE."""
@@ -155,6 +167,12 @@ def create_event() -> tuple[int, int]:
 def create_event_with_flag(flag: int) -> tuple[int, int]:
     """aclrtCreateEventWithFlag: the flag is recorded, timing is always available."""
     return _create_event("acl.rt.create_event_with_flag", flag)
+
+
+@export("rt", "create_event_ex_with_flag", "I")
+def create_event_ex_with_flag(flag: int) -> tuple[int, int]:
+    """aclrtCreateEventExWithFlag: as create_event_with_flag (the flag is recorded, timing always available)."""
+    return _create_event("acl.rt.create_event_ex_with_flag", flag)
 
 
 def _event(api: str, event_handle: int) -> Event | int:
@@ -226,6 +244,34 @@ def query_event(event_handle: int) -> tuple[int, int]:
         event.wait()
         return int(EventStatus.ACL_EVENT_STATUS_NOT_READY), OK
     return int(EventStatus.ACL_EVENT_STATUS_COMPLETE), OK
+
+
+@export("rt", "query_event_status", "k")
+def query_event_status(event_handle: int) -> tuple[int, int]:
+    """aclrtQueryEventStatus: COMPLETE once a record of the event has run, else NOT_READY (never recorded too).
+
+    Like query_event, a query of a queued record lets the stream run up to it afterwards, so that polling ends.
+    """
+    event = _event("acl.rt.query_event_status", event_handle)
+    if isinstance(event, int):
+        return int(EventRecordedStatus.ACL_EVENT_RECORDED_STATUS_NOT_READY), event
+    if event.completed:
+        return int(EventRecordedStatus.ACL_EVENT_RECORDED_STATUS_COMPLETE), OK
+    event.wait()
+    return int(EventRecordedStatus.ACL_EVENT_RECORDED_STATUS_NOT_READY), OK
+
+
+@export("rt", "query_event_wait_status", "k")
+def query_event_wait_status(event_handle: int) -> tuple[int, int]:
+    """aclrtQueryEventWaitStatus: COMPLETE once what waits on the event may go on (its record has run), else
+    NOT_READY; a failed query gives the wrapper's initial COMPLETE (0) with the error."""
+    event = _event("acl.rt.query_event_wait_status", event_handle)
+    if isinstance(event, int):
+        return int(EventWaitStatus.ACL_EVENT_WAIT_STATUS_COMPLETE), event
+    if event.completed:
+        return int(EventWaitStatus.ACL_EVENT_WAIT_STATUS_COMPLETE), OK
+    event.wait()
+    return int(EventWaitStatus.ACL_EVENT_WAIT_STATUS_NOT_READY), OK
 
 
 @export("rt", "synchronize_event", "k")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ctypes
+import sys
 import threading
+import traceback
 import warnings
 
 import numpy as np
@@ -92,15 +94,18 @@ def ptr_to_numpy(ptr: int, shape: object, type_number: int) -> np.ndarray:
 
 
 class _HelperThread(threading.Thread):
+    """A start_thread thread: runs func() (args None) or func(args), keeping what it raised for stop_thread."""
+
     def __init__(self, func: object, args: object) -> None:
         super().__init__(daemon=True)
-        self.func, self.args, self.error = func, args, None
+        self.func, self.args, self.errors = func, args, []
 
     def run(self) -> None:
         try:
-            self.func(self.args)
-        except BaseException as exc:
-            self.error = exc
+            self.func() if self.args is None else self.func(self.args)
+        except BaseException as exc:  # the binding prints it and reports it at stop_thread
+            traceback.print_exception(exc, file=sys.stderr)
+            self.errors.append(f"exception={type(exc).__name__},msg=thread call failed")
 
 
 _THREADS: dict[int, _HelperThread] = {}
@@ -108,9 +113,9 @@ _THREADS: dict[int, _HelperThread] = {}
 
 @export("util", "start_thread", "OO", locked=False)
 def start_thread(func: object, args: object) -> tuple[int, int]:
-    """Start a thread running func(args); a new thread has no current context."""
+    """Start a thread running func(args), or func() when args is None; a new thread has no current context."""
     if not callable(func):
-        raise TypeError("acl.util.start_thread args parse failed")
+        raise TypeError("parameter must be callable")
     thread = _HelperThread(func, args)
     thread.start()
     _THREADS[thread.ident] = thread
@@ -119,11 +124,11 @@ def start_thread(func: object, args: object) -> tuple[int, int]:
 
 @export("util", "stop_thread", "k", locked=False)
 def stop_thread(thread_id: int) -> int:
-    """Join a thread from start_thread, re-raising its exception as RuntimeError."""
+    """Join a thread from start_thread; RuntimeError listing what it raised ("exception=TYPE,msg=...;" each)."""
     thread = _THREADS.pop(thread_id, None)
     if thread is None:
         return core.fail(core.INVALID_PARAM, f"acl.util.stop_thread: {thread_id} is not a thread from start_thread")
     thread.join()
-    if thread.error is not None:
-        raise RuntimeError(f"thread {thread_id} raised {type(thread.error).__name__}: {thread.error}") from thread.error
+    if thread.errors:
+        raise RuntimeError("".join(f"{error};" for error in thread.errors))
     return OK

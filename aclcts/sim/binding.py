@@ -99,16 +99,35 @@ CONVERTERS: dict[str, Callable[[Any], Any]] = {
 }
 
 
+#: Wrappers whose parse-failure message is not "<name> args parse failed" (hicann/runtime python/pyACL: these
+#: end it with "!"). docs/sim-contract-additions.md lists the source files read.
+PARSE_FAILURE_MESSAGES: dict[str, str] = {name: f"{name} args parse failed!" for name in (
+    "acl.set_tensor_dynamic_input", "acl.set_tensor_shape_range", "acl.get_tensor_desc_dim_range",
+    "acl.set_tensor_value_range", "acl.rt.stream_query", "acl.rt.peek_at_last_error", "acl.rt.get_last_error",
+    "acl.rt.synchronize_device_with_timeout",
+)}
+#: Wrappers that leave CPython's own PyArg_ParseTuple error in place (they only log their message).
+KEEPS_CPYTHON_MESSAGE = frozenset({"acl.util.start_thread"})
+
+
+def cpython_count_message(required: int, most: int, given: int) -> str:
+    """CPython's PyArg_ParseTuple message for a wrong argument count (a format without a function name)."""
+    bound = required if given < required else most
+    how = "exactly" if required == most else "at least" if given < required else "at most"
+    return f"function takes {how} {bound} argument{'' if bound == 1 else 's'} ({given} given)"
+
+
 def parser(full_name: str, codes: str) -> Callable[[tuple], tuple]:
     """Build the argument parser of one binding function from its PyArg_ParseTuple format string."""
     required = codes.index("|") if "|" in codes else len(codes)
     converters = tuple(CONVERTERS[c] for c in codes.replace("|", ""))
     most = len(converters)
-    message = f"{full_name} args parse failed"
+    message = PARSE_FAILURE_MESSAGES.get(full_name, f"{full_name} args parse failed")
+    cpython = full_name in KEEPS_CPYTHON_MESSAGE
 
     def parse(args: tuple) -> list:
         if not required <= len(args) <= most:
-            raise TypeError(message)
+            raise TypeError(cpython_count_message(required, most, len(args)) if cpython else message)
         try:
             return [convert(value) for convert, value in zip(converters, args)]
         except _ParseFailed:

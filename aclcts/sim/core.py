@@ -54,8 +54,8 @@ def use_state(state: SimState) -> SimState:
 
 
 def fail(code: int, message: str) -> int:
-    """Record message as the thread's recent error and return code."""
-    STATE.set_error(f"[{code}] {message}")
+    """Record message as the thread's recent error, code as its last error code, and return code."""
+    STATE.set_error(f"[{code}] {message}", code)
     return code
 
 

@@ -106,9 +106,18 @@ class SimState:
         """Make context current for the calling thread."""
         self.threads.context = context
 
-    def set_error(self, message: str) -> None:
-        """Record the calling thread's most recent error message."""
+    def set_error(self, message: str, code: int | None = None) -> None:
+        """Record the calling thread's most recent error message and, for a failed call, its error code."""
         self.threads.error = message
+        if code is not None:
+            self.threads.last_code = code
+
+    def last_error_code(self, clear: bool) -> int:
+        """The calling thread's last error code (0 if none since it was last cleared), cleared if asked."""
+        code = getattr(self.threads, "last_code", 0)
+        if clear:
+            self.threads.last_code = 0
+        return code
 
     def take_error(self) -> str | None:
         """Return and clear the calling thread's most recent error message."""
