@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from aclcts.atc.parser import ParsedOp, SingleOpFileError, parse_singleop
-from aclcts.core.files import write_atomically
+from aclcts.atc.parser import Diagnostic, ParsedOp, SingleOpFileError, parse_singleop
+from aclcts.core.files import inside, unsafe_name, write_atomically
 
 
 @dataclass
@@ -38,6 +39,22 @@ def _read(json_path: Path, result: CompileResult) -> str | None:
     except OSError as exc:
         result.errors.append(f"--singleop: {json_path}: cannot be read ({exc.strerror}) [E10024]")
     return None
+
+
+def _confined(op: ParsedOp, source: Path, output_dir: Path) -> ParsedOp:
+    """op, or op without its model and with an error naming the `op` field if its file would leave output_dir."""
+    if op.model is None or op.file_name is None:
+        return op
+    why = unsafe_name(op.file_name)
+    if why is None and not inside(output_dir, output_dir / op.file_name):
+        why = "it would lie outside --output"
+    if why is None:
+        return op
+    where = f"{source}:{op.line}" if op.line else str(source)
+    message = (f'{where}: element {op.position} (op {json.dumps(op.op_type)}): op: the model file name derived from '
+               f"the operator type cannot be written inside --output ({why}); expected an operator type without "
+               "'/' or NUL; no model written")
+    return dataclasses.replace(op, model=None, file_name=None, errors=op.errors + (Diagnostic("", message),))
 
 
 def _write_models(ops: list[ParsedOp], output_dir: Path, result: CompileResult) -> None:
@@ -82,6 +99,7 @@ def compile_singleop(json_path: str | os.PathLike, output_dir: str | os.PathLike
     except SingleOpFileError as exc:
         result.errors.append(exc.diagnostic.message)
         return result
+    ops = [_confined(op, json_path, Path(output_dir)) for op in ops]
     result.operators = ops
     for op in ops:
         result.errors.extend(d.message for d in op.errors)
