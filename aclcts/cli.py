@@ -7,6 +7,7 @@ import importlib
 import importlib.metadata
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -63,7 +64,8 @@ def sim_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPa
         help="run COMMAND with `import acl` and `atc` resolving to the simulator",
         description="Run COMMAND with `import acl` resolving to the simulator (its folder first on PYTHONPATH) and "
                     "`atc` on PATH being the simulator's compiler. Everything after `run` (or after `--`) is the "
-                    "command; aclcts exits with its status (127 when it is not found).")
+                    "command; aclcts exits with its status (127 when it is not found, 128+N when signal N ended it). "
+                    "SIGINT, SIGTERM and SIGHUP are passed on to the command.")
     run.add_argument("command", nargs=argparse.REMAINDER, metavar="COMMAND [ARG ...]", help="the program to run")
     path = actions.add_parser("path", help="print the folder to put on PYTHONPATH for `import acl`",
                               description="Print the folder whose acl.py makes `import acl` load the simulator.")
@@ -92,17 +94,82 @@ def sim_environment(bin_dir: str) -> dict[str, str]:
     return env
 
 
+#: Signals `aclcts sim run` passes on to the program it runs.
+FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _terminal_sends_sigint() -> bool:
+    """Whether this process is in its terminal's foreground group, so a Ctrl-C there reached the program too."""
+    try:
+        descriptor = os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY)
+    except OSError:
+        return False
+    try:
+        return os.tcgetpgrp(descriptor) == os.getpgrp()
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)
+
+
+class _Forwarder:
+    """Passes SIGINT, SIGTERM and SIGHUP on to the child (one that arrives before it starts, once it has)."""
+
+    def __init__(self) -> None:
+        self.child: subprocess.Popen | None = None
+        self.pending: list[int] = []
+        self.previous = {number: signal.signal(number, self.handle) for number in FORWARDED}
+
+    def handle(self, number: int, _frame: object) -> None:
+        """Forward one signal; a Ctrl-C the terminal sent to the whole foreground group is not sent twice."""
+        if number == signal.SIGINT and _terminal_sends_sigint():
+            return
+        if self.child is None:
+            self.pending.append(number)
+        elif self.child.returncode is None:
+            self.child.send_signal(number)
+
+    def started(self, child: subprocess.Popen) -> None:
+        """The child runs: send it what arrived before."""
+        self.child = child
+        for number in self.pending:
+            child.send_signal(number)
+
+    def restore(self) -> None:
+        """Put the previous handlers back."""
+        for number, handler in self.previous.items():
+            signal.signal(number, handler)
+
+
+def exit_status(returncode: int) -> int:
+    """The shell's exit status of a child's return code: 128 + N for a child ended by signal N."""
+    return 128 - returncode if returncode < 0 else returncode
+
+
 def sim_run(command: list[str]) -> int:
-    """Run command with the simulator standing in for pyacl and ATC; return its exit status."""
+    """Run command with the simulator standing in for pyacl and ATC; return its exit status.
+
+    SIGINT, SIGTERM and SIGHUP are passed on to the command, which is waited for; the temporary folder of the `atc`
+    shim is removed whatever ends the command.
+    """
+    forwarder = _Forwarder()
     bin_dir = tempfile.mkdtemp(prefix="aclcts-sim-bin-")
     try:
         _write_atc(bin_dir)
+        if forwarder.pending:  # signalled before the command started: it never runs
+            return 128 + forwarder.pending[0]
         try:
-            return subprocess.call(command, env=sim_environment(bin_dir))
+            child = subprocess.Popen(command, env=sim_environment(bin_dir))
         except FileNotFoundError:
             print(f"aclcts sim run: error: command not found: {command[0]}", file=sys.stderr)
             return 127
+        except PermissionError:
+            print(f"aclcts sim run: error: permission denied: {command[0]}", file=sys.stderr)
+            return 126
+        forwarder.started(child)
+        return exit_status(child.wait())
     finally:
+        forwarder.restore()
         shutil.rmtree(bin_dir, ignore_errors=True)
 
 
