@@ -206,6 +206,10 @@ OWN_WORDING = [
            lambda acl, o: acl.util.start_thread(print), id="util.start_thread-one-arg"),
     marked("acl.util.start_thread", "parameter must be callable",
            lambda acl, o: acl.util.start_thread("", ""), id="util.start_thread-not-callable"),
+    marked("acl.rt.launch_callback", "parameter must be callable",
+           lambda acl, o: acl.rt.launch_callback(None, None, 0, o.stream), id="rt.launch_callback-not-callable"),
+    marked("acl.rt.launch_callback", "acl.rt.launch_callback args parse failed",
+           lambda acl, o: acl.rt.launch_callback(print, None, 0), id="rt.launch_callback-three-args"),
 ]
 
 

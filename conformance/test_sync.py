@@ -379,6 +379,88 @@ def test_synchronize_device_with_timeout_completes_the_work_of_every_stream(acl,
     assert (read_now(res, first), read_now(res, second)) == (first_expected, second_expected)
 
 
+# ---------------------------------------------------------------- host callbacks and report threads
+
+ACL_CALLBACK_NO_BLOCK, ACL_CALLBACK_BLOCK = 0, 1
+REPORT_TIMEOUT = ErrorCode.ACL_ERROR_RT_REPORT_TIMEOUT
+
+
+@pytest.fixture
+def report_thread(acl: Any, session: flow.Session) -> Iterator[tuple[int, list[int]]]:
+    """A thread started with acl.util.start_thread that calls process_report(20) in the session context until the
+    test ends; its id and the codes process_report gave it."""
+    running, codes = [True], []
+
+    def serve(context: int) -> None:
+        acl.rt.set_context(context)
+        while running[0]:
+            codes.append(acl.rt.process_report(20))
+
+    thread, ret = acl.util.start_thread(serve, session.context)
+    assert ret == OK
+    yield thread, codes
+    running[0] = False
+    assert acl.util.stop_thread(thread) == OK
+
+
+@pytest.mark.parametrize("block_type", [ACL_CALLBACK_BLOCK, ACL_CALLBACK_NO_BLOCK], ids=["block", "no-block"])
+def test_a_callback_runs_in_the_subscribed_thread_after_the_work_before_it(acl, res, second_stream, report_thread,
+                                                                           block_type):
+    thread, _ = report_thread
+    seen: list[tuple[Any, int, bytes]] = []
+    dst, expected = queue_memset_async(res, second_stream)
+    assert acl.rt.subscribe_report(thread, second_stream) == OK
+    try:
+        callback = lambda data: seen.append((data, threading.get_ident(), read_now(res, dst)))  # noqa: E731
+        assert acl.rt.launch_callback(callback, "user data", block_type, second_stream) == OK
+        assert acl.rt.synchronize_stream(second_stream) == OK
+        deadline = time.monotonic() + 30
+        while not seen and time.monotonic() < deadline:
+            time.sleep(0.001)
+    finally:
+        assert acl.rt.unsubscribe_report(thread, second_stream) == OK
+    assert seen == [("user data", thread, expected)]
+
+
+def test_work_behind_a_blocking_callback_waits_for_it(acl, res, second_stream, report_thread):
+    thread, _ = report_thread
+    order: list[str] = []
+    dst = device_copy(res, bytes([POISON]) * N)
+    assert acl.rt.subscribe_report(thread, second_stream) == OK
+    try:
+        def callback(_: Any) -> None:
+            time.sleep(0.05)
+            order.append("callback")
+
+        assert acl.rt.launch_callback(callback, None, ACL_CALLBACK_BLOCK, second_stream) == OK
+        flow.check(acl.rt.memset_async(dst, N, 0x33, N, second_stream), "acl.rt.memset_async")
+        assert acl.rt.synchronize_stream(second_stream) == OK
+        order.append("synchronized")
+    finally:
+        assert acl.rt.unsubscribe_report(thread, second_stream) == OK
+    assert order == ["callback", "synchronized"]
+    assert read_now(res, dst) == b"\x33" * N
+
+
+@pytest.mark.negative
+def test_process_report_with_nothing_due_times_out(acl, second_stream, report_thread):
+    thread, codes = report_thread
+    assert acl.rt.subscribe_report(thread, second_stream) == OK
+    try:
+        deadline = time.monotonic() + 30
+        while REPORT_TIMEOUT not in codes and time.monotonic() < deadline:
+            time.sleep(0.005)
+    finally:
+        assert acl.rt.unsubscribe_report(thread, second_stream) == OK
+    assert REPORT_TIMEOUT in codes
+
+
+@pytest.mark.negative
+def test_launch_callback_on_a_stream_no_thread_serves_is_an_error(acl, second_stream):
+    assert acl.rt.launch_callback(lambda data: None, None, ACL_CALLBACK_NO_BLOCK, second_stream) != OK
+    assert acl.rt.synchronize_stream(second_stream) == OK
+
+
 # ---------------------------------------------------------------- device status and the thread's last error
 
 

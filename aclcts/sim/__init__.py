@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from aclcts.sim import api_attr, api_blas, api_device, api_memory, api_op, api_status, api_stream, api_tensor, api_util  # noqa: F401,E501  (register exports)
+from aclcts.sim import (  # noqa: F401  (register exports)
+    api_attr, api_blas, api_callback, api_device, api_memory, api_op, api_status, api_stream, api_tensor, api_util,
+)
 from aclcts.sim import core
 from aclcts.sim.errors import SimMisuseError, SimWarning
 from aclcts.sim.kernels import register_kernel

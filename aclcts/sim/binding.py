@@ -6,7 +6,8 @@ import math
 import operator
 import struct
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 MASK64 = (1 << 64) - 1
@@ -160,10 +161,48 @@ def require_int_list(value: Any, not_list_message: str, element_message: str) ->
     return [element & MASK64 for element in value]
 
 
-_LOCK = threading.RLock()
+class ApiLock:
+    """A reentrant lock whose owner can set it aside while it waits, as the binding releases the GIL."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._owner: int | None = None
+        self._depth = 0
+
+    def __enter__(self) -> ApiLock:
+        me = threading.get_ident()
+        if self._owner == me:
+            self._depth += 1
+        else:
+            self._lock.acquire()
+            self._owner, self._depth = me, 1
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._depth -= 1
+        if self._depth == 0:
+            self._owner = None
+            self._lock.release()
+
+    @contextmanager
+    def suspended(self) -> Iterator[None]:
+        """Release the lock entirely for the block if this thread holds it, then take it back as deep as before."""
+        if self._owner != threading.get_ident():
+            yield
+            return
+        depth, self._owner, self._depth = self._depth, None, 0
+        self._lock.release()
+        try:
+            yield
+        finally:
+            self._lock.acquire()
+            self._owner, self._depth = threading.get_ident(), depth
 
 
-def api_lock() -> threading.RLock:
+_LOCK = ApiLock()
+
+
+def api_lock() -> ApiLock:
     """The one lock every simulated API call holds while it changes simulator state."""
     return _LOCK
 

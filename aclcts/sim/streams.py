@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from aclcts.sim.binding import api_lock
 from aclcts.sim.errors import SimMisuseError
 from aclcts.sim.memory import Region
 from aclcts.sim.seams import Seam
@@ -14,6 +16,9 @@ from aclcts.sim.seams import Seam
 LAUNCH_MS = 0.002
 #: Simulated copy bandwidth in bytes per millisecond (about 20 GB/s).
 COPY_BYTES_PER_MS = 20e6
+#: How long work behind a blocking host callback waits for a report thread to run it before the simulator calls
+#: the program stuck (a device would wait for ever).
+CALLBACK_WAIT_S = 60.0
 
 
 @dataclass(eq=False)
@@ -26,6 +31,7 @@ class Task:
     cost_ms: float
     seq: int = 0
     copy_kind: int | None = None
+    gate: threading.Event | None = None  # a blocking callback: the stream goes on once it is set
 
 
 def _append(queue: deque, task: Task) -> None:
@@ -51,6 +57,7 @@ class Stream:
     error: int = 0
     error_message: str = ""
     destroyed_by: str = ""
+    gate: threading.Event | None = None  # the last blocking callback run, until its report thread has run it
 
     def enqueue(self, task: Task) -> int:
         """Append a task and return its sequence number on this stream."""
@@ -64,9 +71,14 @@ class Stream:
         return task.seq
 
     def drain(self, until: int | None = None) -> None:
-        """Run queued tasks in order, all of them or up to and including sequence number until."""
+        """Run queued tasks in order, all of them or up to and including sequence number until.
+
+        Work behind a blocking host callback waits (with the API lock set aside) until a report thread has run it;
+        a drain of everything also waits for a last such callback.
+        """
         queue = self.queue
         while queue and (until is None or queue[0].seq <= until):
+            self.pass_gate()
             task = queue.popleft()
             for region in task.regions:
                 region.queued -= 1
@@ -83,9 +95,26 @@ class Stream:
                 raise
             self.device.clock_ms += task.cost_ms
             self.done_seq = task.seq
+            if task.gate is not None:
+                self.gate = task.gate
             if code and not self.error:
                 self.error = code
                 self.error_message = f"{task.call} failed on the device with error {code}"
+        if until is None:
+            self.pass_gate()
+
+    def pass_gate(self) -> None:
+        """Wait until the last blocking callback run on this stream has been run by its report thread."""
+        gate = self.gate
+        if gate is None or gate.is_set():
+            return
+        with api_lock().suspended():
+            passed = gate.wait(CALLBACK_WAIT_S)
+        if not passed:
+            raise SimMisuseError(f"stream {self.handle:#x}: a blocking host callback (acl.rt.launch_callback) waited "
+                                 f"{CALLBACK_WAIT_S:.0f} s for a thread to run it; call acl.rt.process_report in the "
+                                 "thread subscribed with acl.rt.subscribe_report")
+        self.gate = None
 
     def discard(self) -> None:
         """Drop every queued task without running it."""

@@ -23,6 +23,7 @@ COMPILED = {
     "dynamic_shape.py": "dynamic_shape_op.json",
     "const_input.py": "const_input_op.json",
     "load_from_memory.py": "load_from_memory_ops.json",
+    "async_callback.py": "add_op.json",
 }
 
 
