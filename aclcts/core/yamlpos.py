@@ -117,10 +117,13 @@ def load_with_lines(text: str, source: str) -> tuple[Any, dict[Path, int]]:
     check_depth(text, source)
     try:
         node = compose(text)
+    except yaml.reader.ReaderError as exc:
+        raise YamlSyntaxError(f"{source}:{text.count(chr(10), 0, exc.position) + 1}: not valid YAML: character "
+                              f"#x{exc.character:04x} at character offset {exc.position} is not allowed") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{source}:{mark.line + 1}" if mark is not None else source
-        problem = getattr(exc, "problem", None) or str(exc)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise YamlSyntaxError(f"{where}: not valid YAML: {problem}") from None
     except RecursionError:
         raise YamlSyntaxError(f"{source}: expected at most {MAX_NESTING_DEPTH} levels of nesting, got more") from None
