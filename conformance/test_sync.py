@@ -647,11 +647,14 @@ def test_reset_event_after_its_work_is_done_is_0(acl, stream, event):
     assert acl.rt.reset_event(event, stream) == OK
 
 
-def test_event_elapsed_time_is_a_non_negative_float_of_milliseconds(acl, stream):
+@pytest.mark.parametrize("work_between", [False, True], ids=["nothing-between", "work-between"])
+def test_event_elapsed_time_is_a_non_negative_float_of_milliseconds(acl, res, stream, work_between):
     start = flow.value(acl.rt.create_event(), "acl.rt.create_event")
     end = flow.value(acl.rt.create_event(), "acl.rt.create_event")
     try:
         assert acl.rt.record_event(start, stream) == OK
+        if work_between:
+            queue_memcpy_async(res, stream)
         assert acl.rt.record_event(end, stream) == OK
         assert acl.rt.synchronize_event(end) == OK
         ms, ret = acl.rt.event_elapsed_time(start, end)

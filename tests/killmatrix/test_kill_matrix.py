@@ -49,6 +49,9 @@ FAULT_SELECTIONS = {
     "memcpy_keeps_host_copies": ["conformance/test_leaks.py", "-k", "host_memory"],
     "dynamic_element_count_wrong": ["conformance/test_dynamic_shapes.py", "-k", "count"],
     "kernel_hangs": ["conformance/test_execute.py", "-k", "LogicalAnd"],
+    "callback_before_prior_work": ["conformance/test_sync.py", "-k", "callback"],
+    "event_elapsed_time_negative": ["conformance/test_sync.py", "-k", "elapsed_time"],
+    "event_status_complete_too_early": ["conformance/test_sync.py", "-k", "event_status"],
 }
 
 #: For each deviation, every numeric conformance test of the ops (and dtypes) it affects, run in full.

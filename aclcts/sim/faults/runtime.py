@@ -90,6 +90,33 @@ def h2d_lands_late(place: Function) -> Function:
     return faulty
 
 
+def callback_jumps_queue(place: Function) -> Function:
+    """A stream queue where a host callback goes to the front: it comes due before the work queued ahead of it."""
+
+    def faulty(queue: deque, task: Any) -> None:
+        if task.call == "acl.rt.launch_callback":
+            queue.appendleft(task)
+            return
+        place(queue, task)
+
+    return faulty
+
+
+def elapsed_time_reversed(event_elapsed_time: Function) -> Function:
+    """acl.rt.event_elapsed_time measuring from the end event to the start event (a negative time)."""
+
+    def faulty(start: int, end: int) -> tuple[float, int]:
+        ms, ret = event_elapsed_time(start, end)
+        return -ms, ret
+
+    return faulty
+
+
+def event_status_complete_at_once(_: Function) -> Function:
+    """acl.rt.query_event_status answering COMPLETE without looking at the event or running its work."""
+    return lambda event_handle: (1, 0)
+
+
 def synchronize_stream_no_drain(finish: Function) -> Function:
     """Stream synchronisation that acl.rt.synchronize_stream ends at once, without running queued work."""
     return lambda api, stream: 0 if api == "acl.rt.synchronize_stream" else finish(api, stream)
