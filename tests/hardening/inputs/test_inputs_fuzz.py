@@ -118,12 +118,14 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("fuzz")
 
 
-def _ends_in(error: type[Exception], load: Callable[[], object]) -> None:
-    """load() returns or raises error with a one-line message; any other exception fails the test."""
+def _ends_in(error: type[Exception], load: Callable[[], object], source: Path | None = None) -> None:
+    """load() returns or raises error with a one-line message (naming source); any other exception fails the test."""
     try:
         load()
     except error as exc:
-        assert "\n" not in str(exc), str(exc)
+        message = str(exc)
+        assert "\n" not in message, message
+        assert source is None or message.removeprefix("--singleop: ").startswith(f"{source}"), message
 
 
 def _written(folder: Path, name: str, data: bytes) -> Path:
@@ -136,7 +138,7 @@ def _written(folder: Path, name: str, data: bytes) -> Path:
 @given(data=_inputs(CASE_SEEDS, "yaml"))
 def test_case_files(scratch: Path, data: bytes) -> None:
     path = _written(scratch, "case.yaml", data)
-    _ends_in(CaseFileError, lambda: expand_file(str(path)))
+    _ends_in(CaseFileError, lambda: expand_file(str(path)), path)
 
 
 @FUZZ
@@ -146,32 +148,32 @@ def test_single_op_json(scratch: Path, data: bytes) -> None:
 
     def load() -> None:
         for op in parse_singleop(read_singleop_text(path), str(path)):
-            assert all("\n" not in d.message for d in op.errors), op.errors
+            assert all("\n" not in d.message and d.message.startswith(str(path)) for d in op.errors), op.errors
             if op.ok:
                 OpModel.from_bytes(op.model.to_bytes())
 
-    _ends_in(SingleOpFileError, load)
+    _ends_in(SingleOpFileError, load, path)
 
 
 @FUZZ
 @given(data=_inputs(EXPECTATION_SEEDS, "yaml"))
 def test_expectation_files(scratch: Path, data: bytes) -> None:
     path = _written(scratch, "expectations.yaml", data)
-    _ends_in(ExpectationsError, lambda: load_expectations(path))
+    _ends_in(ExpectationsError, lambda: load_expectations(path), path)
 
 
 @FUZZ
 @given(data=_inputs(ERROR_CODE_SEEDS, "yaml"))
 def test_error_code_files(scratch: Path, data: bytes) -> None:
     path = _written(scratch, "codes.yaml", data)
-    _ends_in(ErrorCodesError, lambda: load_error_codes(path))
+    _ends_in(ErrorCodesError, lambda: load_error_codes(path), path)
 
 
 @FUZZ
 @given(data=_inputs(REPORT_SEEDS, "json") | st.lists(_random_json(), max_size=4).map(b"\n".join))
 def test_report_lines(scratch: Path, data: bytes) -> None:
     path = _written(scratch, "run.jsonl", data)
-    _ends_in(ReportError, lambda: read_report(path))
+    _ends_in(ReportError, lambda: read_report(path), path)
 
 
 @FUZZ
