@@ -17,6 +17,8 @@ from aclcts.sim.api_tensor import DataBuffer, TensorDesc
 from aclcts.sim.core import INVALID_PARAM, OK, fail, reject
 from aclcts.sim.errors import SimMisuseError
 from aclcts.sim.kernels import Kernel, KernelError, TensorInfo, get_kernel
+from aclcts.sim.kernels.numerics import accumulation
+from aclcts.sim.kernels.registry import is_registered
 from aclcts.sim.memory import Region, copy_bytes, read_bytes
 from aclcts.sim.models import LoadedModel, ModelRegistry, RuntimeTensor
 from aclcts.sim.seams import Seam
@@ -107,13 +109,27 @@ class Source:
     dtype: np.dtype | None = None
     dims: tuple[int, ...] = ()
 
-    def read(self) -> np.ndarray | None:
-        """The input as an ndarray (a private copy)."""
+    def read(self, private: bool) -> np.ndarray | None:
+        """The input as an ndarray: a read-only view of device memory, or a private copy."""
         if self.region is None:
             return self.array
-        count = math.prod(self.dims)
-        raw = np.frombuffer(self.region.storage, self.dtype, count, self.region.storage_offset + self.offset)
-        return raw.reshape(self.dims).copy()
+        raw = device_view(self.region, self.offset, self.dtype, self.dims)
+        if private:
+            return raw.copy()
+        raw.flags.writeable = False
+        return raw
+
+    def span(self) -> tuple[int, int, int] | None:
+        """(region id, first byte, end byte) of the device memory read, or None."""
+        if self.region is None or self.dtype is None:
+            return None
+        return id(self.region), self.offset, self.offset + math.prod(self.dims) * self.dtype.itemsize
+
+
+def device_view(region: Region, offset: int, dtype: np.dtype, dims: tuple[int, ...]) -> np.ndarray:
+    """The bytes at offset of a live device region as a C-ordered array (a view, no copy)."""
+    count = math.prod(dims)
+    return np.frombuffer(region.storage, dtype, count, region.storage_offset + offset).reshape(dims)
 
 
 @dataclass(eq=False)
@@ -198,16 +214,45 @@ def gather_outputs(api: str, descs: list[TensorDesc], bufs: list[DataBuffer], wr
     return targets
 
 
+def _overlaps(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
+    return a[0] == b[0] and a[1] < b[2] and b[1] < a[2]
+
+
+def _output_infos(sources: list[Source], targets: list[Target], dynamic: bool) -> list[TensorInfo]:
+    """What the kernel is told about its outputs: static outputs that overlap no input and no other output come
+    with their device memory as a destination (the kernel may compute into it)."""
+    if dynamic:
+        return [t.info for t in targets]
+    inputs = [span for span in (s.span() for s in sources) if span is not None]
+    outputs = []
+    for target in targets:
+        dtype = numpy_dtype(target.info.dtype) if has_numpy_dtype(target.info.dtype) else None
+        size = math.prod(target.info.shape) * dtype.itemsize if dtype is not None else 0
+        outputs.append((id(target.region), target.offset, target.offset + size))
+    infos = []
+    for index, (target, span) in enumerate(zip(targets, outputs)):
+        apart = span[2] > span[1] and span[2] - span[1] <= target.capacity and not any(
+            _overlaps(span, other) for other in inputs + outputs[:index] + outputs[index + 1:])
+        if apart and target.region.storage is not None:
+            view = device_view(target.region, target.offset, numpy_dtype(target.info.dtype), target.info.shape)
+            infos.append(TensorInfo(target.info.dtype, target.info.shape, target.info.format, view))
+        else:
+            infos.append(target.info)
+    return infos
+
+
 def _run_kernel(api: str, op_type: str, kernel: Kernel, sources: list[Source], attrs: dict[str, Any],
                 targets: list[Target], dynamic: bool) -> int:
-    inputs = [s.read() for s in sources]
+    inputs = [s.read(private=is_registered(op_type)) for s in sources]
+    infos = _output_infos(sources, targets, dynamic)
     try:
-        results = kernel.compute(inputs, attrs, [t.info for t in targets])
+        with accumulation(core.STATE.settings.matmul_accumulation):
+            results = kernel.compute(inputs, attrs, infos)
     except KernelError as exc:
         return fail(AICORE_EXCEPTION, f"{api}: kernel {op_type} failed on the device: {exc}")
     if len(results) != len(targets):
         return fail(AICORE_EXCEPTION, f"{api}: kernel {op_type} returned {len(results)} outputs, the model has {len(targets)}")
-    for index, (result, target) in enumerate(zip(results, targets)):
+    for index, (result, target, info) in enumerate(zip(results, targets, infos)):
         result = np.require(np.asarray(result), requirements='C')
         expected = numpy_dtype(target.info.dtype)
         if result.dtype != expected:
@@ -216,7 +261,7 @@ def _run_kernel(api: str, op_type: str, kernel: Kernel, sources: list[Source], a
             raise SimMisuseError(f"kernel {op_type} output {index}: returned shape {result.shape}, the desc says {target.info.shape}")
         if result.nbytes > target.capacity:
             return fail(AICORE_EXCEPTION, f"{api}: {op_type} output {index} needs {result.nbytes} bytes, its buffer has {target.capacity}")
-        if result.nbytes:
+        if result.nbytes and result is not info.destination:
             copy_bytes(target.region.real + target.offset, result.ctypes.data, result.nbytes)
         if target.desc is not None:
             write_back(target.desc, result.shape)

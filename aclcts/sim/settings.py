@@ -31,6 +31,7 @@ class Settings:
     stack_depth: int = 3
     host_quarantine_bytes: int = 256 << 20
     log: bool = False
+    matmul_accumulation: str = "blocked"
     faults: frozenset[str] = frozenset()
 
     def version_tuple(self) -> tuple[int, int, int]:
@@ -52,10 +53,13 @@ ENV_VARS = {
     "default_device": "ACLCTS_SIM_DEFAULT_DEVICE",
     "stack_depth": "ACLCTS_SIM_STACK_DEPTH",
     "require_opp_path": "ACLCTS_SIM_REQUIRE_OPP_PATH",
+    "matmul_accumulation": "ACLCTS_SIM_MATMUL_ACCUMULATION",
     "faults": "ACLCTS_SIM_FAULTS",
 }
 
-_CHOICES = {"run_mode": ("host", "device"), "memory_kind": ("hbm", "ddr")}
+#: matmul_accumulation: how the matrix unit (MatMul family, GEMM, Conv2D) orders its fp32 accumulation -- BLAS's
+#: blocked order, or the products over k = 0, 1, ..., K-1 one at a time (that exact order; tens of times slower).
+_CHOICES = {"run_mode": ("host", "device"), "memory_kind": ("hbm", "ddr"), "matmul_accumulation": ("blocked", "sequential")}
 
 
 def _fault_names(raw: object) -> frozenset[str]:

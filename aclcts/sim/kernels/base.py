@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -11,11 +11,17 @@ import numpy as np
 
 @dataclass(frozen=True)
 class TensorInfo:
-    """What a kernel knows about one input or output: aclDataType, dims and aclFormat."""
+    """What a kernel knows about one input or output: aclDataType, dims and aclFormat.
+
+    destination, for an output the runtime can let the kernel write in place: a C-ordered array of the output's
+    dtype and dims over the output's device memory, overlapping no input (None otherwise). A kernel may compute
+    into it and return it, which saves the runtime's copy; it is never required to.
+    """
 
     dtype: int
     shape: tuple[int, ...]
     format: int
+    destination: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

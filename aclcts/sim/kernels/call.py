@@ -179,15 +179,37 @@ class Outputs:
             )
         return given
 
-    def emit(self, index: int, value: np.ndarray, *, value_dependent: bool = False) -> np.ndarray:
-        """value as a fresh C-ordered array of the output's dtype, in the shape the inputs give.
+    def buffer(self, index: int, shape: tuple[int, ...] | None = None) -> np.ndarray:
+        """An array to compute output index into: its device memory when the runtime offers it, else a new array.
 
+        shape is the result's shape (default: the caller's); the device memory is offered only for that shape.
+        """
+        info = self.infos[index]
+        wanted = tuple(info.shape) if shape is None else tuple(shape)
+        if info.destination is not None and info.destination.shape == wanted:
+            return info.destination
+        return np.empty(wanted, dtype=self.dtype(index))
+
+    def _owned(self, array: np.ndarray, dtype: np.dtype) -> bool:
+        """Whether array can be delivered as it is: the output's dtype, C-ordered, writable, sharing no input."""
+        if array.dtype != dtype or not array.flags.c_contiguous or not array.flags.writeable:
+            return False
+        return not any(isinstance(x, np.ndarray) and np.may_share_memory(array, x) for x in self.call.inputs)
+
+    def emit(self, index: int, value: np.ndarray, *, value_dependent: bool = False) -> np.ndarray:
+        """value as a C-ordered array of the output's dtype that shares no input, in the shape the inputs give.
+
+        value itself is delivered when it already is one (a kernel's own result, or the output's buffer); anything
+        else (a view of an input, another dtype, a broadcast) is copied once.
         The caller's shape may be a maximum (outputs of dynamic models; the runtime writes the real dims back), so a
         different shape is accepted when the result fits in it; a single element is delivered in the caller's
         [] or [1, ...] shape (the official ArgMaxV2 sample declares [1] for a rank-0 result). A result larger than
         the caller's shape is an error unless value_dependent (the runtime then checks the buffer).
         """
-        array = np.array(value, dtype=self.dtype(index), order="C", copy=True)
+        dtype = self.dtype(index)
+        array = np.asarray(value)
+        if not self._owned(array, dtype):
+            array = np.array(array, dtype=dtype, order="C", copy=True)
         wanted = tuple(self.infos[index].shape)
         if value_dependent or not all(d >= 0 for d in wanted) or array.shape == wanted:
             return array

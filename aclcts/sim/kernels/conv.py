@@ -10,8 +10,9 @@ out = (in + pad_before + pad_after - (dilation * (kernel - 1) + 1)) // stride + 
 The kernel sees only arrays, not the filter's format: the filter is taken as [out_channels, in_channels / groups,
 kernel_h, kernel_w] (the NCHW filter of the official Conv2D sample), x and y in data_format. offset_w and a nonzero
 offset_x (quantization) are not simulated.
-Numerics: fp16/bf16 accumulate in fp32, int8 in int32, over (input channel, kernel row, kernel column) in that
-sequential order; the bias is added in the accumulator; the result is rounded once to the output type.
+Numerics: an im2col view of x and one matrix product per group (numerics.batched_matmul): fp16/bf16 accumulate in
+fp32 (BLAS's blocked order; with matmul_accumulation=sequential, over (input channel, kernel row, kernel column) in
+that order), int8 in int32; the bias is added in the accumulator; the result is rounded once to the output type.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from aclcts.core.constants import DataType
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs, dtype_name
-from aclcts.sim.kernels.numerics import BFLOAT16, FLOAT16, FLOAT32, accumulator_dtype
+from aclcts.sim.kernels.numerics import BFLOAT16, FLOAT16, FLOAT32, accumulator_dtype, batched_matmul
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, inferred
 
@@ -90,23 +92,22 @@ class _Geometry:
         return (self.n, self.oh, self.ow, self.k) if self.nhwc else (self.n, self.k, self.oh, self.ow)
 
 
-def _convolve(g: _Geometry, x: np.ndarray, w: np.ndarray, acc_dtype: np.dtype) -> np.ndarray:
-    """NCHW x (already padded) convolved with w into an [N, K, OH, OW] accumulator."""
-    wide = np.int64 if acc_dtype.kind == "i" else acc_dtype
-    xs, ws = x.astype(wide), w.astype(wide)
-    acc = np.zeros((g.n, g.k, g.oh, g.ow), dtype=wide)
+def _convolve(g: _Geometry, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """NCHW x (already padded) convolved with w into an [N, K, OH, OW] accumulator, one matrix product per group.
+
+    The windows are an im2col view of x (no copy until the product needs one): for each output pixel the
+    (input channel, kernel row, kernel column) elements in that order, the contraction index of the product.
+    """
+    span_h, span_w = g.dh * (g.kh - 1) + 1, g.dw * (g.kw - 1) + 1
+    windows = sliding_window_view(x, (span_h, span_w), axis=(2, 3))[:, :, :: g.sh, :: g.sw, :: g.dh, :: g.dw]
+    windows = windows[:, :, : g.oh, : g.ow]  # [N, C, OH, OW, KH, KW]
     per_group_in, per_group_out = g.c // g.groups, g.k // g.groups
-    for group in range(g.groups):
-        outs = slice(group * per_group_out, (group + 1) * per_group_out)
-        for ci in range(per_group_in):
-            channel = xs[:, group * per_group_in + ci]
-            for i in range(g.kh):
-                rows = slice(i * g.dh, i * g.dh + g.sh * (g.oh - 1) + 1, g.sh)
-                for j in range(g.kw):
-                    cols = slice(j * g.dw, j * g.dw + g.sw * (g.ow - 1) + 1, g.sw)
-                    patch = channel[:, rows, cols]
-                    acc[:, outs] = acc[:, outs] + ws[outs, ci, i, j][None, :, None, None] * patch[:, None]
-    return acc.astype(acc_dtype)
+    cols = windows.reshape(g.n, g.groups, per_group_in, g.oh, g.ow, g.kh, g.kw)
+    cols = cols.transpose(1, 0, 3, 4, 2, 5, 6).reshape(g.groups, g.n * g.oh * g.ow, per_group_in * g.kh * g.kw)
+    filters = w.reshape(g.groups, per_group_out, per_group_in * g.kh * g.kw).transpose(0, 2, 1)
+    acc = batched_matmul(cols, filters, order=range)  # [groups, N*OH*OW, K/groups]
+    acc = acc.reshape(g.groups, g.n, g.oh, g.ow, per_group_out)
+    return acc.transpose(1, 0, 4, 2, 3).reshape(g.n, g.k, g.oh, g.ow)
 
 
 def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
@@ -123,21 +124,25 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
     if y_dtype not in _OUTPUT[x.dtype]:
         allowed = ", ".join(dtype_name(d) for d in _OUTPUT[x.dtype])
         raise call.fail(f"output 'y' has dtype {dtype_name(y_dtype)}, expected {allowed} for {dtype_name(x.dtype)} inputs")
-    nchw = np.transpose(x, (0, 3, 1, 2)) if g.nhwc else x
-    top, bottom, left, right = g.pads
-    padded = np.pad(nchw, ((0, 0), (0, 0), (top, bottom), (left, right)))
     acc_dtype = accumulator_dtype(x.dtype)
+    nchw = np.transpose(x, (0, 3, 1, 2)) if g.nhwc else x
+    if acc_dtype.kind == "f":
+        nchw, w = nchw.astype(acc_dtype, copy=False), w.astype(acc_dtype, copy=False)
+    top, bottom, left, right = g.pads
+    padded = np.pad(nchw, ((0, 0), (0, 0), (top, bottom), (left, right))) if any(g.pads) else nchw
     with np.errstate(all="ignore"):
-        acc = _convolve(g, padded, w, acc_dtype)
         bias = call.optional(2)
         if bias is not None:
             call.require_dtype("bias", bias.dtype, _BIAS[x.dtype])
             if bias.shape != (g.k,):
                 raise call.fail(f"input 'bias' must have shape [{g.k}] (the filter count), got {list(bias.shape)}")
-            acc = (acc + bias.astype(acc_dtype)[None, :, None, None]).astype(acc_dtype)
-        y = acc.astype(y_dtype)
-    if g.nhwc:
-        y = np.transpose(y, (0, 2, 3, 1))
+        acc = _convolve(g, padded, w)
+        if g.nhwc:
+            acc = np.transpose(acc, (0, 2, 3, 1))
+        if bias is not None:
+            acc = np.add(acc, bias.astype(acc_dtype)[:, None, None] if not g.nhwc else bias.astype(acc_dtype))
+        y = out.buffer(0, acc.shape)
+        np.copyto(y, acc, casting="unsafe")
     return [out.emit(0, y)]
 
 

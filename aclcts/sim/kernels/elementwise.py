@@ -5,7 +5,8 @@ Prototypes (inputs x1, x2 -> y; no attributes), CANN op_proto elewise_calculatio
 mindspore-ai/graphengine third_party/fwkacllib/inc/ops/elewise_calculation_ops.h (Sub, Mul, RealDiv, Maximum,
 Minimum, Pow, Equal, Less, Greater, LogicalAnd, AddN with DYNAMIC_INPUT x and REQUIRED_ATTR N) and
 hicann/ops-math math/add/op_graph/add_proto.h (Add, which also takes bool and bf16).
-fp16/bf16 results are rounded to the storage type after the op (numerics.py); integers wrap.
+fp16/bf16 results are rounded to the storage type after the op (numerics.py); integers wrap. float32/float64
+arithmetic ops run as one NumPy ufunc written straight into the output's buffer.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import BOOL, FLOATS, INTS, Rounder, is_float, rounder, widen
+from aclcts.sim.kernels.numerics import BOOL, EXACT_FLOATS, FLOATS, INTS, Rounder, is_float, rounder, widen
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import broadcast, inferred
 
@@ -56,8 +57,10 @@ class _Binary:
         on_raw: RawFn,
         *,
         boolean_result: bool = False,
+        ufunc: np.ufunc | None = None,
     ) -> None:
         self.op_type = op_type
+        self.ufunc = ufunc
         self.allowed = allowed
         self.on_float = on_float
         self.on_raw = on_raw
@@ -80,13 +83,17 @@ class _Binary:
         else:
             out.require_dtype(0, x1.dtype, "same as input 'x1'")
         with np.errstate(all="ignore"):
+            if self.ufunc is not None and x1.dtype in EXACT_FLOATS:
+                y = out.buffer(0, shape)
+                self.ufunc(x1, x2, out=y)
+                return [out.emit(0, y)]
             if is_float(x1.dtype):
                 y = self.on_float(widen(x1), widen(x2), rounder(x1.dtype))
             else:
                 y = self.on_raw(x1, x2)
         y = np.asarray(y)
         if not self.boolean_result:
-            y = y.astype(x1.dtype)
+            y = y.astype(x1.dtype, copy=False)
         return [out.emit(0, np.broadcast_to(y, shape))]
 
     def infer_shape(self, inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
@@ -111,13 +118,13 @@ _EQUAL = FLOATS + (_I["int8"], _I["int16"], _I["int32"], _I["int64"], _I["uint8"
 _ORDER = FLOATS + INTS
 
 _BINARY = (
-    _Binary("Add", _ADD, lambda a, b, r: r(a + b), lambda a, b: a | b if a.dtype == BOOL else a + b),
-    _Binary("Sub", _ARITH, lambda a, b, r: r(a - b), lambda a, b: a - b),
-    _Binary("Mul", _ARITH, lambda a, b, r: r(a * b), lambda a, b: a * b),
-    _Binary("RealDiv", _ARITH, lambda a, b, r: r(a / b), _truncating_divide),
-    _Binary("Maximum", _MAXMIN, lambda a, b, r: r(np.maximum(a, b)), np.maximum),
-    _Binary("Minimum", _MAXMIN, lambda a, b, r: r(np.minimum(a, b)), np.minimum),
-    _Binary("Pow", _POW, lambda a, b, r: r(np.power(a, b)), _integer_power),
+    _Binary("Add", _ADD, lambda a, b, r: r(a + b), lambda a, b: a | b if a.dtype == BOOL else a + b, ufunc=np.add),
+    _Binary("Sub", _ARITH, lambda a, b, r: r(a - b), lambda a, b: a - b, ufunc=np.subtract),
+    _Binary("Mul", _ARITH, lambda a, b, r: r(a * b), lambda a, b: a * b, ufunc=np.multiply),
+    _Binary("RealDiv", _ARITH, lambda a, b, r: r(a / b), _truncating_divide, ufunc=np.true_divide),
+    _Binary("Maximum", _MAXMIN, lambda a, b, r: r(np.maximum(a, b)), np.maximum, ufunc=np.maximum),
+    _Binary("Minimum", _MAXMIN, lambda a, b, r: r(np.minimum(a, b)), np.minimum, ufunc=np.minimum),
+    _Binary("Pow", _POW, lambda a, b, r: r(np.power(a, b)), _integer_power, ufunc=np.power),
     _Binary("Equal", _EQUAL, lambda a, b, r: a == b, lambda a, b: a == b, boolean_result=True),
     _Binary("Less", _ORDER, lambda a, b, r: a < b, lambda a, b: a < b, boolean_result=True),
     _Binary("Greater", _ORDER, lambda a, b, r: a > b, lambda a, b: a > b, boolean_result=True),

@@ -47,7 +47,9 @@ def _transpose_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], o
     perm = _perm(call, call.index_values(1, "perm", call.input(1, "perm")), x.ndim)
     out = Outputs(call, outputs, ["y"])
     out.require_dtype(0, x.dtype, "same as input 'x'")
-    return [out.emit(0, np.transpose(x, perm))]
+    y = out.buffer(0, tuple(x.shape[a] for a in perm))
+    np.copyto(y, np.transpose(x, perm))
+    return [out.emit(0, y)]
 
 
 def _transpose_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:

@@ -8,8 +8,8 @@ Prototypes:
 - GEMM(a, b, c, alpha, beta -> y; transpose_a, transpose_b bool false), y = alpha * op(a) @ op(b) + beta * c:
   mindspore-ai/graphengine third_party/fwkacllib/inc/ops/matrix_calculation_ops.h; dtype triples and the
   alpha/beta-of-c's-dtype rule from acl.blas.gemm_ex (shared/reference/pyacl-api.md).
-Numerics (numerics.batched_matmul): fp16/bf16 accumulate in fp32, int8 in int32, sequentially over K; a bias is
-added in the accumulator; the result is rounded once to the output type. GEMM's alpha/beta epilogue runs in the
+Numerics (numerics.batched_matmul): fp16/bf16 accumulate in fp32 (BLAS's blocked order, or sequentially over K
+with the setting matmul_accumulation=sequential), int8 in int32; a bias is added in the accumulator; the result is rounded once to the output type. GEMM's alpha/beta epilogue runs in the
 accumulator type (fp32, or int32 with wrap for int8 a/b with an int32 c), then rounds once, as in the official
 GEMM sample's golden fp16(alpha * (fp32(A) @ fp32(B)) + beta * C). Only the ND layout is simulated.
 """
@@ -81,6 +81,15 @@ def _oriented(x: np.ndarray, transpose: bool) -> np.ndarray:
     return np.swapaxes(x, -1, -2) if transpose else x
 
 
+def _rounded(acc: np.ndarray, out: Outputs, shape: tuple[int, ...]) -> np.ndarray:
+    """The accumulator rounded once to output y's dtype, written into y's buffer."""
+    if acc.dtype == out.dtype(0):
+        return acc.reshape(shape)
+    y = out.buffer(0, shape)
+    np.copyto(y, acc.reshape(shape), casting="unsafe")
+    return y
+
+
 def _matmul_kernel(spec: _Spec) -> None:
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(spec.op_type, inputs, attrs)
@@ -108,9 +117,9 @@ def _matmul_kernel(spec: _Spec) -> None:
                 call.require_dtype("bias", bias.dtype, _BIAS[x1.dtype])
                 if bias.ndim != 1 or bias.shape[0] != n:
                     raise call.fail(f"input 'bias' must have shape [{n}] (N), got {list(bias.shape)}")
-                acc = (acc + bias.astype(acc.dtype)).astype(acc.dtype)
-            y = acc.astype(y_dtype)
-        return [out.emit(0, y.reshape(batch + (m, n)))]
+                np.add(acc, bias.astype(acc.dtype), out=acc)
+            y = _rounded(acc, out, batch + (m, n))
+        return [out.emit(0, y)]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(spec.op_type, inputs, attrs)
@@ -167,9 +176,11 @@ def _gemm_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
             _oriented(a, call.attr_bool("transpose_a", False)), _oriented(b, call.attr_bool("transpose_b", False))
         )
         epilogue = INT32 if c.dtype == INT32 else FLOAT32
-        scaled = acc.astype(epilogue) * alpha.reshape(()).astype(epilogue)
-        y = (scaled + beta.reshape(()).astype(epilogue) * c.astype(epilogue)).astype(epilogue)
-    return [out.emit(0, y.astype(c.dtype))]
+        scaled = acc.astype(epilogue, copy=False)
+        np.multiply(scaled, alpha.reshape(()).astype(epilogue), out=scaled)
+        np.add(scaled, beta.reshape(()).astype(epilogue) * c.astype(epilogue), out=scaled)
+        y = _rounded(scaled, out, scaled.shape)
+    return [out.emit(0, y)]
 
 
 def _gemm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:

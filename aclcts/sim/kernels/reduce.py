@@ -62,7 +62,7 @@ float_sum = Seam("float sum", _pairwise_sum)
 def _sum(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:
     flat = _flattened(x, axes)
     if is_float(x.dtype):
-        return float_sum(flat.astype(compute_dtype(x.dtype)))
+        return float_sum(flat.astype(compute_dtype(x.dtype), copy=False))
     return np.sum(flat, axis=-1, dtype=x.dtype)
 
 
@@ -149,7 +149,7 @@ def _reduced(
     if axes is None:
         return out.emit(0, x)
     with np.errstate(all="ignore"):
-        y = np.asarray(reduce(call, x, axes)).astype(x.dtype)
+        y = np.asarray(reduce(call, x, axes)).astype(x.dtype, copy=False)
     return out.emit(0, y.reshape(_reduced_shape(x.shape, axes, keep_dims)))
 
 

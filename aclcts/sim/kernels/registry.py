@@ -55,6 +55,11 @@ def get_kernel(op_type: str) -> Kernel | None:
     return _CUSTOM.get(op_type) or builtin_kernel(op_type)
 
 
+def is_registered(op_type: str) -> bool:
+    """Whether op_type runs a kernel added with register_kernel (rather than a built-in)."""
+    return op_type in _CUSTOM
+
+
 def registered_op_types() -> list[str]:
     """Every op type that has a kernel, sorted."""
     return sorted(set(_BUILTIN) | set(_CUSTOM))

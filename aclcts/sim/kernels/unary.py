@@ -23,7 +23,7 @@ import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import FLOATS, Rounder, is_float, rounder, widen
+from aclcts.sim.kernels.numerics import EXACT_FLOATS, FLOATS, Rounder, is_float, rounder, widen
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import inferred
 
@@ -97,6 +97,20 @@ _TABLE: dict[str, tuple[tuple[np.dtype, ...], FloatFn, RawFn | None]] = {
 }
 
 
+#: Ops whose float32/float64 result is one NumPy ufunc of x, written straight into the output's buffer.
+_DIRECT: dict[str, np.ufunc] = {
+    "Abs": np.abs, "Neg": np.negative, "Exp": np.exp, "Log": np.log, "Sqrt": np.sqrt, "Tanh": np.tanh,
+}
+
+
+def _has_affine(call: OpCall) -> bool:
+    """Whether an Exp/Log call gives base, scale or shift other than the defaults."""
+    if call.op_type not in ("Exp", "Log"):
+        return False
+    base, scale, shift = _base_scale_shift(call)
+    return (base, scale, shift) != (-1.0, 1.0, 0.0)
+
+
 def _kernel(op_type: str) -> tuple[Callable[..., list[np.ndarray]], Callable[..., list[InferredShape]]]:
     allowed, on_float, on_raw = _TABLE[op_type]
 
@@ -108,11 +122,16 @@ def _kernel(op_type: str) -> tuple[Callable[..., list[np.ndarray]], Callable[...
         out = Outputs(call, outputs, ["y"])
         out.require_dtype(0, x.dtype, "same as input 'x'")
         with np.errstate(all="ignore"):
+            ufunc = _DIRECT.get(op_type)
+            if ufunc is not None and x.dtype in EXACT_FLOATS and not _has_affine(call):
+                y = out.buffer(0)
+                ufunc(x, out=y)
+                return [out.emit(0, y)]
             if is_float(x.dtype) or on_raw is None:
                 y = on_float(call, widen(x), rounder(x.dtype))
             else:
                 y = on_raw(x)
-        return [out.emit(0, np.asarray(y).astype(x.dtype))]
+        return [out.emit(0, np.asarray(y).astype(x.dtype, copy=False))]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
