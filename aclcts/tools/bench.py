@@ -1,4 +1,4 @@
-"""Benchmarks: `aclcts bench [runtime|ops|overhead|suite|all] [--quick] [--cases PATH ...]` prints one table."""
+"""Benchmarks: `aclcts bench [runtime|ops|kernels|overhead|suite|all] [--quick] [--cases PATH ...]` prints one table."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from aclcts.cases import Case, CaseFileError, TensorCase, load_cases
 from aclcts.cases.values import draw_inputs
 from aclcts.core.opmodel import OpModel, TensorSpec
 from aclcts.drive.resources import TrackingAcl
+from aclcts.tools import bench_kernels
 from aclcts.judge.decorator import judge
 
 ACL_INT32, ACL_FLOAT16, ACL_ND = 3, 1, 2
@@ -48,6 +49,7 @@ class Row:
     value: float
     unit: str
     target: tuple[str, float] | None = None
+    note: str = ""
 
     def verdict(self) -> str:
         """'met' or 'MISSED' for a row with a target, else ''."""
@@ -60,7 +62,8 @@ class Row:
     def line(self) -> str:
         """The row as one table line."""
         target = f"{self.target[0]} {self.target[1]:g}" if self.target else ""
-        return f"{self.figure:<{FIGURE_WIDTH}}  {self.value:>10.3f}  {self.unit:<10}  {target:<8}  {self.verdict()}"
+        line = f"{self.figure:<{FIGURE_WIDTH}}  {self.value:>10.3f}  {self.unit:<10}  {target:<8}  {self.verdict()}"
+        return f"{line:<{FIGURE_WIDTH + 41}}  {self.note}" if self.note else line
 
 
 @dataclass(frozen=True)
@@ -203,6 +206,23 @@ def ops_figures(settings: Settings) -> Iterator[Row]:
     low, high = settings.model_counts[0], settings.model_counts[-1]
     yield Row(f"{high:,} models / {low:,} model", statistics.median(r[high] / r[low] for r in rounds), "ratio",
               ("<=", 1.5))
+
+
+def kernel_figures(settings: Settings) -> Iterator[Row]:
+    """Per op and shape: execute_v2 + synchronize against NumPy computing the same result (best of several), the
+    handle path beside it; then the peak RSS of a process running one large Add over its tensors' bytes."""
+    acl, stream = _session()
+    try:
+        for timing in bench_kernels.timings(acl, stream, settings.quick):
+            yield Row(f"{timing.case.label} / numpy", timing.ratio, "ratio", ("<=", timing.case.target), timing.note())
+    except RuntimeError as exc:
+        raise BenchError(str(exc)) from None
+    rows, cols = (2048, 2048) if settings.quick else (4096, 4096)
+    try:
+        ratio = bench_kernels.peak_rss_ratio(rows, cols)
+    except RuntimeError as exc:
+        raise BenchError(str(exc)) from None
+    yield Row(f"peak RSS, Add float32 {rows}x{cols} / tensor bytes", ratio, "ratio", ("<=", 3))
 
 
 def _overhead_cases(cases: list[Case], count: int) -> list[Case]:
@@ -401,7 +421,8 @@ def _library(settings: Settings) -> list[Case]:
 
 
 SUITES: dict[str, Callable[[Settings], Iterator[Row]]] = {
-    "runtime": runtime_figures, "ops": ops_figures, "overhead": overhead_figures, "suite": suite_figures,
+    "runtime": runtime_figures, "ops": ops_figures, "kernels": kernel_figures, "overhead": overhead_figures,
+    "suite": suite_figures,
 }
 
 

@@ -4,6 +4,12 @@ import re
 import subprocess
 import sys
 
+import numpy as np
+
+from aclcts.tools import bench_kernels
+
+CASES = bench_kernels.cases(quick=True)
+
 ADD_CASE = """\
 op: Add
 family: elementwise
@@ -19,7 +25,9 @@ FIGURES = [
     "create_tensor_desc + destroy_tensor_desc", "rt.malloc(256) + rt.free", "memcpy 16 MiB host->device",
     "numpy copy 16 MiB", "memcpy / numpy copy bandwidth", "execute_v2 tiny Add", "execute_with_handle tiny Add",
     "execute_v2 / execute_with_handle", "execute_v2 with 1 loaded model(s)", "execute_v2 with 100 loaded model(s)",
-    "execute_v2 with 1,000 loaded model(s)", "1,000 models / 1 model", "executor.run + judge per case (2 cases)",
+    "execute_v2 with 1,000 loaded model(s)", "1,000 models / 1 model",
+    *(f"{case.label} / numpy" for case in bench_kernels.cases(quick=True)),
+    "peak RSS, Add float32 2048x2048 / tensor bytes", "executor.run + judge per case (2 cases)",
     "executor.run alone per case", "plain acl calls per case", "executor.run alone / plain acl calls",
     "executor.run + judge / plain acl calls", "suite startup: pytest --collect-only", "suite startup: compiling 2 models",
     "pytest conformance/ serial (2 runs): N tests", "pytest conformance/ serial throughput", "pytest conformance/ -n 2: N tests",
@@ -30,9 +38,15 @@ FIGURES = [
     "-n 2 / serial throughput over the tests' span", "two serial runs at once: throughput",
     "two serial runs at once / one serial run",
 ]
+KERNEL_ROWS = [f"{case.label} / numpy" for case in bench_kernels.cases(quick=True)]
 TARGETED = {"create_tensor_desc + destroy_tensor_desc", "rt.malloc(256) + rt.free", "memcpy / numpy copy bandwidth",
             "execute_v2 / execute_with_handle", "1,000 models / 1 model", "executor.run + judge / plain acl calls",
-            "-n 2 / serial throughput"}
+            "-n 2 / serial throughput", *KERNEL_ROWS, "peak RSS, Add float32 2048x2048 / tensor bytes"}
+
+
+def verdict(cells):
+    """The verdict cell of a row's cells after the figure (value, unit, target operator and bound, verdict, note)."""
+    return cells[4] if len(cells) > 4 else None
 
 
 def bench(root, *args):
@@ -50,7 +64,7 @@ def test_quick_run_prints_every_figure_with_a_number_and_judges_every_target(pyt
     assert list(rows) == FIGURES
     for figure, cells in rows.items():
         assert re.fullmatch(r"\d+\.\d{3}", cells[0]), (figure, cells)
-        assert (cells[-1] in ("met", "MISSED")) == (figure in TARGETED), (figure, cells)
+        assert (verdict(cells) in ("met", "MISSED")) == (figure in TARGETED), (figure, cells)
     # --quick runs serial twice (the median of two is their mean) and -n 2 once: each mode's parts add up to its wall.
     walls = {"serial": "pytest conformance/ serial (2 runs): N tests", "-n 2": "pytest conformance/ -n 2: N tests"}
     for mode, wall in walls.items():
@@ -64,7 +78,7 @@ def test_unknown_suite_is_a_one_line_error(pytestconfig):
     done = bench(pytestconfig.rootpath, "runtime", "speed")
     assert done.returncode == 2
     assert done.stderr.strip() == ("aclcts bench: error: unknown suite speed; expected runtime, ops, "
-                                   "overhead, suite or all")
+                                   "kernels, overhead, suite or all")
     assert done.stdout == ""
 
 
@@ -75,3 +89,39 @@ def test_a_bad_case_file_is_a_one_line_error_naming_it(pytestconfig, tmp_path):
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and "bad.yaml" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+NOTE = re.compile(r"execute_v2 (\d+\.\d+) ms, handle (\d+\.\d+) ms \((\d+\.\d+)\), numpy (\d+\.\d+) ms")
+
+
+def test_kernels_rows_give_execute_v2_handle_and_numpy_times_and_their_ratios(pytestconfig):
+    done = bench(pytestconfig.rootpath, "kernels", "--quick")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()[1:]
+    assert [line[:52].rstrip() for line in lines] == [*KERNEL_ROWS, "peak RSS, Add float32 2048x2048 / tensor bytes"]
+    for line, case in zip(lines, bench_kernels.cases(quick=True)):
+        cells = line[52:].split()
+        assert cells[1:4] == ["ratio", "<=", f"{case.target:g}"] and verdict(cells) in ("met", "MISSED"), line
+        v2, handle, handle_ratio, numpy = (float(g) for g in NOTE.search(line).groups())
+        assert abs(float(cells[0]) - v2 / numpy) <= 0.01 * v2 / numpy + 0.002, line
+        assert abs(handle_ratio - handle / numpy) <= 0.01 * handle / numpy + 0.01, line
+    assert float(lines[-1][52:].split()[0]) > 0
+
+
+def test_a_kernel_whose_output_differs_from_numpy_ends_the_group_with_one_line(monkeypatch, capsys):
+    import aclcts.sim
+    from aclcts.sim.kernels import unregister_kernel
+    from aclcts.tools import bench
+
+    def wrong_add(inputs, attrs, outputs):
+        return [np.asarray(inputs[0] - inputs[1])]
+
+    aclcts.sim.register_kernel("Add", wrong_add)
+    monkeypatch.setattr(bench_kernels, "cases", lambda quick: [case for case in CASES if case.op_type == "Add"])
+    try:
+        code = bench.main(["kernels", "--quick"])
+    finally:
+        unregister_kernel("Add")
+    assert code == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "aclcts bench: error: Add float32 2048x2048: the simulator's output differs from NumPy's"]
