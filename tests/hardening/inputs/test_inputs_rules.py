@@ -1,0 +1,107 @@
+"""The shared input rules (core.inputs) and the stricter YAML and JSON readers built on them."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from aclcts.atc.jsonpos import DuplicateJsonKey, JsonTooDeep, LocatedJson
+from aclcts.cases import CaseFileError, case_files
+from aclcts.core import inputs, yamlpos
+from aclcts.core.inputs import DuplicateKeyError, InputFileError, decode_utf8, read_bytes, too_deep, unique_keys
+from aclcts.core.yamlpos import YamlSyntaxError, load_with_lines
+
+
+def test_a_file_of_exactly_the_limit_is_read_and_one_byte_more_is_refused(tmp_path):
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 10)
+    assert read_bytes(path, "test", 10) == b"x" * 10
+    with pytest.raises(InputFileError, match=r"^.*/f: the test file is larger than the limit of 9 bytes$"):
+        read_bytes(path, "test", 9)
+
+
+def test_a_character_device_is_refused_unread():
+    with pytest.raises(InputFileError, match="^/dev/null: cannot read the test file: a character device, not a "):
+        read_bytes("/dev/null", "test", 10)
+
+
+def test_a_folder_and_a_missing_file_are_refused(tmp_path):
+    with pytest.raises(InputFileError, match="a folder, not a regular file"):
+        read_bytes(tmp_path, "test", 10)
+    with pytest.raises(InputFileError, match="cannot read the test file: No such file"):
+        read_bytes(tmp_path / "missing", "test", 10)
+
+
+def test_bad_utf8_names_line_byte_and_offset():
+    with pytest.raises(InputFileError) as info:
+        decode_utf8(b"a: 1\nb: \xe2\x82\n", "f.yaml")
+    assert str(info.value).startswith("f.yaml:2: not UTF-8 text: byte 0xe2 at byte offset 8 ")
+
+
+def test_unique_keys_refuses_a_repeated_key_and_keeps_order():
+    assert list(unique_keys([("b", 1), ("a", 2)])) == ["b", "a"]
+    with pytest.raises(DuplicateKeyError) as info:
+        unique_keys([("a", 1), ("b", 2), ("a", 3)])
+    assert info.value.key == "a"
+
+
+@pytest.mark.parametrize("depth, deep", [(3, False), (inputs.MAX_NESTING_DEPTH, False),
+                                         (inputs.MAX_NESTING_DEPTH + 1, True)])
+def test_too_deep_counts_objects_and_arrays(depth, deep):
+    value: object = 1
+    for level in range(depth):
+        value = [value] if level % 2 else {"k": value}
+    text = "[" * depth
+    assert too_deep(value, text) is deep
+
+
+def test_a_socket_in_a_case_folder_is_skipped_with_a_warning(tmp_path):
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(folder / "s.yaml"))
+    try:
+        warned: list[str] = []
+        assert case_files([str(folder)], warn=warned.append) == []
+        assert warned == [f"{folder / 's.yaml'}: skipped, not read as a case file: a socket, not a regular file"]
+        with pytest.raises(CaseFileError, match="s.yaml: cannot read the case file: a socket, not a regular file"):
+            case_files([str(folder / "s.yaml")])
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("text, line, wanted", [
+    ("? [a, b]\n: 1\n", 1, "expected a plain value as a mapping key, got a list"),
+    ("a: 1\n<<: {b: 2}\n", 2, "merge"),
+    ("a: !custom 1\n", 1, "field 'a': expected a plain YAML value"),
+    ("a:\n  b: 1\n  c: 2\n  b: 3\n", 4, "duplicate key 'b' (first given on line 2)"),
+    ("a: 1\nb: \x00\n", 2, "character #x0000 at character offset 8 is not allowed"),
+])
+def test_yaml_that_yaml_allows_but_aclcts_does_not(text, line, wanted):
+    with pytest.raises(YamlSyntaxError) as info:
+        load_with_lines(text, "f.yaml")
+    assert str(info.value).startswith(f"f.yaml:{line}: ") and wanted in str(info.value)
+
+
+def test_aliases_expanding_beyond_the_value_limit_are_refused(monkeypatch):
+    monkeypatch.setattr(yamlpos, "MAX_YAML_VALUES", 50)
+    text = "a: &a [1, 2, 3, 4, 5, 6, 7, 8]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n"
+    with pytest.raises(YamlSyntaxError, match="at most 50 values"):
+        load_with_lines(text, "f.yaml")
+    assert load_with_lines("a: &a [1, 2]\nb: [*a, *a]\n", "f.yaml")[0] == {"a": [1, 2], "b": [[1, 2], [1, 2]]}
+
+
+def test_json_duplicate_keys_name_both_lines_and_nested_objects_are_checked_too():
+    with pytest.raises(DuplicateJsonKey) as info:
+        LocatedJson('[{"a": 1,\n  "b": {"c": 1,\n\n  "c": 2}}]')
+    assert (info.value.key, info.value.first_line, info.value.line) == ("c", 2, 4)
+    assert LocatedJson('{"a": {"b": 1}, "b": {"a": 2}}').value == {"a": {"b": 1}, "b": {"a": 2}}
+
+
+def test_json_nesting_limit_names_the_line():
+    depth = inputs.MAX_NESTING_DEPTH
+    assert LocatedJson("[" * depth + "]" * depth).value is not None
+    with pytest.raises(JsonTooDeep) as info:
+        LocatedJson("\n" + "[" * (depth + 1) + "]" * (depth + 1))
+    assert info.value.line == 2
