@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from aclcts.atc.parser import SingleOpFileError, parse_singleop, read_singleop_text
 from aclcts.cases import CaseFileError, expand_file
+from aclcts.cases import strategies  # noqa: F401  (registers and loads the profiles: `ci` unless one is chosen)
 from aclcts.core.error_codes import ErrorCodesError, load_error_codes
 from aclcts.core.opmodel import ModelFormatError, OpModel
 from aclcts.pytest_plugin.expectations import ExpectationsError, load_expectations
