@@ -532,6 +532,18 @@ def restore_context(acl: Any, session: flow.Session) -> Iterator[flow.Session]:
     flow.check(acl.rt.set_context(session.context), "acl.rt.set_context")
 
 
+@pytest.mark.negative
+def test_calls_needing_a_context_after_the_current_one_was_destroyed_are_107002(acl, restore_context):
+    session = restore_context
+    context = flow.value(acl.rt.create_context(session.device_id), "acl.rt.create_context")
+    assert acl.rt.destroy_context(context) == OK
+    no_context = ErrorCode.ACL_ERROR_RT_CONTEXT_NULL
+    assert acl.rt.get_context()[1] == no_context
+    assert acl.rt.create_stream()[1] == no_context
+    assert acl.rt.malloc(64, 0)[1] == no_context
+    assert acl.rt.create_event()[1] == no_context
+
+
 def test_set_device_accepts_every_id_below_the_device_count_and_get_device_reports_it(acl, restore_context):
     session = restore_context
     for device_id in range(flow.value(acl.rt.get_device_count(), "acl.rt.get_device_count")):

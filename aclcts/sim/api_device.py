@@ -219,12 +219,16 @@ def reset_device_force(device_id: int) -> int:
 
 
 def context_or_error(api: str) -> Context | int:
-    """The calling thread's current context, the default device's context if none is set, or an error code."""
+    """The calling thread's current context, the default device's context if it never set one, or an error code
+    (its current context was destroyed: no fallback, as get_context says)."""
     code = not_initialized(api)
     if code:
         return code
     st = core.STATE
     context = st.current_context()
+    if context is None and st.context_lost():
+        return fail(st.settings.no_context_code, f"{api}: the calling thread's current context was destroyed "
+                                                 "(set_context or set_device to choose another)")
     if context is None:
         default = st.settings.default_device
         if default is None or not 0 <= default < st.settings.device_count:
@@ -288,7 +292,7 @@ def destroy_context(context_handle: int) -> int:
     if context.streams:
         warn(f"{api}: context {context_handle:#x} still has {len(context.streams)} stream(s); they are destroyed with it")
     if st.current_context() is context:
-        st.set_current_context(None)
+        st.lose_current_context()
     _drop_context(context, api)
     return OK
 

@@ -105,6 +105,17 @@ class SimState:
     def set_current_context(self, context: Context | None) -> None:
         """Make context current for the calling thread."""
         self.threads.context = context
+        self.threads.context_lost = False
+
+    def lose_current_context(self) -> None:
+        """The calling thread's current context was destroyed: it has none until it sets one."""
+        self.threads.context = None
+        self.threads.context_lost = True
+
+    def context_lost(self) -> bool:
+        """Whether the calling thread's current context was destroyed (here or, while current, by another thread)."""
+        context = getattr(self.threads, "context", None)
+        return getattr(self.threads, "context_lost", False) or (context is not None and bool(context.destroyed_by))
 
     def set_error(self, message: str, code: int | None = None) -> None:
         """Record the calling thread's most recent error message and, for a failed call, its error code."""
