@@ -5,8 +5,8 @@ Prototypes (inputs x1, x2 -> y; no attributes), CANN op_proto elewise_calculatio
 mindspore-ai/graphengine third_party/fwkacllib/inc/ops/elewise_calculation_ops.h (Sub, Mul, RealDiv, Maximum,
 Minimum, Pow, Equal, Less, Greater, LogicalAnd, AddN with DYNAMIC_INPUT x and REQUIRED_ATTR N) and
 hicann/ops-math math/add/op_graph/add_proto.h (Add, which also takes bool and bf16).
-fp16/bf16 results are rounded to the storage type after the op (numerics.py); integers wrap. float32/float64
-arithmetic ops run as one NumPy ufunc written straight into the output's buffer.
+fp16/bf16 results are rounded to the storage type after the op (numerics.py); integers wrap. Arithmetic ops on
+floats run as one NumPy ufunc (in float32 for fp16/bf16) written into the output's buffer.
 """
 
 from __future__ import annotations
@@ -83,10 +83,8 @@ class _Binary:
         else:
             out.require_dtype(0, x1.dtype, "same as input 'x1'")
         with np.errstate(all="ignore"):
-            if self.ufunc is not None and x1.dtype in EXACT_FLOATS:
-                y = out.buffer(0, shape)
-                self.ufunc(x1, x2, out=y)
-                return [out.emit(0, y)]
+            if self.ufunc is not None and is_float(x1.dtype):
+                return [out.emit(0, self._direct(x1, x2, out.buffer(0, shape)))]
             if is_float(x1.dtype):
                 y = self.on_float(widen(x1), widen(x2), rounder(x1.dtype))
             else:
@@ -95,6 +93,14 @@ class _Binary:
         if not self.boolean_result:
             y = y.astype(x1.dtype, copy=False)
         return [out.emit(0, np.broadcast_to(y, shape))]
+
+    def _direct(self, x1: np.ndarray, x2: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """The ufunc into y: straight for float32/float64, in float32 rounded once into y for fp16/bf16."""
+        if x1.dtype in EXACT_FLOATS:
+            return self.ufunc(x1, x2, out=y)
+        wide = self.ufunc(widen(x1), widen(x2))
+        np.copyto(y, wide, casting="unsafe")
+        return y
 
     def infer_shape(self, inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         """The kernel's infer_shape entry point."""

@@ -23,7 +23,7 @@ import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import EXACT_FLOATS, FLOATS, Rounder, is_float, rounder, widen
+from aclcts.sim.kernels.numerics import EXACT_FLOATS, FLOAT32, FLOATS, Rounder, is_float, rounder, widen
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import inferred
 
@@ -97,10 +97,20 @@ _TABLE: dict[str, tuple[tuple[np.dtype, ...], FloatFn, RawFn | None]] = {
 }
 
 
-#: Ops whose float32/float64 result is one NumPy ufunc of x, written straight into the output's buffer.
+#: Ops whose result is one NumPy ufunc of x (in float32 for fp16/bf16, rounded once), written into the output's buffer.
 _DIRECT: dict[str, np.ufunc] = {
     "Abs": np.abs, "Neg": np.negative, "Exp": np.exp, "Log": np.log, "Sqrt": np.sqrt, "Tanh": np.tanh,
 }
+
+
+def _direct(ufunc: np.ufunc, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """ufunc of x into y: straight for float32/float64, through one float32 copy rounded once into y for fp16/bf16."""
+    if x.dtype in EXACT_FLOATS:
+        return ufunc(x, out=y)
+    wide = x.astype(FLOAT32)
+    ufunc(wide, out=wide)
+    np.copyto(y, wide, casting="unsafe")
+    return y
 
 
 def _has_affine(call: OpCall) -> bool:
@@ -123,10 +133,8 @@ def _kernel(op_type: str) -> tuple[Callable[..., list[np.ndarray]], Callable[...
         out.require_dtype(0, x.dtype, "same as input 'x'")
         with np.errstate(all="ignore"):
             ufunc = _DIRECT.get(op_type)
-            if ufunc is not None and x.dtype in EXACT_FLOATS and not _has_affine(call):
-                y = out.buffer(0)
-                ufunc(x, out=y)
-                return [out.emit(0, y)]
+            if ufunc is not None and is_float(x.dtype) and not _has_affine(call):
+                return [out.emit(0, _direct(ufunc, x, out.buffer(0)))]
             if is_float(x.dtype) or on_raw is None:
                 y = on_float(call, widen(x), rounder(x.dtype))
             else:
