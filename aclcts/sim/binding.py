@@ -108,7 +108,7 @@ PARSE_FAILURE_MESSAGES: dict[str, str] = {name: f"{name} args parse failed!" for
     "acl.rt.synchronize_device_with_timeout",
 )}
 #: Wrappers that leave CPython's own PyArg_ParseTuple error in place (they only log their message).
-KEEPS_CPYTHON_MESSAGE = frozenset({"acl.util.start_thread"})
+KEEPS_CPYTHON_MESSAGE = frozenset({"acl.util.start_thread", "acl.op.register_compile_func"})
 
 
 def cpython_count_message(required: int, most: int, given: int) -> str:
@@ -116,6 +116,16 @@ def cpython_count_message(required: int, most: int, given: int) -> str:
     bound = required if given < required else most
     how = "exactly" if required == most else "at least" if given < required else "at most"
     return f"function takes {how} {bound} argument{'' if bound == 1 else 's'} ({given} given)"
+
+
+def cpython_conversion_error(codes: str, args: tuple) -> Exception:
+    """CPython's PyArg_ParseTuple error for the first argument its code rejects (the "s" and "O" codes)."""
+    for position, (code, value) in enumerate(zip(codes, args), 1):
+        if code == "s" and not isinstance(value, str):
+            return TypeError(f"argument {position} must be str, not {type(value).__name__}")
+        if code == "s" and "\0" in value:
+            return ValueError("embedded null character")
+    raise AssertionError(f"no argument of {args!r} fails the codes {codes!r} the way CPython words it")
 
 
 def parser(full_name: str, codes: str) -> Callable[[tuple], tuple]:
@@ -132,6 +142,8 @@ def parser(full_name: str, codes: str) -> Callable[[tuple], tuple]:
         try:
             return [convert(value) for convert, value in zip(converters, args)]
         except _ParseFailed:
+            if cpython:
+                raise cpython_conversion_error(codes.replace("|", ""), args) from None
             raise TypeError(message) from None
 
     if codes == "k":
