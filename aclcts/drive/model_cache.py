@@ -5,24 +5,37 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
+import socket
 import tempfile
 import time
+import warnings
 from pathlib import Path
 from typing import Callable
 
 import aclcts
+from aclcts.core.files import folder_mode, write_atomically
 
 #: Entries unused for this long are removed when another entry is added.
 MAX_AGE_DAYS = 14
 #: At most this many entries are kept (the least recently used go first).
 MAX_ENTRIES = 64
+#: An entry's index: the SoC and the sha256 of each of its model files; written last, inside the build folder.
 MARKER = "complete.json"
 ENV = "ACLCTS_MODEL_CACHE"
+#: Entries are built in `.build-<host>-<pid>-<random>` folders beside them and renamed into place.
+BUILD_PREFIX = ".build-"
+#: A build folder this old is a killed build's, whatever its name says (a build takes seconds to minutes).
+STALE_BUILD_MINUTES = 60
 
 
 class ModelCacheError(Exception):
     """The cache folder cannot be created or written."""
+
+
+class ModelCacheWarning(UserWarning):
+    """A cache entry failed its checksums (corrupted, modified or incomplete) and is compiled again."""
 
 
 def default_root() -> Path:
@@ -50,38 +63,141 @@ def entry_key(elements: list[dict], soc: str) -> str:
     return digest.hexdigest()[:32]
 
 
-def _complete(entry: Path) -> bool:
+def _problem(entry: Path) -> str | None:
+    """Why entry cannot be used ('absent' if there is none), or None if its index lists exactly its intact models."""
+    if not entry.exists():
+        return "absent"
     try:
-        expected = json.loads((entry / MARKER).read_text(encoding="utf-8"))["models"]
-        return len(os.listdir(entry / "models")) == expected
-    except (OSError, ValueError, KeyError, TypeError):
+        index = json.loads((entry / MARKER).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return f"its index {MARKER} is missing"
+    except (OSError, ValueError) as exc:
+        return f"its index {MARKER} cannot be read ({exc})"
+    listed = index.get("models") if isinstance(index, dict) else None
+    if not isinstance(listed, dict) or not all(isinstance(v, str) for v in listed.values()):
+        return f"its index {MARKER} lists no model checksums (an older or damaged index)"
+    try:
+        present = sorted(os.listdir(entry / "models"))
+    except OSError as exc:
+        return f"its models folder cannot be read ({exc.strerror})"
+    if present != sorted(listed):
+        missing, extra = sorted(set(listed) - set(present)), sorted(set(present) - set(listed))
+        return f"its models differ from its index (missing {missing[:3]}, not listed {extra[:3]})"
+    for name in present:
+        try:
+            digest = _sha256(entry / "models" / name)
+        except OSError as exc:
+            return f"model {name} cannot be read ({exc.strerror})"
+        if digest != listed[name]:
+            return f"model {name} does not match its checksum (corrupted or modified)"
+    return None
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _index(models: Path, soc: str) -> bytes:
+    checksums = {name: _sha256(models / name) for name in sorted(os.listdir(models))}
+    return json.dumps({"soc": soc, "models": checksums}, indent=1, sort_keys=True).encode("utf-8")
+
+
+def _host() -> str:
+    return re.sub(r"[^A-Za-z0-9.]", "_", socket.gethostname()) or "host"
+
+
+def _build_prefix() -> str:
+    """`.build-<host>-<pid>-`: a build folder names its builder, so that one whose builder is gone can be removed."""
+    return f"{BUILD_PREFIX}{_host()}-{os.getpid()}-"
+
+
+def _builder_gone(name: str) -> bool:
+    """Whether a build folder's name says it was made on this host by a process that no longer runs."""
+    parts = name[len(BUILD_PREFIX):].rsplit("-", 2)
+    if len(parts) != 3 or parts[0] != _host() or not parts[1].isdigit():
         return False
+    try:
+        os.kill(int(parts[1]), 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, OverflowError):
+        return False
+    return False
+
+
+def _stale_build(path: Path, age: float) -> bool:
+    return path.name.startswith(BUILD_PREFIX) and (age > STALE_BUILD_MINUTES * 60 or _builder_gone(path.name))
+
+
+def remove_stale_builds(root: Path, now: float | None = None) -> list[Path]:
+    """Remove the build folders of killed builders: older than STALE_BUILD_MINUTES, or their process is gone."""
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return removed
+    for name in names:
+        path = root / name
+        try:
+            age = now - path.stat().st_mtime
+        except OSError:
+            continue
+        if _stale_build(path, age):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
+def _make_build(root: Path) -> Path:
+    build = Path(tempfile.mkdtemp(prefix=_build_prefix(), dir=root))
+    os.chmod(build, folder_mode())
+    return build
+
+
+def _discard(entry: Path, root: Path) -> None:
+    """Take a damaged entry out of use in one rename, then remove it (a kill leaves a stale build folder)."""
+    doomed = _make_build(root)
+    try:
+        os.rename(entry, doomed / "entry")
+    except FileNotFoundError:
+        pass
+    shutil.rmtree(doomed, ignore_errors=True)
 
 
 def cached_models(elements: list[dict], soc: str, root: Path,
                   compile_into: Callable[[list[dict], Path, str], Path]) -> Path:
-    """The models folder for `elements`: the cached one, or `compile_into(elements, folder, soc)`'s, then cached."""
+    """The models folder for `elements`: the cached one, or `compile_into(elements, folder, soc)`'s, then cached.
+
+    An entry is complete or absent: it is built in a build folder and renamed into place with an index of its
+    models' checksums. An entry that fails its index (a model corrupted, missing or added) is rebuilt with a
+    ModelCacheWarning; build folders of killed builders are removed.
+    """
     entry = root / entry_key(elements, soc)
-    if _complete(entry):
+    remove_stale_builds(root)
+    problem = _problem(entry)
+    if problem is None:
         try:
             os.utime(entry)  # the last use, for pruning; a read-only cache is still usable
         except OSError:
             pass
         return entry / "models"
+    if problem != "absent":
+        warnings.warn(ModelCacheWarning(f"model cache entry {entry}: {problem}; compiling it again"), stacklevel=2)
     try:
         root.mkdir(parents=True, exist_ok=True)
-        build = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
+        build = _make_build(root)
     except OSError as exc:
         raise ModelCacheError(f"model cache {root}: cannot create a folder there ({exc.strerror})") from None
     try:
         models = compile_into(elements, build, soc)
-        (build / MARKER).write_text(json.dumps({"models": len(os.listdir(models)), "soc": soc}), encoding="utf-8")
-        if entry.exists() and not _complete(entry):
-            shutil.rmtree(entry, ignore_errors=True)
+        write_atomically(build / MARKER, _index(models, soc))
+        if _problem(entry) not in (None, "absent"):
+            _discard(entry, root)
         try:
             os.rename(build, entry)
         except OSError:
-            if not _complete(entry):  # else another process stored the same entry first
+            if _problem(entry) is not None:  # else another process stored the same entry first
                 raise
     except OSError as exc:
         raise ModelCacheError(f"model cache {root}: cannot store the compiled models ({exc.strerror})") from None
@@ -92,7 +208,7 @@ def cached_models(elements: list[dict], soc: str, root: Path,
 
 
 def prune(root: Path, keep: Path, now: float | None = None) -> list[Path]:
-    """Remove entries unused for MAX_AGE_DAYS, the least recently used beyond MAX_ENTRIES, and day-old builds."""
+    """Remove entries unused for MAX_AGE_DAYS, the least recently used beyond MAX_ENTRIES, and stale builds."""
     now = time.time() if now is None else now
     entries = []
     for path in root.iterdir():
@@ -100,8 +216,8 @@ def prune(root: Path, keep: Path, now: float | None = None) -> list[Path]:
             age = now - path.stat().st_mtime
         except OSError:
             continue
-        if path.name.startswith(".build-"):
-            if age > 86400:
+        if path.name.startswith(BUILD_PREFIX):
+            if _stale_build(path, age):
                 entries.append((float("inf"), path))
         elif path != keep:
             entries.append((age, path))
