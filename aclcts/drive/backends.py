@@ -61,12 +61,18 @@ def _load_object(spec: str) -> Any:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise BackendError(f"--backend={spec}: cannot import module {module_name!r}: {exc}") from None
+    except Exception as exc:  # the user's module: whatever its import raises ends the run as one line
+        raise BackendError(f"--backend={spec}: importing module {module_name!r} raised "
+                           f"{type(exc).__name__}: {exc}") from None
     try:
         found = getattr(module, attr)
     except AttributeError:
         raise BackendError(f"--backend={spec}: module {module_name!r} has no attribute {attr!r}") from None
     if callable(found) and not isinstance(found, types.ModuleType) and not hasattr(found, "rt"):
-        found = found()
+        try:
+            found = found()
+        except Exception as exc:  # the user's factory: what it raises is the run's one usage line
+            raise BackendError(f"--backend={spec}: the factory {attr}() raised {type(exc).__name__}: {exc}") from None
     missing = _missing_surface(found)
     if missing:
         raise BackendError(f"--backend={spec}: the object is not pyacl-compatible (it lacks {', '.join(missing[:5])})")
@@ -90,9 +96,33 @@ def mutable_copy(acl: Any) -> types.SimpleNamespace:
 def load_backend(spec: str) -> Backend:
     """Load the backend named by a --backend value."""
     if spec == "sim":
-        from aclcts.sim import acl
-
+        try:
+            from aclcts.sim import acl
+        except ValueError as exc:  # an ACLCTS_SIM_* variable (e.g. an unknown ACLCTS_SIM_FAULTS name)
+            raise BackendError(f"--backend=sim: {exc}") from None
         return Backend(spec, acl, True, False)
     if spec == "npu":
         return Backend(spec, _load_npu(), False, True)
     return Backend(spec, _load_object(spec), False, False)
+
+
+def device_problem(acl: Any, device_id: int) -> str | None:
+    """Why device_id is not a device of this pyacl module (acl.rt.get_device_count), or None (also when the module
+    cannot tell: no get_device_count, or it fails even after acl.init; the session's set_device then says why)."""
+    count_devices = getattr(acl.rt, "get_device_count", None)
+    if count_devices is None:
+        return None
+    count, ret = count_devices()
+    if ret != 0:
+        # The count may need acl.init; the session's own acl.init then returns 100002, which it accepts.
+        if acl.init() not in (0, 100002):
+            return None
+        count, ret = count_devices()
+        if ret != 0:
+            return None
+    if 0 <= device_id < count:
+        return None
+    if not count:
+        return f"--device-id={device_id}: the backend reports no device (acl.rt.get_device_count is 0)"
+    return (f"--device-id={device_id}: the backend has {count} device(s) (acl.rt.get_device_count); "
+            f"expected 0..{count - 1}")

@@ -17,6 +17,7 @@ import pytest
 
 from aclcts.pytest_plugin import reproduce, tuning
 from aclcts.pytest_plugin.failures import FailureSummary, op_of
+from aclcts.pytest_plugin.library import outside, referenced_modules
 from aclcts.pytest_plugin.markers import CONCERNS, STEPS
 from aclcts.pytest_plugin.model_dir import check_model_dir
 from aclcts.pytest_plugin.reproduce import repro_command
@@ -50,6 +51,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="documented error codes of the release under test (default: error-codes/cann-9.0.yaml)")
     group.addoption("--error-codes-lenient", action="store_true",
                     help="negative tests accept any non-zero code instead of the exact documented one")
+    group.addoption("--memory-budget", default=None, metavar="SIZE",
+                    help="host memory one case may take, e.g. 4GiB, or a share of the available memory, e.g. 50%% "
+                         "(default 50%%, split among xdist workers); a case estimated above it is skipped")
     group.addoption("--isolate", action="store_true",
                     help="run unsafe probes in a child process (always so on MODULE:ATTR backends; on npu they are "
                          "skipped without it)")
@@ -71,7 +75,25 @@ def pytest_cmdline_main(config: pytest.Config) -> Generator[None, int | pytest.E
     if not _may_distribute(config) or _hypothesis_options(config):
         with tuning.unrewritten():
             import aclcts.cases.strategies  # noqa: F401  (registers the profiles before hypothesis' plugin loads one)
+        _check_hypothesis_profile(config)
     return (yield)
+
+
+def _check_hypothesis_profile(config: pytest.Config) -> None:
+    """An unregistered --hypothesis-profile is one usage line (in hypothesis' own plugin it ends in INTERNALERROR)."""
+    name = getattr(config.option, "hypothesis_profile", None)
+    if not name:
+        return
+    from hypothesis import settings
+    from hypothesis.errors import InvalidArgument
+
+    from aclcts.cases.strategies import PROFILES
+
+    try:
+        settings.get_profile(name)
+    except InvalidArgument:
+        raise pytest.UsageError(f"--hypothesis-profile={name}: no such hypothesis profile; aclcts registers "
+                                f"{', '.join(PROFILES)} (a conftest.py may register more)") from None
 
 
 def _may_distribute(config: pytest.Config) -> bool:
@@ -114,6 +136,18 @@ def pytest_configure(config: pytest.Config) -> None:
     tuning.configure(config)
     for name in EXTENSIONS:
         importlib.import_module(name).configure(config)
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """Case files from outside the repository: the Python modules their `reference: module:ATTR` will import."""
+    foreign = outside(config)
+    if not foreign:
+        return None
+    modules = referenced_modules(foreign)
+    if not modules:
+        return "aclcts: --cases from outside the repository name no Python module (no reference: module:ATTR)"
+    named = ", ".join(f"{module} ({name})" for module, name in modules)
+    return f"aclcts: --cases from outside the repository import and run these Python modules at collection: {named}"
 
 
 @pytest.hookimpl(hookwrapper=True)

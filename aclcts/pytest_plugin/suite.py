@@ -6,8 +6,11 @@ collects nothing, does not, so that it starts its workers without importing hypo
 
 from __future__ import annotations
 
+import re
+import shutil
+import tempfile
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,24 +24,28 @@ from aclcts.pytest_plugin import allure_results as allure_report  # noqa: F401
 from aclcts.drive import flow  # noqa: F401
 from aclcts.judge import golden  # noqa: F401
 from aclcts.drive import model_cache  # noqa: F401
-from aclcts.drive import dynamic
+from aclcts.drive import budget, dynamic
 from aclcts.cases import strategies  # noqa: F401
 from aclcts.atc import compile_elements, generate_singleop_json
-from aclcts.drive.backends import Backend, BackendError, load_backend
+from aclcts.drive.backends import Backend, BackendError, device_problem, load_backend
 from aclcts.drive.resources import LeakedObjects
 from aclcts.cases import Case, CaseFileError, load_cases
+from aclcts.cases.load import case_files
 from aclcts.cases.values import draw_inputs
 from aclcts.core.error_codes import ErrorCodesError, load_error_codes
 from aclcts.pytest_plugin.library import CASES, DYNAMIC_CASES, GOLDEN, dynamic_cases, golden_folder, library_cases
 from aclcts.drive.resources import TrackingAcl
 from aclcts.pytest_plugin.tuning import unrewritten
-from aclcts.pytest_plugin.xdist_usage import usage_error
+from aclcts.pytest_plugin.xdist_usage import raise_usage_error, usage_error
 
 #: The error-code table used without --error-codes, relative to the run's root folder.
 DEFAULT_ERROR_CODES = Path("error-codes") / "cann-9.0.yaml"
 #: The backend and the error-code table of the run, loaded before any test.
 BACKEND = pytest.StashKey[Backend]()
 ERROR_CODES = pytest.StashKey[Any]()
+#: Host bytes one test process may spend on a case (--memory-budget), and the op-model folder of the case library.
+MEMORY_BUDGET = pytest.StashKey[int]()
+MODELS = pytest.StashKey[str]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -50,6 +57,11 @@ def pytest_configure(config: pytest.Config) -> None:
         cases += load_cases([str(shipped)], kind="dynamic") if shipped.is_dir() else []
     except CaseFileError as exc:
         usage_error(config, f"case library: {exc}")
+        return
+    empty = [p for p in config.getoption("--cases") or [] if Path(p).is_dir() and not case_files([p])]
+    if empty:
+        usage_error(config, f"--cases {empty[0]}: the folder holds no case file (*.yaml, *.yml); a run that selects "
+                            "no case tests nothing")
         return
     config.stash[CASES] = [c for c in cases if not c.dynamic]
     config.stash[DYNAMIC_CASES] = list({c.id: c for c in cases if c.dynamic}.values())
@@ -74,6 +86,11 @@ def _load_session_needs(config: pytest.Config) -> str | None:
             config.stash[ERROR_CODES] = load_error_codes(path, lenient=config.getoption("--error-codes-lenient"))
         except ErrorCodesError as exc:
             return f"--error-codes: {exc}"
+    spelled = config.getoption("--memory-budget")
+    try:
+        config.stash[MEMORY_BUDGET] = _memory_budget(config, spelled)
+    except ValueError as exc:
+        return f"--memory-budget={spelled}: {exc}"
     if config.option.collectonly:
         return None
     try:
@@ -88,6 +105,106 @@ def _load_session_needs(config: pytest.Config) -> str | None:
         except OSError as exc:
             return f"--model-cache: model cache {cache}: cannot create a folder there ({exc.strerror})"
     return None
+
+
+def _memory_budget(config: pytest.Config, spelled: str | None) -> int:
+    """Bytes this process may spend on one case: --memory-budget (a share of the available memory split among the
+    xdist workers) or DEFAULT_SHARE of the available memory, split alike; ValueError for a bad value."""
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    available = budget.available_memory()
+    if spelled is None:
+        return int(available * budget.DEFAULT_SHARE) // workers
+    size = budget.parse_budget(spelled, available)
+    return size // workers if spelled.strip().endswith("%") else size
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Check --device-id against the backend's device count (after every option, --devices too, has set it)."""
+    config = session.config
+    if BACKEND in config.stash:
+        problem = device_problem(config.stash[BACKEND].acl, config.getoption("--device-id"))
+        if problem:
+            usage_error(config, problem)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Compile the case library now if a selected test needs its models: a case ATC refuses is one usage line that
+    names its case file, not an error of every test."""
+    config = session.config
+    if BACKEND not in config.stash or config.getoption("--model-dir"):
+        return
+    if any("model_dir" in getattr(item, "fixturenames", ()) for item in session.items):
+        try:
+            library_models(config)
+        except ModelsError as exc:
+            raise_usage_error(config, str(exc))
+
+
+class ModelsError(Exception):
+    """The case library's op models cannot be made; the message names the case file and case."""
+
+
+def _owners(elements: list[dict], models: list[Any], owner: dict[Any, Case]) -> list[Case | None]:
+    """The case behind each single-op JSON element (None for a compile_flag element)."""
+    remaining = iter(models)
+    return [owner[next(remaining)] if "op" in element else None for element in elements]
+
+
+#: The start of an ATC message naming the temporary JSON file, its line and the element.
+_WHERE = re.compile(r'^.*?:\d+: element \d+ \(op "[^"]*"\): ')
+
+
+def _compiler(owners: list[Case | None]) -> Callable[[list[dict], Path, str], Path]:
+    """The compile function of the model cache: ModelsError naming the first refused element's case file and case."""
+
+    def compile_into(elements: list[dict], out: Path, soc: str) -> Path:
+        result = compile_elements(elements, out, soc)
+        if result.ok:
+            return out / "models"
+        located = [(owners[op.position], d.message) for op in result.operators for d in op.errors
+                   if 0 <= op.position < len(owners) and owners[op.position] is not None]
+        more = len(result.errors) - 1
+        tail = f" (and {more} more error(s))" if more > 0 else ""
+        if located:
+            case, message = located[0]
+            raise ModelsError(f"compiling the case library: {case.file}: case {case.id}: "
+                              f"{_WHERE.sub('', message)}{tail}")
+        raise ModelsError(f"compiling the case library: {result.errors[0]}{tail}")
+
+    return compile_into
+
+
+def library_models(config: pytest.Config) -> str:
+    """The op-model folder of the run's case library and golden cases, compiled once (through the model cache unless
+    --model-cache=off); ModelsError why not."""
+    if MODELS in config.stash:
+        return config.stash[MODELS]
+    soc = config.stash[BACKEND].acl.get_soc_name() or "Ascend910B1"
+    cases = library_cases(config) + [g.case for g in config.stash.get(GOLDEN, [])]
+    owner: dict[Any, Case] = {}
+    for case in cases:
+        owner.setdefault(case.op_model(soc), case)
+    models = list(owner)
+    elements = generate_singleop_json(models)
+    compile_into = _compiler(_owners(elements, models, owner))
+    setting = config.getoption("--model-cache")
+    folder = None
+    if setting != "off":
+        root = Path(setting) if setting else model_cache.default_root()
+        try:
+            folder = str(model_cache.cached_models(elements, soc, root, compile_into))
+        except model_cache.ModelCacheError as exc:
+            if setting:
+                raise ModelsError(f"--model-cache: {exc}") from None
+            warnings.warn(pytest.PytestWarning(f"{exc}; compiling into the session's temporary folder instead"))
+    if folder is None:
+        scratch = tempfile.mkdtemp(prefix="aclcts-models-")
+        config.add_cleanup(lambda: shutil.rmtree(scratch, ignore_errors=True))
+        folder = str(compile_into(elements, Path(scratch), soc))
+    config.stash[MODELS] = folder
+    return folder
 
 
 def update_golden(config: pytest.Config) -> None:
@@ -105,6 +222,10 @@ def update_golden(config: pytest.Config) -> None:
 
 def _golden_cases(config: pytest.Config) -> list:
     folder = golden_folder(config)
+    if config.getoption("--golden-dir") and not folder.is_dir():
+        usage_error(config, f"--golden-dir={config.getoption('--golden-dir')}: no such folder; expected the golden "
+                            "store (a folder with definitions.yaml), e.g. the repository's golden/")
+        return []
     if not (folder / golden.DEFINITIONS).exists():
         return []
     if config.getoption("--update-golden") and not hasattr(config, "workerinput"):
@@ -141,32 +262,13 @@ def aclcts_backend(pytestconfig: pytest.Config) -> Backend:
     return pytestconfig.stash[BACKEND]
 
 
-def _compile_into(elements: list[dict], out: Path, soc: str) -> Path:
-    result = compile_elements(elements, out, soc)
-    if not result.ok:
-        raise pytest.UsageError("compiling the case library failed:\n" + "\n".join(result.errors))
-    return out / "models"
-
-
 @pytest.fixture(scope="session")
-def model_dir(pytestconfig: pytest.Config, aclcts_backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> str:
+def model_dir(pytestconfig: pytest.Config, aclcts_backend: Backend) -> str:
     """The op-model folder: --model-dir, or the case library compiled with `aclcts atc` (through the model cache)."""
-    given = pytestconfig.getoption("--model-dir")
-    if given:
-        return given
-    soc = aclcts_backend.acl.get_soc_name() or "Ascend910B1"
-    cases = library_cases(pytestconfig) + [g.case for g in pytestconfig.stash.get(GOLDEN, [])]
-    elements = generate_singleop_json(list(dict.fromkeys(c.op_model(soc) for c in cases)))
-    setting = pytestconfig.getoption("--model-cache")
-    if setting != "off":
-        root = Path(setting) if setting else model_cache.default_root()
-        try:
-            return str(model_cache.cached_models(elements, soc, root, _compile_into))
-        except model_cache.ModelCacheError as exc:
-            if setting:
-                pytest.exit(f"--model-cache: {exc}", returncode=4)
-            warnings.warn(pytest.PytestWarning(f"{exc}; compiling into the session's temporary folder instead"))
-    return str(_compile_into(elements, tmp_path_factory.mktemp("aclcts-models"), soc))
+    try:
+        return pytestconfig.getoption("--model-dir") or library_models(pytestconfig)
+    except ModelsError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 @pytest.fixture(scope="session")
@@ -240,8 +342,15 @@ def case_seed(op_case: Case, pytestconfig: pytest.Config) -> int:
 
 
 @pytest.fixture
-def case_inputs(op_case: Case, case_seed: int, request: pytest.FixtureRequest) -> list[list[Any]]:
-    """Input sets for the case: one, or the `cases` marker's `executions` (each with fresh data)."""
+def case_inputs(op_case: Case, case_seed: int, request: pytest.FixtureRequest,
+                pytestconfig: pytest.Config) -> list[list[Any]]:
+    """Input sets for the case: one, or the `cases` marker's `executions` (each with fresh data); skipped, before
+    anything is drawn, if the case's estimated host memory is above the memory budget."""
     marker = request.node.get_closest_marker("cases")
     executions = marker.kwargs.get("executions", 1) if marker else 1
+    allowed = pytestconfig.stash.get(MEMORY_BUDGET, None)
+    backend = pytestconfig.stash.get(BACKEND, None)
+    reason = allowed and budget.over_budget(op_case, allowed, executions, not (backend and backend.is_npu))
+    if reason:
+        pytest.skip(reason)
     return [draw_inputs(op_case, case_seed + index) for index in range(executions)]

@@ -7,7 +7,7 @@ the controller's `pytest_testnodedown` hook finds it on `node.workeroutput` and 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -35,6 +35,15 @@ def usage_error(config: pytest.Config, message: str) -> None:
     if KEY not in workeroutput:
         workeroutput[KEY] = message
         config.pluginmanager.register(DeferredUsageError(message), "aclcts-usage-error")
+
+
+def raise_usage_error(config: pytest.Config, message: str) -> NoReturn:
+    """Stop the run with this usage error now, once the session has started (during collection): on an xdist worker,
+    its workeroutput carries the message to the controller as the worker finishes."""
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput.setdefault(KEY, message)
+    raise pytest.UsageError(message)
 
 
 class UsageErrorRelay:

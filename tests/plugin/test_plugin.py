@@ -83,6 +83,7 @@ def test_the_reproducing_command_carries_the_aclcts_environment_and_options_and_
         monkeypatch.delenv(name)
     monkeypatch.setenv("ACLCTS_SIM_STACK_DEPTH", "5")
     monkeypatch.setenv("ACLCTS_NOTE", "two words")
+    (project.path / "gold").mkdir()  # a --golden-dir that does not exist is a usage error
     result = run(project, "--error-codes-lenient", "--golden-dir=gold")
     result.assert_outcomes(failed=1)
     line = next(line for line in result.stdout.lines if line.startswith("ACLCTS_") and " pytest " in line)

@@ -1,0 +1,84 @@
+"""Whole-run problems are one usage line, exit 4, serially and under -n 2: a backend factory that raises, a device id
+beyond the device count, an unknown simulator fault name, an unknown hypothesis profile, an empty or missing input
+folder, a case ATC refuses (issue 22, scope 5)."""
+
+import pytest
+
+ADD_CASE = """\
+op: Add
+family: elementwise
+source: "elewise_calculation_ops.h REG_OP(Add): inputs x1, x2; output y"
+inputs: [x1, x2]
+outputs: [y]
+dtypes: [float32]
+shapes:
+  - [[8, 16], [8, 16]]
+"""
+#: 65536 x 65536 elements: above ATC's limit of 2147483647 elements per tensor.
+OVERSIZED_CASE = ADD_CASE + "  - [[65536, 65536], [65536, 65536]]\n"
+WORKERS = {"serial": ["-p", "no:xdist"], "n2": ["-n", "2"]}
+
+
+@pytest.fixture
+def project(pytester):
+    pytester.makefile(".yaml", **{"cases/add": ADD_CASE})
+    pytester.makepyfile(test_x="def test_x(acl):\n    pass\n",
+                        raising_factory="def make():\n    raise RuntimeError('no driver in this container')\n",
+                        raising_module="raise OSError('libascendcl.so: cannot open shared object file')\n")
+    (pytester.path / "empty").mkdir()
+    (pytester.path / "notes").mkdir()
+    (pytester.path / "notes" / "README.txt").write_text("no case file here\n")
+    return pytester
+
+
+def usage_line(result) -> str:
+    """The run's one line: exit 4, no traceback or internal error anywhere, exactly one ERROR line on stderr."""
+    everything = result.stdout.str() + result.stderr.str()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, everything[-3000:]
+    assert "Traceback" not in everything and "INTERNALERROR" not in everything, everything[-3000:]
+    [line] = [line for line in result.stderr.lines if line.startswith("ERROR:")]
+    return line
+
+
+#: Arguments, environment, and the words the usage line must hold.
+PROBLEMS = {
+    "factory raises": (["--backend=raising_factory:make"], {}, ["--backend=raising_factory:make", "RuntimeError",
+                                                                "no driver in this container"]),
+    "module import raises": (["--backend=raising_module:acl"], {}, ["--backend=raising_module:acl", "OSError"]),
+    "device id beyond the count": (["--device-id=7"], {}, ["--device-id=7", "2 device(s)"]),
+    "unknown fault name": ([], {"ACLCTS_SIM_FAULTS": "no_such_fault"}, ["ACLCTS_SIM_FAULTS", "no_such_fault"]),
+    "unknown hypothesis profile": (["--hypothesis-profile=no_such_profile"], {}, ["--hypothesis-profile",
+                                                                                  "no_such_profile"]),
+    "empty cases folder": (["--cases", "empty"], {}, ["--cases empty", "no case file"]),
+    "cases folder without a case file": (["--cases", "notes"], {}, ["--cases notes", "no case file"]),
+    "missing cases folder": (["--cases", "missing"], {}, ["missing", "no such case file or folder"]),
+    "missing golden folder": (["--golden-dir=missing"], {}, ["--golden-dir=missing", "no such folder"]),
+    "bad memory budget": (["--memory-budget=lots"], {}, ["--memory-budget=lots", "4GiB"]),
+}
+
+
+@pytest.mark.parametrize("workers", WORKERS.values(), ids=WORKERS.keys())
+@pytest.mark.parametrize("problem", PROBLEMS)
+def test_a_whole_run_problem_is_one_usage_line(project, monkeypatch, problem, workers):
+    args, environment, words = PROBLEMS[problem]
+    monkeypatch.setenv("ACLCTS_SIM_DEVICE_COUNT", "2")
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    line = usage_line(project.runpytest_subprocess("-p", "no:cacheprovider", "--model-cache=off", *workers, *args))
+    for word in words:
+        assert word in line
+
+
+@pytest.mark.parametrize("workers", WORKERS.values(), ids=WORKERS.keys())
+def test_a_case_atc_refuses_is_one_line_naming_its_case_file_and_case(project, workers):
+    project.makefile(".yaml", **{"cases/add": OVERSIZED_CASE})
+    line = usage_line(project.runpytest_subprocess("-p", "no:cacheprovider", "--model-cache=off", *workers))
+    assert "cases/add.yaml: case Add-float32-65536x65536_65536x65536:" in line
+    assert "op_list.json" not in line and "E13014" in line
+
+
+def test_without_a_problem_the_same_project_runs(project, monkeypatch):
+    monkeypatch.setenv("ACLCTS_SIM_DEVICE_COUNT", "2")
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", "--model-cache=off", "-p", "no:xdist",
+                                          "--device-id=1", "--cases", "cases", "--memory-budget=1GiB")
+    result.assert_outcomes(passed=1)
