@@ -532,6 +532,29 @@ def restore_context(acl: Any, session: flow.Session) -> Iterator[flow.Session]:
     flow.check(acl.rt.set_context(session.context), "acl.rt.set_context")
 
 
+#: More streams than any Ascend device supports (CANN's aclrtCreateStream documentation: 512 to 2048 a device).
+STREAMS_BEYOND_ANY_DEVICE = 4096
+
+
+@pytest.mark.negative
+def test_creating_streams_beyond_the_device_limit_is_207008(acl):
+    created: list[int] = []
+    try:
+        for _ in range(STREAMS_BEYOND_ANY_DEVICE):
+            stream, ret = acl.rt.create_stream()
+            if ret != OK:
+                break
+            created.append(stream)
+        assert ret == ErrorCode.ACL_ERROR_RT_NO_STREAM_RESOURCE, f"{len(created)} streams created, then {ret}"
+        assert 0 < len(created) < STREAMS_BEYOND_ANY_DEVICE
+    finally:
+        for stream in created:
+            flow.check(acl.rt.destroy_stream(stream), "acl.rt.destroy_stream")
+    again, ret = acl.rt.create_stream()
+    assert ret == OK, "a stream must be creatable again once the others are destroyed"
+    flow.check(acl.rt.destroy_stream(again), "acl.rt.destroy_stream")
+
+
 @pytest.mark.negative
 def test_calls_needing_a_context_after_the_current_one_was_destroyed_are_107002(acl, restore_context):
     session = restore_context

@@ -11,12 +11,18 @@ from aclcts.sim.seams import Seam
 from aclcts.sim.streams import LAUNCH_MS, Event, Stream, Task
 
 TIMESTAMP_INVALID = int(ErrorCode.ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID)
+NO_STREAM_RESOURCE = int(ErrorCode.ACL_ERROR_RT_NO_STREAM_RESOURCE)
 
 
 def _create_stream(api: str) -> tuple[int, int]:
     context = context_or_error(api)
     if isinstance(context, int):
         return 0, context
+    device, most = context.device, core.STATE.settings.max_streams
+    streams = sum(1 + len(ctx.streams) for ctx in device.contexts)  # each context's default stream, then its own
+    if streams >= most:
+        return 0, fail(NO_STREAM_RESOURCE, f"{api}: device {device.id} already has {streams} streams, the most it "
+                                           f"supports (setting max_streams, {most})")
     return new_stream(context, api, False).handle, OK
 
 

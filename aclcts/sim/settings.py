@@ -30,6 +30,7 @@ class Settings:
     malloc_fill: int | None = 0xA5
     stack_depth: int = 3
     host_quarantine_bytes: int = 256 << 20
+    max_streams: int = 1984
     log: bool = False
     matmul_accumulation: str = "blocked"
     faults: frozenset[str] = frozenset()
@@ -43,6 +44,7 @@ class Settings:
 #: Environment variable for each setting that can be given from outside the process.
 ENV_VARS = {
     "device_count": "ACLCTS_SIM_DEVICE_COUNT",
+    "max_streams": "ACLCTS_SIM_MAX_STREAMS",
     "device_memory": "ACLCTS_SIM_DEVICE_MEMORY",
     "run_mode": "ACLCTS_SIM_RUN_MODE",
     "soc_name": "ACLCTS_SIM_SOC_NAME",
@@ -87,6 +89,8 @@ def _convert(name: str, raw: object) -> object:
         raw = raw.strip().lower() in ("1", "true", "yes", "on")
     if name in _CHOICES and raw not in _CHOICES[name]:
         raise ValueError(f"simulator setting {name}={raw!r}: expected one of {', '.join(_CHOICES[name])}")
+    if name == "max_streams" and int(raw) < 1:
+        raise ValueError(f"simulator setting max_streams={raw!r}: expected a count of at least 1")
     if name == "device_count" and not 1 <= int(raw) <= 64:
         raise ValueError(f"simulator setting device_count={raw!r}: expected 1..64")
     if name == "version":
