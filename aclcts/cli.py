@@ -12,6 +12,8 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
+from typing import Any
 
 import aclcts
 
@@ -118,7 +120,9 @@ class _Forwarder:
     def __init__(self) -> None:
         self.child: subprocess.Popen | None = None
         self.pending: list[int] = []
-        self.previous = {number: signal.signal(number, self.handle) for number in FORWARDED}
+        self.previous: dict[int, Any] = {}
+        if threading.current_thread() is threading.main_thread():  # only the main thread may set handlers
+            self.previous = {number: signal.signal(number, self.handle) for number in FORWARDED}
 
     def handle(self, number: int, _frame: object) -> None:
         """Forward one signal; a Ctrl-C the terminal sent to the whole foreground group is not sent twice."""
