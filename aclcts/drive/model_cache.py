@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import socket
+import stat
 import tempfile
 import time
 import warnings
@@ -85,6 +86,8 @@ def _problem(entry: Path) -> str | None:
         return f"its models differ from its index (missing {missing[:3]}, not listed {extra[:3]})"
     for name in present:
         try:
+            if not stat.S_ISREG(os.stat(entry / "models" / name).st_mode):
+                return f"model {name} is not a regular file"
             digest = _sha256(entry / "models" / name)
         except OSError as exc:
             return f"model {name} cannot be read ({exc.strerror})"

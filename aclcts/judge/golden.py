@@ -254,6 +254,9 @@ def load_expected(folder: Path, name: str) -> dict[str, np.ndarray]:
     if not inside(folder, path):
         raise GoldenError(f"{manifest_path}: entry {name!r}: file {entry['file']!r} lies outside the golden folder; "
                           "restore the manifest from version control or regenerate with --update-golden")
+    if path.exists() and not path.is_file():
+        raise GoldenError(f"{path}: golden file is not a regular file; restore it from version control or "
+                          "regenerate deliberately with --update-golden")
     try:
         data = path.read_bytes()
     except OSError:

@@ -161,3 +161,14 @@ def test_update_golden_killed_at_random_moments_leaves_the_old_or_the_new_store(
         assert not [p for p in work.iterdir() if p.name.endswith(".tmp")]
     print(f"{KILLS} kills within {span * 1000:.0f} ms of starting: {outcomes}")
     assert outcomes["old, new files beside it"] and outcomes["new"], outcomes
+
+
+def test_a_listed_file_that_is_a_fifo_is_reported_and_replaced_by_update_golden(tmp_path):
+    store = tmp_path / "golden"
+    shutil.copytree(REPO_GOLDEN, store)
+    (store / "add_int32_wraps.npz").unlink()
+    os.mkfifo(store / "add_int32_wraps.npz")
+    with pytest.raises(golden.GoldenError, match="not a regular file"):
+        golden.verify(store)
+    golden.generate(store)
+    assert "add_int32_wraps" in golden.verify(store)

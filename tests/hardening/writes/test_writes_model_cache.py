@@ -51,7 +51,7 @@ def test_an_entry_index_holds_a_checksum_per_model(tmp_path):
     assert sorted(index["models"]) == sorted(p.name for p in models.iterdir()) and len(index["models"]) == 3
 
 
-@pytest.mark.parametrize("damage", ["flip a byte", "truncate", "add a file", "remove the index"])
+@pytest.mark.parametrize("damage", ["flip a byte", "truncate", "add a file", "remove the index", "a FIFO"])
 def test_a_damaged_entry_is_detected_on_use_and_rebuilt_with_a_warning(tmp_path, damage):
     compiler = Compiler()
     models = model_cache.cached_models(ELEMENTS, SOC, tmp_path, compiler)
@@ -65,6 +65,9 @@ def test_a_damaged_entry_is_detected_on_use_and_rebuilt_with_a_warning(tmp_path,
         victim.write_bytes(victim.read_bytes()[:10])
     elif damage == "add a file":
         (models / "9_Stray.om").write_bytes(b"not a model")
+    elif damage == "a FIFO":
+        victim.unlink()
+        os.mkfifo(victim)
     else:
         (models.parent / model_cache.MARKER).unlink()
     with pytest.warns(model_cache.ModelCacheWarning):
