@@ -112,14 +112,17 @@ def device_problem(acl: Any, device_id: int) -> str | None:
     count_devices = getattr(acl.rt, "get_device_count", None)
     if count_devices is None:
         return None
-    count, ret = count_devices()
-    if ret != 0:
-        # The count may need acl.init; the session's own acl.init then returns 100002, which it accepts.
-        if acl.init() not in (0, 100002):
-            return None
+    try:
         count, ret = count_devices()
         if ret != 0:
-            return None
+            # The count may need acl.init; the session's own acl.init then returns 100002, which it accepts.
+            if acl.init() not in (0, 100002):
+                return None
+            count, ret = count_devices()
+    except Exception:  # a MODULE:ATTR backend's own answer: one it cannot give leaves the check to set_device
+        return None
+    if ret != 0 or not isinstance(count, int):
+        return None
     if 0 <= device_id < count:
         return None
     if not count:
