@@ -92,22 +92,31 @@ class _Geometry:
         return (self.n, self.oh, self.ow, self.k) if self.nhwc else (self.n, self.k, self.oh, self.ow)
 
 
-def _convolve(g: _Geometry, x: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """NCHW x (already padded) convolved with w into an [N, K, OH, OW] accumulator, one matrix product per group.
+#: One matrix product's im2col matrix holds at most about this many elements: images are taken a few at a time.
+IM2COL_ELEMENTS = 1 << 22
 
-    The windows are an im2col view of x (no copy until the product needs one): for each output pixel the
-    (input channel, kernel row, kernel column) elements in that order, the contraction index of the product.
+
+def _convolve(g: _Geometry, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """NCHW x (already padded) convolved with w into an [N, OH, OW, K] accumulator, one matrix product per group.
+
+    The windows are an im2col view of x, copied a few images at a time as the product needs them: for each output
+    pixel the (input channel, kernel row, kernel column) elements in that order, the contraction index.
     """
     span_h, span_w = g.dh * (g.kh - 1) + 1, g.dw * (g.kw - 1) + 1
     windows = sliding_window_view(x, (span_h, span_w), axis=(2, 3))[:, :, :: g.sh, :: g.sw, :: g.dh, :: g.dw]
     windows = windows[:, :, : g.oh, : g.ow]  # [N, C, OH, OW, KH, KW]
     per_group_in, per_group_out = g.c // g.groups, g.k // g.groups
-    cols = windows.reshape(g.n, g.groups, per_group_in, g.oh, g.ow, g.kh, g.kw)
-    cols = cols.transpose(1, 0, 3, 4, 2, 5, 6).reshape(g.groups, g.n * g.oh * g.ow, per_group_in * g.kh * g.kw)
-    filters = w.reshape(g.groups, per_group_out, per_group_in * g.kh * g.kw).transpose(0, 2, 1)
-    acc = batched_matmul(cols, filters, order=range)  # [groups, N*OH*OW, K/groups]
-    acc = acc.reshape(g.groups, g.n, g.oh, g.ow, per_group_out)
-    return acc.transpose(1, 0, 4, 2, 3).reshape(g.n, g.k, g.oh, g.ow)
+    depth = per_group_in * g.kh * g.kw
+    filters = w.reshape(g.groups, per_group_out, depth).transpose(0, 2, 1)
+    acc = np.empty((g.n, g.oh, g.ow, g.groups, per_group_out), dtype=accumulator_dtype(x.dtype))
+    images = max(1, IM2COL_ELEMENTS // max(1, g.groups * g.oh * g.ow * depth))
+    for first in range(0, g.n, images):
+        part = windows[first : first + images]
+        count = part.shape[0]
+        cols = part.reshape(count, g.groups, per_group_in, g.oh, g.ow, g.kh, g.kw).transpose(1, 0, 3, 4, 2, 5, 6)
+        product = batched_matmul(cols.reshape(g.groups, count * g.oh * g.ow, depth), filters, order=range)
+        acc[first : first + count] = product.reshape(g.groups, count, g.oh, g.ow, per_group_out).transpose(1, 2, 3, 0, 4)
+    return acc.reshape(g.n, g.oh, g.ow, g.k)
 
 
 def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
@@ -137,10 +146,10 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
             if bias.shape != (g.k,):
                 raise call.fail(f"input 'bias' must have shape [{g.k}] (the filter count), got {list(bias.shape)}")
         acc = _convolve(g, padded, w)
-        if g.nhwc:
-            acc = np.transpose(acc, (0, 2, 3, 1))
         if bias is not None:
-            acc = np.add(acc, bias.astype(acc_dtype)[:, None, None] if not g.nhwc else bias.astype(acc_dtype))
+            np.add(acc, bias.astype(acc_dtype), out=acc)
+        if not g.nhwc:
+            acc = np.transpose(acc, (0, 3, 1, 2))
         y = out.buffer(0, acc.shape)
         np.copyto(y, acc, casting="unsafe")
     return [out.emit(0, y)]

@@ -179,3 +179,19 @@ def test_built_in_kernels_get_read_only_views():
     view = source.read(private=False)
     assert not view.flags.writeable and np.shares_memory(view, region.storage)
     assert not np.shares_memory(source.read(private=True), region.storage)
+
+
+def test_conv2d_taking_images_a_few_at_a_time_changes_no_bit(monkeypatch):
+    from aclcts.sim.kernels import conv
+
+    rng = np.random.default_rng(11)
+    x = rng.uniform(-1, 1, (5, 4, 9, 9)).astype(np.float16)
+    w = rng.uniform(-1, 1, (6, 2, 3, 3)).astype(np.float16)
+    bias = rng.uniform(-1, 1, 6).astype(np.float16)
+    attrs = {"strides": [1, 1, 2, 1], "pads": [1, 0, 1, 2], "groups": 2, "data_format": "NCHW", "dilations": [1, 1, 1, 2]}
+    info = [TensorInfo(1, (5, 6, 4, 8), ND)]  # float16 output
+    with accumulation("sequential"):
+        whole = get_kernel("Conv2D").compute([x, w, bias], attrs, info)[0]
+        monkeypatch.setattr(conv, "IM2COL_ELEMENTS", 1)
+        one_by_one = get_kernel("Conv2D").compute([x, w, bias], attrs, info)[0]
+    assert whole.shape == (5, 6, 4, 8) and np.array_equal(whole.view(np.uint16), one_by_one.view(np.uint16))
