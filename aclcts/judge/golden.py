@@ -233,7 +233,8 @@ def _manifest(folder: Path) -> dict[str, Any]:
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise GoldenError(f"{manifest_path}: unreadable golden manifest ({exc}); regenerate with --update-golden") from None
+        raise GoldenError(f"{manifest_path}: unreadable golden manifest ({exc}); regenerate with --update-golden") \
+            from None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("entries", {}), dict):
         raise GoldenError(f"{manifest_path}: a golden manifest is an object with 'entries'; regenerate with "
                           "--update-golden")
