@@ -58,7 +58,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     span = config.stash.get(PHASES, None)
     if span is None or not span.tests:
         return
-    descriptor = os.open(Path(config.getoption("--bench-phases")), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    descriptor = os.open(Path(config.getoption("--bench-phases")), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
     try:
         os.write(descriptor, span.line().encode())
     finally:
