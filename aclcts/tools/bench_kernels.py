@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -120,7 +121,7 @@ def best_ms(body: Callable[[], object], repeats: int) -> float:
     return best * 1e3
 
 
-def _check(acl, ret: object, call: str) -> None:
+def _check(ret: object, call: str) -> None:
     code = ret[-1] if isinstance(ret, tuple) else ret
     if code:
         raise RuntimeError(f"{call} returned {code}")
@@ -129,13 +130,13 @@ def _check(acl, ret: object, call: str) -> None:
 class Program:
     """A plain pyacl program that runs one op: descs, device memory, buffers, attributes, execute_v2 or a handle."""
 
-    def __init__(self, acl, stream: int, case: KernelCase, inputs: Arrays) -> None:
+    def __init__(self, acl: Any, stream: int, case: KernelCase, inputs: Arrays) -> None:
         self.acl, self.stream, self.case = acl, stream, case
         model = OpModel(case.op_type, tuple(_spec(x.dtype, x.shape) for x in inputs),
                         tuple(_spec(d, s) for d, s in case.outputs),
                         tuple(canonical_attr(*a) for a in case.attrs), SOC)
         image = model.to_bytes()
-        _check(acl, acl.op.load(acl.util.bytes_to_ptr(image), len(image)), "acl.op.load")
+        _check(acl.op.load(acl.util.bytes_to_ptr(image), len(image)), "acl.op.load")
         self.in_descs = [acl.create_tensor_desc(acl_data_type(x.dtype), list(x.shape), ACL_ND) for x in inputs]
         self.out_descs = [acl.create_tensor_desc(acl_data_type(d), list(s), ACL_ND) for d, s in case.outputs]
         self.memory: list[int] = []
@@ -146,40 +147,40 @@ class Program:
         for name, kind, value in case.attrs:
             setter = {"bool": acl.op.set_attr_bool, "int": acl.op.set_attr_int, "string": acl.op.set_attr_string,
                       "list_int": acl.op.set_attr_list_int}[kind]
-            _check(acl, setter(self.attr, name, value), f"acl.op.set_attr_{kind}")
+            _check(setter(self.attr, name, value), f"acl.op.set_attr_{kind}")
         self.handle, ret = acl.op.create_handle(case.op_type, self.in_descs, self.out_descs, self.attr)
-        _check(acl, ret, "acl.op.create_handle")
+        _check(ret, "acl.op.create_handle")
 
     def _device(self, size: int, data: bytes | None) -> int:
         acl = self.acl
         ptr, ret = acl.rt.malloc(max(size, 1), 0)
-        _check(acl, ret, "acl.rt.malloc")
+        _check(ret, "acl.rt.malloc")
         self.memory.append(ptr)
         if data is not None:
-            _check(acl, acl.rt.memcpy(ptr, size, acl.util.bytes_to_ptr(data), size, 1), "acl.rt.memcpy")
+            _check(acl.rt.memcpy(ptr, size, acl.util.bytes_to_ptr(data), size, 1), "acl.rt.memcpy")
         return acl.create_data_buffer(ptr, size)
 
     def execute_v2(self) -> None:
         """One execute_v2 and the synchronisation that runs it."""
         acl = self.acl
-        _check(acl, acl.op.execute_v2(self.case.op_type, self.in_descs, self.in_bufs, self.out_descs, self.out_bufs,
+        _check(acl.op.execute_v2(self.case.op_type, self.in_descs, self.in_bufs, self.out_descs, self.out_bufs,
                                       self.attr, self.stream), "acl.op.execute_v2")
-        _check(acl, acl.rt.synchronize_stream(self.stream), "acl.rt.synchronize_stream")
+        _check(acl.rt.synchronize_stream(self.stream), "acl.rt.synchronize_stream")
 
     def execute_with_handle(self) -> None:
         """One execute_with_handle and the synchronisation that runs it."""
         acl = self.acl
-        _check(acl, acl.op.execute_with_handle(self.handle, self.in_bufs, self.out_bufs, self.stream),
+        _check(acl.op.execute_with_handle(self.handle, self.in_bufs, self.out_bufs, self.stream),
                "acl.op.execute_with_handle")
-        _check(acl, acl.rt.synchronize_stream(self.stream), "acl.rt.synchronize_stream")
+        _check(acl.rt.synchronize_stream(self.stream), "acl.rt.synchronize_stream")
 
     def output(self) -> np.ndarray:
         """The first output copied back to the host."""
         acl = self.acl
         dtype, shape = self.case.outputs[0]
         host, ret = acl.rt.malloc_host(self.out_sizes[0])
-        _check(acl, ret, "acl.rt.malloc_host")
-        _check(acl, acl.rt.memcpy(host, self.out_sizes[0], acl.get_data_buffer_addr(self.out_bufs[0]),
+        _check(ret, "acl.rt.malloc_host")
+        _check(acl.rt.memcpy(host, self.out_sizes[0], acl.get_data_buffer_addr(self.out_bufs[0]),
                                   self.out_sizes[0], 2), "acl.rt.memcpy")
         value = np.frombuffer(acl.util.ptr_to_bytes(host, self.out_sizes[0]), dtype).reshape(shape)
         acl.rt.free_host(host)
@@ -218,7 +219,7 @@ class Timing:
                 f"numpy {self.numpy:.2f} ms")
 
 
-def measure(acl, stream: int, case: KernelCase, repeats: int) -> Timing:
+def measure(acl: Any, stream: int, case: KernelCase, repeats: int) -> Timing:
     """Time one case (execute_v2, handle and NumPy interleaved, best of repeats), checking the outputs agree."""
     inputs = case.inputs(np.random.default_rng(20261205))
     program = Program(acl, stream, case, inputs)
@@ -285,7 +286,7 @@ def peak_rss_ratio(rows: int, cols: int) -> float:
     return float(done.stdout.split()[-1])
 
 
-def timings(acl, stream: int, quick: bool) -> Iterator[Timing]:
+def timings(acl: Any, stream: int, quick: bool) -> Iterator[Timing]:
     """Every case's timing, in table order."""
     repeats = 3 if quick else 7
     for case in cases(quick):
