@@ -20,7 +20,7 @@ from aclcts.atc.tables import (DATA_TYPE_NAMES, FORMAT_VALUES, FP16_HALF_SPELLIN
                                GE_FORMAT_RESERVED, JSON_ATTR_TYPES, RESERVED_ONLY_FORMATS, TYPE_VALUES,
                                UNDEFINED_FORMAT_SPELLINGS, UNDEFINED_TYPE_SPELLINGS, acl_data_type,
                                acl_format)
-from aclcts.core.inputs import MAX_JSON_BYTES, InputFileError, decode_utf8, read_bytes
+from aclcts.core.inputs import MAX_JSON_BYTES, InputFileError, decode_utf8, one_line, read_bytes
 from aclcts.core.opmodel import (Attr, OpModel, TensorSpec, canonical_attr, is_valid_model_name,
                             model_file_name)
 
@@ -136,11 +136,11 @@ class _ElementParser:
 
     def fail(self, code: str, where: str, text: str, node: object = None) -> None:
         """Record an error with ATC code `code` at field `where` (line taken from `node`)."""
-        self.errors.append(Diagnostic(code, f"{self._prefix(node)}: {where}: {text} [{code}]"))
+        self.errors.append(Diagnostic(code, one_line(f"{self._prefix(node)}: {where}: {text} [{code}]")))
 
     def warn(self, where: str, text: str, node: object = None) -> None:
         """Record a warning at field `where`."""
-        self.warnings.append(f"{self._prefix(node)}: {where}: warning: {text}")
+        self.warnings.append(one_line(f"{self._prefix(node)}: {where}: warning: {text}"))
 
     def get(self, node: dict, key: str, where: str, kind: str, required: bool = False) -> object:
         """Return node[key] if it has the expected JSON kind; _MISSING (with an E10032) otherwise."""

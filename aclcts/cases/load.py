@@ -13,7 +13,7 @@ import numpy as np
 
 from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, TensorCase
 from aclcts.cases.schema import MODES, CaseChecker, CaseFileError, check_case_file
-from aclcts.core.inputs import MAX_YAML_BYTES, file_problem, read_text
+from aclcts.core.inputs import MAX_YAML_BYTES, file_problem, one_line, read_text
 from aclcts.core.yamlschema import parse_yaml
 from aclcts.core.opmodel import canonical_attr
 from aclcts.reference import reference
@@ -156,7 +156,7 @@ def load_cases(paths: Iterable[str], kind: str = "static", warn: Callable[[str],
     for source in case_files(paths, warn):
         for case in expand_file(source):
             if case.id in owner:
-                raise CaseFileError(f"{source}: case id {case.id} is also produced by {owner[case.id]}")
+                raise CaseFileError(one_line(f"{source}: case id {case.id} is also produced by {owner[case.id]}"))
             owner[case.id] = source
             cases.append(case)
     return [c for c in cases if kind == "all" or c.dynamic == (kind == "dynamic")]

@@ -87,9 +87,14 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
     c = CaseChecker(source, lines)
     c.kind(data, dict, (), "a mapping with keys " + ", ".join(KEYS))
     c.keys(data, (), KEYS)
-    for key in ("op", "family", "source", "reference", "format", "dynamic_input"):
+    for key in ("op", "family", "source", "reference", "format", "dynamic_input", "name"):
         if key in data:
             c.kind(data[key], str, (key,), "a string")
+    for key, kind, expected in (("modes", list, "a list of modes"), ("attrs", list, "a list of attr sets"),
+                                ("const", dict, "a mapping input name -> values"),
+                                ("values", dict, "a mapping input name -> distribution")):
+        if key in data:
+            c.kind(data[key], kind, (key,), expected)
     c.names(data["inputs"], ("inputs",))
     c.names(data["outputs"], ("outputs",))
     tensors = data["inputs"] + data["outputs"]
@@ -106,7 +111,7 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
         for name, dtype in combo.items():
             if name != "*" and name not in tensors:
                 c.fail(path + (name,), "a tensor name of inputs/outputs or '*'", name)
-            if dtype not in known_dtypes:
+            if not isinstance(dtype, str) or dtype not in known_dtypes:
                 c.fail(path + (name,), "a data type name", dtype)
         if "*" not in combo and any(t not in combo for t in tensors):
             c.fail(path, "a data type for every tensor (or '*' for the rest)", combo)
@@ -140,7 +145,9 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
     for name, values in data.get("const", {}).items():
         if name not in data["inputs"]:
             c.fail(("const", name), "an input name", name)
-        c.kind(values, (list, int, float), ("const", name), "a number or a list of numbers")
+        if not isinstance(values, (int, float)) and not (
+                isinstance(values, list) and all(isinstance(v, (int, float)) for v in values)):
+            c.fail(("const", name), "a number or a list of numbers", values)
     for name, spec in data.get("values", {}).items():
         path = ("values", name)
         if name != "default" and name not in data["inputs"]:

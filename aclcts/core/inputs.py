@@ -97,6 +97,11 @@ def read_text(path: str | os.PathLike[str], what: str, limit: int, error: type[E
     return decode_utf8(read_bytes(path, what, limit, error), os.fspath(path), error)
 
 
+def one_line(text: str) -> str:
+    """text with every character that is not printable (newlines, tabs, controls) written as its escape."""
+    return text if text.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def unique_keys(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
     """A JSON object_pairs_hook: the object as a dict; DuplicateKeyError if a key comes twice."""
     result: dict[Any, Any] = {}

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from aclcts.core.inputs import MAX_NESTING_DEPTH, MAX_YAML_VALUES
+from aclcts.core.inputs import MAX_NESTING_DEPTH, MAX_YAML_VALUES, one_line
 
 Path = tuple[Any, ...]
 
@@ -20,7 +20,8 @@ class YamlSyntaxError(Exception):
 
 
 def _field(path: Path) -> str:
-    return next((str(part) for part in reversed(path) if isinstance(part, str) and part != "<key>"), "(file)")
+    name = next((str(part) for part in reversed(path) if isinstance(part, str) and part != "<key>"), "(file)")
+    return one_line(name)
 
 
 class _Converter:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path as FilePath
 from typing import Any, ClassVar, NoReturn
 
-from aclcts.core.inputs import MAX_YAML_BYTES, read_text
+from aclcts.core.inputs import MAX_YAML_BYTES, one_line, read_text
 from aclcts.core.yamlpos import Path, YamlSyntaxError, line_of, load_with_lines
 
 #: The `got` of SchemaChecker.fail when there is no value to quote.
@@ -60,7 +60,7 @@ class SchemaChecker:
     def problem(self, path: Path, message: str, field: str | None = None) -> Exception:
         """The error `file:line: field: message` for the value at path (field names it instead of its path)."""
         name = self.name(path) if field is None else field
-        return self.error(f"{self.source}:{self.line(path)}: {self.field_format.format(name)}: {message}")
+        return self.error(one_line(f"{self.source}:{self.line(path)}: {self.field_format.format(name)}: {message}"))
 
     def fail(self, path: Path, expected: str, got: Any = _MISSING, field: str | None = None) -> NoReturn:
         """Raise `file:line: field: expected <expected>, got <got>` (without the got part if there is none)."""

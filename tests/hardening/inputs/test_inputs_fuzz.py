@@ -2,7 +2,8 @@
 
 Seeds are the repository's real files (case files, the examples' single-op JSON, the example expectations, the CANN
 9.0 error-code table, a small report, simulator models), mutated by byte flips, truncation, inserted bytes, invalid
-UTF-8, a duplicated key and deep nesting; fully random YAML and JSON structures come beside them. The number of
+UTF-8, a duplicated key and deep nesting, or by one value replaced with a random one or removed; fully random YAML and
+JSON structures come beside them. The number of
 inputs per loader is the hypothesis profile's max_examples times FACTOR (the `ci` profile: a few seconds in all), or
 ACLCTS_FUZZ_EXAMPLES when set, e.g. ACLCTS_FUZZ_EXAMPLES=2000 for 12,000 inputs over the six loaders.
 """
@@ -109,8 +110,36 @@ def _random_json() -> st.SearchStrategy[bytes]:
     return _VALUES.map(lambda value: json.dumps(value).encode("utf-8"))
 
 
+def _paths(value: object, path: tuple = ()) -> list[tuple]:
+    """Every path into value's mappings and lists."""
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    return [path] + [found for key, child in children for found in _paths(child, path + (key,))]
+
+
+@st.composite
+def _replaced(draw: st.DrawFn, seeds: list[bytes], structured: str) -> bytes:
+    """A seed's data with the value at one path replaced by a random value (or removed), written back."""
+    text = draw(st.sampled_from(seeds)).decode("utf-8")
+    data = yaml.safe_load(text) if structured == "yaml" else json.loads(text)
+    path = draw(st.sampled_from(_paths(data)[1:] or [()]))
+    if not path:
+        data = draw(_VALUES)
+    else:
+        parent = data
+        for key in path[:-1]:
+            parent = parent[key]
+        if draw(st.booleans()):
+            parent[path[-1]] = draw(_VALUES)
+        else:
+            del parent[path[-1]]
+    if structured == "yaml":
+        return yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8", "surrogatepass")
+    return json.dumps(data).encode("utf-8")
+
+
 def _inputs(seeds: list[bytes], structured: str) -> st.SearchStrategy[bytes]:
-    return _mutated(seeds, structured) | (_random_yaml() if structured == "yaml" else _random_json())
+    random = _random_yaml() if structured == "yaml" else _random_json()
+    return _mutated(seeds, structured) | _replaced(seeds, structured) | random
 
 
 @pytest.fixture(scope="module")
@@ -171,7 +200,8 @@ def test_error_code_files(scratch: Path, data: bytes) -> None:
 
 
 @FUZZ
-@given(data=_inputs(REPORT_SEEDS, "json") | st.lists(_random_json(), max_size=4).map(b"\n".join))
+@given(data=_mutated(REPORT_SEEDS, "json") | st.lists(_random_json() | _replaced(
+    [line for seed in REPORT_SEEDS for line in seed.splitlines()], "json"), max_size=5).map(b"\n".join))
 def test_report_lines(scratch: Path, data: bytes) -> None:
     path = _written(scratch, "run.jsonl", data)
     _ends_in(ReportError, lambda: read_report(path), path)
