@@ -7,7 +7,7 @@ import socket
 import pytest
 
 from aclcts.atc.jsonpos import DuplicateJsonKey, JsonTooDeep, LocatedJson
-from aclcts.cases import CaseFileError, case_files
+from aclcts.cases import CaseFileError, case_files, expand_file
 from aclcts.core import inputs, yamlpos
 from aclcts.core.inputs import DuplicateKeyError, InputFileError, decode_utf8, read_bytes, too_deep, unique_keys
 from aclcts.core.yamlpos import YamlSyntaxError, load_with_lines
@@ -105,3 +105,31 @@ def test_json_nesting_limit_names_the_line():
     with pytest.raises(JsonTooDeep) as info:
         LocatedJson("\n" + "[" * (depth + 1) + "]" * (depth + 1))
     assert info.value.line == 2
+
+
+MINIMAL_CASE = ["op: Add", "family: elementwise", "source: REG_OP(Add)", "inputs: [x1, x2]", "outputs: [y]",
+                "dtypes: [float32]", "shapes: [[[2], [2]]]"]
+
+
+@pytest.mark.parametrize("extra, field", [
+    (["name: {a: 1}"], "name"),
+    (["values: [1, 2]"], "values"),
+    (["attrs: 3"], "attrs"),
+    (["shapes: [[[2]]]", "const: {x2: [[1], {}]}"], "const.x2"),
+    (["dtypes: [{x1: [float32], '*': float32}]"], "dtypes[0].x1"),
+])
+def test_malformed_case_values_the_fuzz_found_are_case_file_errors(tmp_path, extra, field):
+    kept = [text for text in MINIMAL_CASE if text.split(":")[0] not in {e.split(":")[0] for e in extra}]
+    source = tmp_path / "case.yaml"
+    source.write_text("\n".join(kept + extra) + "\n", encoding="utf-8")
+    with pytest.raises(CaseFileError) as info:
+        expand_file(str(source))
+    assert str(info.value).startswith(f"{source}:{len(kept) + len(extra)}: {field}: "), str(info.value)
+
+
+def test_a_newline_in_a_key_is_escaped_so_the_message_stays_one_line(tmp_path):
+    source = tmp_path / "case.yaml"
+    source.write_text("\n".join(MINIMAL_CASE) + '\n"bad\\nkey": 1\n', encoding="utf-8")
+    with pytest.raises(CaseFileError) as info:
+        expand_file(str(source))
+    assert "\n" not in str(info.value) and "bad\\nkey" in str(info.value)
