@@ -192,7 +192,7 @@ RULES: tuple[Rule, ...] = (
     Rule(r"^(aclcts bench|python -m aclcts\.tools\.bench) (?!.*--quick)", "rewrite",
          "--quick: fewer calls and rounds; figures are printed, never checked, so the command is what is tested",
          lambda words, copy: [[*words, "--quick"]]),
-    Rule(r"^(aclcts bench|python -m aclcts\.tools\.bench) (?!runtime|ops|overhead)", "rewrite",
+    Rule(r"^(aclcts bench|python -m aclcts\.tools\.bench) (?!runtime|ops|kernels|overhead)", "rewrite",
          "the suite rows run the conformance suite in several child runs (about 4 minutes with --quick on a loaded "
          "2-core machine): over one case file (elementwise Add) they run the same command in a fraction of that",
          lambda words, copy: [_cases(words, "cases/elementwise/add.yaml")]),
