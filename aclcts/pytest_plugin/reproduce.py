@@ -18,7 +18,7 @@ import pytest
 #: Options that change what a test does, repeated in its reproducing command line when the run gave them.
 REPRO_OPTIONS = ("--model-dir", "--device-id", "--golden-dir", "--model-cache", "--error-codes",
                  "--error-codes-lenient", "--isolate", "--cann-version", "--expectations-today", "--timeout",
-                 "--timeout-method", "--hypothesis-profile", "--hypothesis-seed", "--rootdir", "-c", "--import-mode",
+                 "--timeout-method", "--memory-budget", "--hypothesis-profile", "--hypothesis-seed", "--rootdir", "-c", "--import-mode",
                  "--noconftest")
 #: Options that may be given more than once, each value repeated.
 REPEATED_OPTIONS = ("--expectations", "--override-ini")

@@ -32,7 +32,7 @@ _EXPECTED = ("expected GitLab's CI_NODE_INDEX and CI_NODE_TOTAL (a job with `par
 def add_options(group: Any) -> None:
     """Add --shard, --shard-count and --devices."""
     group.addoption("--shard", default=None, metavar="K/N|auto",
-                    help="run only shard K of N (1-based): the tests whose crc32(node id) % N == K-1; auto: K and N "
+                    help="run only shard K of N (1-based): the tests whose crc32(node id) %% N == K-1; auto: K and N "
                          "from the engine that started the process (GitLab parallel job, Kubernetes Indexed Job, "
                          "Slurm job array)")
     group.addoption("--shard-count", default=None, type=int, metavar="N",
@@ -40,7 +40,7 @@ def add_options(group: Any) -> None:
                          f"${COUNT_VARIABLE})")
     group.addoption("--devices", default=None, metavar="LIST",
                     help="devices to spread xdist workers over, e.g. 0-7 or 0,2,4-5: worker gwK runs on "
-                         "devices[K % len]; a serial run uses the first (overrides --device-id)")
+                         "devices[K %% len]; a serial run uses the first (overrides --device-id)")
 
 
 def parse_shard(text: str) -> tuple[int, int]:

@@ -216,6 +216,8 @@ def update_golden(config: pytest.Config) -> None:
         written = golden.generate(folder)
     except CaseFileError as exc:
         raise pytest.UsageError(f"golden definitions: {exc}") from None
+    except golden.GoldenError as exc:
+        raise pytest.UsageError(f"--update-golden: {exc}") from None
     config.issue_config_time_warning(
         pytest.PytestWarning(f"--update-golden rewrote {len(written)} golden file(s) in {folder}"), 2)
 

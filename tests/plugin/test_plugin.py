@@ -15,6 +15,14 @@ def run(pytester, *args):
     return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", *args)
 
 
+def test_pytest_help_shows_the_options_of_every_aclcts_extension(project):
+    # argparse formats each help text with %: a bare % in one of them breaks `pytest --help` for everyone.
+    result = run(project, "--help")
+    assert result.ret == 0, result.stderr.str()[-2000:]
+    for option in ("--backend", "--memory-budget", "--shard", "--expectations", "--report", "--rerun-new-failures"):
+        result.stdout.fnmatch_lines([f"*{option}[= ]*"])
+
+
 def test_npu_backend_without_model_dir_is_a_one_line_usage_error(project):
     project.makepyfile(test_x="def test_x():\n    pass\n")
     result = run(project, "--backend=npu")
