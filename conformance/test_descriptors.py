@@ -242,6 +242,34 @@ def test_get_tensor_desc_dim_range_errors_are_none_100000(acl, ranged, index, co
     assert acl.get_tensor_desc_dim_range(ranged, index, count) == (None, INVALID_PARAM)
 
 
+# ---------------------------------------------------------------- negative and out-of-range indices
+#: The index argument of every indexed desc getter is a size_t (`k`, pyacl-api.md §1.6): a negative Python int wraps
+#: mod 2**64, so -1 is 2**64 - 1, an index past every dim, never "the last dim" as Python indexing would read it.
+FAR_INDICES = [pytest.param(-1, id="minus-1"), pytest.param(-3, id="minus-rank"),
+               pytest.param(-(1 << 63), id="int64-min"), pytest.param((1 << 64) - 1, id="2**64-1"),
+               pytest.param(1 << 63, id="2**63"), pytest.param(1 << 32, id="2**32")]
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("index", FAR_INDICES)
+def test_get_tensor_desc_dim_v2_rejects_a_negative_or_far_index_with_100000(acl, res, index):
+    desc = flow.create_desc(res, FLOAT, (4, 5, 6), ND)
+    assert acl.get_tensor_desc_dim_v2(desc, index) == (0, INVALID_PARAM)
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("index", FAR_INDICES)
+def test_deprecated_get_tensor_desc_dim_gives_minus_1_for_a_negative_or_far_index(acl, res, index):
+    desc = flow.create_desc(res, FLOAT, (4, 5, 6), ND)
+    assert acl.get_tensor_desc_dim(desc, index) == -1
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("index", FAR_INDICES)
+def test_get_tensor_desc_dim_range_rejects_a_negative_or_far_index_with_none_100000(acl, ranged, index):
+    assert acl.get_tensor_desc_dim_range(ranged, index, 2) == (None, INVALID_PARAM)
+
+
 @pytest.mark.negative
 def test_get_tensor_desc_dim_range_without_a_range_is_none_100000(acl, res):
     desc = flow.create_desc(res, FLOAT, (-1, 4), ND)

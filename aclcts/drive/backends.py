@@ -10,6 +10,9 @@ from typing import Any
 #: Names a module must have to be taken for pyacl.
 PYACL_SURFACE = ("init", "finalize", "create_tensor_desc", "create_data_buffer", "rt", "op", "util")
 PYACL_RT_SURFACE = ("set_device", "create_context", "create_stream", "malloc", "memcpy", "synchronize_stream")
+#: The optional attribute by which a MODULE:ATTR backend declares deferred execution: True (or a callable answering
+#: True) if queued work never runs before something synchronises, so that results seen earlier are a defect.
+DEFERRED_EXECUTION = "deferred_execution"
 
 
 class BackendError(Exception):
@@ -24,6 +27,20 @@ class Backend:
     acl: Any
     is_simulator: bool
     is_npu: bool
+
+    @property
+    def deferred_execution(self) -> bool:
+        """Whether queued work is guaranteed not to run before a synchronisation (results visible earlier are then
+        a defect). The simulator declares it unless an injected deviation runs work eagerly; the NPU does not (a
+        device may finish before the host looks); a MODULE:ATTR object only through its `deferred_execution`."""
+        if self.is_simulator:
+            from aclcts.sim import faults
+
+            return faults.defers_execution()
+        if self.is_npu:
+            return False
+        declared = getattr(self.acl, DEFERRED_EXECUTION, False)
+        return (declared() if callable(declared) else declared) is True
 
 
 def _missing_surface(module: Any) -> list[str]:

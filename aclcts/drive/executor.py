@@ -2,15 +2,18 @@
 dynamic case, the packaged gemm_ex / hgemm / s8gemm and Cast with their handle forms), synchronise and read it back.
 
 Every output sits between two guard bands and is filled with POISON before each execution, so that writes outside
-an output and elements an op never wrote show.
+an output and elements an op never wrote show. The band after an output starts at its 32-byte aligned end: a kernel
+moves data to global memory in 32-byte blocks, and malloc reserves ALIGN_UP(size, 32) + 32 bytes for exactly this,
+so writes between the size and that end are tolerated (counted, and warned about with TailBlockWritten).
 """
 
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -26,18 +29,31 @@ GUARD = 64
 POISON = 0x7B
 #: The ways run() executes a static case.
 MODES = ("execute_v2", "handle")
+#: Bytes of one block of a kernel's move to global memory: an output's last block may be written whole.
+BLOCK = 32
 
 
 class GuardBandError(AssertionError):
-    """An op wrote outside its output tensor."""
+    """An op wrote outside its output tensor (before it, or past its 32-byte aligned end)."""
+
+
+class TailBlockWritten(UserWarning):
+    """An op wrote bytes between an output's size and its 32-byte aligned end (tolerated, but worth knowing)."""
+
+
+def align_up(size: int, alignment: int = BLOCK) -> int:
+    """size rounded up to a multiple of alignment."""
+    return -(-size // alignment) * alignment
 
 
 @dataclass
 class Outputs:
-    """One execution's outputs and what the executor saw around them."""
+    """One execution's outputs and what the executor saw around them (tail_written: per output, the bytes written
+    between its size and its 32-byte aligned end; empty if not counted)."""
 
     arrays: list[np.ndarray]
     unwritten: list[np.ndarray]
+    tail_written: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -53,14 +69,19 @@ class Guarded:
         return self.ptr - GUARD
 
     @property
+    def aligned(self) -> int:
+        """Bytes from the start of the output to its 32-byte aligned end, where the guard band after it starts."""
+        return align_up(self.size)
+
+    @property
     def total(self) -> int:
-        """Bytes of the allocation: the output and both guard bands."""
-        return self.size + 2 * GUARD
+        """Bytes of the allocation: the output up to its aligned end and both guard bands."""
+        return self.aligned + 2 * GUARD
 
 
 def guarded_malloc(res: flow.Resources, size: int) -> Guarded:
-    """Allocate size bytes between two guard bands, held by res."""
-    return Guarded(flow.malloc(res, size + 2 * GUARD) + GUARD, size)
+    """Allocate size bytes (up to their 32-byte aligned end) between two guard bands, held by res."""
+    return Guarded(flow.malloc(res, align_up(size) + 2 * GUARD) + GUARD, size)
 
 
 def poison(acl: Any, allocations: Iterable[Guarded]) -> None:
@@ -70,15 +91,25 @@ def poison(acl: Any, allocations: Iterable[Guarded]) -> None:
             flow.check(acl.rt.memset(held.base, held.total, POISON, held.total), "acl.rt.memset")
 
 
-def read_guarded(res: flow.Resources, held: Guarded, overwritten: Callable[[str], str], size: int | None = None) -> bytes:
-    """The first `size` (default all) bytes of an output; GuardBandError(overwritten("before" or "after")) if a guard
-    band lost its POISON."""
+def read_guarded(res: flow.Resources, held: Guarded, overwritten: Callable[[str], str],
+                 size: int | None = None) -> tuple[bytes, int]:
+    """The first `size` (default all) bytes of an output and how many bytes between its size and its 32-byte aligned
+    end lost their POISON (a TailBlockWritten warning if any); GuardBandError(overwritten("before" or "after")) if a
+    guard band lost its POISON."""
     raw = flow.copy_to_host(res, held.base, held.total)
     band = bytes([POISON]) * GUARD
-    before, after = raw[:GUARD], raw[GUARD + held.size:]
-    if before != band or after != band:
-        raise GuardBandError(overwritten("before" if before != band else "after"))
-    return raw[GUARD:GUARD + (held.size if size is None else size)]
+    before, after = raw[:GUARD], raw[GUARD + held.aligned:]
+    if before != band:
+        raise GuardBandError(overwritten("before"))
+    if after != band:
+        raise GuardBandError(f"{overwritten('after')} (past its 32-byte aligned end, {held.aligned} bytes)")
+    tail = raw[GUARD + held.size:GUARD + held.aligned]
+    written = sum(byte != POISON for byte in tail)
+    if written:
+        warnings.warn(TailBlockWritten(f"{overwritten('after')}: {written} of the {len(tail)} byte(s) up to its "
+                                       f"32-byte aligned end ({held.aligned} bytes); tolerated, kernels write whole "
+                                       "32-byte blocks"), stacklevel=2)
+    return raw[GUARD:GUARD + (held.size if size is None else size)], written
 
 
 def _unwritten(body: bytes, tensor: TensorCase, shape: tuple[int, ...]) -> np.ndarray:
@@ -198,13 +229,14 @@ def launch(acl: Any, stream: int, case: Case, staged: Staged, handle: int = 0) -
 
 
 def _collect(res: flow.Resources, case: Case, staged: Staged) -> Outputs:
-    arrays, unwritten = [], []
+    arrays, unwritten, tails = [], [], []
     for tensor, held in zip(case.outputs, staged.allocations):
-        body = read_guarded(res, held, lambda side, name=tensor.name, size=held.size:
-                            f"{case.op} output {name!r}: bytes {side} the {size}-byte output were overwritten")
+        body, tail = read_guarded(res, held, lambda side, name=tensor.name, size=held.size:
+                                  f"{case.op} output {name!r}: bytes {side} the {size}-byte output were overwritten")
         unwritten.append(_unwritten(body, tensor, tensor.shape))
         arrays.append(flow.array_from(body, tensor.dtype, tensor.shape))
-    return Outputs(arrays, unwritten)
+        tails.append(tail)
+    return Outputs(arrays, unwritten, tails)
 
 
 def run(acl: Any, stream: int, case: Case, input_sets: list[list[np.ndarray]], mode: str) -> list[Outputs]:
@@ -350,9 +382,9 @@ def execute_dynamic(acl: Any, stream: int, case: Case, inputs: list[np.ndarray],
                 counts = [acl.get_tensor_desc_element_count(d) for d in staged.out_descs]
             arrays = []
             for tensor, real, size, held in zip(case.outputs, dims, sizes, staged.allocations):
-                body = read_guarded(res, held, lambda side, name=tensor.name, cap=held.size:
-                                    f"{case.id} output {name!r}: bytes {side} the {cap}-byte output were overwritten",
-                                    min(size, held.size))
+                body, _ = read_guarded(res, held, lambda side, name=tensor.name, cap=held.size:
+                                       f"{case.id} output {name!r}: bytes {side} the {cap}-byte output were "
+                                       "overwritten", min(size, held.size))
                 arrays.append(flow.array_from(body, tensor.dtype, tuple(real or ())))
             return Executed(ret, dims, sizes, counts, arrays)
 
@@ -536,9 +568,11 @@ def run_gemm(acl: Any, stream: int, case: Case, input_sets: list[list[np.ndarray
                 with flow.step(call):
                     flow.check(launch_gemm(stream), call)
                 synchronize(acl, stream)
-                body = read_guarded(res, ops.guarded_c, lambda _: f"{case.id}: bytes around the {ops.sizes[2]}-byte "
-                                                                  "matrix C were overwritten")
-                results.append(Outputs([flow.array_from(body, out.dtype, out.shape)], [np.zeros(out.shape, bool)]))
+                body, tail = read_guarded(res, ops.guarded_c,
+                                          lambda _: f"{case.id}: bytes around the {ops.sizes[2]}-byte matrix C were "
+                                                    "overwritten")
+                results.append(Outputs([flow.array_from(body, out.dtype, out.shape)], [np.zeros(out.shape, bool)],
+                                       [tail]))
     return results
 
 
@@ -596,7 +630,8 @@ def run_cast(acl: Any, stream: int, case: Case, input_sets: list[list[np.ndarray
                     flow.check(ret, api)
                 synchronize(acl, stream)
                 with flow.resources(acl) as scratch:
-                    body = read_guarded(scratch, t.dst, lambda _: f"{case.id}: bytes around the {t.dst.size}-byte "
-                                                                   "output y were overwritten")
-                results.append(Outputs([flow.array_from(body, y.dtype, y.shape)], [_unwritten(body, y, y.shape)]))
+                    body, tail = read_guarded(scratch, t.dst, lambda _: f"{case.id}: bytes around the "
+                                                                         f"{t.dst.size}-byte output y were overwritten")
+                results.append(Outputs([flow.array_from(body, y.dtype, y.shape)], [_unwritten(body, y, y.shape)],
+                                       [tail]))
     return results

@@ -23,13 +23,23 @@ SINK = "comparisons"
 
 @dataclass(frozen=True)
 class Judged:
-    """One output of one execution compared with the reference: the comparison and its worst-element table."""
+    """One output of one execution compared with the reference: the comparison and its worst-element table (and
+    the bytes the op wrote between the output's size and its 32-byte aligned end, tolerated but reported)."""
 
     output: str
     execution: int
     comparison: Comparison
     inputs: tuple[tuple[str, np.ndarray], ...] = field(default=(), repr=False, compare=False)
     shape: tuple[int, ...] | None = None
+    tail_written: int = 0
+
+    def metrics(self, worst: int) -> dict[str, Any]:
+        """The comparison's metrics for a report, with `tail_bytes_written` when the op wrote past the output's size
+        within its 32-byte aligned end."""
+        metrics = self.comparison.as_dict(worst)
+        if self.tail_written:
+            metrics["tail_bytes_written"] = self.tail_written
+        return metrics
 
     @property
     def key(self) -> str:
@@ -66,7 +76,9 @@ def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]
         else:
             expected_all = ref.compute(inputs, case.attr_values(), [t.np_dtype for t in case.outputs])
         named_inputs = tuple((tensor.name, np.asarray(array)) for tensor, array in zip(case.inputs, inputs))
-        for tensor, actual, expected, unwritten in zip(case.outputs, outputs.arrays, expected_all, outputs.unwritten):
+        tails = outputs.tail_written or [0] * len(case.outputs)
+        for tensor, actual, expected, unwritten, tail in zip(case.outputs, outputs.arrays, expected_all,
+                                                             outputs.unwritten, tails):
             where = f"execution {run_index + 1}, output {tensor.name!r}"
             expected = np.asarray(expected)
             if actual.shape != expected.shape:
@@ -75,7 +87,7 @@ def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]
             policy = policy_for(case, tensor)
             in_actual_dtype = expected.astype(actual.dtype) if expected.dtype != actual.dtype else expected
             comparison = compare(actual, in_actual_dtype, policy)
-            judged = Judged(tensor.name, run_index, comparison, named_inputs, actual.shape)
+            judged = Judged(tensor.name, run_index, comparison, named_inputs, actual.shape, tail)
             if into is not None:
                 into.append(judged)
             never_written = (unwritten & ~bits_equal(actual, in_actual_dtype)) if unwritten.any() else unwritten

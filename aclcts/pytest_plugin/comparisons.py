@@ -4,8 +4,9 @@ A test decorated with `compares_with_reference`, or any test that passes the `co
 into=comparisons)`, appends every comparison it makes to the list this fixture keeps in the item's stash. The list
 is the item's own, so nothing carries over from one test to the next, and it is dropped at the test's teardown.
 Once the body ran, each comparison's metrics become a user property of the test (named by output and execution,
-e.g. ``y[0]``), so they are on its call and teardown reports, which pytest-xdist carries to the controller, where
-the JSON run report reads them; the Allure hooks attach the failing ones straight from the stash.
+e.g. ``y[0]``; with ``tail_bytes_written`` when the op wrote between the output's size and its 32-byte aligned end),
+so they are on its call and teardown reports, which pytest-xdist carries to the controller, where the JSON run
+report reads them; the Allure hooks attach the failing ones straight from the stash.
 """
 
 from __future__ import annotations
@@ -39,4 +40,4 @@ def comparisons(request: pytest.FixtureRequest) -> Iterator[list[Judged]]:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> None:
     """Before the call report is made: the metrics of each comparison the test body made become user properties."""
     if call.when == "call":
-        item.user_properties.extend((judged.key, judged.comparison.as_dict(WORST)) for judged in comparisons_of(item))
+        item.user_properties.extend((judged.key, judged.metrics(WORST)) for judged in comparisons_of(item))

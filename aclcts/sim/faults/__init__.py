@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy as np
+
 from aclcts.core.constants import ErrorCode
 from aclcts.sim import seams
+from aclcts.sim.faults import contract as c
 from aclcts.sim.faults import kernels as k
 from aclcts.sim.faults import runtime as r
 from aclcts.sim.kernels.elementwise import BINARY_OP_TYPES
@@ -24,6 +27,10 @@ ERROR_CODES = "error codes"
 COPY = "copy"
 OP_TYPE_NOT_MATCH = int(ErrorCode.ACL_ERROR_OP_TYPE_NOT_MATCH)
 RT_PARAM_INVALID = int(ErrorCode.ACL_ERROR_RT_PARAM_INVALID)
+#: Shared state of the injections whose substitutes at several seams work together.
+_CALLER_DESCS = c.CallerDescs()
+_RECYCLED = c.Recycled()
+_EAGER = c.Eager()
 
 
 @dataclass(frozen=True)
@@ -32,7 +39,8 @@ class Injection:
 
     substitutes pairs a seam name with what replaces it; crashes says the defect kills the process (the suite
     catches it only where crashes are contained: in pytest-xdist workers or --isolate children); hangs says it
-    blocks forever (the suite catches it only with a per-test timeout, --timeout).
+    blocks forever (the suite catches it only with a per-test timeout, --timeout); eager says queued work runs as
+    soon as it is queued, so the simulator no longer declares deferred execution (aclcts.drive.backends).
     """
 
     name: str
@@ -41,6 +49,7 @@ class Injection:
     substitutes: tuple[tuple[str, seams.Substitute], ...]
     crashes: bool = False
     hangs: bool = False
+    eager: bool = False
 
 
 _ENTRIES = (
@@ -139,6 +148,18 @@ _ENTRIES = (
     Injection("event_status_complete_too_early", FAULT,
               "acl.rt.query_event_status reports COMPLETE before the event's record (and the work before it) ran",
               (("acl.rt.query_event_status", r.event_status_complete_at_once),)),
+    Injection("negative_index_read_as_python_index", FAULT,
+              "the indexed desc getters (get_tensor_desc_dim, _dim_v2, _dim_range) read index -1 (2**64 - 1 after the "
+              "binding's size_t mask) as Python indexing does, from the end, instead of rejecting it as out of range",
+              tuple((f"acl.get_tensor_desc_{getter}", c.python_index) for getter in ("dim", "dim_v2", "dim_range"))),
+    Injection("int64_attrs_truncated", FAULT,
+              "acl.op.set_attr_int and set_attr_list_int keep only the low 32 bits of each int64 value",
+              (("acl.op.set_attr_int", c.truncated_int), ("acl.op.set_attr_list_int", c.truncated_list_int))),
+    Injection("handle_reads_caller_descs", FAULT,
+              "an op handle keeps the caller's desc and attr handles and reads them again at every execute_with_handle "
+              "instead of what create_handle read",
+              (("acl.op.create_handle", _CALLER_DESCS.create_handle),
+               ("acl.op.execute_with_handle", _CALLER_DESCS.execute_with_handle))),
     Injection("transcendental_float32_one_ulp", DEVIATION,
               "float32 Exp, Log, Tanh and Sigmoid are 1 ulp off (away from zero) on every third element",
               ((KERNELS, k.kernel_entries(k.TRANSCENDENTAL, k.transcendental_one_ulp)),)),
@@ -148,6 +169,28 @@ _ENTRIES = (
     Injection("reduce_sequential_sum", DEVIATION,
               "floating-point ReduceSum/ReduceMean add left to right instead of in a pairwise tree",
               (("float sum", k.sequential_sum),)),
+    Injection("transcendental_float16_one_ulp", DEVIATION,
+              "float16 Exp, Log, Tanh and Sigmoid are 1 ulp off (away from zero) on every third element",
+              ((KERNELS, k.kernel_entries(k.TRANSCENDENTAL, k.one_ulp_off_in(np.float16))),)),
+    Injection("work_completes_eagerly", DEVIATION,
+              "queued work runs as soon as it is queued (a device that finishes before the host looks); results are "
+              "visible before any synchronisation",
+              (("stream resolution", _EAGER.resolve), ("stream queue", _EAGER.place)), eager=True),
+    Injection("last_block_written", DEVIATION,
+              "execute_v2 and execute_with_handle also write the bytes from each output's size to its 32-byte aligned "
+              "end (zeros and garbage), as a kernel moving whole 32-byte blocks to global memory does",
+              (("acl.op.execute_v2", c.execute_v2_writes_tail),
+               ("acl.op.execute_with_handle", c.execute_with_handle_writes_tail))),
+    Injection("handle_values_recycled", DEVIATION,
+              "acl.op.create_handle and create_handle_for_cast give out the value of the last destroyed op handle "
+              "again",
+              (("acl.op.create_handle", _RECYCLED.create), ("acl.op.create_handle_for_cast", _RECYCLED.create),
+               ("acl.op.execute_with_handle", _RECYCLED.execute_with_handle),
+               ("acl.op.destroy_handle", _RECYCLED.destroy_handle))),
+    Injection("streams_synchronised_in_another_order", DEVIATION,
+              "acl.rt.synchronize_device runs the device's streams last-created first (independent streams finish in "
+              "another order)",
+              (("stream synchronisation", c.device_streams_reversed),)),
 )
 
 #: Every injection by name.
@@ -186,3 +229,9 @@ def install(requested: Iterable[str]) -> None:
 def installed() -> frozenset[str]:
     """The names of the injections whose substitutes are in place."""
     return _installed
+
+
+def defers_execution() -> bool:
+    """Whether the simulator defers queued work until something synchronises (no installed injection runs it
+    eagerly)."""
+    return not any(REGISTRY[name].eager for name in _installed)

@@ -140,26 +140,33 @@ def cast_truncates_to_float16(compute: ComputeFn) -> ComputeFn:
 
 
 def _one_ulp_off(y: np.ndarray) -> np.ndarray:
-    """y with every third finite non-zero element moved one ulp away from zero."""
+    """y with every third finite non-zero element moved one ulp away from zero (in y's own dtype)."""
     flat = y.reshape(-1).copy()
     picked = np.zeros(flat.shape, bool)
     picked[::3] = True
     picked &= np.isfinite(flat) & (flat != 0)
-    flat[picked] = np.nextafter(flat[picked], np.copysign(np.float32(np.inf), flat[picked]))
+    flat[picked] = np.nextafter(flat[picked], np.copysign(flat.dtype.type(np.inf), flat[picked]))
     return flat.reshape(y.shape)
 
 
-def transcendental_one_ulp(compute: ComputeFn) -> ComputeFn:
-    """A float32 unary op whose result is one ulp off on every third element."""
+def one_ulp_off_in(dtype: type) -> ComputeWrapper:
+    """A unary op whose result is one ulp off on every third element when its input has the given dtype."""
 
-    def deviating(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list) -> list[np.ndarray]:
-        results = compute(inputs, attrs, outputs)
-        x = inputs[0] if inputs else None
-        if x is not None and x.dtype == np.float32 and results:
-            results = [_one_ulp_off(results[0]), *results[1:]]
-        return results
+    def wrap(compute: ComputeFn) -> ComputeFn:
+        def deviating(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list) -> list[np.ndarray]:
+            results = compute(inputs, attrs, outputs)
+            x = inputs[0] if inputs else None
+            if x is not None and x.dtype == dtype and results and results[0].dtype == dtype:
+                results = [_one_ulp_off(results[0]), *results[1:]]
+            return results
 
-    return deviating
+        return deviating
+
+    return wrap
+
+
+#: A float32 unary op whose result is one ulp off on every third element.
+transcendental_one_ulp = one_ulp_off_in(np.float32)
 
 
 def reversed_order(order: Callable[[int], Iterable[int]]) -> Callable[[int], Iterable[int]]:
