@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from aclcts.atc.parser import Diagnostic, ParsedOp, SingleOpFileError, parse_singleop
+from aclcts.atc.parser import Diagnostic, ParsedOp, SingleOpFileError, parse_singleop, read_singleop_text
 from aclcts.core.files import inside, unsafe_name, write_atomically
 
 
@@ -30,14 +30,9 @@ class CompileResult:
 
 def _read(json_path: Path, result: CompileResult) -> str | None:
     try:
-        return json_path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        result.errors.append(f"--singleop: {json_path}: no such file [E10023]")
-    except UnicodeDecodeError as exc:
-        result.errors.append(f"{json_path}: invalid JSON: not UTF-8 text ({exc.reason} at byte {exc.start}) "
-                             "[E10025]")
-    except OSError as exc:
-        result.errors.append(f"--singleop: {json_path}: cannot be read ({exc.strerror}) [E10024]")
+        return read_singleop_text(json_path)
+    except SingleOpFileError as exc:
+        result.errors.append(exc.diagnostic.message)
     return None
 
 

@@ -32,6 +32,7 @@ import numpy as np
 import aclcts
 from aclcts.cases import Case, CaseFileError, TensorCase
 from aclcts.cases.case import DTYPE_BY_NAME
+from aclcts.core.inputs import MAX_YAML_BYTES, read_text
 from aclcts.core.yamlpos import YamlSyntaxError, line_of, load_with_lines
 from aclcts.core.files import inside, write_atomically
 from aclcts.core.opmodel import canonical_attr
@@ -67,9 +68,10 @@ def _sha256(data: bytes) -> str:
 def load_definitions(folder: Path) -> list[GoldenCase]:
     """The curated golden cases of a golden folder's definitions.yaml."""
     source = folder / DEFINITIONS
+    text = read_text(source, "golden definitions", MAX_YAML_BYTES, CaseFileError)
     try:
-        data, lines = load_with_lines(source.read_text(encoding="utf-8"), str(source))
-    except (OSError, YamlSyntaxError) as exc:
+        data, lines = load_with_lines(text, str(source))
+    except YamlSyntaxError as exc:
         raise CaseFileError(f"{source}: {exc}") from None
     if not isinstance(data, list):
         raise CaseFileError(f"{source}:1: expected a list of golden cases")

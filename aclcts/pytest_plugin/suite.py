@@ -52,9 +52,11 @@ def pytest_configure(config: pytest.Config) -> None:
     """Load the case library, the golden definitions, the error codes and the backend; a problem is one usage line."""
     paths = config.getoption("--cases") or [str(config.rootpath / "cases")]
     try:
-        cases = load_cases([p for p in paths if Path(p).exists() or config.getoption("--cases")], kind="all")
+        warn = lambda line: config.issue_config_time_warning(pytest.PytestWarning(line), 2)  # noqa: E731
+        cases = load_cases([p for p in paths if Path(p).exists() or config.getoption("--cases")], kind="all",
+                           warn=warn)
         shipped = config.rootpath / "cases" / "dynamic"
-        cases += load_cases([str(shipped)], kind="dynamic") if shipped.is_dir() else []
+        cases += load_cases([str(shipped)], kind="dynamic", warn=warn) if shipped.is_dir() else []
     except CaseFileError as exc:
         usage_error(config, f"case library: {exc}")
         return

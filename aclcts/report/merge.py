@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from aclcts.core.inputs import MAX_YAML_BYTES, read_text
 from aclcts.report.completeness import ABNORMAL_EXITS, incomplete_reason
 from aclcts.report.records import FAILING, Report, ReportError, count_statuses
 
@@ -206,10 +207,7 @@ def combined_properties(paths: list[Path]) -> str:
     """The .properties text of several files: every key in first-seen order, its distinct values joined with ", "."""
     values: dict[str, list[str]] = {}
     for path in paths:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ReportError(f"{path}: cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
+        text = read_text(path, "Allure environment.properties", MAX_YAML_BYTES, ReportError)
         for line in text.splitlines():
             if not line.strip() or line.lstrip().startswith(("#", "!")):
                 continue

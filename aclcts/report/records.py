@@ -61,7 +61,7 @@ class ReportWriter:
         try:
             if self.path.parent != Path():
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o644)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o666)
         except OSError as exc:
             raise ReportError(f"{self.path}: cannot write the report: {exc.strerror or exc}") from None
 

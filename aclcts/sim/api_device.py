@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from aclcts.core.constants import ErrorCode, RunMode
+from aclcts.core.inputs import MAX_JSON_BYTES, InputFileError, read_bytes
 from aclcts.sim import core
 from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized
 from aclcts.sim.errors import warn
@@ -21,10 +22,9 @@ ALL_KINDS = ("desc", "buffer", "attr", "handle", "stream", "context", "event", "
 
 def _read_config(path: str) -> bytes | int:
     try:
-        with open(path, "rb") as handle:
-            content = handle.read()
-    except OSError as exc:
-        return fail(int(ErrorCode.ACL_ERROR_INVALID_FILE), f"acl.init: cannot read config file {path!r}: {exc.strerror}")
+        content = read_bytes(path, "acl.init config", MAX_JSON_BYTES)
+    except InputFileError as exc:
+        return fail(int(ErrorCode.ACL_ERROR_INVALID_FILE), f"acl.init: {exc}")
     if content.strip():
         try:
             json.loads(content)
