@@ -212,6 +212,8 @@ OWN_WORDING = [
            lambda acl, o: acl.op.register_compile_func("AclctsSelectedOp"), id="op.register_compile_func-one-arg"),
     marked("acl.rt.launch_callback", "parameter must be callable",
            lambda acl, o: acl.rt.launch_callback(None, None, 0, o.stream), id="rt.launch_callback-not-callable"),
+    marked("acl.op.register_compile_func", "argument 2 must be a callback function.",
+           lambda acl, o: acl.op.register_compile_func("AclctsSelectedOp", 42), id="op.register_compile_func-not-callable"),
     marked("acl.rt.launch_callback", "acl.rt.launch_callback args parse failed",
            lambda acl, o: acl.rt.launch_callback(print, None, 0), id="rt.launch_callback-three-args"),
 ]

@@ -357,3 +357,19 @@ def test_load_copies_the_model_so_the_caller_may_release_its_buffer(acl, stream,
     assert run_sub(acl, stream, shape) == (OP_NOT_FOUND, None), "the model must not be loaded before this test"
     assert load(acl, sub_models[loader]) == OK
     assert run_sub(acl, stream, shape) == (OK, True)
+
+
+@pytest.mark.negative
+def test_a_model_built_for_another_soc_never_matches(acl, stream, pytestconfig, tmp_path):
+    # UNCONFIRMED in the documentation; the simulator's setting foreign_soc_models (default skip) models it.
+    if pytestconfig.getoption("--backend") == "npu":
+        pytest.skip("needs a model built by the real ATC for another SoC than the device's")
+    from aclcts.atc import compile_elements
+
+    other = "Ascend310P3" if acl.get_soc_name() != "Ascend310P3" else "Ascend910B1"
+    shape = (7, 37)
+    result = compile_elements([binary_op("Sub", "foreign", shape)], tmp_path, other)
+    assert result.ok, result.errors
+    [model] = result.written
+    assert load_from_bytes(acl, model.read_bytes()) == OK
+    assert run_sub(acl, stream, shape) == (OP_NOT_FOUND, None)

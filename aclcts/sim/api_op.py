@@ -359,7 +359,7 @@ def register_compile_func(op_type: str, func: object) -> int:
     """aclopRegisterCompileFunc: one operator-selector callback per op type (not called by the simulator)."""
     api = "acl.op.register_compile_func"
     if not callable(func):
-        raise TypeError(f"{api}: the second argument must be callable")
+        raise TypeError("argument 2 must be a callback function.")  # the binding's own words
     selectors = core.STATE.extensions.setdefault("compile_funcs", {})
     if op_type in selectors:
         return fail(BIN_SELECTOR_ALREADY_REGISTERED, f"{api}: a compile function is already registered for {op_type}")

@@ -36,7 +36,7 @@ def registry() -> ModelRegistry:
     st = core.STATE
     found = st.extensions.get("models")
     if found is None:
-        found = st.extensions["models"] = ModelRegistry()
+        found = st.extensions["models"] = ModelRegistry(st.settings.soc_name, st.settings.foreign_soc_models)
     return found
 
 

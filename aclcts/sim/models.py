@@ -81,7 +81,8 @@ def _fits_all(ranges: tuple, tensors: list[RuntimeTensor]) -> bool:
 class ModelRegistry:
     """All models of the process (set_model_dir and load share it); lookups are hashed."""
 
-    def __init__(self) -> None:
+    def __init__(self, soc_name: str | None = None, foreign_soc_models: str = "accept") -> None:
+        self.soc_name, self.foreign_soc_models = soc_name, foreign_soc_models
         self.model_dir_set = False
         self.images: list[bytes] = []
         self.sources: list[str] = []
@@ -130,9 +131,16 @@ class ModelRegistry:
             self.decoded.popitem(last=False)
         return found
 
-    def load_bytes(self, data: bytes, source: str) -> None:
-        """Parse and register one model image; ModelFormatError if it is not a simulator model."""
-        self.add(OpModel.from_bytes(data), source)
+    def load_bytes(self, data: bytes, source: str) -> bool:
+        """Parse and register one model image; whether it was registered (a model built for another SoC is skipped
+        with a log line unless foreign_soc_models is "accept"). ModelFormatError if it is not a simulator model."""
+        model = OpModel.from_bytes(data)
+        if self.foreign_soc_models == "skip" and self.soc_name and model.soc_version != self.soc_name:
+            log.warning("%s: skipped: a model built for SoC %s, not this device's %s (it never matches)", source,
+                        model.soc_version, self.soc_name)
+            return False
+        self.add(model, source)
+        return True
 
     def load_dir(self, root: str) -> tuple[int, list[str]]:
         """Register every *.om under root, at most MODEL_DIR_MAX_DEPTH levels deep; return (count, skipped).
@@ -151,8 +159,7 @@ class ModelRegistry:
                     continue
                 path = os.path.join(folder, name)
                 try:
-                    self.load_bytes(read_bytes(path, "model", MAX_MODEL_BYTES), path)
-                    loaded += 1
+                    loaded += self.load_bytes(read_bytes(path, "model", MAX_MODEL_BYTES), path)
                 except ModelFormatError as exc:
                     self._skip(skipped, path, exc.reason)
                 except InputFileError as exc:

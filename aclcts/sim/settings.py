@@ -31,6 +31,7 @@ class Settings:
     stack_depth: int = 3
     host_quarantine_bytes: int = 256 << 20
     max_streams: int = 1984
+    foreign_soc_models: str = "skip"
     log: bool = False
     matmul_accumulation: str = "blocked"
     faults: frozenset[str] = frozenset()
@@ -45,6 +46,7 @@ class Settings:
 ENV_VARS = {
     "device_count": "ACLCTS_SIM_DEVICE_COUNT",
     "max_streams": "ACLCTS_SIM_MAX_STREAMS",
+    "foreign_soc_models": "ACLCTS_SIM_FOREIGN_SOC_MODELS",
     "device_memory": "ACLCTS_SIM_DEVICE_MEMORY",
     "run_mode": "ACLCTS_SIM_RUN_MODE",
     "soc_name": "ACLCTS_SIM_SOC_NAME",
@@ -61,7 +63,10 @@ ENV_VARS = {
 
 #: matmul_accumulation: how the matrix unit (MatMul family, GEMM, Conv2D) orders its fp32 accumulation -- BLAS's
 #: blocked order, or the products over k = 0, 1, ..., K-1 one at a time (that exact order; tens of times slower).
-_CHOICES = {"run_mode": ("host", "device"), "memory_kind": ("hbm", "ddr"), "matmul_accumulation": ("blocked", "sequential")}
+#: foreign_soc_models: a model built for another SoC than soc_name is skipped with a log line (it never matches) or
+#: accepted as if built for this one (UNCONFIRMED: the documentation does not say what the runtime does).
+_CHOICES = {"run_mode": ("host", "device"), "memory_kind": ("hbm", "ddr"), "matmul_accumulation": ("blocked", "sequential"),
+            "foreign_soc_models": ("skip", "accept")}
 
 
 def _fault_names(raw: object) -> frozenset[str]:
