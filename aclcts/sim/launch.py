@@ -152,11 +152,14 @@ def _array_of(api: str, data: bytes, data_type: int, dims: tuple[int, ...], what
 
 
 def device_region(api: str, buf: DataBuffer, needed: int, what: str) -> Region:
-    """The device allocation a data buffer points into, checked to hold needed bytes."""
+    """The device allocation a data buffer points into, checked to hold needed bytes (in device run mode, the
+    Ascend RC form, a malloc_host allocation counts as device memory)."""
     st = core.STATE
     if buf.size < needed:
         raise SimMisuseError(f"{api}: {what} data buffer has {buf.size} bytes, the tensor needs {needed}")
     _, region = st.memory.resolve(api, buf.data, max(needed, 1), what, False)
+    if region is not None and region.device is None and st.settings.run_mode == "device":
+        return region  # Ascend RC: host and device are one, malloc_host memory is device memory (aclrtMallocHost)
     if region is None or region.device is None:
         raise SimMisuseError(
             f"{api}: {what} data {buf.data:#x} is host memory; op inputs and outputs live in device memory "

@@ -129,7 +129,7 @@ class Memory:
         real = storage.ctypes.data
         offset = (-real) % 64
         start = real + offset
-        region = Region(start, size, size, storage, start, None, call)
+        region = Region(start, size, size, storage, start, None, call, storage_offset=offset)
         index = bisect.bisect_left(self.host_starts, start)
         self.host_starts.insert(index, start)
         self.host_regions.insert(index, region)

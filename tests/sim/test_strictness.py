@@ -4,6 +4,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import pytest
 
 import aclcts.sim
@@ -509,3 +510,38 @@ def test_finalize_tears_down_runtime_objects(acl, kind):
     with pytest.warns(SimWarning):
         assert acl.finalize() == OK
     assert live_handles(kind) == set()
+
+
+# ---------------------------------------------------------------- host memory as op data, by run mode
+
+
+def _add_on_host_memory(acl: Any, stream: int, tmp_path: Any) -> bytes:
+    """Execute Add int32 [4] with inputs and output in malloc_host memory; the output's bytes."""
+    from aclcts.atc import compile_elements
+
+    tensor = {"format": "ND", "shape": [4], "type": "int32"}
+    result = compile_elements([{"op": "Add", "name": "add", "input_desc": [tensor, tensor], "output_desc": [tensor]}],
+                              tmp_path, acl.get_soc_name())
+    model = result.written[0].read_bytes()
+    assert acl.op.load(acl.util.bytes_to_ptr(model), len(model)) == OK
+    x = bytes(range(16))
+    pointers = [malloc_host(acl, 16) for _ in range(3)]
+    for ptr in pointers[:2]:
+        assert acl.rt.memcpy(ptr, 16, acl.util.bytes_to_ptr(x), 16, MemcpyKind.ACL_MEMCPY_HOST_TO_HOST) == OK
+    descs = [acl.create_tensor_desc(3, [4], 2) for _ in range(3)]
+    buffers = [acl.create_data_buffer(ptr, 16) for ptr in pointers]
+    assert acl.op.execute_v2("Add", descs[:2], buffers[:2], descs[2:], buffers[2:], 0, stream) == OK
+    assert acl.rt.synchronize_stream(stream) == OK
+    return acl.util.ptr_to_bytes(pointers[2], 16)
+
+
+@pytest.mark.sim_settings(run_mode="device")
+def test_in_device_run_mode_malloc_host_memory_is_device_memory_for_ops(session, tmp_path):
+    # Ascend RC form: host and device are one, and aclrtMallocHost allocates device memory.
+    out = np.frombuffer(_add_on_host_memory(session.acl, session.stream, tmp_path), np.int32)
+    np.testing.assert_array_equal(out, 2 * np.frombuffer(bytes(range(16)), np.int32))
+
+
+def test_in_host_run_mode_malloc_host_memory_is_refused_as_op_data(session, tmp_path):
+    with pytest.raises(SimMisuseError, match="is host memory; op inputs and outputs live in device memory"):
+        _add_on_host_memory(session.acl, session.stream, tmp_path)
