@@ -32,6 +32,16 @@ def create_stream() -> tuple[int, int]:
     return _create_stream("acl.rt.create_stream")
 
 
+@export("rt", "get_stream_available_num", "")
+def get_stream_available_num() -> tuple[int, int]:
+    """aclrtGetStreamAvailableNum: how many more streams the current device can hold (max_streams less its streams)."""
+    context = context_or_error("acl.rt.get_stream_available_num")
+    if isinstance(context, int):
+        return 0, context
+    streams = sum(1 + len(ctx.streams) for ctx in context.device.contexts)
+    return max(0, core.STATE.settings.max_streams - streams), OK
+
+
 @export("rt", "create_stream_with_config", "II")
 def create_stream_with_config(priority: int, flag: int) -> tuple[int, int]:
     """aclrtCreateStreamWithConfig: priority and flag are accepted and not modelled."""
@@ -303,6 +313,19 @@ def event_elapsed_time(start_handle: int, end_handle: int) -> tuple[float, int]:
     if not (start.completed and end.completed):
         return 0.0, fail(TIMESTAMP_INVALID, f"{api}: both events must have been recorded and completed")
     return end.timestamp_ms - start.timestamp_ms, OK
+
+
+@export("rt", "event_get_timestamp", "k")
+def event_get_timestamp(event_handle: int) -> tuple[int, int]:
+    """aclrtEventGetTimestamp: when the event's record ran, in simulated device microseconds; 107006
+    (timestamp invalid) if it has not run."""
+    api = "acl.rt.event_get_timestamp"
+    event = _event(api, event_handle)
+    if isinstance(event, int):
+        return 0, event
+    if not event.completed:
+        return 0, fail(TIMESTAMP_INVALID, f"{api}: the event has not been recorded and completed")
+    return round(event.timestamp_ms * 1000), OK
 
 
 @export("rt", "stream_wait_event", "kk")
