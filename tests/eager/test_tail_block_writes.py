@@ -8,7 +8,8 @@ from collections.abc import Iterator
 import pytest
 
 from aclcts.drive import executor, flow
-from aclcts.drive.executor import GUARD, GuardBandError, TailBlockWritten, align_up, guarded_malloc, poison, read_guarded
+from aclcts.drive.executor import (GUARD, GuardBandError, TailBlockWritten, align_up, guarded_malloc, poison,
+                                   read_guarded)
 from aclcts.sim import acl, isolated
 
 

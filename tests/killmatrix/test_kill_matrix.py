@@ -66,13 +66,13 @@ DEVIATION_SELECTIONS = {
     "work_completes_eagerly": ["conformance/test_sync.py", "conformance/test_memory.py", "conformance/test_free.py",
                                "conformance/test_handle.py", "-k", "not matches_reference"],
     "last_block_written": NUMERIC + ["conformance/test_cast.py", "conformance/test_dynamic_shapes.py"],
-    "handle_values_recycled": ["conformance/test_handle.py", "conformance/test_negative.py", "conformance/test_leaks.py",
-                               "conformance/test_cast.py"],
+    "handle_values_recycled": ["conformance/test_handle.py", "conformance/test_negative.py",
+                               "conformance/test_leaks.py", "conformance/test_cast.py"],
     "streams_synchronised_in_another_order": ["conformance/test_sync.py"],
 }
 #: The deviations of numeric results only: each changes the last bits of its op's output.
-NUMERIC_DEVIATIONS = ("transcendental_float32_one_ulp", "transcendental_float16_one_ulp", "matmul_reversed_accumulation",
-                      "reduce_sequential_sum")
+NUMERIC_DEVIATIONS = ("transcendental_float32_one_ulp", "transcendental_float16_one_ulp",
+                      "matmul_reversed_accumulation", "reduce_sequential_sum")
 
 
 @pytest.fixture(scope="module")

@@ -222,6 +222,8 @@ def install(requested: Iterable[str]) -> None:
         if entry.name in chosen:
             for seam, substitute in entry.substitutes:
                 substitutes.setdefault(seam, []).append(substitute)
+    _CALLER_DESCS.forget()
+    _RECYCLED.forget()
     seams.install(substitutes)
     _installed = chosen
 

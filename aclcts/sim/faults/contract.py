@@ -62,6 +62,10 @@ class CallerDescs:
     def __init__(self) -> None:
         self.created: dict[int, tuple[str, Any, Any, int]] = {}
 
+    def forget(self) -> None:
+        """Drop what earlier handles remembered (a fresh simulated process reuses handle values)."""
+        self.created.clear()
+
     def create_handle(self, create_handle: Function) -> Function:
         """acl.op.create_handle remembering the caller's desc lists and attr handle."""
 
@@ -93,6 +97,11 @@ class Recycled:
     def __init__(self) -> None:
         self.free: list[int] = []
         self.real: dict[int, int] = {}
+
+    def forget(self) -> None:
+        """Drop the free values and the recycled ones (a fresh simulated process reuses handle values)."""
+        self.free.clear()
+        self.real.clear()
 
     def _real(self, handle: int) -> int:
         return self.real.get(handle, handle)
