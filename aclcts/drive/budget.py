@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from aclcts.cases import Case, TensorCase
-from aclcts.drive.executor import GUARD
+from aclcts.drive.executor import GUARD, align_up
 
 #: Share of the memory available when the run starts that its test processes may use together, by default.
 DEFAULT_SHARE = 0.5
@@ -102,7 +102,7 @@ def estimate(case: Case, executions: int = 1, device_on_host: bool = True) -> Es
     reference = sum(_elements(t) * FLOAT64 for t in case.inputs + case.outputs)
     outputs = sum(_bytes(t) + _elements(t) for t in case.outputs) * executions
     read_back = max((_bytes(t) for t in case.outputs), default=0)
-    guards = 2 * GUARD * len(case.outputs)
+    guards = sum(align_up(_bytes(t)) - _bytes(t) + 2 * GUARD for t in case.outputs)
     device = drawn + sum(_bytes(t) for t in case.outputs) + guards if device_on_host else 0
     return Estimate(drawn * executions + widest, reference, outputs + read_back, guards, device)
 
