@@ -53,10 +53,25 @@ def second_stream(acl: Any) -> Iterator[int]:
     flow.check(acl.rt.destroy_stream(stream), "acl.rt.destroy_stream")
 
 
+#: The ways to create an event, each called with the acl module: a name and the call.
+EVENT_MAKERS = {
+    "create_event": lambda acl: acl.rt.create_event(),
+    "create_event_ex_with_flag-sync": lambda acl: acl.rt.create_event_ex_with_flag(1),  # ACL_EVENT_SYNC
+}
+
+
 @pytest.fixture
 def event(acl: Any) -> Iterator[int]:
     """An event, destroyed at the end."""
     handle = flow.value(acl.rt.create_event(), "acl.rt.create_event")
+    yield handle
+    flow.check(acl.rt.destroy_event(handle), "acl.rt.destroy_event")
+
+
+@pytest.fixture(params=list(EVENT_MAKERS))
+def any_event(acl: Any, request: pytest.FixtureRequest) -> Iterator[int]:
+    """An event made each way EVENT_MAKERS gives, destroyed at the end."""
+    handle = flow.value(EVENT_MAKERS[request.param](acl), f"acl.rt.{request.param}")
     yield handle
     flow.check(acl.rt.destroy_event(handle), "acl.rt.destroy_event")
 
@@ -280,7 +295,8 @@ def test_a_second_stream_waiting_on_an_event_sees_the_first_streams_work(acl, re
     assert acl.rt.synchronize_stream(stream) == OK
 
 
-def test_chained_executions_on_two_streams_are_ordered_by_an_event(acl, res, stream, second_stream, event):
+def test_chained_executions_on_two_streams_are_ordered_by_an_event(acl, res, stream, second_stream, any_event):
+    event = any_event
     p1, p2 = device_copy(res, X1.tobytes()), device_copy(res, X2.tobytes())
     mid, out = device_copy(res, bytes([POISON]) * N), device_copy(res, bytes([POISON]) * N)
     execute_add(res, p1, p2, mid, stream)
@@ -345,23 +361,6 @@ def test_query_event_wait_status_after_synchronize_event_is_complete(acl, res, s
     assert acl.rt.record_event(event, stream) == OK
     assert acl.rt.synchronize_event(event) == OK
     assert acl.rt.query_event_wait_status(event) == (int(EventWaitStatus.ACL_EVENT_WAIT_STATUS_COMPLETE), OK)
-
-
-def test_an_event_from_create_event_ex_with_flag_orders_two_streams(acl, res, stream, second_stream):
-    sync_flag = 1  # ACL_EVENT_SYNC
-    event = flow.value(acl.rt.create_event_ex_with_flag(sync_flag), "acl.rt.create_event_ex_with_flag")
-    try:
-        p1, p2 = device_copy(res, X1.tobytes()), device_copy(res, X2.tobytes())
-        mid, out = device_copy(res, bytes([POISON]) * N), device_copy(res, bytes([POISON]) * N)
-        execute_add(res, p1, p2, mid, stream)
-        assert acl.rt.record_event(event, stream) == OK
-        assert acl.rt.stream_wait_event(second_stream, event) == OK
-        execute_add(res, mid, p2, out, second_stream)
-        assert acl.rt.synchronize_stream(second_stream) == OK
-        np.testing.assert_array_equal(as_array(read_now(res, out)), X1 + 2 * X2)
-        assert acl.rt.synchronize_stream(stream) == OK
-    finally:
-        flow.check(acl.rt.destroy_event(event), "acl.rt.destroy_event")
 
 
 @pytest.mark.parametrize("timeout, expected", [
@@ -461,6 +460,33 @@ def test_process_report_with_nothing_due_times_out(acl, second_stream, report_th
 def test_launch_callback_on_a_stream_no_thread_serves_is_an_error(acl, second_stream):
     assert acl.rt.launch_callback(lambda data: None, None, ACL_CALLBACK_NO_BLOCK, second_stream) != OK
     assert acl.rt.synchronize_stream(second_stream) == OK
+
+
+def test_event_timestamps_follow_the_order_of_their_records(acl, res, stream):
+    first = flow.value(acl.rt.create_event(), "acl.rt.create_event")
+    second = flow.value(acl.rt.create_event(), "acl.rt.create_event")
+    try:
+        assert acl.rt.record_event(first, stream) == OK
+        queue_memcpy_async(res, stream)
+        assert acl.rt.record_event(second, stream) == OK
+        assert acl.rt.synchronize_stream(stream) == OK
+        (start, ret1), (end, ret2) = acl.rt.event_get_timestamp(first), acl.rt.event_get_timestamp(second)
+        assert (ret1, ret2) == (OK, OK)
+        assert isinstance(start, int) and start <= end
+    finally:
+        flow.check(acl.rt.destroy_event(first), "acl.rt.destroy_event")
+        flow.check(acl.rt.destroy_event(second), "acl.rt.destroy_event")
+
+
+def test_the_streams_available_count_goes_down_by_one_for_each_stream_and_back(acl):
+    before = flow.value(acl.rt.get_stream_available_num(), "acl.rt.get_stream_available_num")
+    assert before > 0
+    stream = flow.value(acl.rt.create_stream(), "acl.rt.create_stream")
+    try:
+        assert acl.rt.get_stream_available_num() == (before - 1, OK)
+    finally:
+        flow.check(acl.rt.destroy_stream(stream), "acl.rt.destroy_stream")
+    assert acl.rt.get_stream_available_num() == (before, OK)
 
 
 # ---------------------------------------------------------------- device status and the thread's last error
