@@ -133,9 +133,11 @@ class ModelRegistry:
 
     def load_bytes(self, data: bytes, source: str) -> bool:
         """Parse and register one model image; whether it was registered (a model built for another SoC is skipped
-        with a log line unless foreign_soc_models is "accept"). ModelFormatError if it is not a simulator model."""
+        with a log line unless foreign_soc_models is "accept"; one that names no SoC fits any). ModelFormatError if it
+        is not a simulator model."""
         model = OpModel.from_bytes(data)
-        if self.foreign_soc_models == "skip" and self.soc_name and model.soc_version != self.soc_name:
+        foreign = bool(self.soc_name and model.soc_version) and model.soc_version != self.soc_name
+        if foreign and self.foreign_soc_models == "skip":
             log.warning("%s: skipped: a model built for SoC %s, not this device's %s (it never matches)", source,
                         model.soc_version, self.soc_name)
             return False
