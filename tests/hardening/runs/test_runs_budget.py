@@ -9,21 +9,12 @@ from pathlib import Path
 import pytest
 
 from aclcts.cases import load_cases
+from runs_cases import ADD_CASE
 from aclcts.drive import budget
 
 ROOT = Path(__file__).resolve().parents[3]
 #: One small case and one of 40000 x 40000 float32 elements per tensor (6.0 GiB each; 11.9 GiB in float64).
-CASES = """\
-op: Add
-family: elementwise
-source: "elewise_calculation_ops.h REG_OP(Add): inputs x1, x2; output y"
-inputs: [x1, x2]
-outputs: [y]
-dtypes: [float32]
-shapes:
-  - [[8, 16], [8, 16]]
-  - [[40000, 40000], [40000, 40000]]
-"""
+CASES = ADD_CASE + "  - [[40000, 40000], [40000, 40000]]\n"
 #: Runs pytest as a child and prints the child's peak resident memory in KiB (Linux's ru_maxrss) on the last line.
 MEASURED = ("import resource, subprocess, sys; done = subprocess.run(sys.argv[1:]); "
             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(done.returncode)")

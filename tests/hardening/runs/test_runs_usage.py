@@ -3,17 +3,8 @@ beyond the device count, an unknown simulator fault name, an unknown hypothesis 
 folder, a case ATC refuses (issue 22, scope 5)."""
 
 import pytest
+from runs_cases import ADD_CASE
 
-ADD_CASE = """\
-op: Add
-family: elementwise
-source: "elewise_calculation_ops.h REG_OP(Add): inputs x1, x2; output y"
-inputs: [x1, x2]
-outputs: [y]
-dtypes: [float32]
-shapes:
-  - [[8, 16], [8, 16]]
-"""
 #: 65536 x 65536 elements: above ATC's limit of 2147483647 elements per tensor.
 OVERSIZED_CASE = ADD_CASE + "  - [[65536, 65536], [65536, 65536]]\n"
 WORKERS = {"serial": ["-p", "no:xdist"], "n2": ["-n", "2"]}

@@ -1,0 +1,12 @@
+"""The case file text the whole-run tests start from: Add float32 at one small shape."""
+
+ADD_CASE = """\
+op: Add
+family: elementwise
+source: "elewise_calculation_ops.h REG_OP(Add): inputs x1, x2; output y"
+inputs: [x1, x2]
+outputs: [y]
+dtypes: [float32]
+shapes:
+  - [[8, 16], [8, 16]]
+"""
