@@ -80,6 +80,8 @@ class Case:
     shape_rule: str = "each"
     elements: str = "full"
     data_dependent: tuple[str, ...] = ()
+    #: "failed" when the case must fail to compile or execute (an msopst case's `expect`), else "success".
+    expect: str = "success"
 
     @property
     def dynamic(self) -> bool:

@@ -8,6 +8,7 @@ import ml_dtypes
 import numpy as np
 
 from aclcts.cases.case import Case, TensorCase
+from aclcts.cases.msopst import DRAW_PREFIX, FIXED, msopst_draw
 
 
 def is_float(dtype: np.dtype) -> bool:
@@ -38,6 +39,8 @@ def draw(tensor: TensorCase, spec: dict[str, list] | None, rng: np.random.Genera
     spec = spec or _default(dtype)
     (kind, args), = spec.items()
     shape = tensor.shape
+    if kind == FIXED or kind.startswith(DRAW_PREFIX):
+        return msopst_draw(kind, args, shape, dtype, rng)
     if kind in ("uniform", "positive"):
         low, high = args
         if is_float(dtype):

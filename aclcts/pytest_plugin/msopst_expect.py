@@ -1,0 +1,45 @@
+"""msopst's `expect: "failed"`: a case's execute-and-compare tests must fail (strict xfail), as msopst counts them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from aclcts.cases import Case
+
+#: The tests whose failure is the case's failure: those that execute a case and compare it with its reference.
+RUNS_THE_CASE = ("matches_reference", "matches_the_reference")
+
+
+def add_options(group: Any) -> None:
+    """No options: a case file's `expect` decides."""
+
+
+def configure(config: pytest.Config) -> None:
+    """Mark the tests of cases expected to fail."""
+    config.pluginmanager.register(ExpectFailed(), "aclcts-msopst-expect")
+
+
+def expects_failure(item: pytest.Item) -> Case | None:
+    """The case an item runs when the case must fail and the item runs it, else None."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is None or not any(words in item.name for words in RUNS_THE_CASE):
+        return None
+    for name in ("op_case", "model"):
+        case = callspec.params.get(name)
+        if isinstance(case, Case) and case.expect == "failed":
+            return case
+    return None
+
+
+class ExpectFailed:
+    """Adds a strict xfail to each test that runs a case whose expect is "failed"."""
+
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        """A passing run of such a case fails the test (XPASS strict); a failing one is its expected outcome."""
+        for item in items:
+            case = expects_failure(item)
+            if case is not None:
+                item.add_marker(pytest.mark.xfail(strict=True, reason=f"{case.id}: expect \"failed\" "
+                                                                      f"({case.file}): must fail to compile or run"))

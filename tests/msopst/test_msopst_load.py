@@ -1,0 +1,261 @@
+"""msopst case JSON read as aclcts cases: expansion and naming, data rules, golden functions, precision, bad input."""
+
+from __future__ import annotations
+
+import json
+import unittest
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from aclcts.cases import CaseFileError
+from aclcts.cases import msopst
+from aclcts.cases.values import draw_inputs
+from aclcts.judge.compare import Ratio, policy_from_spec
+from aclcts.reference import reference
+
+DATA = Path(__file__).parent / "data"
+ADD, RELU = DATA / "add_case.json", DATA / "relu_case.json"
+
+
+def by_id(path: Path) -> dict:
+    """The cases of an msopst file by id."""
+    return {c.id: c for c in msopst.load_msopst_cases(str(path))}
+
+
+def tensor(name: str, type_: str = "float32", shape: list | None = None, **more) -> dict:
+    """One msopst tensor object."""
+    return {"name": name, "format": "ND", "type": type_, "shape": shape or [2, 3], **more}
+
+
+def add_case(name: str = "T", **more) -> dict:
+    """An msopst Add case with two inputs and one output."""
+    return {"case_name": name, "op": "Add", "input_desc": [tensor("x1"), tensor("x2")],
+            "output_desc": [tensor("y")], **more}
+
+
+def write(tmp_path: Path, cases: list, name: str = "case.json") -> str:
+    """Write an msopst case file; its path."""
+    path = tmp_path / name
+    path.write_text(json.dumps(cases))
+    return str(path)
+
+
+# ------------------------------------------------------------------------------------------- expansion
+
+
+def test_sub_cases_are_named_and_aligned_as_msopst_does():
+    cases = by_id(ADD)
+    assert list(cases) == ["Test_Add_001_sub_case_001_ND_float16", "Test_Add_001_sub_case_002_ND_float32",
+                           "Test_Add_const_case_001_ND_float32", "Test_Add_bin_case_001_ND_float32",
+                           "Test_Add_dynamic_case_001_ND_float32", "Test_Add_mismatched_shapes_case_001_ND_float32"]
+    first = cases["Test_Add_001_sub_case_001_ND_float16"]
+    assert [t.dtype_name for t in first.inputs + first.outputs] == ["float16"] * 3
+
+
+def test_alternatives_of_one_tensor_are_crossed_in_msopst_key_order(tmp_path):
+    case = add_case(input_desc=[tensor("x1", ["float16", "float32"], [[2, 3], [4]]),
+                                tensor("x2", ["float16", "float32"], [[2, 3], [4]])],
+                    output_desc=[tensor("y", ["float16", "float32"], [[2, 3], [4]])])
+    cases = msopst.load_msopst_cases(write(tmp_path, [case]))
+    # format x shape x type: shape varies slower than type
+    assert [(c.inputs[0].shape, c.inputs[0].dtype_name) for c in cases] == [
+        ((2, 3), "float16"), ((2, 3), "float32"), ((4,), "float16"), ((4,), "float32")]
+    assert cases[3].id == "T_sub_case_004_ND_float32"
+
+
+def test_formats_become_the_case_format_and_relu_runs_in_nd_and_nchw():
+    formats = {c.id: c.format for c in by_id(RELU).values()}
+    assert formats["Test_Relu_001_sub_case_001_ND_float32"] == 2
+    assert formats["Test_Relu_001_sub_case_002_NCHW_float32"] == 0
+
+
+def test_a_slash_in_a_case_name_becomes_an_underscore(tmp_path):
+    assert msopst.load_msopst_cases(write(tmp_path, [add_case("a/b")]))[0].id == "a_b_case_001_ND_float32"
+
+
+def test_expect_failed_applies_to_every_sub_case():
+    cases = by_id(ADD)
+    assert cases["Test_Add_mismatched_shapes_case_001_ND_float32"].expect == "failed"
+    assert {c.expect for i, c in cases.items() if "mismatched" not in i} == {"success"}
+
+
+def test_dynamic_shapes_run_at_typical_shape_inside_shape_range():
+    case = by_id(ADD)["Test_Add_dynamic_case_001_ND_float32"]
+    assert case.dynamic and case.inputs[0].shape == (-1, 16) and case.inputs[0].shape_range == ((1, 32),)
+    assert case.runtime_shapes == (((4, 16), (4, 16)),)
+    assert case.shape_rule == "same"
+
+
+def test_a_minus_one_without_shape_range_gets_msopst_default_range(tmp_path):
+    dyn = dict(shape=[-1, 3], typical_shape=[5, 3])
+    case = add_case(input_desc=[tensor("x1", **dyn), tensor("x2", **dyn)], output_desc=[tensor("y", **dyn)])
+    loaded = msopst.load_msopst_cases(write(tmp_path, [case]))[0]
+    assert loaded.inputs[0].shape_range == ((1, -1),)
+
+
+# --------------------------------------------------------------------------------------------- data rules
+
+
+def test_a_bin_value_relative_to_the_case_file_is_the_input():
+    case = by_id(ADD)["Test_Add_bin_case_001_ND_float32"]
+    x1, x2 = draw_inputs(case, 7)
+    np.testing.assert_array_equal(x1, np.fromfile(DATA / "add_x1_3x4_float32.bin", np.float32).reshape(3, 4))
+    assert x2.min() >= 0.0 and x2.max() <= 1.0
+
+
+def test_a_const_input_keeps_its_value():
+    case = by_id(ADD)["Test_Add_const_case_001_ND_float32"]
+    assert case.inputs[1].const == (1.0, 2.0, 3.0, 4.0)
+    np.testing.assert_array_equal(draw_inputs(case, 1)[1], np.array([1, 2, 3, 4], np.float32))
+
+
+def test_a_const_input_without_value_is_drawn_once_by_its_distribution(tmp_path):
+    case = add_case(input_desc=[tensor("x1"), tensor("x2", is_const=True, value_range=[2.0, 3.0])])
+    first = msopst.load_msopst_cases(write(tmp_path, [case]))[0].inputs[1].const
+    again = msopst.load_msopst_cases(write(tmp_path, [case]))[0].inputs[1].const
+    assert first == again and len(first) == 6 and all(2.0 <= v <= 3.0 for v in first)
+
+
+@pytest.mark.parametrize("dist, low, high, check", [
+    ("uniform", -3.0, 3.0, lambda a: a.min() >= -3 and a.max() <= 3),
+    ("relu", -3.0, 3.0, lambda a: a.min() >= 0 and a.max() <= 3),
+    ("sigmoid", -3.0, 3.0, lambda a: a.min() > 0 and a.max() < 1),
+    ("tanh", -3.0, 3.0, lambda a: a.min() > -1 and a.max() < 1),
+    ("softmax", -3.0, 3.0, lambda a: abs(float(a.sum()) - 1) < 1e-3),
+    ("triangular", 1.0, 2.0, lambda a: a.min() >= 1 and a.max() <= 2),
+    ("beta", 2.0, 5.0, lambda a: a.min() >= 0 and a.max() <= 1),
+    ("normal", 100.0, 1.0, lambda a: 90 < a.mean() < 110),
+    ("laplace", -50.0, 1.0, lambda a: -60 < a.mean() < -40),
+])
+def test_msopst_distributions_follow_its_formulas(dist, low, high, check):
+    array = msopst.msopst_draw(msopst.DRAW_PREFIX + dist, [low, high], (64, 8), np.dtype(np.float32),
+                               np.random.default_rng(3))
+    assert array.dtype == np.float32 and array.shape == (64, 8) and check(array)
+
+
+def test_integer_inputs_truncate_the_float_draw_as_msopst_does():
+    rng = np.random.default_rng(0)
+    zeros = msopst.msopst_draw(msopst.DRAW_PREFIX + "uniform", [0.1, 1.0], (100,), np.dtype(np.int32), rng)
+    assert not zeros.any()  # msopst's default range gives an all-zero int tensor
+    bools = msopst.msopst_draw(msopst.DRAW_PREFIX + "uniform", [0.1, 1.0], (100,), np.dtype(np.bool_), rng)
+    assert bools.any() and not bools.all()
+
+
+def test_the_input_seed_makes_draws_repeatable_and_distinct():
+    case = by_id(ADD)["Test_Add_001_sub_case_002_ND_float32"]
+    np.testing.assert_array_equal(draw_inputs(case, 5)[0], draw_inputs(case, 5)[0])
+    assert not np.array_equal(draw_inputs(case, 5)[0], draw_inputs(case, 6)[0])
+
+
+# ----------------------------------------------------------------------------------- references, precision
+
+
+def test_reference_is_the_golden_function_else_the_builtin_else_none(tmp_path):
+    cases = by_id(ADD)
+    assert cases["Test_Add_001_sub_case_001_ND_float16"].reference.startswith("aclcts.cases.msopst:")
+    assert cases["Test_Add_bin_case_001_ND_float32"].reference == "Add"
+    custom = add_case(op="MyCustomOp")
+    loaded = msopst.load_msopst_cases(write(tmp_path, [custom]))[0]
+    assert msopst.INFO[loaded.id].reference_kind == "none"
+    with pytest.raises(unittest.SkipTest, match="no numeric reference"):
+        reference(loaded.reference).compute([np.zeros((2, 3))] * 2, {}, [np.dtype(np.float32)])
+
+
+def test_the_golden_function_is_called_with_msopst_keywords():
+    case = by_id(ADD)["Test_Add_const_case_001_ND_float32"]
+    x1 = np.arange(8, dtype=np.float32).reshape(2, 4)
+    x2 = np.array([1, 2, 3, 4], dtype=np.float32)
+    (y,) = reference(case.reference).compute([x1, x2], case.attr_values(), [np.dtype(np.float32)])
+    np.testing.assert_array_equal(y, x1 + x2)
+
+
+def test_a_golden_function_that_raises_fails_its_case_in_one_line(tmp_path):
+    golden = tmp_path / "g.py"
+    golden.write_text("def f(x1, x2, y):\n    raise ValueError('boom')\n")
+    case = msopst.load_msopst_cases(write(tmp_path, [add_case(calc_expect_func_file="g.py:f")]))[0]
+    with pytest.raises(msopst.GoldenError) as info:
+        reference(case.reference).compute([np.zeros((2, 3))] * 2, {}, [np.dtype(np.float32)])
+    message = str(info.value)
+    assert "\n" not in message and "case.json" in message and "T_case_001_ND_float32" in message and "boom" in message
+
+
+def test_error_threshold_becomes_the_ratio_policy_and_msopst_default_otherwise():
+    cases = by_id(ADD)
+    assert policy_from_spec(cases["Test_Add_const_case_001_ND_float32"].precision) == Ratio(0.001, 0.0)
+    assert policy_from_spec(cases["Test_Add_bin_case_001_ND_float32"].precision) == Ratio(0.01, 0.05)
+
+
+def test_st_report_parameters_name_the_golden_file_and_function():
+    case = by_id(ADD)["Test_Add_001_sub_case_001_ND_float16"]
+    params = msopst.INFO[case.id].op_params
+    assert Path(params["calc_expect_func_file"]) == (DATA / "add_golden.py").resolve()
+    assert params["calc_expect_func_file_func"] == "calc_expect_func"
+    assert params["input_desc"][0]["data_distribute"] == "uniform" and params["input_desc"][0]["type"] == "float16"
+
+
+# ------------------------------------------------------------------------------------------- bad input
+
+
+BAD = {
+    "unknown-distribution": ([add_case(input_desc=[tensor("x1", data_distribute="gauss"), tensor("x2")])],
+                             "input_desc[0].data_distribute"),
+    "range-min-above-max": ([add_case(input_desc=[tensor("x1", value_range=[2.0, 1.0]), tensor("x2")])],
+                            "input_desc[0].value_range"),
+    "mismatched-list-lengths": ([add_case(input_desc=[tensor("x1", ["float16", "float32"]), tensor("x2")])],
+                                "input_desc[1].type"),
+    "duplicate-case-name": ([add_case("T"), add_case("T")], "case_name"),
+    "golden-file-missing": ([add_case(calc_expect_func_file="nowhere.py:f")], "calc_expect_func_file"),
+    "golden-function-missing": ([add_case(calc_expect_func_file="g.py:absent")], "calc_expect_func_file"),
+    "golden-import-raises": ([add_case(calc_expect_func_file="broken.py:f")], "calc_expect_func_file"),
+    "golden-wrong-signature": ([add_case(calc_expect_func_file="g.py:one_arg")], "calc_expect_func_file"),
+    "unknown-case-field": ([add_case(colour="red")], "colour"),
+    "missing-op": ([{"case_name": "T", "input_desc": [], "output_desc": [tensor("y")]}], "op"),
+    "missing-shape": ([add_case(output_desc=[{"name": "y", "format": "ND", "type": "float32"}])],
+                      "output_desc[0].shape"),
+    "fuzz": ([add_case(input_desc=[tensor("x1", shape="fuzz"), tensor("x2")])], "input_desc[0].shape"),
+    "bad-expect": ([add_case(expect="maybe")], "expect"),
+    "threshold-out-of-range": ([add_case(error_threshold=[0.5, 2.0])], "error_threshold"),
+    "dynamic-without-typical-shape": ([add_case(input_desc=[tensor("x1", shape=[-1, 3]), tensor("x2")])],
+                                      "input_desc[0].typical_shape"),
+    "typical-outside-range": ([add_case(input_desc=[tensor("x1", shape=[-1, 3], typical_shape=[9, 3],
+                                                           shape_range=[[1, 4]]), tensor("x2")])],
+                              "input_desc[0].typical_shape"),
+    "bin-of-wrong-size": ([add_case(input_desc=[tensor("x1", value="four.bin"), tensor("x2")])],
+                          "input_desc[0].value"),
+    "unknown-type": ([add_case(input_desc=[tensor("x1", "fp16"), tensor("x2")])], "input_desc[0].type"),
+}
+
+
+@pytest.mark.parametrize("cases, field", BAD.values(), ids=BAD.keys())
+def test_a_file_breaking_msopst_rules_is_one_line_naming_file_case_and_field(tmp_path, cases, field):
+    (tmp_path / "g.py").write_text("def f(x1, x2, y):\n    return [x1['value']]\n\n\ndef one_arg(x1):\n    return x1\n")
+    (tmp_path / "broken.py").write_text("raise ImportError('no such thing')\n")
+    np.zeros(4, np.float32).tofile(tmp_path / "four.bin")
+    path = write(tmp_path, cases)
+    with pytest.raises(CaseFileError) as info:
+        msopst.load_msopst_cases(path)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(f"{path}: case T: {field}: expected "), message
+
+
+def test_more_than_1000_top_level_cases_is_refused_before_expansion(tmp_path):
+    path = write(tmp_path, [add_case(f"T{i}") for i in range(msopst.MAX_CASES + 1)])
+    with pytest.raises(CaseFileError, match="at most 1000 cases"):
+        msopst.load_msopst_cases(path)
+    assert len(msopst.load_msopst_cases(write(tmp_path, [add_case(f"T{i}") for i in range(3)], "ok.json"))) == 3
+
+
+def test_duplicate_json_keys_and_non_json_are_one_line(tmp_path):
+    (tmp_path / "dup.json").write_text('[{"case_name": "T", "case_name": "U"}]')
+    with pytest.raises(CaseFileError, match="duplicate key 'case_name'"):
+        msopst.load_msopst_cases(str(tmp_path / "dup.json"))
+    (tmp_path / "bad.json").write_text("[{")
+    with pytest.raises(CaseFileError, match="not valid JSON"):
+        msopst.load_msopst_cases(str(tmp_path / "bad.json"))
+
+
+def test_a_compile_flag_element_is_allowed():
+    assert len(by_id(ADD)) == 6  # add_case.json starts with {"compile_flag": 0}
