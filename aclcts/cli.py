@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "new-op": ("aclcts.tools.newop", "scaffold a custom op: case file, reference, sim kernel"),
     "kill-matrix": ("aclcts.tools.killmatrix", "run the suite once per injected simulator fault"),
     "bench": ("aclcts.tools.bench", "measure the simulator and the suite, print one table"),
+    "msopst": ("aclcts.tools.msopst", "convert msopst case JSON into aclcts case files"),
 }
 
 EPILOG = """exit status: 0 ok, 1 findings (a failed compile, new failures, a missed target), 2 usage error;

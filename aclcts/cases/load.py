@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, TensorCase
+from aclcts.cases.msopst import is_msopst_file, load_msopst_cases
 from aclcts.cases.schema import MODES, CaseChecker, CaseFileError, check_case_file
 from aclcts.core.inputs import MAX_YAML_BYTES, file_problem, one_line, read_text
 from aclcts.core.yamlschema import parse_yaml
@@ -22,10 +23,11 @@ log = logging.getLogger("aclcts.cases")
 
 
 def case_files(paths: Iterable[str], warn: Callable[[str], None] = log.warning) -> list[str]:
-    """Every *.yaml / *.yml file named or found (recursively, sorted) under the given paths.
+    """Every *.yaml / *.yml / *.json (msopst) file named or found (recursively, sorted) under the given paths.
 
     A special file found in a folder (a FIFO, device or socket named *.yaml) is skipped, and warn is called with a
-    line naming it; one named directly is a CaseFileError.
+    line naming it; one named directly is a CaseFileError. A *.json found in a folder counts only if it holds msopst
+    cases (a `case_name` key), so single-op JSON kept beside case files is left alone.
     """
     found = []
     for path in paths:
@@ -34,13 +36,13 @@ def case_files(paths: Iterable[str], warn: Callable[[str], None] = log.warning) 
                 subfolders.sort()
                 for name in sorted(files):
                     file = os.path.join(folder, name)
-                    if not name.endswith((".yaml", ".yml")):
+                    if not name.endswith((".yaml", ".yml", ".json")):
                         continue
                     problem = file_problem(file)
-                    if problem is None:
-                        found.append(file)
-                    else:
+                    if problem is not None:
                         warn(f"{file}: skipped, not read as a case file: {problem}")
+                    elif not name.endswith(".json") or _names_msopst_cases(file):
+                        found.append(file)
         elif os.path.exists(path):
             problem = file_problem(path)
             if problem is not None:
@@ -49,6 +51,12 @@ def case_files(paths: Iterable[str], warn: Callable[[str], None] = log.warning) 
         else:
             raise CaseFileError(f"{path}: no such case file or folder")
     return found
+
+
+def _names_msopst_cases(path: str) -> bool:
+    """Whether the start of a JSON file names a `case_name`, as an msopst case file does and single-op JSON never."""
+    with open(path, "rb") as handle:
+        return b'"case_name"' in handle.read(1 << 16)
 
 
 def _tag(shape: tuple[int, ...]) -> str:
@@ -73,6 +81,8 @@ def _importable(folder: str) -> None:
 
 def expand_file(source: str) -> list[Case]:
     """Load, validate and expand one case file."""
+    if is_msopst_file(source):
+        return load_msopst_cases(source)
     data, lines = parse_yaml(read_text(source, "case", MAX_YAML_BYTES, CaseFileError), source, CaseFileError)
     check_case_file(data, source, lines, set(DTYPE_BY_NAME))
     c = CaseChecker(source, lines)

@@ -29,7 +29,7 @@ EXTENSIONS: tuple[str, ...] = (
     "aclcts.pytest_plugin.sharding", "aclcts.pytest_plugin.expectations", "aclcts.pytest_plugin.run_report",
     "aclcts.pytest_plugin.allure_run",
     "aclcts.pytest_plugin.timeouts", "aclcts.pytest_plugin.categories",
-    "aclcts.pytest_plugin.reruns",
+    "aclcts.pytest_plugin.reruns", "aclcts.pytest_plugin.st_report", "aclcts.pytest_plugin.msopst_expect",
 )
 
 

@@ -62,7 +62,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     empty = [p for p in config.getoption("--cases") or [] if Path(p).is_dir() and not case_files([p])]
     if empty:
-        usage_error(config, f"--cases {empty[0]}: the folder holds no case file (*.yaml, *.yml); a run that selects "
+        usage_error(config, f"--cases {empty[0]}: the folder holds no case file (*.yaml, *.yml, msopst *.json); a run that selects "
                             "no case tests nothing")
         return
     config.stash[CASES] = [c for c in cases if not c.dynamic]

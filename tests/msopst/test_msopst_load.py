@@ -259,3 +259,13 @@ def test_duplicate_json_keys_and_non_json_are_one_line(tmp_path):
 
 def test_a_compile_flag_element_is_allowed():
     assert len(by_id(ADD)) == 6  # add_case.json starts with {"compile_flag": 0}
+
+
+def test_a_folder_walk_takes_msopst_json_and_leaves_single_op_json_alone(tmp_path):
+    from aclcts.cases.load import case_files
+
+    msopst = tmp_path / "add_cases.json"
+    msopst.write_text('[{"case_name": "Test_Add_001", "op": "Add"}]\n')
+    single_op = tmp_path / "op_list.json"
+    single_op.write_text('[{"op": "Add", "input_desc": [], "output_desc": []}]\n')
+    assert case_files([str(tmp_path)]) == [str(msopst)]
