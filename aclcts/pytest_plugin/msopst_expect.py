@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from aclcts.cases import Case
+if TYPE_CHECKING:
+    from aclcts.cases import Case
 
 #: The tests whose failure is the case's failure: those that execute a case and compare it with its reference.
 RUNS_THE_CASE = ("matches_reference", "matches_the_reference")
@@ -28,7 +29,7 @@ def expects_failure(item: pytest.Item) -> Case | None:
         return None
     for name in ("op_case", "model"):
         case = callspec.params.get(name)
-        if isinstance(case, Case) and case.expect == "failed":
+        if getattr(case, "expect", None) == "failed":  # a Case, duck-typed: the controller loads no case module
             return case
     return None
 

@@ -13,13 +13,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from aclcts.cases import Case
-from aclcts.cases import msopst
 from aclcts.core.files import write_atomically
+
+if TYPE_CHECKING:
+    from aclcts.cases import Case
+
+# The case side (aclcts.cases, NumPy) is imported where a test process needs it, not here: a pytest-xdist controller
+# loads this module too and starts its workers without it.
 
 #: The report attribute that carries a test's case details to the controller.
 KEY = "aclcts_st_case"
@@ -51,6 +55,8 @@ def configure(config: pytest.Config) -> None:
 
 
 def _case_of(item: pytest.Item) -> Case | None:
+    from aclcts.cases import Case
+
     callspec = getattr(item, "callspec", None)
     for name in ("op_case", "model"):
         found = callspec.params.get(name) if callspec is not None else None
@@ -66,6 +72,8 @@ def _tensor_params(tensor: Any, fmt: str) -> dict[str, Any]:
 
 def op_params(case: Case) -> dict[str, Any]:
     """The case's parameters as msopst's st_report shows them: the msopst sub-case's own, else built from the case."""
+    from aclcts.cases import msopst
+
     info = msopst.INFO.get(case.id)
     if info is not None:
         return info.op_params
@@ -89,6 +97,8 @@ class CaseMarker:
         if case is None:
             return
         report = outcome.get_result()
+        from aclcts.cases import msopst
+
         info = msopst.INFO.get(case.id)
         setattr(report, KEY, {
             "case_name": case.id, "expect": case.expect, "op_params": op_params(case), "case_file": case.file,
