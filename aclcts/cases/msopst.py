@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, TensorCase
-from aclcts.cases.schema import CaseFileError
+from aclcts.cases.schema import CaseFileError, shape_fits
 from aclcts.core.dtypes import numpy_dtype
 from aclcts.core.inputs import MAX_JSON_BYTES, DuplicateKeyError, one_line, read_text, unique_keys
 from aclcts.core.opmodel import canonical_attr
@@ -514,7 +514,7 @@ def _tensor(where: _Where, field: str, tensor: dict, source: str, case_id: str,
                           show=False)
     ranges = _ranges(where, field, tensor)
     concrete = _concrete(tensor["shape"], tensor.get("typical_shape"))
-    if dynamic and "typical_shape" in tensor and not _fits(concrete, dims, ranges):
+    if dynamic and "typical_shape" in tensor and not shape_fits(concrete, dims, ranges):
         raise where.error(f"{field}.typical_shape", f"a shape inside {list(dims)} with shape_range "
                                                     f"{[list(r) for r in ranges]}", tensor["typical_shape"])
     name = tensor.get("name", field.replace("[", "").replace("]", "").replace("_desc", ""))
@@ -538,22 +538,6 @@ def _tensor(where: _Where, field: str, tensor: dict, source: str, case_id: str,
         else:
             values[name] = {DRAW_PREFIX + tensor["data_distribute"]: list(tensor["value_range"])}
     return TensorCase(name, dtype, dims, const, ranges)
-
-
-def _fits(shape_value: tuple[int, ...], model: tuple[int, ...], ranges: tuple[tuple[int, int], ...]) -> bool:
-    if model == (-2,):
-        return True
-    if len(shape_value) != len(model):
-        return False
-    pairs = iter(ranges)
-    for dim, fixed in zip(shape_value, model):
-        if fixed == -1:
-            low, high = next(pairs)
-            if dim < low or (high != -1 and dim > high):
-                return False
-        elif dim != fixed:
-            return False
-    return True
 
 
 def _format(where: _Where, params: dict) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from aclcts.core.yamlpos import Path
@@ -164,9 +165,9 @@ def _is_dynamic(shape: list[int]) -> bool:
     return any(d < 0 for d in shape)
 
 
-def _fits(shape: list[int], model: list[int], ranges: list[list[int]]) -> bool:
+def shape_fits(shape: Sequence[int], model: Sequence[int], ranges: Sequence[Sequence[int]]) -> bool:
     """Whether a concrete shape is one that a shape with -1 dims (one range per -1) or [-2] accepts."""
-    if model == list(UNKNOWN_RANK):
+    if tuple(model) == UNKNOWN_RANK:
         return True
     if len(shape) != len(model):
         return False
@@ -232,7 +233,7 @@ def _check_dynamic(c: CaseChecker, data: dict, variable: list[str]) -> None:
             c.shape(shape, path + (position,), dynamic=False)
             for set_index in dynamic:
                 model = sets[set_index][name]
-                if not _fits(shape, model, ranges.get(name, [])):
+                if not shape_fits(shape, model, ranges.get(name, [])):
                     c.fail(path + (position,), f"a shape of input {name!r} inside {model} with shape_range "
                                                f"{ranges.get(name, [])}", shape)
     if "name" in data:
