@@ -1,5 +1,5 @@
-"""msopst case files run by the suite (needs the wiring of /work/brief/out/H5-wiring.md: .json in --cases, the
-st_report and msopst_expect extensions, `aclcts msopst`): outcomes, golden functions, st_report.json, conversion."""
+"""msopst case files run by the suite (`--cases FILE.json`, `--st-report`, `aclcts msopst convert`): outcomes, golden
+functions, st_report.json, conversion."""
 
 from __future__ import annotations
 
