@@ -4,10 +4,11 @@ import os
 import time
 
 import pytest
+from counting_compiler import Compiler
 
 import aclcts
 from aclcts.drive import model_cache
-from aclcts.atc import compile_elements, generate_singleop_json
+from aclcts.atc import generate_singleop_json
 from aclcts.cases import load_cases
 
 SOC = "Ascend910B1"
@@ -18,21 +19,6 @@ def elements(tmp_path_factory, add_case_text):
     folder = tmp_path_factory.mktemp("cases")
     (folder / "add.yaml").write_text(add_case_text)
     return generate_singleop_json(list(dict.fromkeys(c.op_model(SOC) for c in load_cases([str(folder)]))))
-
-
-class Compiler:
-    """compile_into that counts its calls; `during` runs inside the compilation (another process's work)."""
-
-    def __init__(self, during=None):
-        self.calls = 0
-        self.during = during
-
-    def __call__(self, elements, out, soc):
-        self.calls += 1
-        assert compile_elements(elements, out, soc).ok
-        if self.during:
-            self.during()
-        return out / "models"
 
 
 def test_a_library_is_compiled_once_and_then_reused(elements, tmp_path):

@@ -6,8 +6,8 @@ import signal
 import time
 
 import pytest
+from counting_compiler import Compiler
 
-from aclcts.atc import compile_elements
 from aclcts.drive import model_cache
 
 SOC = "Ascend910B1"
@@ -24,21 +24,6 @@ dtypes: [float32]
 shapes:
   - [[3], [3]]
 """
-
-
-class Compiler:
-    """compile_into that counts its calls; `during` runs inside the compilation."""
-
-    def __init__(self, during=None):
-        self.calls = 0
-        self.during = during
-
-    def __call__(self, elements, out, soc):
-        self.calls += 1
-        assert compile_elements(elements, out, soc).ok
-        if self.during:
-            self.during()
-        return out / "models"
 
 
 def snapshot(models):
