@@ -6,20 +6,10 @@ import sys
 import textwrap
 
 import pytest
+from add_case import ADD_CASE
 from report_runs import child_environment
 
 from aclcts.report.records import ReportError, read_report
-
-ADD_CASE = """\
-op: Add
-family: elementwise
-source: "elewise_calculation_ops.h REG_OP(Add): inputs x1, x2; output y"
-inputs: [x1, x2]
-outputs: [y]
-dtypes: [float32]
-shapes:
-  - [[8, 16], [8, 16]]
-"""
 
 EVERY_STATUS = textwrap.dedent("""
     import pytest

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from aclcts.cases import load_cases
-from runs_cases import ADD_CASE
+from add_case import ADD_CASE
 from aclcts.drive import budget
 
 ROOT = Path(__file__).resolve().parents[3]

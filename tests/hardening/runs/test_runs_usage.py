@@ -3,7 +3,7 @@ beyond the device count, an unknown simulator fault name, an unknown hypothesis 
 folder, a case ATC refuses (issue 22, scope 5)."""
 
 import pytest
-from runs_cases import ADD_CASE
+from add_case import ADD_CASE
 
 #: 65536 x 65536 elements: above ATC's limit of 2147483647 elements per tensor.
 OVERSIZED_CASE = ADD_CASE + "  - [[65536, 65536], [65536, 65536]]\n"

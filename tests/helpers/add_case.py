@@ -1,4 +1,4 @@
-"""The case file text the whole-run tests start from: Add float32 at one small shape."""
+"""The case file text several self-tests start from: Add float32 at one small shape."""
 
 ADD_CASE = """\
 op: Add
