@@ -9,13 +9,24 @@ from __future__ import annotations
 
 import importlib
 
-from aclcts.reference import cast, elementwise, index, matmul, nn, reduction, shape
+from aclcts.reference import (
+    binary_math,
+    cast,
+    elementwise,
+    index,
+    logic,
+    matmul,
+    nn,
+    reduction,
+    shape,
+    unary_math,
+)
 from aclcts.reference.base import REQUIRED, RefOp
 from aclcts.reference.numeric import round_to
 
 _REGISTRY: dict[str, RefOp] = {
     op.op_type: op
-    for family in (elementwise, reduction, matmul, shape, index, nn, cast)
+    for family in (elementwise, reduction, matmul, shape, index, nn, cast, unary_math, binary_math, logic)
     for op in family.OPS
 }
 

@@ -1,15 +1,18 @@
 """The simulator's device-numerics kernel library: one NumPy kernel per op type, looked up by the runtime."""
 
 from aclcts.sim.kernels import (  # noqa: F401  (importing them registers the built-in kernels)
+    binary_math,
     cast,
     conv,
     elementwise,
     layout,
+    logic,
     matmul,
     reduce,
     selection,
     softmax,
     unary,
+    unary_math,
 )
 from aclcts.sim.kernels.base import InferredShape, Kernel, KernelError, TensorInfo
 from aclcts.sim.kernels.registry import get_kernel, register_kernel, registered_op_types, unregister_kernel
