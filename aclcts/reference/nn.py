@@ -1,4 +1,4 @@
-"""Neural-network references: SoftmaxV2, Relu, Sigmoid, Tanh and Conv2D (NCHW input, NCHW filter)."""
+"""Neural-network references: SoftmaxV2, LogSoftmaxV2, Relu, Sigmoid, Tanh and Conv2D (NCHW input, NCHW filter)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,13 @@ def softmax(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     shifted = x - np.max(x, axis=axes, keepdims=True)
     e = np.exp(shifted)
     return e / np.sum(e, axis=axes, keepdims=True)
+
+
+def log_softmax(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """LogSoftmaxV2: (x - max) - log(sum(exp(x - max))) over axes; -inf stays -inf, a slice holding NaN, or only
+    -inf, gives NaN."""
+    shifted = x - np.max(x, axis=axes, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axes, keepdims=True))
 
 
 def conv2d_geometry(x_shape: tuple[int, ...], w_shape: tuple[int, ...], attrs: dict[str, Any]) -> dict[str, Any]:
@@ -93,6 +100,12 @@ def _softmax(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[
     return [round_to(softmax(x, normalize_axes(attrs["axes"], x.ndim)), out[0])]
 
 
+def _log_softmax(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """LogSoftmaxV2 compute."""
+    x = widen(xs[0])
+    return [round_to(log_softmax(x, normalize_axes(attrs["axes"], x.ndim)), out[0])]
+
+
 def _conv2d(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
     """Conv2D compute: (x, filter, bias?, offset_w?); offset_w must be absent."""
     if xs[3] is not None:
@@ -115,5 +128,6 @@ OPS: tuple[RefOp, ...] = (
     define("Sigmoid", ("x",), {}, _elementwise(sigmoid), _same),
     define("Tanh", ("x",), {}, _elementwise(tanh), _same),
     define("SoftmaxV2", ("x",), {"axes": (-1,), "half_to_float": False}, _softmax, _same),
+    define("LogSoftmaxV2", ("logits",), {"axes": (-1,)}, _log_softmax, _same, outputs=("logsoftmax",)),
     define("Conv2D", ("x", "filter", "bias?", "offset_w?"), _CONV_ATTRS, _conv2d, _conv2d_shape),
 )

@@ -1,15 +1,19 @@
-"""SoftmaxV2: exp(x - max) / sum(exp(x - max)) over the axes attribute.
+"""SoftmaxV2 and LogSoftmaxV2: exp(x - max) / sum(exp(x - max)) and (x - max) - log(sum(exp(x - max))) over axes.
 
-Prototype: CANN nn_norm_ops.h SoftmaxV2 -- INPUT x (double, float16, bfloat16, float), OUTPUT y,
+Prototypes: CANN softmax_v2_proto.h SoftmaxV2 -- INPUT x (double, float16, bfloat16, float), OUTPUT y,
 ATTR(axes, ListInt, {-1}), ATTR(half_to_float, Bool, false) (fp16 x gives an fp32 y when true); as published in
-mindspore-ai/graphengine third_party/fwkacllib/inc/ops/nn_norm_ops.h (axes) and the current CANN operator
-specification (half_to_float).
-Numerics: fp16/bf16 inputs are widened to fp32 and the whole softmax runs in fp32 (the sum in the pairwise tree
-order of numerics.tree_sum), rounding once to the output type; double runs in double.
+mindspore-ai/graphengine third_party/fwkacllib/inc/ops/nn_norm_ops.h (axes) and hicann/ops-nn
+activation/softmax_v2/op_graph/softmax_v2_proto.h (half_to_float). hicann/ops-nn
+activation/log_softmax_v2/op_graph/log_softmax_v2_proto.h LogSoftmaxV2 -- INPUT logits (double, float16, bfloat16,
+float), OUTPUT logsoftmax (same type), ATTR(axes, ListInt, {-1}).
+Numerics: fp16/bf16 inputs are widened to fp32 and the whole (log-)softmax runs in fp32 with the maximum subtracted
+first (the sum in the pairwise tree order of numerics.tree_sum), rounding once to the output type; double runs in
+double. LogSoftmaxV2 follows the ops-nn golden's order: (x - max) - log(sum(exp(x - max))).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -33,6 +37,27 @@ def _output_dtype(call: OpCall, dtype: np.dtype) -> np.dtype:
     return FLOAT32 if call.attr_bool("half_to_float", False) and dtype == FLOAT16 else dtype
 
 
+def over_axes(x: np.ndarray, axes: list[int], rows: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """rows(flat) applied to x in its compute type with the axes moved last and flattened into one; x's layout back."""
+    kept = [i for i in range(x.ndim) if i not in axes]
+    moved = np.transpose(widen(x), kept + axes)
+    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    flat = moved.reshape(tuple(x.shape[i] for i in kept) + (count,))
+    with np.errstate(all="ignore"):
+        y = rows(flat) if count else flat
+    return y.reshape(moved.shape).transpose(np.argsort(kept + axes))
+
+
+def _softmax_rows(flat: np.ndarray) -> np.ndarray:
+    exps = np.exp(flat - np.max(flat, axis=-1, keepdims=True))
+    return exps / tree_sum(exps, -1)[..., None]
+
+
+def _log_softmax_rows(flat: np.ndarray) -> np.ndarray:
+    shifted = flat - np.max(flat, axis=-1, keepdims=True)
+    return shifted - np.log(tree_sum(np.exp(shifted), -1))[..., None]
+
+
 def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("SoftmaxV2", inputs, attrs)
     call.require_count(1)
@@ -41,17 +66,7 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
     axes = _axes(call, x.ndim)
     out = Outputs(call, outputs, ["y"])
     y_dtype = out.require_dtype(0, _output_dtype(call, x.dtype), "the dtype of 'x', or float32 with half_to_float")
-    wide = widen(x)
-    kept = [i for i in range(x.ndim) if i not in axes]
-    moved = np.transpose(wide, kept + axes)
-    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
-    flat = moved.reshape(tuple(x.shape[i] for i in kept) + (count,))
-    with np.errstate(all="ignore"):
-        shifted = flat - np.max(flat, axis=-1, keepdims=True) if flat.shape[-1] else flat
-        exps = np.exp(shifted)
-        y = exps / tree_sum(exps, -1)[..., None]
-    y = y.reshape(moved.shape).transpose(np.argsort(kept + axes))
-    return [out.emit(0, y.astype(y_dtype))]
+    return [out.emit(0, over_axes(x, axes, _softmax_rows).astype(y_dtype))]
 
 
 def _infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
@@ -64,5 +79,25 @@ def _infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dic
     return [inferred(acl_data_type(FLOAT32) if half else x.dtype, x.shape)]
 
 
-builtin("SoftmaxV2", _compute, _infer)
+def _log_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("LogSoftmaxV2", inputs, attrs)
+    call.require_count(1)
+    logits = call.input(0, "logits")
+    call.require_dtype("logits", logits.dtype, FLOATS)
+    axes = _axes(call, logits.ndim)
+    out = Outputs(call, outputs, ["logsoftmax"])
+    dtype = out.require_dtype(0, logits.dtype, "the dtype of 'logits'")
+    return [out.emit(0, over_axes(logits, axes, _log_softmax_rows).astype(dtype))]
 
+
+def _log_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("LogSoftmaxV2", inputs, attrs)
+    call.require_count(1)
+    logits = call.input(0, "logits")
+    if not unknown_rank(tuple(logits.shape)):
+        _axes(call, len(logits.shape))
+    return [inferred(logits.dtype, logits.shape)]
+
+
+builtin("SoftmaxV2", _compute, _infer)
+builtin("LogSoftmaxV2", _log_compute, _log_infer)
