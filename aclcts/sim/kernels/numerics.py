@@ -4,8 +4,10 @@ Model (see the brief and design.md invariant 3):
 - fp16 and bf16 elementwise ops compute in float32 and round to the storage type after every primitive op
   (for + - * / sqrt the float32 result rounded to fp16/bf16 equals the correctly rounded fp16/bf16 result, since
   float32 carries more than twice their precision plus two bits); fp32 ops are numpy's float32 ops; float64 as is.
-- reductions accumulate fp16/bf16/fp32 in fp32 with a pairwise tree (pairs (0,1), (2,3), ... combined level by
-  level, an odd tail element padded with -0.0, which is the exact additive identity).
+- reductions accumulate fp16/bf16/fp32 in fp32 as a 64-lane vector unit does (one 256-byte repeat of float32):
+  lane j adds elements j, j + 64, j + 128, ... in order, then the lanes are combined with a pairwise tree (pairs
+  (0,1), (2,3), ... combined level by level, an odd tail element padded with -0.0, the exact additive identity);
+  fewer than 64 elements go straight to the tree.
 - matrix units accumulate fp16/bf16 in fp32 and int8/int32 in int32 (two's complement wrap), then round once to
   the output type. The fp32 accumulation order is BLAS's blocked order by default (np.matmul on float32 operands),
   as legitimate an fp32 order as any; the `sequential` accumulation mode (setting matmul_accumulation) adds the
@@ -113,6 +115,29 @@ def tree_sum(array: np.ndarray, axis: int) -> np.ndarray:
     for start in range(0, count, chunk):
         total[start : start + chunk] = _tree_levels(rows[start : start + chunk], first, second)
     return total.reshape(values.shape[:-1])
+
+
+#: Float32 lanes of the vector unit: one 256-byte repeat.
+VECTOR_LANES = 64
+
+
+def vector_sum(array: np.ndarray, axis: int) -> np.ndarray:
+    """Sum along axis in array's (floating) dtype in the vector unit's lane order (module docstring); axis removed."""
+    values = np.moveaxis(np.asarray(array), axis, -1)
+    width = values.shape[-1]
+    blocks = width // VECTOR_LANES
+    if blocks == 0:
+        return tree_sum(values, -1)
+    whole = blocks * VECTOR_LANES
+    blocked = values[..., :whole].reshape(values.shape[:-1] + (blocks, VECTOR_LANES))
+    lanes = np.add.reduce(blocked, axis=-2)
+    zero = lanes == 0
+    if zero.any():  # NumPy starts each lane from +0.0; a lane of only -0.0 sums to -0.0
+        only_negative_zeros = np.logical_and.reduce(np.signbit(blocked) & (blocked == 0), axis=-2)
+        lanes[zero & only_negative_zeros] = -0.0
+    if whole < width:
+        lanes[..., : width - whole] += values[..., whole:]
+    return tree_sum(lanes, -1)
 
 
 def accumulator_dtype(dtype: np.dtype) -> np.dtype:

@@ -6,7 +6,7 @@ OUTPUT y, ATTR(keep_dims, Bool, false), ATTR(noop_with_empty_axes, Bool, true) (
 true, reduce everything when false). ReduceSumD / ReduceMaxD / ReduceMeanD take x only, REQUIRED_ATTR(axes,
 ListInt), ATTR(keep_dims, Bool, false) and ATTR(noop_with_empty_axes, Bool, false) (current CANN reduce_ops.h
 as in the operator specification; the older mindspore-ai/graphengine reduce_ops.h lacks noop_with_empty_axes).
-Numerics: fp16/bf16/fp32 sums accumulate in fp32 in the pairwise tree order of numerics.tree_sum and round once;
+Numerics: fp16/bf16/fp32 sums accumulate in fp32 in the vector unit's lane order of numerics.vector_sum and round once;
 ReduceMean divides that fp32 sum by the element count in fp32; integer ReduceSum wraps in the input type, integer
 ReduceMean accumulates in int64 (a mean of int8 values always fits in int8) and truncates toward zero; ReduceMax
 is exact (NaN propagates).
@@ -21,7 +21,7 @@ import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import FLOATS, INTS, compute_dtype, is_float, tree_sum
+from aclcts.sim.kernels.numerics import FLOATS, INTS, compute_dtype, is_float, vector_sum
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, inferred, unknown_rank
 from aclcts.sim.seams import Seam
@@ -50,13 +50,13 @@ def _flattened(x: np.ndarray, axes: list[int]) -> np.ndarray:
     return moved.reshape(tuple(x.shape[i] for i in kept) + (count,))
 
 
-def _pairwise_sum(flat: np.ndarray) -> np.ndarray:
-    """Sum over the last axis in a pairwise tree."""
-    return tree_sum(flat, -1)
+def _lane_sum(flat: np.ndarray) -> np.ndarray:
+    """Sum over the last axis in the vector unit's lane order."""
+    return vector_sum(flat, -1)
 
 
 #: How a floating-point ReduceSum/ReduceMean adds its elements.
-float_sum = Seam("float sum", _pairwise_sum)
+float_sum = Seam("float sum", _lane_sum)
 
 
 def _sum(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:

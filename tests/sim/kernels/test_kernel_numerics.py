@@ -6,7 +6,7 @@ import pytest
 import aclcts.sim
 from aclcts.core.opmodel import OpModel, TensorSpec
 from aclcts.sim.kernels import get_kernel
-from aclcts.sim.kernels.numerics import ACCUMULATION_MODES, accumulation, batched_matmul, tree_sum
+from aclcts.sim.kernels.numerics import ACCUMULATION_MODES, accumulation, batched_matmul, tree_sum, vector_sum
 from aclcts.sim.kernels.base import TensorInfo
 from aclcts.sim.settings import Settings, updated
 
@@ -86,6 +86,31 @@ def test_tree_sum_is_the_pairwise_tree_bit_for_bit(shape, axis):
 
 def test_tree_sum_of_negative_zeros_keeps_the_sign():
     assert np.signbit(tree_sum(np.full((2, 7), -0.0, F32), 1)).all()
+
+
+def _lanes_one_at_a_time(row: np.ndarray) -> np.ndarray:
+    """64 float32 lanes, each adding its elements j, j + 64, ... in order, then the pairwise tree over the lanes."""
+    if row.size < 64:
+        return _pairwise(row)
+    lanes = row[:64].copy()
+    for start in range(64, row.size):
+        lanes[start % 64] = F32(lanes[start % 64] + row[start])
+    return _pairwise(lanes)
+
+
+@pytest.mark.parametrize("shape, axis", [((7, 13), 1), ((3, 64), 1), ((4, 100), 1), ((5, 2049), 1), ((2, 4096), 1),
+                                         ((130, 3), 0)])
+def test_vector_sum_is_lane_order_then_the_tree_bit_for_bit(shape, axis):
+    rng = np.random.default_rng(11)
+    x = (rng.uniform(-1, 1, shape) * 10.0 ** rng.integers(-6, 6, shape)).astype(F32)
+    moved = np.moveaxis(x, axis, -1)
+    expected = np.array([_lanes_one_at_a_time(row) for row in moved.reshape(-1, moved.shape[-1])], F32)
+    got = np.atleast_1d(vector_sum(x, axis)).reshape(-1)
+    assert np.array_equal(got.view(np.uint32), expected.view(np.uint32))
+
+
+def test_vector_sum_of_negative_zeros_keeps_the_sign():
+    assert np.signbit(vector_sum(np.full((2, 200), -0.0, F32), 1)).all()
 
 
 def test_conv2d_sequential_mode_follows_channel_row_column_order():

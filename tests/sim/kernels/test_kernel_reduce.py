@@ -34,6 +34,15 @@ def test_reduce_sum_uses_the_pairwise_tree_order(run):
     assert y.tolist() == 2**24 + 2
 
 
+def test_reduce_sum_adds_each_lane_in_order_before_the_tree(run):
+    # Lane 0 holds 2^24 and 1 (2^24 + 1 ties back to 2^24), lane 1 holds 1: 2^24 + 1 again ties to 2^24. A tree
+    # over all 128 elements would add the two 1s first and reach 2^24 + 2.
+    x = np.zeros(128, F32)
+    x[0], x[64], x[65] = 2**24, 1, 1
+    (y,) = run("ReduceSum", [x, axes(0)], [(F32, ())])
+    assert y.tolist() == 2**24
+
+
 def test_reduce_sum_int32_wraps(run):
     (y,) = run("ReduceSum", [np.array([2**31 - 1, 1, 5], I32), axes(0)], [(I32, ())])
     assert y.tolist() == -(2**31) + 5
