@@ -1,1 +1,340 @@
-"""placeholder"""
+"""Unary math kernels: trigonometric, hyperbolic, Erf/Erfc, Log1p/Expm1, rounding, Sign, predicates, fills, Muls/Adds,
+Axpy and ClipByValue.
+
+Prototypes: aclcts.core.prototypes.unary_math (graphengine op_proto elewise_calculation_ops.h, math_ops.h, pad_ops.h).
+The kernels accept the real dtypes the suite runs (complex and the integer variants of Tan/Asin/Acos are refused).
+Device numerics:
+- transcendental ops on fp16/bf16 widen to float32, evaluate there and round once to the storage type; fp32 and fp64
+  evaluate in their own type. Erf and Erfc are evaluated by this module's own series and continued fraction in
+  float64 and rounded once (the device's fp32 polynomial is at least as far from the exact value).
+- Floor, Ceil, Rint, Round (half to even), Sign, the predicates, ZerosLike, OnesLike, Fill and ClipByValue are
+  exact. Round with decimals d != 0 scales by 10^d in float64, so that neither the product nor the quotient is rounded
+  before the half-to-even step; how the device scales is UNCONFIRMED.
+- Muls/Adds/Axpy take the Float attribute as float32; floats compute in float32 (fp64 in fp64) and round once;
+  integers apply the attribute truncated toward zero to their own type and wrap.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from aclcts.core.dtypes import acl_data_type
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.numerics import BOOL, EXACT_FLOATS, FLOAT32, FLOAT64, FLOATS, INTS, compute_dtype, widen
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, broadcast, inferred, unknown_rank
+
+Compute = Callable[[list[np.ndarray | None], dict[str, Any], list[TensorInfo]], list[np.ndarray]]
+Infer = Callable[[list[TensorInfo], list[np.ndarray | None], dict[str, Any]], list[InferredShape]]
+FloatFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+_I = {name: np.dtype(name) for name in ("int16", "int32", "int64")}
+INT32_64 = (_I["int32"], _I["int64"])
+
+#: |x| up to which erf is summed as its Taylor series; beyond it erfc comes from its continued fraction.
+ERF_SERIES_LIMIT = 2.5
+_ERF_SERIES_TERMS = 40
+_ERFC_FRACTION_DEPTH = 80
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+def _ufunc(ufunc: np.ufunc) -> FloatFn:
+    """A NumPy ufunc written into y."""
+    return lambda x, y: ufunc(x, out=y)
+
+
+def _erf_series(x: np.ndarray) -> np.ndarray:
+    """erf(x) = 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1)), for |x| <= ERF_SERIES_LIMIT (float64)."""
+    x2 = x * x
+    term = x.copy()
+    total = x.copy()
+    for n in range(1, _ERF_SERIES_TERMS):
+        term *= -x2
+        term /= n
+        total += term / (2 * n + 1)
+    total *= _TWO_OVER_SQRT_PI
+    return total
+
+
+def _erfc_fraction(a: np.ndarray) -> np.ndarray:
+    """erfc(a) for a >= ERF_SERIES_LIMIT: exp(-a^2)/sqrt(pi) / (a + (1/2)/(a + 1/(a + (3/2)/(a + ...)))) (float64)."""
+    tail = np.zeros_like(a)
+    for k in range(_ERFC_FRACTION_DEPTH, 0, -1):
+        tail = (k / 2.0) / (a + tail)
+    return np.exp(-a * a) / math.sqrt(math.pi) / (a + tail)
+
+
+def erf_erfc(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(erf(x), erfc(x)) in float64 for a float64 array: series near 0, continued fraction in the tails."""
+    a = np.abs(x)
+    near = a <= ERF_SERIES_LIMIT
+    series = _erf_series(np.where(near, x, 0.0))
+    far = np.where(near | np.isnan(a), ERF_SERIES_LIMIT + 1.0, a)
+    with np.errstate(over="ignore", invalid="ignore"):
+        tail = np.where(np.isinf(far), 0.0, _erfc_fraction(np.where(np.isinf(far), ERF_SERIES_LIMIT + 1.0, far)))
+    positive = ~np.signbit(x)
+    erf = np.where(near, series, np.where(positive, 1.0 - tail, tail - 1.0))
+    erfc = np.where(near, 1.0 - series, np.where(positive, tail, 2.0 - tail))
+    nan = np.isnan(x)
+    return np.where(nan, np.nan, erf), np.where(nan, np.nan, erfc)
+
+
+def _erf(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    np.copyto(y, erf_erfc(x.astype(FLOAT64))[0], casting="unsafe")
+    return y
+
+
+def _erfc(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    np.copyto(y, erf_erfc(x.astype(FLOAT64))[1], casting="unsafe")
+    return y
+
+
+#: op type -> (the dtypes the kernel takes, the computation in the compute type written into y).
+_FLOAT_UNARY: dict[str, tuple[tuple[np.dtype, ...], FloatFn]] = {
+    "Sin": (FLOATS, _ufunc(np.sin)), "Cos": (FLOATS, _ufunc(np.cos)), "Tan": (FLOATS, _ufunc(np.tan)),
+    "Asin": (FLOATS, _ufunc(np.arcsin)), "Acos": (FLOATS, _ufunc(np.arccos)), "Atan": (FLOATS, _ufunc(np.arctan)),
+    "Sinh": (FLOATS, _ufunc(np.sinh)), "Cosh": (FLOATS, _ufunc(np.cosh)), "Asinh": (FLOATS, _ufunc(np.arcsinh)),
+    "Acosh": (FLOATS, _ufunc(np.arccosh)), "Atanh": (FLOATS, _ufunc(np.arctanh)),
+    "Erf": (FLOATS, _erf), "Erfc": (FLOATS, _erfc),
+    "Log1p": (FLOATS, _ufunc(np.log1p)), "Expm1": (FLOATS, _ufunc(np.expm1)),
+    "Floor": (FLOATS, _ufunc(np.floor)), "Ceil": (FLOATS, _ufunc(np.ceil)), "Rint": (FLOATS, _ufunc(np.rint)),
+}
+
+
+def in_compute_type(fn: FloatFn, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """fn of x into y: straight for float32/float64, through one float32 copy rounded once into y for fp16/bf16."""
+    if x.dtype in EXACT_FLOATS:
+        return fn(x, y)
+    wide = x.astype(FLOAT32)
+    fn(wide, wide)
+    np.copyto(y, wide, casting="unsafe")
+    return y
+
+
+def _same_shape_infer(op_type: str, dtype_of: Callable[[Any], int] | None = None) -> Infer:
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1)
+        x = call.input(0, "x")
+        return [inferred(x.dtype if dtype_of is None else dtype_of(x), x.shape)]
+    return infer_shape
+
+
+def _unary_kernel(op_type: str, allowed: tuple[np.dtype, ...], body: Callable[[OpCall, np.ndarray, np.ndarray], np.ndarray],
+                  boolean: bool = False) -> None:
+    """Register a one-input op: dtype checks, the output buffer, body(call, x, y) writing the result into y."""
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1)
+        x = call.input(0, "x")
+        call.require_dtype("x", x.dtype, allowed)
+        out = Outputs(call, outputs, ["y"])
+        if boolean:
+            out.require_dtype(0, BOOL, "a predicate gives bool")
+        else:
+            out.require_dtype(0, x.dtype, "same as input 'x'")
+        with np.errstate(all="ignore"):
+            return [out.emit(0, body(call, x, out.buffer(0, x.shape)))]
+
+    builtin(op_type, compute, _same_shape_infer(op_type, (lambda x: acl_data_type(BOOL)) if boolean else None))
+
+
+for _name, (_allowed, _fn) in _FLOAT_UNARY.items():
+    _unary_kernel(_name, _allowed, lambda call, x, y, fn=_fn: in_compute_type(fn, x, y))
+
+
+# Round, Sign ----------------------------------------------------------------------------------------------------
+def _round_multiple(x: np.ndarray, step: int) -> np.ndarray:
+    """Integers to the nearest multiple of step, ties to the even multiple, in x's own type."""
+    quotient, remainder = np.divmod(x, x.dtype.type(step))
+    odd = (quotient & 1) == 1
+    up = (remainder * 2 > step) | ((remainder * 2 == step) & odd)
+    return ((quotient + up) * step).astype(x.dtype)
+
+
+def _round(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    decimals = call.attr_int("decimals", 0)
+    if x.dtype in INT32_64:
+        np.copyto(y, x if decimals >= 0 else _round_multiple(x, 10 ** -decimals))
+        return y
+    if decimals == 0:
+        return in_compute_type(_ufunc(np.rint), x, y)
+    wide = x.astype(FLOAT64)
+    scale = 10.0 ** abs(decimals)
+    finite = np.isfinite(wide)
+    if decimals > 0:
+        finite &= np.abs(wide) < 2.0 ** 52
+        scaled = np.rint(wide * scale) / scale
+    else:
+        scaled = np.rint(wide / scale) * scale
+    np.copyto(y, np.where(finite, scaled, wide), casting="unsafe")
+    return y
+
+
+def _sign(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype in INT32_64:
+        return np.sign(x, out=y)
+    return in_compute_type(_ufunc(np.sign), x, y)
+
+
+_unary_kernel("Round", FLOATS + INT32_64, _round)
+_unary_kernel("Sign", FLOATS + INT32_64, _sign)
+_unary_kernel("IsFinite", FLOATS, lambda call, x, y: np.isfinite(widen(x), out=y), boolean=True)
+_unary_kernel("IsInf", FLOATS, lambda call, x, y: np.isinf(widen(x), out=y), boolean=True)
+_unary_kernel("IsNan", FLOATS, lambda call, x, y: np.isnan(widen(x), out=y), boolean=True)
+
+
+# ZerosLike, OnesLike, Fill ------------------------------------------------------------------------------------
+def _filled(value: int) -> Callable[[OpCall, np.ndarray, np.ndarray], np.ndarray]:
+    def body(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        y.fill(value)
+        return y
+    return body
+
+
+_unary_kernel("ZerosLike", FLOATS + INTS + (BOOL,), _filled(0))
+_unary_kernel("OnesLike", FLOATS + INTS[:4] + (np.dtype("uint8"), np.dtype("uint16"), BOOL), _filled(1))
+
+
+def _fill_dims(call: OpCall, dims: Any) -> list[int]:
+    values = call.index_values(0, "dims", dims)
+    if np.ndim(dims) != 1 or any(d < 0 for d in values):
+        raise call.fail(f"input 'dims' must be a 1-D list of sizes >= 0, got {values}")
+    return values
+
+
+def _fill_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Fill", inputs, attrs)
+    call.require_count(2)
+    shape = tuple(_fill_dims(call, call.input(0, "dims")))
+    value = call.input(1, "value")
+    call.require_dtype("value", value.dtype, FLOATS + INTS + (BOOL,))
+    if value.size != 1:
+        raise call.fail(f"input 'value' must hold exactly one element, got shape {list(value.shape)}")
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, value.dtype, "same as input 'value'")
+    y = out.buffer(0, shape)
+    y.fill(value.reshape(())[()])
+    return [out.emit(0, y)]
+
+
+def _fill_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Fill", inputs, attrs)
+    call.require_count(2)
+    dims, value = call.input(0, "dims"), call.input(1, "value")
+    known = values[0] if values else None
+    if known is not None:
+        return [inferred(value.dtype, _fill_dims(call, known))]
+    if unknown_rank(tuple(dims.shape)) or not dims.shape or dims.shape[0] < 0:
+        return [inferred(value.dtype, (UNKNOWN_RANK,))]
+    return [inferred(value.dtype, [UNKNOWN] * int(dims.shape[0]))]
+
+
+builtin("Fill", _fill_compute, _fill_infer)
+
+
+# Muls, Adds, Axpy ------------------------------------------------------------------------------------------
+def _attr_in(call: OpCall, name: str, dtype: np.dtype) -> Any:
+    """A Float attribute (required) as float32, applied to dtype: truncated toward zero for integer types."""
+    if name not in call.attrs or call.attrs[name] is None:
+        raise call.fail(f"required attr '{name}' was not given")
+    value = np.float32(call.attr_float(name, 0.0))
+    if np.dtype(dtype).kind in "iu":
+        return np.array(math.trunc(float(value)) if np.isfinite(value) else 0).astype(dtype)[()]
+    return compute_dtype(dtype).type(value)
+
+
+def _scalar_kernel(op_type: str, allowed: tuple[np.dtype, ...], ufunc: np.ufunc) -> None:
+    def body(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        value = _attr_in(call, "value", x.dtype)
+        if x.dtype.kind in "iu":
+            return ufunc(x, value, out=y)
+        return in_compute_type(lambda t, r: ufunc(t, value, out=r), x, y)
+
+    _unary_kernel(op_type, allowed, body)
+
+
+_FLOAT_TYPES = (FLOATS[0], FLOATS[1], FLOAT32)
+_scalar_kernel("Muls", _FLOAT_TYPES + (_I["int16"], _I["int32"], _I["int64"]), np.multiply)
+_scalar_kernel("Adds", _FLOAT_TYPES + (_I["int16"], _I["int32"]), np.add)
+
+_AXPY = _FLOAT_TYPES + (_I["int32"],)
+
+
+def _axpy_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Axpy", inputs, attrs)
+    call.require_count(2)
+    x1, x2 = call.input(0, "x1"), call.input(1, "x2")
+    call.require_dtype("x1", x1.dtype, _AXPY)
+    call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
+    shape = broadcast(call, ["x1", "x2"], [tuple(x1.shape), tuple(x2.shape)])
+    alpha = _attr_in(call, "alpha", x1.dtype)
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, x1.dtype, "same as input 'x1'")
+    y = out.buffer(0, shape)
+    with np.errstate(all="ignore"):
+        if x1.dtype.kind in "iu":
+            np.multiply(x2, alpha, out=y)
+            np.add(y, x1, out=y)
+        elif x1.dtype == FLOAT32:
+            np.multiply(x2, alpha, out=y)
+            np.add(y, x1, out=y)
+        else:
+            wide = np.multiply(widen(x2), alpha, dtype=FLOAT32)
+            np.copyto(y, np.add(wide, widen(x1)), casting="unsafe")
+    return [out.emit(0, y)]
+
+
+def _axpy_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Axpy", inputs, attrs)
+    call.require_count(2)
+    x1, x2 = call.input(0, "x1"), call.input(1, "x2")
+    return [inferred(x1.dtype, broadcast(call, ["x1", "x2"], [tuple(x1.shape), tuple(x2.shape)]))]
+
+
+builtin("Axpy", _axpy_compute, _axpy_infer)
+
+
+# ClipByValue -----------------------------------------------------------------------------------------------
+_CLIP_NAMES = ["x", "clip_value_min", "clip_value_max"]
+
+
+def _clip_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    for name, shape in zip(_CLIP_NAMES[1:], shapes[1:]):
+        if broadcast(call, ["x", name], [shapes[0], shape]) != tuple(shapes[0]) and not unknown_rank(shapes[0]):
+            raise call.fail(f"input '{name}' has shape {list(shape)}, which does not broadcast to the shape of 'x' "
+                            f"{list(shapes[0])}")
+    return tuple(shapes[0])
+
+
+def _clip_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("ClipByValue", inputs, attrs)
+    call.require_count(3)
+    x, lo, hi = (call.input(i, name) for i, name in enumerate(_CLIP_NAMES))
+    call.require_dtype("x", x.dtype, FLOATS + INTS)
+    call.require_same_dtype(_CLIP_NAMES, [x.dtype, lo.dtype, hi.dtype])
+    shape = _clip_shape(call, [tuple(x.shape), tuple(lo.shape), tuple(hi.shape)])
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    y = out.buffer(0, shape)
+    if x.dtype in EXACT_FLOATS or x.dtype.kind in "iu":
+        np.maximum(x, lo, out=y)
+        np.minimum(y, hi, out=y)
+    else:
+        np.copyto(y, np.minimum(np.maximum(widen(x), widen(lo)), widen(hi)), casting="unsafe")
+    return [out.emit(0, y)]
+
+
+def _clip_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("ClipByValue", inputs, attrs)
+    call.require_count(3)
+    x, lo, hi = (call.input(i, name) for i, name in enumerate(_CLIP_NAMES))
+    return [inferred(x.dtype, _clip_shape(call, [tuple(x.shape), tuple(lo.shape), tuple(hi.shape)]))]
+
+
+builtin("ClipByValue", _clip_compute, _clip_infer)

@@ -1,0 +1,74 @@
+"""Prototypes of the unary math family: trigonometric, hyperbolic, error-function, rounding, predicate, fill, scale.
+
+Sources: mindspore-ai/graphengine 910/third_party/fwkacllib/inc/op_proto/inc/ elewise_calculation_ops.h, math_ops.h
+(Erf, Erfc, IsFinite, IsInf, IsNan) and pad_ops.h (Fill). Type groups as metadef's TensorType: UnaryDataType =
+complex128, complex64, double, float, float16, bf16 (complex32 left out: the suite has no such dtype);
+FloatingDataType = double, float, float16; NumberType and BasicType = every real and complex type (their quantized
+types left out). Fill's value also takes string (left out).
+"""
+
+from __future__ import annotations
+
+from aclcts.core.prototypes.dtypes import BOOL, COMPLEX, FLOAT64, FLOATS, INTS, REALS
+from aclcts.core.prototypes.spec import Attr, Prototype, op
+
+_ELEWISE = "graphengine op_proto/inc/elewise_calculation_ops.h"
+_MATH = "graphengine op_proto/inc/math_ops.h"
+_PAD = "graphengine op_proto/inc/pad_ops.h"
+
+UNARY_DATA = FLOATS + FLOAT64 + COMPLEX
+FLOATING = FLOATS + FLOAT64
+INT32_64 = ("int32", "int64")
+NUMBERS = REALS + COMPLEX
+BASIC = REALS + COMPLEX + BOOL
+
+
+def _unary(op_type: str, types: tuple[str, ...], source: str = _ELEWISE) -> Prototype:
+    """x -> y of one type constraint, no attributes."""
+    return op(op_type, "x:T", "y:T", {"T": types}, source=f"{source} REG_OP({op_type})")
+
+
+def _predicate(op_type: str) -> Prototype:
+    """x (a float) -> y (bool)."""
+    return op(op_type, "x:T", "y:B", {"T": FLOATING, "B": BOOL}, source=f"{_MATH} REG_OP({op_type})")
+
+
+PROTOTYPES: tuple[Prototype, ...] = (
+    _unary("Sin", UNARY_DATA),
+    _unary("Cos", UNARY_DATA),
+    _unary("Tan", UNARY_DATA + INT32_64),
+    _unary("Asin", UNARY_DATA + INT32_64),
+    _unary("Acos", UNARY_DATA + INT32_64),
+    _unary("Atan", UNARY_DATA),
+    _unary("Sinh", UNARY_DATA),
+    _unary("Cosh", UNARY_DATA),
+    _unary("Asinh", UNARY_DATA),
+    _unary("Acosh", UNARY_DATA),
+    _unary("Atanh", UNARY_DATA),
+    _unary("Erf", FLOATING, _MATH),
+    _unary("Erfc", FLOATING, _MATH),
+    _unary("Log1p", UNARY_DATA),
+    _unary("Expm1", UNARY_DATA),
+    _unary("Floor", FLOATING),
+    _unary("Ceil", FLOATING),
+    op("Round", "x:T", "y:T", {"T": FLOATING + INT32_64 + COMPLEX}, attrs=(Attr("decimals", "int", 0),),
+       source=f"{_ELEWISE} REG_OP(Round): rounds half to even; ATTR(decimals, Int, 0)"),
+    _unary("Rint", FLOATING),
+    _unary("Sign", FLOATING + INT32_64 + COMPLEX),
+    _predicate("IsFinite"),
+    _predicate("IsInf"),
+    _predicate("IsNan"),
+    _unary("ZerosLike", BASIC),
+    _unary("OnesLike", FLOATING + INTS[:4] + ("uint8", "uint16") + ("complex128",) + BOOL),
+    op("Fill", "dims:I, value:T", "y:T", {"I": INT32_64, "T": REALS + COMPLEX + BOOL},
+       source=f"{_PAD} REG_OP(Fill): dims a 1-D int32/int64 tensor (the output shape), value a 0-D scalar"),
+    op("Muls", "x:T", "y:T", {"T": ("float32", "int16", "int32", "int64", "float16", "bfloat16", "complex64")},
+       attrs=(Attr("value", "float"),), source=f"{_ELEWISE} REG_OP(Muls): y = x * value; REQUIRED_ATTR(value, Float)"),
+    op("Adds", "x:T", "y:T", {"T": ("float32", "int16", "int32", "float16", "bfloat16")},
+       attrs=(Attr("value", "float"),), source=f"{_ELEWISE} REG_OP(Adds): y = x + value; REQUIRED_ATTR(value, Float)"),
+    op("Axpy", "x1:T, x2:T", "y:T", {"T": ("float32", "int32", "float16", "bfloat16")},
+       attrs=(Attr("alpha", "float"),),
+       source=f"{_ELEWISE} REG_OP(Axpy): y = x1 + alpha * x2 (alpha 'applies to x2'); REQUIRED_ATTR(alpha, Float)"),
+    op("ClipByValue", "x:T, clip_value_min:T, clip_value_max:T", "y:T", {"T": NUMBERS},
+       source=f"{_ELEWISE} REG_OP(ClipByValue): y = min(max(x, clip_value_min), clip_value_max)"),
+)
