@@ -37,15 +37,15 @@ def _output_dtype(call: OpCall, dtype: np.dtype) -> np.dtype:
     return FLOAT32 if call.attr_bool("half_to_float", False) and dtype == FLOAT16 else dtype
 
 
-def over_axes(x: np.ndarray, axes: list[int], rows: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-    """rows(flat) applied to x in its compute type with the axes moved last and flattened into one; x's layout back."""
+def over_axes(x: np.ndarray, axes: list[int], rows: Callable[[np.ndarray], np.ndarray], dtype: np.dtype) -> np.ndarray:
+    """rows(flat) on x in its compute type with the axes moved last and flattened into one, in x's layout, as dtype."""
     kept = [i for i in range(x.ndim) if i not in axes]
     moved = np.transpose(widen(x), kept + axes)
     count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
     flat = moved.reshape(tuple(x.shape[i] for i in kept) + (count,))
     with np.errstate(all="ignore"):
         y = rows(flat) if count else flat
-    return y.reshape(moved.shape).transpose(np.argsort(kept + axes))
+        return y.reshape(moved.shape).transpose(np.argsort(kept + axes)).astype(dtype)
 
 
 def _softmax_rows(flat: np.ndarray) -> np.ndarray:
@@ -66,7 +66,7 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
     axes = _axes(call, x.ndim)
     out = Outputs(call, outputs, ["y"])
     y_dtype = out.require_dtype(0, _output_dtype(call, x.dtype), "the dtype of 'x', or float32 with half_to_float")
-    return [out.emit(0, over_axes(x, axes, _softmax_rows).astype(y_dtype))]
+    return [out.emit(0, over_axes(x, axes, _softmax_rows, y_dtype))]
 
 
 def _infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
@@ -87,7 +87,7 @@ def _log_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs
     axes = _axes(call, logits.ndim)
     out = Outputs(call, outputs, ["logsoftmax"])
     dtype = out.require_dtype(0, logits.dtype, "the dtype of 'logits'")
-    return [out.emit(0, over_axes(logits, axes, _log_softmax_rows).astype(dtype))]
+    return [out.emit(0, over_axes(logits, axes, _log_softmax_rows, dtype))]
 
 
 def _log_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
