@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
 from aclcts.cases import Case
 from aclcts.core.constants import ComputeType, DataType, ErrorCode, TransType
-from aclcts.core.dtypes import numpy_dtype
 from aclcts.drive import executor, flow
 from aclcts.drive.executor import Gemm, Operands
 from aclcts.judge.decorator import compares_with_reference
@@ -26,12 +24,13 @@ OP_NOT_FOUND = int(ErrorCode.ACL_ERROR_OP_NOT_FOUND)
 TYPED = {(FP16, FP16, FP16): "hgemm", (INT8, INT8, INT32): "s8gemm"}
 
 
+def has_typed_gemm(case: Case) -> bool:
+    """A GEMM case whose data types hgemm or s8gemm fix."""
+    return Gemm.of(case).dtypes in TYPED
+
+
 def _typed(case: Case) -> str:
-    """hgemm or s8gemm for the case's data types; skip the case when neither wrapper has them."""
-    api = TYPED.get(Gemm.of(case).dtypes)
-    if api is None:
-        pytest.skip("hgemm and s8gemm exist only for (fp16, fp16, fp16) and (int8, int8, int32)")
-    return api
+    return TYPED[Gemm.of(case).dtypes]
 
 
 @pytest.mark.cases(ops=["GEMM"])
@@ -46,13 +45,13 @@ def test_gemm_ex_handle_matches_reference_on_every_execution(acl, stream, op_cas
     return executor.run_gemm(acl, stream, op_case, case_inputs, "create_handle_for_gemm_ex")
 
 
-@pytest.mark.cases(ops=["GEMM"])
+@pytest.mark.cases(ops=["GEMM"], where=has_typed_gemm)
 @compares_with_reference
 def test_hgemm_and_s8gemm_match_reference(acl, stream, op_case, case_inputs):
     return executor.run_gemm(acl, stream, op_case, case_inputs, _typed(op_case))
 
 
-@pytest.mark.cases(ops=["GEMM"], executions=2)
+@pytest.mark.cases(ops=["GEMM"], where=has_typed_gemm, executions=2)
 @compares_with_reference
 def test_hgemm_and_s8gemm_handles_match_reference_on_every_execution(acl, stream, op_case, case_inputs):
     return executor.run_gemm(acl, stream, op_case, case_inputs, "create_handle_for_" + _typed(op_case))
@@ -188,7 +187,7 @@ def test_create_handle_without_a_model_is_op_not_found(acl, api):
     assert (handle, ret) == (0, OP_NOT_FOUND), f"{api}, no model: expected (0, 100024), got {(handle, ret)}"
 
 
-# ---------------------------------------------------------------- more out-of-range values, and gemv_ex (§7)
+# ---------------------------------------------------------------- more out-of-range values (§7)
 
 
 #: gemm_ex values outside the documented ranges beyond INVALID_VALUES: every one is 100000 before the model lookup.
@@ -205,96 +204,3 @@ MORE_INVALID_VALUES = {
 @pytest.mark.parametrize("override", MORE_INVALID_VALUES.values(), ids=MORE_INVALID_VALUES)
 def test_gemm_ex_rejects_every_value_outside_the_documented_ranges(acl, stream, uncompiled, override):
     assert acl.blas.gemm_ex(*_gemm_ex_args(UNCOMPILED, uncompiled, **override), stream) == INVALID_PARAM
-
-
-#: gemv_ex y = alpha op(A) x + beta y runs the GEMM op with n = 1; M x K of these tests is compiled by them only.
-GEMV_M, GEMV_K = 4, 5
-
-
-def gemv_json(name: str, trans_a: int, dta: str, dty: str) -> dict:
-    """The GEMM op element gemv_ex runs: A [M, K] (or [K, M] transposed), x [K, 1], y [M, 1], alpha, beta."""
-    def tensor(type_: str, shape: list[int]) -> dict:
-        return {"format": "ND", "shape": shape, "type": type_}
-
-    a_shape = [GEMV_K, GEMV_M] if trans_a == T else [GEMV_M, GEMV_K]
-    return {"op": "GEMM", "name": name,
-            "input_desc": [tensor(dta, a_shape), tensor(dta, [GEMV_K, 1]), tensor(dty, [GEMV_M, 1]),
-                           tensor(dty, []), tensor(dty, [])],
-            "output_desc": [tensor(dty, [GEMV_M, 1])],
-            "attr": [{"name": "transpose_a", "type": "bool", "value": trans_a == T},
-                     {"name": "transpose_b", "type": "bool", "value": False}]}
-
-
-@pytest.fixture(scope="module")
-def gemv_models(compile_ops: Callable, session: flow.Session) -> None:
-    """Load the GEMM models of gemv_ex: fp16 with and without A transposed, int8 → int32."""
-    ops = [gemv_json("gemv_fp16", N, "float16", "float16"), gemv_json("gemv_fp16_t", T, "float16", "float16"),
-           gemv_json("gemv_int8", N, "int8", "int32")]
-    for name, image in compile_ops(ops).items():
-        flow.check(session.acl.op.load(session.acl.util.bytes_to_ptr(image), len(image)), f"acl.op.load({name})")
-
-
-def gemv_operands(acl: Any, res: flow.Resources, trans_a: int, dta: int, dty: int) -> tuple[list[int], np.ndarray]:
-    """Device a, x, y, alpha (2), beta (1) of small integers, exact in every type; pointers and the expected y."""
-    rng = np.random.default_rng(7)
-    a, x, y = rng.integers(-3, 4, (GEMV_M, GEMV_K)), rng.integers(-3, 4, (GEMV_K, 1)), rng.integers(-5, 6, (GEMV_M, 1))
-    in_type, out_type = numpy_dtype(dta), numpy_dtype(dty)
-    arrays = [(a.T if trans_a == T else a).astype(in_type), x.astype(in_type), y.astype(out_type),
-              np.array(2, out_type), np.array(1, out_type)]
-    pointers = []
-    for array in arrays:
-        pointers.append(flow.malloc(res, array.nbytes))
-        flow.copy_to_device(acl, pointers[-1], array)
-    return pointers, (2 * (a @ x) + y).astype(out_type)
-
-
-def run_gemv(acl: Any, res: flow.Resources, stream: int, trans_a: int, dta: int, dty: int, incx: int,
-             incy: int) -> tuple[int, np.ndarray | None]:
-    """gemv_ex of gemv_operands; its code and, when it ran, whether y is the expected result."""
-    (a, x, y, alpha, beta), expected = gemv_operands(acl, res, trans_a, dta, dty)
-    ret = acl.blas.gemv_ex(trans_a, GEMV_M, GEMV_K, alpha, a, -1, dta, x, incx, dta, beta, y, incy, dty,
-                           HIGH_PRECISION, stream)
-    if ret != 0:
-        return ret, None
-    flow.check(acl.rt.synchronize_stream(stream), "acl.rt.synchronize_stream")
-    got = flow.array_from(flow.copy_to_host(res, y, expected.nbytes), dty, expected.shape)
-    return ret, bool(np.array_equal(got, expected))
-
-
-@pytest.mark.usefixtures("gemv_models")
-@pytest.mark.parametrize("trans_a", [N, T], ids=["A", "At"])
-def test_gemv_ex_computes_alpha_op_a_x_plus_beta_y(acl, res, stream, trans_a):
-    assert run_gemv(acl, res, stream, trans_a, FP16, FP16, -1, -1) == (0, True)
-
-
-@pytest.mark.usefixtures("gemv_models")
-@pytest.mark.parametrize("incx", [1, 2, 0, 16])
-def test_gemv_ex_ignores_incx_because_the_binding_passes_incy_in_its_place(acl, res, stream, incx):
-    assert run_gemv(acl, res, stream, N, FP16, FP16, incx, -1) == (0, True)
-
-
-@pytest.mark.negative
-@pytest.mark.usefixtures("gemv_models")
-@pytest.mark.parametrize("incy", [1, 0, 2])
-def test_gemv_ex_with_incy_other_than_minus_1_is_100000(acl, res, stream, incy):
-    assert run_gemv(acl, res, stream, N, FP16, FP16, -1, incy) == (INVALID_PARAM, None)
-
-
-@pytest.mark.negative
-def test_gemv_ex_without_a_model_is_op_not_found(acl, res, stream):
-    assert run_gemv(acl, res, stream, N, INT8, FP16, -1, -1) == (OP_NOT_FOUND, None)
-
-
-@pytest.mark.usefixtures("gemv_models")
-def test_create_handle_for_gemv_ex_runs_with_execute_with_handle(acl, res, stream):
-    handle = flow.value(acl.blas.create_handle_for_gemv_ex(N, GEMV_M, GEMV_K, INT8, INT8, INT32, HIGH_PRECISION),
-                        "acl.blas.create_handle_for_gemv_ex")
-    res.handles.append(handle)
-    pointers, expected = gemv_operands(acl, res, N, INT8, INT32)
-    sizes = [GEMV_M * GEMV_K, GEMV_K, GEMV_M * 4, 4, 4]
-    ins = [flow.create_buffer(res, ptr, size) for ptr, size in zip(pointers, sizes)]
-    out = flow.create_buffer(res, pointers[2], GEMV_M * 4)
-    assert acl.op.execute_with_handle(handle, ins, [out], stream) == 0
-    assert acl.rt.synchronize_stream(stream) == 0
-    got = flow.array_from(flow.copy_to_host(res, pointers[2], GEMV_M * 4), INT32, (GEMV_M, 1))
-    np.testing.assert_array_equal(got, expected)

@@ -474,6 +474,9 @@ HIGH_PRECISION = int(ComputeType.ACL_COMPUTE_HIGH_PRECISION)
 #: The acl.blas functions (and create_handle_for_* forms) run_gemm drives.
 GEMM_APIS = ("gemm_ex", "hgemm", "s8gemm", "create_handle_for_gemm_ex", "create_handle_for_hgemm",
              "create_handle_for_s8gemm")
+#: The matrix-vector forms run_gemm drives for a GEMM case with n = 1 and B not transposed (x [k, 1], y [m, 1]).
+GEMV_APIS = ("gemv_ex", "hgemv", "s8gemv", "create_handle_for_gemv_ex", "create_handle_for_hgemv",
+             "create_handle_for_s8gemv")
 
 
 @dataclass(frozen=True)
@@ -496,6 +499,11 @@ class Gemm:
         k = a.shape[0] if attrs["transpose_a"] else a.shape[1]
         dtypes = (a.dtype, case.inputs[1].dtype, c.dtype)
         return cls(T if attrs["transpose_a"] else N, T if attrs["transpose_b"] else N, m, n, k, dtypes)
+
+    @property
+    def is_gemv(self) -> bool:
+        """Whether this is a matrix-vector product gemv_ex can run: n = 1, B (the vector x) not transposed."""
+        return self.n == 1 and self.trans_b == N
 
 
 @dataclass(frozen=True)
@@ -533,6 +541,8 @@ def load_gemm(acl: Any, ops: Operands, arrays: list[np.ndarray]) -> None:
 def _gemm_launcher(acl: Any, res: flow.Resources, g: Gemm, ops: Operands, api: str) -> Callable[[int], int]:
     """A function stream -> ret running g by `api` (a blas function, or the handle made by a create_handle_for_*)."""
     dta, dtb, dtc = g.dtypes
+    if api in GEMV_APIS:
+        return _gemv_launcher(acl, res, g, ops, api)
     head = (g.trans_a, g.trans_b, N, g.m, g.n, g.k)
     c = ops.c
     if api == "gemm_ex":
@@ -550,12 +560,33 @@ def _gemm_launcher(acl: Any, res: flow.Resources, g: Gemm, ops: Operands, api: s
     return lambda stream: acl.op.execute_with_handle(handle, inputs, [inputs[2]], stream)
 
 
+def _gemv_launcher(acl: Any, res: flow.Resources, g: Gemm, ops: Operands, api: str) -> Callable[[int], int]:
+    """A function stream -> ret running the matrix-vector product g (x = B, y = C) by a gemv `api`."""
+    dta, dtx, dty = g.dtypes
+    a, x, y = ops.a, ops.b, ops.c
+    if api == "gemv_ex":
+        return lambda stream: acl.blas.gemv_ex(g.trans_a, g.m, g.k, ops.alpha, a, -1, dta, x, -1, dtx, ops.beta, y, -1,
+                                               dty, HIGH_PRECISION, stream)
+    if api in ("hgemv", "s8gemv"):
+        typed = getattr(acl.blas, api)
+        return lambda stream: typed(g.trans_a, g.m, g.k, ops.alpha, a, -1, x, -1, ops.beta, y, -1, HIGH_PRECISION,
+                                    stream)
+    extra = (dta, dtx, dty) if api == "create_handle_for_gemv_ex" else ()
+    with flow.step(f"acl.blas.{api}"):
+        handle = flow.value(getattr(acl.blas, api)(g.trans_a, g.m, g.k, *extra, HIGH_PRECISION), f"acl.blas.{api}")
+    res.handles.append(handle)
+    inputs = [flow.create_buffer(res, ptr, size) for ptr, size in zip((a, x, y, ops.alpha, ops.beta), ops.sizes)]
+    return lambda stream: acl.op.execute_with_handle(handle, inputs, [inputs[2]], stream)
+
+
 def run_gemm(acl: Any, stream: int, case: Case, input_sets: list[list[np.ndarray]], api: str) -> list[Outputs]:
-    """Run a GEMM case (inputs a, b, c, alpha, beta) once per input set through `api`, synchronising before each
-    read-back of C; C's guard bands hold POISON."""
-    if api not in GEMM_APIS:
-        raise ValueError(f"api: expected one of {', '.join(GEMM_APIS)}, got {api!r}")
+    """Run a GEMM case (inputs a, b, c, alpha, beta) once per input set through `api` (a GEMM or, for a case with
+    n = 1, a GEMV form), synchronising before each read-back of C; C's guard bands hold POISON."""
+    if api not in GEMM_APIS + GEMV_APIS:
+        raise ValueError(f"api: expected one of {', '.join(GEMM_APIS + GEMV_APIS)}, got {api!r}")
     g, out = Gemm.of(case), case.outputs[0]
+    if api in GEMV_APIS and not g.is_gemv:
+        raise ValueError(f"{case.id}: {api} needs n = 1 and B not transposed, got n = {g.n}")
     results = []
     call = f"acl.blas.{api}" if "handle" not in api else "acl.op.execute_with_handle"
     with flow.resources(acl) as res:

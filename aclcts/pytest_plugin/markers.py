@@ -23,5 +23,5 @@ CONCERNS = {
     "unsafe": "probes that would crash real hardware (isolated on the NPU)",
     "slow": "long-running tests",
     "perf": "execute_v2 against execute_with_handle latency per op family (recorded, warned, never failed)",
-    "cases(mode, executions, family, ops)": "parametrize op_case over the case library",
+    "cases(mode, executions, family, ops, where)": "parametrize op_case over the case library (where: a predicate on the case)",
 }

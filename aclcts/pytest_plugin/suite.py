@@ -256,6 +256,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         if (mode is None or mode in c.modes)
         and (options.get("family") is None or c.family in options["family"])
         and (options.get("ops") is None or c.op in options["ops"])
+        and (options.get("where") is None or options["where"](c))
     ]
     metafunc.parametrize("op_case", selected, ids=[c.id for c in selected])
 

@@ -1,4 +1,4 @@
-"""acl.blas: gemm_ex, hgemm, s8gemm, gemv_ex and their handle forms, as the GEMM op on the single-op path (§7)."""
+"""acl.blas: gemm_ex, hgemm, s8gemm, gemv_ex, hgemv, s8gemv and their handle forms, as the GEMM op on the single-op path (§7)."""
 
 from __future__ import annotations
 
@@ -162,3 +162,33 @@ def create_handle_for_gemv_ex(trans_a: int, m: int, n: int, dta: int, dtx: int, 
                               compute_type: int) -> tuple[int, int]:
     """aclblasCreateHandleForGemvEx."""
     return _gemm_handle("acl.blas.create_handle_for_gemv_ex", trans_a, _N, _N, m, 1, n, dta, dtx, dty, compute_type)
+
+
+@export("blas", "hgemv", "iiikkikikkiik")
+def hgemv(trans_a: int, m: int, n: int, alpha: int, a: int, lda: int, x: int, incx: int, beta: int, y: int, incy: int,
+          compute_type: int, stream: int) -> int:
+    """aclblasHgemv: gemv_ex with fp16 A, x and y (this wrapper passes incx through)."""
+    return _run_gemm("acl.blas.hgemv", trans_a, _N, _N, m, 1, n, alpha, a, lda, _FP16, x, incx, _FP16, beta, y, incy,
+                     _FP16, compute_type, stream)
+
+
+@export("blas", "create_handle_for_hgemv", "iiii")
+def create_handle_for_hgemv(trans_a: int, m: int, n: int, compute_type: int) -> tuple[int, int]:
+    """aclblasCreateHandleForHgemv."""
+    return _gemm_handle("acl.blas.create_handle_for_hgemv", trans_a, _N, _N, m, 1, n, _FP16, _FP16, _FP16,
+                        compute_type)
+
+
+@export("blas", "s8gemv", "iiikkikikkiik")
+def s8gemv(trans_a: int, m: int, n: int, alpha: int, a: int, lda: int, x: int, incx: int, beta: int, y: int, incy: int,
+           compute_type: int, stream: int) -> int:
+    """aclblasS8gemv: gemv_ex with int8 A and x, int32 y, alpha and beta."""
+    return _run_gemm("acl.blas.s8gemv", trans_a, _N, _N, m, 1, n, alpha, a, lda, _INT8, x, incx, _INT8, beta, y, incy,
+                     _INT32, compute_type, stream)
+
+
+@export("blas", "create_handle_for_s8gemv", "iiii")
+def create_handle_for_s8gemv(trans_a: int, m: int, n: int, compute_type: int) -> tuple[int, int]:
+    """aclblasCreateHandleForS8gemv."""
+    return _gemm_handle("acl.blas.create_handle_for_s8gemv", trans_a, _N, _N, m, 1, n, _INT8, _INT8, _INT32,
+                        compute_type)
