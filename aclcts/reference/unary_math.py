@@ -192,7 +192,11 @@ def _clip_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> 
     """ClipByValue's output has x's shape; clip_value_min and clip_value_max must broadcast to it."""
     x = tuple(shapes[0])
     for name, shape in zip(("clip_value_min", "clip_value_max"), shapes[1:]):
-        if np.broadcast_shapes(x, tuple(shape)) != x:
+        try:
+            fits = np.broadcast_shapes(x, tuple(shape)) == x
+        except ValueError:
+            fits = False
+        if not fits:
             raise ValueError(f"input {name!r} of shape {list(shape)} does not broadcast to x's shape {list(x)}")
     return [x]
 

@@ -37,7 +37,7 @@ _I = {name: np.dtype(name) for name in ("int16", "int32", "int64")}
 INT32_64 = (_I["int32"], _I["int64"])
 
 #: |x| up to which erf is summed as its Taylor series; beyond it erfc comes from its continued fraction.
-ERF_SERIES_LIMIT = 2.5
+ERF_SERIES_LIMIT = 2.0
 _ERF_SERIES_TERMS = 40
 _ERFC_FRACTION_DEPTH = 80
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
@@ -73,7 +73,7 @@ def erf_erfc(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(erf(x), erfc(x)) in float64 for a float64 array: series near 0, continued fraction in the tails."""
     a = np.abs(x)
     near = a <= ERF_SERIES_LIMIT
-    series = _erf_series(np.where(near, x, 0.0))
+    series = np.copysign(_erf_series(np.where(near, x, 0.0)), x)
     far = np.where(near | np.isnan(a), ERF_SERIES_LIMIT + 1.0, a)
     with np.errstate(over="ignore", invalid="ignore"):
         tail = np.where(np.isinf(far), 0.0, _erfc_fraction(np.where(np.isinf(far), ERF_SERIES_LIMIT + 1.0, far)))
@@ -94,15 +94,13 @@ def _erfc(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return y
 
 
-#: op type -> (the dtypes the kernel takes, the computation in the compute type written into y).
-_FLOAT_UNARY: dict[str, tuple[tuple[np.dtype, ...], FloatFn]] = {
-    "Sin": (FLOATS, _ufunc(np.sin)), "Cos": (FLOATS, _ufunc(np.cos)), "Tan": (FLOATS, _ufunc(np.tan)),
-    "Asin": (FLOATS, _ufunc(np.arcsin)), "Acos": (FLOATS, _ufunc(np.arccos)), "Atan": (FLOATS, _ufunc(np.arctan)),
-    "Sinh": (FLOATS, _ufunc(np.sinh)), "Cosh": (FLOATS, _ufunc(np.cosh)), "Asinh": (FLOATS, _ufunc(np.arcsinh)),
-    "Acosh": (FLOATS, _ufunc(np.arccosh)), "Atanh": (FLOATS, _ufunc(np.arctanh)),
-    "Erf": (FLOATS, _erf), "Erfc": (FLOATS, _erfc),
-    "Log1p": (FLOATS, _ufunc(np.log1p)), "Expm1": (FLOATS, _ufunc(np.expm1)),
-    "Floor": (FLOATS, _ufunc(np.floor)), "Ceil": (FLOATS, _ufunc(np.ceil)), "Rint": (FLOATS, _ufunc(np.rint)),
+#: op type -> its computation in the compute type, written into y (every one takes fp16, bf16, fp32 and fp64).
+_FLOAT_UNARY: dict[str, FloatFn] = {
+    "Sin": _ufunc(np.sin), "Cos": _ufunc(np.cos), "Tan": _ufunc(np.tan), "Asin": _ufunc(np.arcsin),
+    "Acos": _ufunc(np.arccos), "Atan": _ufunc(np.arctan), "Sinh": _ufunc(np.sinh), "Cosh": _ufunc(np.cosh),
+    "Asinh": _ufunc(np.arcsinh), "Acosh": _ufunc(np.arccosh), "Atanh": _ufunc(np.arctanh), "Erf": _erf, "Erfc": _erfc,
+    "Log1p": _ufunc(np.log1p), "Expm1": _ufunc(np.expm1), "Floor": _ufunc(np.floor), "Ceil": _ufunc(np.ceil),
+    "Rint": _ufunc(np.rint),
 }
 
 
@@ -125,8 +123,10 @@ def _same_shape_infer(op_type: str, dtype_of: Callable[[Any], int] | None = None
     return infer_shape
 
 
-def _unary_kernel(op_type: str, allowed: tuple[np.dtype, ...], body: Callable[[OpCall, np.ndarray, np.ndarray], np.ndarray],
-                  boolean: bool = False) -> None:
+Body = Callable[[OpCall, np.ndarray, np.ndarray], np.ndarray]
+
+
+def _unary_kernel(op_type: str, allowed: tuple[np.dtype, ...], body: Body, boolean: bool = False) -> None:
     """Register a one-input op: dtype checks, the output buffer, body(call, x, y) writing the result into y."""
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
@@ -144,8 +144,8 @@ def _unary_kernel(op_type: str, allowed: tuple[np.dtype, ...], body: Callable[[O
     builtin(op_type, compute, _same_shape_infer(op_type, (lambda x: acl_data_type(BOOL)) if boolean else None))
 
 
-for _name, (_allowed, _fn) in _FLOAT_UNARY.items():
-    _unary_kernel(_name, _allowed, lambda call, x, y, fn=_fn: in_compute_type(fn, x, y))
+for _name, _fn in _FLOAT_UNARY.items():
+    _unary_kernel(_name, FLOATS, lambda call, x, y, fn=_fn: in_compute_type(fn, x, y))
 
 
 # Round, Sign ----------------------------------------------------------------------------------------------------
