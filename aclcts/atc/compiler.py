@@ -9,7 +9,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from aclcts.atc.parser import Diagnostic, ParsedOp, SingleOpFileError, parse_singleop, read_singleop_text
+from aclcts.atc.opcheck import checked
+from aclcts.atc.parser import (Diagnostic, ParsedOp, SingleOpFileError, load_singleop_json, parse_singleop,
+                               read_singleop_text)
 from aclcts.core.files import inside, unsafe_name, write_atomically
 
 
@@ -79,7 +81,8 @@ def compile_singleop(json_path: str | os.PathLike, output_dir: str | os.PathLike
                      ir_io_counts: Mapping[str, tuple[int, int]] | None = None) -> CompileResult:
     """Compile every operator of a single-op JSON file into `output_dir`; failing operators get no model.
 
-    An E10032 error (wrong JSON value type) stops the whole file, as in ATC: then no model is written.
+    An E10032 error (wrong JSON value type) stops the whole file, as in ATC: then no model is written. Every operator
+    is checked against its prototype (atc.opcheck): an op type with no prototype and no registered kernel fails.
     """
     result = CompileResult()
     if not soc_version:
@@ -94,7 +97,8 @@ def compile_singleop(json_path: str | os.PathLike, output_dir: str | os.PathLike
     except SingleOpFileError as exc:
         result.errors.append(exc.diagnostic.message)
         return result
-    ops = [_confined(op, json_path, Path(output_dir)) for op in ops]
+    doc = load_singleop_json(text, str(json_path))
+    ops = [checked(_confined(op, json_path, Path(output_dir)), doc, str(json_path)) for op in ops]
     result.operators = ops
     for op in ops:
         result.errors.extend(d.message for d in op.errors)

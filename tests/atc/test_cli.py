@@ -113,10 +113,12 @@ def test_name_field_gives_the_file_name_and_leaves_no_temp_files(write_json, tmp
 
 
 def test_same_file_name_twice_later_wins_with_warning(write_json, tmp_path):
-    second = dict(ADD[0], name="add", attr=[{"name": "k", "type": "int", "value": 2}])
-    result = compile_singleop(write_json([dict(ADD[0], name="add"), second]), tmp_path, "S")
+    first = dict(OP_LIST[0], name="cast")
+    second = dict(first, attr=[{"name": "dst_type", "type": "int", "value": 1},
+                               {"name": "truncate", "type": "bool", "value": True}])
+    result = compile_singleop(write_json([first, second]), tmp_path, "S")
     assert result.ok and any("replaces the model of element 0" in w for w in result.warnings)
-    assert OpModel.from_bytes((tmp_path / "add.om").read_bytes()).attrs[0].value == 2
+    assert OpModel.from_bytes((tmp_path / "cast.om").read_bytes()).attrs[1].value is True
 
 
 def test_empty_array_succeeds_with_warning(write_json, tmp_path):

@@ -1,6 +1,8 @@
 """The CANN operator prototypes the suite knows, one module per family, looked up by op type.
 
-Every module of this package except `spec` and `dtypes` defines PROTOTYPES, a tuple of spec.Prototype.
+Every module of this package except those in _NOT_FAMILIES defines PROTOTYPES, a tuple of spec.Prototype. Custom
+operators' prototypes come from the OPP vendor folders (`vendors`); op types a program gave a custom kernel are
+recorded in `registered`.
 """
 
 from __future__ import annotations
@@ -9,9 +11,12 @@ import importlib
 import pkgutil
 from functools import cache
 
+from aclcts.core.prototypes.registered import declared
 from aclcts.core.prototypes.spec import REQUIRED, Attr, Prototype, Tensor, op
+from aclcts.core.prototypes.vendors import VendorRecordError, vendor_prototype
 
-_NOT_FAMILIES = ("spec", "dtypes")
+#: Modules of this package that are not families.
+_NOT_FAMILIES = ("spec", "dtypes", "check", "registered", "vendors")
 
 
 @cache
@@ -31,9 +36,24 @@ def prototype(op_type: str) -> Prototype | None:
     return _table().get(op_type)
 
 
+def lookup(op_type: str) -> tuple[Prototype | None, str]:
+    """What the ATC compiles op_type against: (prototype, "vendor") from an OPP vendor folder, else (prototype,
+    "built-in"), else (None, "custom kernel") for an op type a kernel was registered for, else (None, "unknown").
+
+    VendorRecordError if the vendor record is not valid.
+    """
+    found = vendor_prototype(op_type)
+    if found is not None:
+        return found, "vendor"
+    found = prototype(op_type)
+    if found is not None:
+        return found, "built-in"
+    return None, "custom kernel" if declared(op_type) else "unknown"
+
+
 def op_types() -> tuple[str, ...]:
     """Every op type with a prototype, sorted."""
     return tuple(sorted(_table()))
 
 
-__all__ = ["REQUIRED", "Attr", "Prototype", "Tensor", "op", "op_types", "prototype"]
+__all__ = ["REQUIRED", "Attr", "Prototype", "Tensor", "VendorRecordError", "lookup", "op", "op_types", "prototype"]

@@ -11,3 +11,11 @@ BOOL = ("bool",)
 COMPLEX = ("complex64", "complex128")
 #: TensorType::NumberType / RealNumberType-style groups, as the headers compose them.
 REALS = FLOATS + FLOAT64 + INTS
+#: TensorType::NumberType (its quantized types left out: the suite has none).
+NUMBERS = REALS + COMPLEX
+#: TensorType::BasicType: every number and bool.
+BASIC = NUMBERS + BOOL
+#: TensorType::IndexNumberType.
+INDEX = ("int32", "int64")
+#: TensorType::UnaryDataType (complex32 left out).
+UNARY = FLOATS + FLOAT64 + COMPLEX

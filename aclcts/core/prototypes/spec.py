@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 class _Required:
@@ -19,6 +19,8 @@ REQUIRED = _Required()
 #: ListString, ListListInt).
 ATTR_TYPES = ("int", "float", "bool", "str", "type", "list_int", "list_float", "list_bool", "list_str",
               "list_list_int")
+#: Other spellings of dtype names, mapped to the single-op JSON spelling the prototypes compare in.
+DTYPE_ALIASES = {"float64": "double", "float": "float32", "half": "float16", "fp16": "float16", "bf16": "bfloat16"}
 #: How a tensor appears in REG_OP: INPUT/OUTPUT, OPTIONAL_INPUT, DYNAMIC_INPUT/DYNAMIC_OUTPUT.
 TENSOR_KINDS = ("required", "optional", "dynamic")
 
@@ -51,6 +53,17 @@ class Prototype:
     types: Mapping[str, tuple[str, ...]]
     attrs: tuple[Attr, ...] = ()
     source: str = ""
+    #: Tensors whose dtype an attribute sets (Cast's y follows dst_type): tensor name -> attribute name.
+    dtype_from: Mapping[str, str] = field(default_factory=dict)
+
+    def attr(self, name: str) -> Attr | None:
+        """The attribute called name, or None."""
+        return next((a for a in self.attrs if a.name == name), None)
+
+
+def canonical_dtype(name: str) -> str:
+    """A dtype name in the single-op JSON spelling (float64 -> double, float -> float32)."""
+    return DTYPE_ALIASES.get(name, name)
 
 
 def tensors(spec: str) -> tuple[Tensor, ...]:
@@ -64,6 +77,8 @@ def tensors(spec: str) -> tuple[Tensor, ...]:
 
 
 def op(op_type: str, inputs: str, outputs: str, types: Mapping[str, tuple[str, ...]],
-       attrs: tuple[Attr, ...] = (), source: str = "") -> Prototype:
+       attrs: tuple[Attr, ...] = (), source: str = "", dtype_from: Mapping[str, str] | None = None) -> Prototype:
     """A prototype written compactly: op("Add", "x1:T, x2:T", "y:T", {"T": FLOATS + INTS}, source=...)."""
-    return Prototype(op_type, tensors(inputs), tensors(outputs), dict(types), attrs, source)
+    return Prototype(op_type, tensors(inputs), tensors(outputs), {k: tuple(canonical_dtype(d) for d in v)
+                                                                   for k, v in types.items()},
+                     attrs, source, dict(dtype_from or {}))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from aclcts.core.prototypes import registered
 from aclcts.sim.kernels.base import ComputeFn, InferFn, Kernel
 from aclcts.sim.seams import Seam
 
@@ -31,12 +32,14 @@ def builtin(op_type: str, compute: ComputeFn, infer_shape: InferFn) -> None:
 def register_kernel(op_type: str, compute: ComputeFn, infer_shape: InferFn | None = None) -> None:
     """Register (or replace) the kernel for op_type; it takes precedence over a built-in of the same name."""
     _CUSTOM[op_type] = _checked(op_type, compute, infer_shape)
+    registered.declare(op_type)
 
 
 def unregister_kernel(op_type: str) -> None:
     """Remove a kernel added with register_kernel, bringing back the built-in (if any); KeyError if none was added."""
     try:
         del _CUSTOM[op_type]
+        registered.forget(op_type)
     except KeyError:
         raise KeyError(f"no kernel was registered for {op_type!r} with register_kernel") from None
 

@@ -1,0 +1,60 @@
+"""Prototypes of the element-wise arithmetic, unary and comparison ops the suite has had from the start.
+
+Source: mindspore-ai/graphengine 910/third_party/fwkacllib/inc/op_proto/inc/elewise_calculation_ops.h (REG_OP of
+each op), with bfloat16 where the current CANN operator specification adds it (the case files' `source:` lines).
+Left out: DT_STRING, DT_VARIANT, complex32 and the quantized types (the suite has no such dtype). Mul and Pow
+promote x1 and x2 to y (DATATYPE T3 Promote) in the header; here x1, x2 and y share one dtype, as every kernel
+and case of the suite computes them.
+"""
+
+from __future__ import annotations
+
+from aclcts.core.prototypes.dtypes import BOOL, COMPLEX, FLOAT64, FLOATS, NUMBERS, REALS, UNARY
+from aclcts.core.prototypes.spec import Attr, Prototype, op
+
+_SRC = "graphengine 910 op_proto/inc/elewise_calculation_ops.h"
+_ADD = ("bool", "float32", "int32", "int64", "float16", "bfloat16", "int16", "int8", "uint8", "double") + COMPLEX
+_ARITH = FLOATS + FLOAT64 + ("uint8", "int8", "uint16", "int16", "int32", "int64") + COMPLEX
+_MINMAX = FLOATS + FLOAT64 + ("int32", "int64")
+_EQUAL = FLOATS + FLOAT64 + ("int8", "int16", "int32", "int64", "uint8") + COMPLEX + BOOL
+_LOG_ATTRS = (Attr("base", "float", -1.0), Attr("scale", "float", 1.0), Attr("shift", "float", 0.0))
+
+
+def _binary(op_type: str, types: tuple[str, ...]) -> Prototype:
+    """x1, x2 -> y, all of one dtype."""
+    return op(op_type, "x1:T, x2:T", "y:T", {"T": types}, source=f"{_SRC} REG_OP({op_type})")
+
+
+def _unary(op_type: str, types: tuple[str, ...], attrs: tuple[Attr, ...] = ()) -> Prototype:
+    """x -> y of one dtype."""
+    return op(op_type, "x:T", "y:T", {"T": types}, attrs, source=f"{_SRC} REG_OP({op_type})")
+
+
+def _compare(op_type: str, types: tuple[str, ...]) -> Prototype:
+    """x1, x2 of one dtype -> y bool."""
+    return op(op_type, "x1:T, x2:T", "y:B", {"T": types, "B": BOOL}, source=f"{_SRC} REG_OP({op_type})")
+
+
+PROTOTYPES: tuple[Prototype, ...] = (
+    _binary("Add", _ADD),
+    _binary("Sub", _ARITH + BOOL),
+    _binary("Mul", _ARITH + BOOL),
+    _binary("RealDiv", _ARITH),
+    _binary("Maximum", _MINMAX),
+    _binary("Minimum", _MINMAX),
+    _binary("Pow", FLOATS + FLOAT64 + ("int8", "int16", "int32", "int64", "uint8") + COMPLEX),
+    _unary("Abs", FLOATS + FLOAT64 + ("int8", "int16", "int32", "int64")),
+    _unary("Neg", FLOATS + FLOAT64 + ("int8", "int32", "int64") + COMPLEX),
+    _unary("Exp", UNARY, _LOG_ATTRS),
+    _unary("Log", UNARY, _LOG_ATTRS),
+    _unary("Sqrt", UNARY),
+    _unary("Rsqrt", UNARY),
+    _unary("Square", UNARY + ("int32", "int64")),
+    _unary("Reciprocal", UNARY + ("int32", "int64")),
+    op("AddN", "x*:T", "y:T", {"T": NUMBERS}, (Attr("N", "int"),),
+       source=f"{_SRC} REG_OP(AddN): DYNAMIC_INPUT x, REQUIRED_ATTR(N, Int)"),
+    _compare("Equal", _EQUAL),
+    _compare("Less", REALS),
+    _compare("Greater", REALS),
+    op("LogicalAnd", "x1:B, x2:B", "y:B", {"B": BOOL}, source=f"{_SRC} REG_OP(LogicalAnd)"),
+)
