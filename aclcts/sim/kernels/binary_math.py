@@ -1,1 +1,223 @@
-"""placeholder"""
+"""Binary math kernels with NumPy broadcasting: Atan2, Div, DivNoNan, FloorDiv, FloorMod, Mod, TruncateDiv,
+TruncateMod, SquaredDifference, Xlogy, Xdivy.
+
+Prototypes: graphengine op_proto/inc/elewise_calculation_ops.h (aclcts.core.prototypes.binary_math); the kernels
+take their real dtypes (complex is left out: a KernelError names the types taken).
+Device numerics: fp16/bf16 operands are widened to float32, every step runs in float32 and the result is rounded
+once to the storage type; float32/float64 run in their own type straight into the output buffer. Integers run in
+their own type with two's complement wrap (INT_MIN // -1 gives INT_MIN). Integer division by zero: FloorMod gives
+x1 (its prototype), DivNoNan 0; Div, FloorDiv and TruncateDiv saturate to the type's max (x1 > 0) or min (x1 < 0)
+and give 0 for 0/0, Mod and TruncateMod give x1 (the prototypes leave those undefined: the simulator's choice).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.numerics import BFLOAT16, EXACT_FLOATS, compute_dtype, is_float, widen
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import broadcast, inferred
+
+#: fn(a, b, y): the op on compute-type operands written into y (of the broadcast shape).
+Into = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
+
+
+def dtypes(names: tuple[str, ...]) -> tuple[np.dtype, ...]:
+    """NumPy dtypes of single-op JSON type names (bfloat16 is ml_dtypes')."""
+    return tuple(BFLOAT16 if name == "bfloat16" else np.dtype(name) for name in names)
+
+
+def _where(y: np.ndarray, mask: np.ndarray, value: Any) -> None:
+    """y[mask] = value, mask broadcast to y."""
+    np.copyto(y, value, where=np.broadcast_to(mask, y.shape), casting="unsafe")
+
+
+# --- floats ---------------------------------------------------------------------------------------------------
+
+def _atan2(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    np.arctan2(a, b, out=y)
+
+
+def _divide(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    np.divide(a, b, out=y)
+
+
+def _div_no_nan(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    np.divide(a, b, out=y)
+    _where(y, b == 0, 0)
+
+
+def _floor_div(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    np.divide(a, b, out=y)
+    np.floor(y, out=y)
+
+
+def _truncate_div(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    np.divide(a, b, out=y)
+    np.trunc(y, out=y)
+
+
+def _fmod(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    np.fmod(a, b, out=y)
+
+
+def _floor_mod(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    """fmod, then + x2 where the remainder is nonzero and its sign differs from x2's (TensorFlow's FloorMod)."""
+    np.fmod(a, b, out=y)
+    np.add(y, b, out=y, where=(y != 0) & (np.signbit(y) != np.signbit(b)))
+
+
+def _squared_difference(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    np.subtract(a, b, out=y)
+    np.multiply(y, y, out=y)
+
+
+def _xlogy(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    np.log(np.broadcast_to(b, y.shape), out=y)
+    np.multiply(a, y, out=y)
+    _where(y, a == 0, 0)
+
+
+def _xdivy(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    np.divide(a, b, out=y)
+    _where(y, a == 0, 0)
+
+
+# --- integers (their own dtype; b has no zeros: the caller substitutes 1 and fixes those elements) ---------------
+
+def _int_truncate_div(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    """Quotient rounded toward zero: the floor quotient, one higher where inexact and the signs differ."""
+    np.floor_divide(a, b, out=y)
+    if y.dtype.kind == "i":
+        np.add(y, 1, out=y, where=(np.remainder(a, b) != 0) & ((a < 0) != (b < 0)), casting="unsafe")
+
+
+def _int_floor_div(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    np.floor_divide(a, b, out=y)
+
+
+def _int_floor_mod(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    np.remainder(a, b, out=y)
+
+
+def _int_fmod(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    np.fmod(a, b, out=y)
+
+
+def _saturate(a: np.ndarray, y: np.ndarray, zero: np.ndarray) -> None:
+    """Where the divisor is 0: the type's max for x1 > 0, min for x1 < 0, 0 for 0."""
+    info = np.iinfo(y.dtype)
+    _where(y, zero & (a > 0), info.max)
+    _where(y, zero & (a < 0), info.min)
+    _where(y, zero & (a == 0), 0)
+
+
+def _to_x1(a: np.ndarray, y: np.ndarray, zero: np.ndarray) -> None:
+    """Where the divisor is 0: x1."""
+    np.copyto(y, np.broadcast_to(a, y.shape), where=np.broadcast_to(zero, y.shape))
+
+
+def _to_zero(a: np.ndarray, y: np.ndarray, zero: np.ndarray) -> None:
+    """Where the divisor is 0: 0."""
+    _where(y, zero, 0)
+
+
+ByZero = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
+
+
+class _BinaryMath:
+    """One broadcasting binary op: x1, x2 of one of its dtypes -> y of that dtype."""
+
+    def __init__(self, op_type: str, allowed: tuple[str, ...], on_float: Into, on_int: Into | None = None,
+                 by_zero: ByZero | None = None) -> None:
+        self.op_type = op_type
+        self.allowed = dtypes(allowed)
+        self.on_float = on_float
+        self.on_int = on_int
+        self.by_zero = by_zero
+
+    def compute(self, inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        """The kernel's compute entry point."""
+        call = OpCall(self.op_type, inputs, attrs)
+        call.require_count(2)
+        x1, x2 = call.input(0, "x1"), call.input(1, "x2")
+        call.require_dtype("x1", x1.dtype, self.allowed)
+        call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
+        shape = broadcast(call, ["x1", "x2"], [tuple(x1.shape), tuple(x2.shape)])
+        out = Outputs(call, outputs, ["y"])
+        out.require_dtype(0, x1.dtype, "same as input 'x1'")
+        y = out.buffer(0, shape)
+        with np.errstate(all="ignore"):
+            if is_float(x1.dtype):
+                self._float(x1, x2, y)
+            else:
+                self._integer(x1, x2, y)
+        return [out.emit(0, y)]
+
+    def _float(self, x1: np.ndarray, x2: np.ndarray, y: np.ndarray) -> None:
+        """In float32 rounded once into y for fp16/bf16; straight into y for float32/float64."""
+        if y.dtype in EXACT_FLOATS:
+            self.on_float(x1, x2, y)
+            return
+        wide = np.empty(y.shape, dtype=compute_dtype(y.dtype))
+        self.on_float(widen(x1), widen(x2), wide)
+        np.copyto(y, wide, casting="unsafe")
+
+    def _integer(self, x1: np.ndarray, x2: np.ndarray, y: np.ndarray) -> None:
+        """In the integer type itself; divisor zeros replaced by 1, then set by the op's rule."""
+        assert self.on_int is not None, "integer dtypes are allowed only with an integer form"
+        if self.by_zero is None:
+            self.on_int(x1, x2, y)
+            return
+        zero = x2 == 0
+        safe = np.where(zero, x2.dtype.type(1), x2) if zero.any() else x2
+        self.on_int(x1, safe, y)
+        if zero.any():
+            self.by_zero(x1, y, zero)
+
+    def infer_shape(self, inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        """The kernel's infer_shape entry point."""
+        call = OpCall(self.op_type, inputs, attrs)
+        call.require_count(2)
+        x1, x2 = call.input(0, "x1"), call.input(1, "x2")
+        call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
+        return [inferred(x1.dtype, broadcast(call, ["x1", "x2"], [tuple(x1.shape), tuple(x2.shape)]))]
+
+    def register(self) -> None:
+        """Add this op to the built-in kernels."""
+        builtin(self.op_type, self.compute, self.infer_shape)
+
+
+def _int_squared_difference(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    np.subtract(a, b, out=y)
+    np.multiply(y, y, out=y)
+
+
+_FLOATING = ("float16", "float32", "bfloat16", "float64")
+
+_OPS = (
+    _BinaryMath("Atan2", _FLOATING, _atan2),
+    _BinaryMath("Div", _FLOATING + ("int8", "uint8", "int32", "int64", "uint16", "int16"), _divide,
+                _int_truncate_div, _saturate),
+    _BinaryMath("DivNoNan", _FLOATING + ("uint8", "int8", "int32"), _div_no_nan, _int_truncate_div, _to_zero),
+    _BinaryMath("FloorDiv", _FLOATING + ("int8", "int32", "uint8", "int64", "int16", "uint16"), _floor_div,
+                _int_floor_div, _saturate),
+    _BinaryMath("FloorMod", _FLOATING + ("int32", "int64"), _floor_mod, _int_floor_mod, _to_x1),
+    _BinaryMath("Mod", _FLOATING + ("int32", "int8", "uint8", "int64"), _fmod, _int_fmod, _to_x1),
+    _BinaryMath("TruncateDiv", _FLOATING + ("int8", "uint8", "int32", "uint16", "int16", "int64"), _truncate_div,
+                _int_truncate_div, _saturate),
+    _BinaryMath("TruncateMod", _FLOATING + ("int64", "int32"), _fmod, _int_fmod, _to_x1),
+    _BinaryMath("SquaredDifference", _FLOATING + ("int32", "int64"), _squared_difference, _int_squared_difference),
+    _BinaryMath("Xlogy", _FLOATING, _xlogy),
+    _BinaryMath("Xdivy", _FLOATING, _xdivy),
+)
+for _op in _OPS:
+    _op.register()
+
+#: The op types of this module (all broadcasting binary ops).
+BINARY_MATH_OP_TYPES = tuple(op.op_type for op in _OPS)

@@ -1,1 +1,161 @@
-"""placeholder"""
+"""Comparison, logic, bit and Select kernels: LessEqual, GreaterEqual, NotEqual, LogicalOr, LogicalNot, BitwiseAnd,
+BitwiseOr, BitwiseXor, Invert, LeftShift, RightShift, Select.
+
+Prototypes: graphengine op_proto/inc/ elewise_calculation_ops.h, bitwise_ops.h, selection_ops.h
+(aclcts.core.prototypes.logic). Comparisons run on the values widened exactly (fp16/bf16 to float32), IEEE rules
+(NaN compares unequal and unordered). Bit ops run in the integer type itself. Shift counts are clamped to
+[0, bits - 1] (TensorFlow's LeftShift/RightShift, which the prototypes name as compatible); right shifts of signed
+types are arithmetic. Select follows TensorFlow Select: x1 and x2 of one shape; condition of that shape, a scalar,
+or a vector as long as x1's first dimension.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from aclcts.core.dtypes import acl_data_type
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.binary_math import dtypes
+from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.numerics import BOOL, INTS, widen
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import UNKNOWN, broadcast, inferred, unknown_rank
+
+#: fn(a, b, y): the op written into y (of the broadcast shape).
+Into = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
+
+_REALS = dtypes(("float16", "float32", "bfloat16", "float64")) + INTS
+
+
+def _shift_count(count: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Shift counts clamped to [0, bits - 1], in the shifted type."""
+    return np.clip(count, 0, 8 * dtype.itemsize - 1).astype(dtype, copy=False)
+
+
+def _left_shift(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    np.left_shift(a, _shift_count(b, a.dtype), out=y)
+
+
+def _right_shift(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    np.right_shift(a, _shift_count(b, a.dtype), out=y)
+
+
+class _Elementwise:
+    """One broadcasting op of one or two inputs: its input names, dtypes, result dtype and arithmetic."""
+
+    def __init__(self, op_type: str, names: tuple[str, ...], allowed: tuple[np.dtype, ...], into: Callable[..., Any],
+                 *, output: str = "y", boolean: bool = False, wide: bool = False) -> None:
+        self.op_type = op_type
+        self.names = names
+        self.allowed = allowed
+        self.into = into
+        self.output = output
+        self.boolean = boolean
+        self.wide = wide
+
+    def compute(self, inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        """The kernel's compute entry point."""
+        call = OpCall(self.op_type, inputs, attrs)
+        call.require_count(len(self.names))
+        xs = [call.input(i, name) for i, name in enumerate(self.names)]
+        call.require_dtype(self.names[0], xs[0].dtype, self.allowed)
+        call.require_same_dtype(list(self.names), [x.dtype for x in xs])
+        shape = broadcast(call, list(self.names), [tuple(x.shape) for x in xs])
+        out = Outputs(call, outputs, [self.output])
+        out.require_dtype(0, BOOL if self.boolean else xs[0].dtype,
+                          "bool" if self.boolean else f"same as input '{self.names[0]}'")
+        y = out.buffer(0, shape)
+        operands = [widen(x) for x in xs] if self.wide else xs
+        if len(operands) == 1:
+            self.into(operands[0], out=y)
+        else:
+            self.into(operands[0], operands[1], y)
+        return [out.emit(0, y)]
+
+    def infer_shape(self, inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        """The kernel's infer_shape entry point."""
+        call = OpCall(self.op_type, inputs, attrs)
+        call.require_count(len(self.names))
+        xs = [call.input(i, name) for i, name in enumerate(self.names)]
+        call.require_same_dtype(list(self.names), [x.dtype for x in xs])
+        dtype = acl_data_type(BOOL) if self.boolean else xs[0].dtype
+        return [inferred(dtype, broadcast(call, list(self.names), [tuple(x.shape) for x in xs]))]
+
+
+def _select_condition(call: OpCall, condition: tuple[int, ...], shape: tuple[int, ...]) -> None:
+    """Check that condition has x1's shape, is a scalar, or is a vector as long as x1's first dimension."""
+    if unknown_rank(condition) or unknown_rank(shape) or len(condition) == 0:
+        return
+    if len(condition) == len(shape) and all(c == s or UNKNOWN in (c, s) for c, s in zip(condition, shape)):
+        return
+    if len(condition) == 1 and len(shape) >= 1 and (condition[0] == shape[0] or UNKNOWN in (condition[0], shape[0])):
+        return
+    raise call.fail(f"input 'condition' has shape {list(condition)}; expected the shape of 'x1' {list(shape)}, a scalar "
+                    f"or a vector of length {shape[0] if shape else 1}")
+
+
+def _same_shape(call: OpCall, x1: tuple[int, ...], x2: tuple[int, ...]) -> None:
+    """Check that x1 and x2 have one shape (unknown dims match anything)."""
+    if unknown_rank(x1) or unknown_rank(x2):
+        return
+    if len(x1) != len(x2) or any(a != b and UNKNOWN not in (a, b) for a, b in zip(x1, x2)):
+        raise call.fail(f"inputs 'x1' {list(x1)} and 'x2' {list(x2)} must have the same shape")
+
+
+_SELECT_TYPES = _REALS + (BOOL,)
+
+
+def _select_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Select", inputs, attrs)
+    call.require_count(3)
+    condition, x1, x2 = (call.input(i, name) for i, name in enumerate(("condition", "x1", "x2")))
+    call.require_dtype("condition", condition.dtype, (BOOL,))
+    call.require_dtype("x1", x1.dtype, _SELECT_TYPES)
+    call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
+    _same_shape(call, tuple(x1.shape), tuple(x2.shape))
+    _select_condition(call, tuple(condition.shape), tuple(x1.shape))
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, x1.dtype, "same as input 'x1'")
+    y = out.buffer(0, tuple(x1.shape))
+    chosen = condition.reshape(condition.shape + (1,) * (x1.ndim - condition.ndim)) if condition.ndim else condition
+    np.copyto(y, x2)
+    np.copyto(y, x1, where=np.broadcast_to(chosen, x1.shape))
+    return [out.emit(0, y)]
+
+
+def _select_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Select", inputs, attrs)
+    call.require_count(3)
+    condition, x1, x2 = (call.input(i, name) for i, name in enumerate(("condition", "x1", "x2")))
+    call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
+    _same_shape(call, tuple(x1.shape), tuple(x2.shape))
+    _select_condition(call, tuple(condition.shape), tuple(x1.shape))
+    known = tuple(b if a == UNKNOWN else a for a, b in zip(x1.shape, x2.shape)) if not unknown_rank(x1.shape) else x1.shape
+    return [inferred(x1.dtype, known)]
+
+
+_XS = ("x1", "x2")
+_SHIFT = ("x", "y")
+
+_OPS = (
+    _Elementwise("LessEqual", _XS, _REALS, np.less_equal, boolean=True, wide=True),
+    _Elementwise("GreaterEqual", _XS, _REALS, np.greater_equal, boolean=True, wide=True),
+    _Elementwise("NotEqual", _XS, _REALS, np.not_equal, boolean=True, wide=True),
+    _Elementwise("LogicalOr", _XS, (BOOL,), np.logical_or, boolean=True),
+    _Elementwise("LogicalNot", ("x",), (BOOL,), np.logical_not, boolean=True),
+    _Elementwise("BitwiseAnd", _XS, INTS, np.bitwise_and),
+    _Elementwise("BitwiseOr", _XS, INTS, np.bitwise_or),
+    _Elementwise("BitwiseXor", _XS, INTS, np.bitwise_xor),
+    _Elementwise("Invert", ("x",), INTS, np.invert),
+    _Elementwise("LeftShift", _SHIFT, INTS, _left_shift, output="z"),
+    _Elementwise("RightShift", _SHIFT, INTS, _right_shift, output="z"),
+)
+for _op in _OPS:
+    builtin(_op.op_type, _op.compute, _op.infer_shape)
+builtin("Select", _select_compute, _select_infer)
+
+#: The broadcasting op types of this module with two inputs.
+BINARY_LOGIC_OP_TYPES = tuple(op.op_type for op in _OPS if len(op.names) == 2)

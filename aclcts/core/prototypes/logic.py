@@ -1,0 +1,49 @@
+"""Prototypes of the comparison, logic and bit family, and Select.
+
+Sources: mindspore-ai/graphengine 910/third_party/fwkacllib/inc/op_proto/inc/ elewise_calculation_ops.h
+(LessEqual, GreaterEqual, NotEqual: RealNumberType in, bool out; LogicalOr, LogicalNot: bool; BitwiseAnd, BitwiseOr,
+BitwiseXor, Invert: IntegerDataType), bitwise_ops.h (LeftShift, RightShift: inputs x, y, output z, the eight integer
+types) and selection_ops.h (Select: condition bool, x1, x2 and y of BasicType, bool or string; its quantized types
+and string are left out). RealNumberType's quantized types are left out as well.
+"""
+
+from __future__ import annotations
+
+from aclcts.core.prototypes.dtypes import BOOL, COMPLEX, INTS, REALS
+from aclcts.core.prototypes.spec import Prototype, op
+
+_ELEWISE = "graphengine op_proto/inc/elewise_calculation_ops.h"
+_BITWISE = "graphengine op_proto/inc/bitwise_ops.h"
+_SELECTION = "graphengine op_proto/inc/selection_ops.h"
+
+
+def _compare(op_type: str) -> Prototype:
+    """x1, x2 (one real type) -> y (bool)."""
+    return op(op_type, "x1:T, x2:T", "y:B", {"T": REALS, "B": BOOL}, source=f"{_ELEWISE} REG_OP({op_type})")
+
+
+def _bitwise(op_type: str) -> Prototype:
+    """x1, x2 -> y, one integer type."""
+    return op(op_type, "x1:T, x2:T", "y:T", {"T": INTS}, source=f"{_ELEWISE} REG_OP({op_type})")
+
+
+def _shift(op_type: str) -> Prototype:
+    """x, y -> z, one integer type (the shift count y has the type of x)."""
+    return op(op_type, "x:T, y:T", "z:T", {"T": INTS}, source=f"{_BITWISE} REG_OP({op_type})")
+
+
+PROTOTYPES: tuple[Prototype, ...] = (
+    _compare("LessEqual"),
+    _compare("GreaterEqual"),
+    _compare("NotEqual"),
+    op("LogicalOr", "x1:B, x2:B", "y:B", {"B": BOOL}, source=f"{_ELEWISE} REG_OP(LogicalOr)"),
+    op("LogicalNot", "x:B", "y:B", {"B": BOOL}, source=f"{_ELEWISE} REG_OP(LogicalNot)"),
+    _bitwise("BitwiseAnd"),
+    _bitwise("BitwiseOr"),
+    _bitwise("BitwiseXor"),
+    op("Invert", "x:T", "y:T", {"T": INTS}, source=f"{_ELEWISE} REG_OP(Invert): bitwise NOT"),
+    _shift("LeftShift"),
+    _shift("RightShift"),
+    op("Select", "condition:B, x1:T, x2:T", "y:T", {"B": BOOL, "T": REALS + COMPLEX + BOOL},
+       source=f"{_SELECTION} REG_OP(Select): y = condition ? x1 : x2"),
+)
