@@ -19,6 +19,7 @@ from aclcts.reference import (
     nn,
     reduction,
     shape,
+    sparse,
     unary_math,
 )
 from aclcts.reference.base import REQUIRED, RefOp
@@ -26,7 +27,7 @@ from aclcts.reference.numeric import round_to
 
 _REGISTRY: dict[str, RefOp] = {
     op.op_type: op
-    for family in (elementwise, reduction, matmul, shape, index, nn, cast, unary_math, binary_math, logic)
+    for family in (elementwise, reduction, matmul, shape, index, nn, cast, unary_math, binary_math, logic, sparse)
     for op in family.OPS
 }
 

@@ -11,6 +11,7 @@ from aclcts.sim.kernels import (  # noqa: F401  (importing them registers the bu
     reduce,
     selection,
     softmax,
+    sparse,
     unary,
     unary_math,
 )

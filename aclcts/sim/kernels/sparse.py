@@ -1,0 +1,97 @@
+"""SparseTensorDenseMatMul: y = op(A) @ op(x2) with A a rank-2 COO tensor (x1_indices [nnz, 2], x1_values [nnz],
+x1_shape [2]); op transposes when adjoint_a / adjoint_b is set.
+
+Prototype: graphengine 910 sparse_ops.h REG_OP(SparseTensorDenseMatMul) (aclcts/core/prototypes/sparse.py).
+Numerics: each entry's products v * x2[col, :] are added into its output row in entry order, in float32 for float16
+values (rounded once to float16 at the end), in the values' own type otherwise; integer types wrap. Entries sharing an index add up. An index outside x1_shape, or x1_shape disagreeing with x2, fails the
+execution.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.numerics import compute_dtype
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import UNKNOWN, inferred
+from aclcts.sim.seams import Seam
+
+_OP = "SparseTensorDenseMatMul"
+_VALUES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.int32, np.int64))
+_INDEX = (np.dtype(np.int32), np.dtype(np.int64))
+
+
+def _dense_dims(call: OpCall, value: Any) -> tuple[int, int]:
+    dims = call.index_values(2, "x1_shape", value)
+    if len(dims) != 2 or min(dims) < 0:
+        raise call.fail(f"input 'x1_shape' {dims} must hold two non-negative dims")
+    return dims[0], dims[1]
+
+
+def _entries(call: OpCall, indices: np.ndarray, count: int, dims: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the nnz entries, checked against x1_shape."""
+    if indices.ndim != 2 or indices.shape[1] != 2 or indices.shape[0] != count:
+        raise call.fail(f"input 'x1_indices' must have shape [{count}, 2] (nnz of 'x1_values'), "
+                        f"got {list(indices.shape)}")
+    rows, cols = indices[:, 0].astype(np.int64), indices[:, 1].astype(np.int64)
+    outside = (rows < 0) | (rows >= dims[0]) | (cols < 0) | (cols >= dims[1])
+    if outside.any():
+        first = int(np.argmax(outside))
+        raise call.fail(f"index {first} of 'x1_indices' ({rows[first]}, {cols[first]}) lies outside x1_shape "
+                        f"{list(dims)}")
+    return rows, cols
+
+
+def _add_rows(y: np.ndarray, rows: np.ndarray, products: np.ndarray) -> None:
+    """Add each entry's products into its output row, in entry order."""
+    np.add.at(y, rows, products)
+
+
+#: How the entries' products are added into the output rows.
+add_rows = Seam("sparse row accumulation", _add_rows)
+
+
+def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall(_OP, inputs, attrs)
+    call.require_count(4)
+    indices, values = call.input(0, "x1_indices"), call.input(1, "x1_values")
+    x2 = call.input(3, "x2")
+    call.require_dtype("x1_indices", indices.dtype, _INDEX)
+    call.require_dtype("x1_values", values.dtype, _VALUES)
+    call.require_same_dtype(["x1_values", "x2"], [values.dtype, x2.dtype])
+    dims = _dense_dims(call, call.input(2, "x1_shape"))
+    if values.ndim != 1 or x2.ndim != 2:
+        raise call.fail(f"'x1_values' must be 1-D and 'x2' 2-D, got {list(values.shape)} and {list(x2.shape)}")
+    rows, cols = _entries(call, indices, values.size, dims)
+    if call.attr_bool("adjoint_a", False):
+        rows, cols, dims = cols, rows, (dims[1], dims[0])
+    b = x2.T if call.attr_bool("adjoint_b", False) else x2
+    if dims[1] != b.shape[0]:
+        raise call.fail(f"inner dimensions differ: op(A) {list(dims)} and op(x2) {list(b.shape)}")
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, values.dtype, "same as input 'x1_values'")
+    wide = compute_dtype(values.dtype)
+    y = np.zeros((dims[0], b.shape[1]), dtype=wide)
+    with np.errstate(all="ignore"):
+        add_rows(y, rows, values.astype(wide, copy=False)[:, None] * b[cols].astype(wide, copy=False))
+    return [out.emit(0, y.astype(values.dtype, copy=False))]
+
+
+def _infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall(_OP, inputs, attrs)
+    call.require_count(4)
+    dtype = call.input(1, "x1_values").dtype
+    x2 = tuple(call.input(3, "x2").shape)
+    cols = UNKNOWN if len(x2) != 2 else x2[0] if call.attr_bool("adjoint_b", False) else x2[1]
+    value = values[2] if len(values) > 2 else None
+    if value is None:
+        return [inferred(dtype, [UNKNOWN, cols])]
+    dims = _dense_dims(call, value)
+    return [inferred(dtype, [dims[1] if call.attr_bool("adjoint_a", False) else dims[0], cols])]
+
+
+builtin(_OP, _compute, _infer)
