@@ -24,6 +24,7 @@ COMPILED = {
     "const_input.py": "const_input_op.json",
     "load_from_memory.py": "load_from_memory_ops.json",
     "async_callback.py": "add_op.json",
+    "sparse_matmul.py": "sparse_matmul_op.json",
 }
 
 
