@@ -46,13 +46,13 @@ def _entries(call: OpCall, indices: np.ndarray, count: int, dims: tuple[int, int
     return rows, cols
 
 
-def _add_rows(y: np.ndarray, rows: np.ndarray, products: np.ndarray) -> None:
-    """Add each entry's products into its output row, in entry order."""
-    np.add.at(y, rows, products)
+def _accumulate(y: np.ndarray, rows: np.ndarray, cols: np.ndarray, values: np.ndarray, b: np.ndarray) -> None:
+    """Add each entry's products values[i] * b[cols[i]] into row rows[i] of y, in entry order."""
+    np.add.at(y, rows, values[:, None] * b[cols])
 
 
 #: How the entries' products are added into the output rows.
-add_rows = Seam("sparse row accumulation", _add_rows)
+accumulate = Seam("sparse accumulation", _accumulate)
 
 
 def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
@@ -77,7 +77,7 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
     wide = compute_dtype(values.dtype)
     y = np.zeros((dims[0], b.shape[1]), dtype=wide)
     with np.errstate(all="ignore"):
-        add_rows(y, rows, values.astype(wide, copy=False)[:, None] * b[cols].astype(wide, copy=False))
+        accumulate(y, rows, cols, values.astype(wide, copy=False), b.astype(wide, copy=False))
     return [out.emit(0, y.astype(values.dtype, copy=False))]
 
 
