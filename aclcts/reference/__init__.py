@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 
 from aclcts.reference import (
+    activation,
     binary_math,
     cast,
     elementwise,
@@ -27,7 +28,7 @@ from aclcts.reference.numeric import round_to
 
 _REGISTRY: dict[str, RefOp] = {
     op.op_type: op
-    for family in (elementwise, reduction, matmul, shape, index, nn, cast, unary_math, binary_math, logic, sparse)
+    for family in (elementwise, reduction, matmul, shape, index, nn, cast, unary_math, binary_math, logic, sparse, activation)
     for op in family.OPS
 }
 

@@ -1,6 +1,7 @@
 """The simulator's device-numerics kernel library: one NumPy kernel per op type, looked up by the runtime."""
 
 from aclcts.sim.kernels import (  # noqa: F401  (importing them registers the built-in kernels)
+    activation,
     binary_math,
     cast,
     conv,
