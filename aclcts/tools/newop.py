@@ -1,4 +1,4 @@
-"""`aclcts new-op NAME`: scaffold a custom operator's case file, NumPy reference and simulator kernel."""
+"""`aclcts new-op NAME`: scaffold a custom operator's case file, NumPy reference, simulator kernel and prototype."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from string import Template
 
+from aclcts.core.prototypes import op, op_types
+from aclcts.core.prototypes.vendors import RECORD_FOLDER, record_text
 from aclcts.reference import OP_TYPES
 
 PROG = "aclcts new-op"
@@ -18,6 +20,8 @@ DTYPES = ("float16", "bfloat16", "float32", "double", "int8", "int16", "int32", 
 MAX_TENSORS = 8
 #: The [min, max] of every -1 dim of a dynamic scaffold (the static scaffold's shapes fit inside it).
 DYNAMIC_RANGE = [1, 32]
+#: The vendor folder of the prototype record, as CANN's default custom op package names it.
+VENDOR = "customize"
 _NAME = re.compile(r"[A-Z][A-Za-z0-9]*\Z")
 _WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
@@ -176,11 +180,29 @@ class Scaffold:
     dtypes: tuple[str, ...]
     kernel: bool
     dynamic: bool = False
+    opp_path: Path | None = None
 
     @property
     def module(self) -> str:
         """The op type in snake case, the stem of every generated file."""
         return snake_case(self.op)
+
+    @property
+    def opp(self) -> Path:
+        """The OPP folder the prototype record goes under: --opp-path, else <folder>/opp."""
+        return self.opp_path if self.opp_path is not None else self.folder / "opp"
+
+    @property
+    def prototype_file(self) -> Path:
+        """The op's prototype record, read by `aclcts atc` when ASCEND_OPP_PATH names self.opp."""
+        return self.opp / "vendors" / VENDOR / RECORD_FOLDER / f"{self.op}.json"
+
+    def prototype_text(self) -> str:
+        """The placeholder prototype: every input and output of one type constraint T (the case dtypes)."""
+        return record_text(op(self.op, ", ".join(f"{n}:T" for n in self.inputs),
+                              ", ".join(f"{n}:T" for n in self.outputs), {"T": self.dtypes},
+                              source=f"custom operator {self.op} scaffolded by aclcts new-op (replace with its "
+                                     "REG_OP prototype)"))
 
     @property
     def case_file(self) -> Path:
@@ -194,7 +216,8 @@ class Scaffold:
         if self.dynamic:
             case_text += _DYNAMIC_KEYS.substitute(words)
         files = {self.case_file: case_text,
-                 self.folder / f"{self.module}_reference.py": _REFERENCE.substitute(words)}
+                 self.folder / f"{self.module}_reference.py": _REFERENCE.substitute(words),
+                 self.prototype_file: self.prototype_text()}
         if self.kernel:
             files[self.folder / f"{self.module}_kernel.py"] = _KERNEL.substitute(words)
             files[self.folder / "conftest.py"] = _CONFTEST.substitute(words)
@@ -287,7 +310,7 @@ def _op_name(name: str) -> str:
     if not _NAME.match(name):
         raise NewOpError(f"NAME: expected a CamelCase operator type like MyScale (a letter A-Z, then letters "
                          f"and digits), got {name!r}")
-    if name in OP_TYPES:
+    if name in OP_TYPES or name in op_types():
         raise NewOpError(f"NAME: {name} is an operator of the case library; a custom operator needs a new type")
     return name
 
@@ -298,7 +321,7 @@ def scaffold_from(args: argparse.Namespace) -> Scaffold:
     folder = Path(args.dir) if args.dir else Path("custom_ops") / snake_case(op)
     return Scaffold(op, folder, _tensor_names("x", _count(args.inputs, "--inputs")),
                     _tensor_names("y", _count(args.outputs, "--outputs")), _dtypes(args.dtype), not args.no_kernel,
-                    args.dynamic)
+                    args.dynamic, Path(args.opp_path) if args.opp_path else None)
 
 
 def write(scaffold: Scaffold, force: bool) -> list[Path]:
@@ -309,8 +332,8 @@ def write(scaffold: Scaffold, force: bool) -> list[Path]:
         raise NewOpError(f"{', '.join(existing)}: already there; pass --force to overwrite")
     if scaffold.folder.exists() and not scaffold.folder.is_dir():
         raise NewOpError(f"--dir: {scaffold.folder} is a file; expected a folder")
-    scaffold.folder.mkdir(parents=True, exist_ok=True)
     for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         print(f"wrote {path}")
     return list(files)
@@ -330,6 +353,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="a dynamic-shape case: -1 dims inside shape_range, run at runtime_shapes and drawn shapes")
     parser.add_argument("--no-kernel", action="store_true",
                         help="write no simulator kernel (and no conftest.py loading it)")
+    parser.add_argument("--opp-path", help="OPP folder to install the prototype record in, as "
+                        f"vendors/{VENDOR}/{RECORD_FOLDER.as_posix()}/NAME.json (default: <dir>/opp); `aclcts atc` "
+                        "reads it when ASCEND_OPP_PATH names that folder")
     parser.add_argument("--force", action="store_true", help="overwrite files that already exist")
     return parser
 

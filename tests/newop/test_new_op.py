@@ -1,6 +1,8 @@
 """`aclcts new-op`: the scaffold runs through the suite on the simulator as generated, and a broken kernel fails it."""
 
 import importlib.util
+import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +11,7 @@ from xml.etree import ElementTree
 import numpy as np
 import pytest
 
+from aclcts.atc import generate_singleop_json
 from aclcts.cases import load_cases
 from aclcts.cases.values import draw_inputs
 from aclcts.judge.compare import compare, default_policy
@@ -44,8 +47,9 @@ def my_scale(tmp_path_factory):
 
 
 def test_the_scaffold_writes_case_file_reference_kernel_and_conftest(my_scale, capsys):
-    names = sorted(p.name for p in my_scale.iterdir())
-    assert names == ["conftest.py", "my_scale.yaml", "my_scale_kernel.py", "my_scale_reference.py"]
+    names = sorted(p.relative_to(my_scale).as_posix() for p in my_scale.rglob("*") if p.is_file())
+    assert names == ["conftest.py", "my_scale.yaml", "my_scale_kernel.py", "my_scale_reference.py",
+                     "opp/vendors/customize/op_proto/aclcts/MyScale.json"]
     cases = load_cases([str(my_scale / "my_scale.yaml")])
     assert {c.op for c in cases} == {"MyScale"} and len(cases) == 6
     assert {c.inputs[0].dtype_name for c in cases} == {"float16", "float32"}
@@ -96,7 +100,8 @@ def test_reference_and_kernel_agree_for_other_signatures(tmp_path, op, inputs, o
 
 def test_no_kernel_writes_only_the_case_file_and_the_reference(tmp_path):
     assert main(["NoKernel", "--dir", str(tmp_path / "nk"), "--no-kernel"]) == 0
-    assert sorted(p.name for p in (tmp_path / "nk").iterdir()) == ["no_kernel.yaml", "no_kernel_reference.py"]
+    names = sorted(p.relative_to(tmp_path / "nk").as_posix() for p in (tmp_path / "nk").rglob("*") if p.is_file())
+    assert names == ["no_kernel.yaml", "no_kernel_reference.py", "opp/vendors/customize/op_proto/aclcts/NoKernel.json"]
 
 
 def test_existing_files_are_kept_unless_force(tmp_path, capsys):
@@ -114,7 +119,7 @@ def test_existing_files_are_kept_unless_force(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, field", [
-    (["my_scale"], "NAME"), (["My-Scale"], "NAME"), (["2Scale"], "NAME"), (["Add"], "NAME"),
+    (["my_scale"], "NAME"), (["My-Scale"], "NAME"), (["2Scale"], "NAME"), (["Add"], "NAME"), (["MatMulV2"], "NAME"),
     (["MyScale", "--inputs", "0"], "--inputs"), (["MyScale", "--outputs", "x"], "--outputs"),
     (["MyScale", "--dtype", "float16,fp32"], "--dtype"),
 ])
@@ -172,3 +177,42 @@ def test_a_dynamic_kernel_that_drops_an_input_fails_the_dynamic_shape_steps(tmp_
     assert result.returncode == 1, result.stdout[-3000:]
     executed = {name: outcome for name, outcome in outcomes.items() if "matches_the_reference" in name}
     assert len(executed) == 6 and set(executed.values()) == {"failure"}, outcomes
+
+
+def _atc(op_list: Path, out: Path, opp: Path | None) -> subprocess.CompletedProcess:
+    """`python -m aclcts.atc` in a fresh process (no kernel registered), ASCEND_OPP_PATH=opp (unset for None)."""
+    env = {k: v for k, v in os.environ.items() if k != "ASCEND_OPP_PATH"}
+    if opp is not None:
+        env["ASCEND_OPP_PATH"] = str(opp)
+    return subprocess.run([sys.executable, "-m", "aclcts.atc", f"--singleop={op_list}", f"--output={out}",
+                           "--soc_version=Ascend910B1"], capture_output=True, text=True, timeout=120, env=env,
+                          cwd=ROOT, check=False)
+
+
+def test_the_atc_process_compiles_the_scaffold_from_its_prototype_record_and_only_with_it(my_scale, tmp_path):
+    cases = load_cases([str(my_scale / "my_scale.yaml")])
+    op_list = tmp_path / "op_list.json"
+    op_list.write_text(json.dumps(generate_singleop_json([c.op_model("Ascend910B1") for c in cases])))
+    without = _atc(op_list, tmp_path / "none", None)
+    assert without.returncode == 1 and not list(tmp_path.glob("none/*.om"))
+    assert without.stderr.count('no prototype for op type "MyScale"') == len(cases)
+    done = _atc(op_list, tmp_path / "models", my_scale / "opp")
+    assert done.returncode == 0, done.stderr
+    assert len(list((tmp_path / "models").glob("*.om"))) == len(cases)
+
+
+def test_the_prototype_record_rejects_a_dtype_outside_the_scaffold_dtypes(my_scale, tmp_path):
+    tensor = {"format": "ND", "shape": [3], "type": "int32"}
+    op_list = tmp_path / "op_list.json"
+    op_list.write_text(json.dumps([{"op": "MyScale", "input_desc": [tensor, tensor], "output_desc": [tensor]}]))
+    done = _atc(op_list, tmp_path / "models", my_scale / "opp")
+    assert done.returncode == 1
+    [line] = [x for x in done.stderr.splitlines() if "MyScale" in x]
+    assert line.startswith(f"{op_list}:1: element 0 (op \"MyScale\"): input_desc[0].type: ")
+    assert "float16, float32" in line
+
+
+def test_opp_path_installs_the_record_in_another_opp_folder(tmp_path):
+    assert main(["OppOp", "--dir", str(tmp_path / "op"), "--opp-path", str(tmp_path / "opp")]) == 0
+    record = tmp_path / "opp" / "vendors" / "customize" / "op_proto" / "aclcts" / "OppOp.json"
+    assert json.loads(record.read_text())["op"] == "OppOp" and not (tmp_path / "op" / "opp").exists()

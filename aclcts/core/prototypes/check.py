@@ -62,9 +62,12 @@ def _allowed(proto: Prototype, constraint: str) -> tuple[str, ...]:
 def dtype_problems(proto: Prototype, inputs: Sequence[str | None], outputs: Sequence[str | None],
                    attrs: Mapping[str, object], dtype_names: Mapping[int, str]) -> list[Problem]:
     """Problems of the given input and output dtype names (None: an unused optional tensor) against the type
-    constraints: each dtype allowed, tensors sharing a constraint of one dtype, dtypes that an attribute sets."""
+    constraints: each dtype allowed, tensors sharing a constraint of one dtype, dtypes that an attribute sets.
+
+    A dtype refused for one tensor is not refused again for the later tensors sharing its constraint."""
     problems: list[Problem] = []
     first: dict[str, tuple[str, str]] = {}
+    refused: set[tuple[str, str]] = set()
     for side, given, tensors in (("input", inputs, proto.inputs), ("output", outputs, proto.outputs)):
         for index, (slot, dtype) in enumerate(zip(slots(tensors, len(given)) or [], given)):
             if dtype is None:
@@ -75,6 +78,9 @@ def dtype_problems(proto: Prototype, inputs: Sequence[str | None], outputs: Sequ
             dtype = canonical_dtype(dtype)
             allowed = _allowed(proto, slot.types)
             if dtype not in allowed:
+                if (slot.types, dtype) in refused:
+                    continue
+                refused.add((slot.types, dtype))
                 problems.append(Problem((side, index), f'"{dtype}": {proto.op_type}\'s {slot.name} takes one of '
                                         f'{", ".join(allowed)}'))
                 continue
