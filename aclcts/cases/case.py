@@ -82,6 +82,8 @@ class Case:
     data_dependent: tuple[str, ...] = ()
     #: "failed" when the case must fail to compile or execute (an msopst case's `expect`), else "success".
     expect: str = "success"
+    #: The value profile the inputs are drawn from (aclcts.cases.profiles), or "" for the case's own distributions.
+    profile: str = ""
 
     @property
     def dynamic(self) -> bool:

@@ -13,6 +13,7 @@ import numpy as np
 
 from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, TensorCase
 from aclcts.cases.msopst import is_msopst_file, load_msopst_cases
+from aclcts.cases.profiles import check_ranges, with_profiles
 from aclcts.cases.schema import MODES, CaseChecker, CaseFileError, check_case_file
 from aclcts.core.inputs import MAX_YAML_BYTES, file_problem, one_line, read_text
 from aclcts.core.yamlschema import parse_yaml
@@ -147,7 +148,8 @@ def expand_file(source: str) -> list[Case]:
                           out_cases, attrs, modes, data.get("values", {}), data.get("precision"), fmt,
                           data.get("dynamic_input", ""), runtime, data.get("shape_rule", "each"),
                           data.get("elements", "full"), tuple(data.get("data_dependent", ()))))
-    return cases
+    check_ranges(cases, c)
+    return with_profiles(cases, data, c)
 
 
 #: Which cases load_cases returns: static ones (every shape known), dynamic ones (-1 dims or [-2]), or all.

@@ -23,6 +23,7 @@ KEYS = {
     "attrs": False,
     "const": False,
     "values": False,
+    "profiles": False,
     "precision": False,
     "format": False,
     "name": False,
@@ -156,6 +157,9 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
         c.kind(spec, dict, path, "a mapping with one distribution (" + ", ".join(DISTRIBUTIONS) + ")")
         if len(spec) != 1 or next(iter(spec)) not in DISTRIBUTIONS:
             c.fail(path, "exactly one of " + ", ".join(DISTRIBUTIONS), spec)
+    if "profiles" in data:
+        c.kind(data["profiles"], (list, dict), ("profiles",), "a list of value profile names, or a mapping data type -> "
+                                                            "list of value profile names")
     precision = data.get("precision")
     if precision is not None and not isinstance(precision, (str, dict)):
         c.fail(("precision",), "a policy spec or a mapping data type -> policy spec", precision)

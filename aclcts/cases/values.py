@@ -8,6 +8,7 @@ import ml_dtypes
 import numpy as np
 
 from aclcts.cases.case import Case, TensorCase
+from aclcts.cases import profiles
 from aclcts.cases.msopst import DRAW_PREFIX, FIXED, msopst_draw
 
 
@@ -64,13 +65,16 @@ def draw(tensor: TensorCase, spec: dict[str, list] | None, rng: np.random.Genera
 
 
 def draw_inputs(case: Case, seed: int) -> list[np.ndarray]:
-    """Every input of a case (constants as given), from one generator seeded by the case seed."""
+    """Every input of a case (constants as given), from one generator seeded by the case seed; a profile case's from
+    its value profile (aclcts.cases.profiles)."""
     rng = np.random.default_rng(seed)
     default = case.values.get("default")
     arrays = []
     for tensor in case.inputs:
         if tensor.const is not None:
             arrays.append(tensor.const_array())
+        elif case.profile and not profiles.keeps_own(case, tensor):
+            arrays.append(profiles.draw(case, tensor, rng))
         else:
             arrays.append(draw(tensor, case.values.get(tensor.name, default), rng))
     return arrays
