@@ -55,6 +55,7 @@ FAULT_SELECTIONS = {
     "negative_index_read_as_python_index": ["conformance/test_descriptors.py", "-k", "negative_or_far"],
     "int64_attrs_truncated": ["conformance/test_handle.py", "-k", "int64_attr"],
     "handle_reads_caller_descs": ["conformance/test_handle.py", "-k", "expectation"],
+    "round_half_away_from_zero": ["conformance/test_execute.py", "-k", "Round or Rint"],
 }
 
 #: For each deviation, every numeric conformance test of the ops (and dtypes) it affects, run in full.

@@ -17,6 +17,7 @@ from aclcts.sim import seams
 from aclcts.sim.faults import contract as c
 from aclcts.sim.faults import kernels as k
 from aclcts.sim.faults import runtime as r
+from aclcts.sim.faults import unary_math as um
 from aclcts.sim.kernels.elementwise import BINARY_OP_TYPES
 
 FAULT = "fault"
@@ -191,6 +192,9 @@ _ENTRIES = (
               "acl.rt.synchronize_device runs the device's streams last-created first (independent streams finish in "
               "another order)",
               (("stream synchronisation", c.device_streams_reversed),)),
+    Injection("round_half_away_from_zero", FAULT,
+              "Round (decimals 0) and Rint round halves away from zero (2.5 -> 3, -0.5 -> -1) instead of to even",
+              ((KERNELS, k.kernel_entries(um.ROUNDING_OPS, um.round_half_away_from_zero)),)),
 )
 
 #: Every injection by name.
