@@ -18,6 +18,7 @@ from aclcts.sim.faults import contract as c
 from aclcts.sim.faults import kernels as k
 from aclcts.sim.faults import runtime as r
 from aclcts.sim.faults import unary_math as um
+from aclcts.sim.faults import values as v
 from aclcts.sim.kernels.elementwise import BINARY_OP_TYPES
 
 FAULT = "fault"
@@ -195,6 +196,18 @@ _ENTRIES = (
     Injection("round_half_away_from_zero", FAULT,
               "Round (decimals 0) and Rint round halves away from zero (2.5 -> 3, -0.5 -> -1) instead of to even",
               ((KERNELS, k.kernel_entries(um.ROUNDING_OPS, um.round_half_away_from_zero)),)),
+    Injection("accumulator_narrowed", FAULT,
+              "integer MatMul/MatMulV2/BatchMatMul/BatchMatMulV2 add the K products in a float32 accumulator "
+              "(exact only below 2^24), then convert to int32",
+              ((KERNELS, v.narrowed_accumulator),)),
+    Injection("subnormals_flushed_float32", FAULT,
+              "the elementwise and arithmetic kernels read float32 subnormal inputs as zero and write float32 "
+              "subnormal results as zero",
+              ((KERNELS, v.elementwise_flush_subnormals),)),
+    Injection("softmax_without_max_subtraction", FAULT,
+              "SoftmaxV2 computes exp(x) / sum(exp(x)) in float32 without subtracting the maximum (inf/NaN on large "
+              "logits)",
+              ((KERNELS, k.kernel_entries(["SoftmaxV2"], v.softmax_without_max)),))
 )
 
 #: Every injection by name.
