@@ -1,4 +1,6 @@
-"""ReduceSum, ReduceMax and ReduceMean references: inputs (x, axes), attributes keep_dims and noop_with_empty_axes."""
+"""Reduction references: ReduceSum, ReduceMax, ReduceMean, ReduceMin, ReduceProd, ReduceAll, ReduceAny and
+ReduceLogSumExp (inputs x, axes; attributes keep_dims and, where the prototype has it, noop_with_empty_axes), and
+the D forms of the new ones (axes an attribute)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import RefOp, define, needed_value, normalize_axes
+from aclcts.reference.base import REQUIRED, RefOp, define, needed_value, normalize_axes
 from aclcts.reference.numeric import is_int_dtype, round_to, widen
 
 _ATTRS = {"keep_dims": False, "noop_with_empty_axes": True}
@@ -43,33 +45,106 @@ def reduce_mean(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     return total / count if count else np.full(total.shape, np.nan)
 
 
-def _reduce(fn: Any) -> Any:
-    """Wrap a keepdims reduction into a compute function honouring keep_dims and noop_with_empty_axes."""
+def reduce_min(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """ReduceMin: minimum over axes; a NaN anywhere in a slice makes that result NaN (device UNCONFIRMED)."""
+    if any(x.shape[a] == 0 for a in axes):
+        raise ValueError(f"ReduceMin over an empty axis of shape {x.shape} has no value")
+    return np.min(x, axis=axes, keepdims=True)
+
+
+def reduce_prod(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """ReduceProd: product over axes in the wide type (integers wrap when rounded); an empty product is 1."""
+    return np.prod(x, axis=axes, keepdims=True)
+
+
+def reduce_all(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """ReduceAll: whether every element of a slice is true (non-zero, NaN counting as true); empty gives true."""
+    return np.all(x != 0, axis=axes, keepdims=True)
+
+
+def reduce_any(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """ReduceAny: whether some element of a slice is true (non-zero, NaN counting as true); empty gives false."""
+    return np.any(x != 0, axis=axes, keepdims=True)
+
+
+def reduce_log_sum_exp(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """ReduceLogSumExp: log(sum(exp(x))) over axes, folded pairwise with logaddexp (never overflows); empty: -inf."""
+    result = np.moveaxis(x, axes, tuple(range(-len(axes), 0)))
+    flat = result.reshape(result.shape[: x.ndim - len(axes)] + (-1,))
+    folded = np.logaddexp.reduce(flat, axis=-1) if flat.shape[-1] else np.full(flat.shape[:-1], -np.inf)
+    return np.expand_dims(folded, axes)
+
+
+def _squeezed(result: np.ndarray, axes: tuple[int, ...], keep_dims: bool) -> np.ndarray:
+    return result if keep_dims else np.squeeze(result, axis=axes)
+
+
+def _reduce(fn: Any, noop_default: bool | None = None) -> Any:
+    """Wrap a keepdims reduction (inputs x, axes) into a compute function honouring keep_dims and empty axes:
+    noop_with_empty_axes when the prototype has it, else noop_default (None: the attribute)."""
     def compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
         x = widen(xs[0])
-        axes = reduced_axes(xs[1], x.ndim, bool(attrs["noop_with_empty_axes"]))
+        noop = bool(attrs["noop_with_empty_axes"]) if noop_default is None else noop_default
+        axes = reduced_axes(xs[1], x.ndim, noop)
         if axes is None:
             return [round_to(x, out[0])]
-        result = fn(x, axes)
-        if not attrs["keep_dims"]:
-            result = np.squeeze(result, axis=axes)
-        return [round_to(result, out[0])]
+        return [round_to(_squeezed(fn(x, axes), axes, bool(attrs["keep_dims"])), out[0])]
     return compute
 
 
-def _shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
-    """Output shape of a reduction (needs the value of `axes`)."""
-    x_shape = shapes[0]
-    axes = reduced_axes(needed_value(values, 1, "axes"), len(x_shape), bool(attrs["noop_with_empty_axes"]))
-    if axes is None:
-        return [x_shape]
-    if attrs["keep_dims"]:
-        return [tuple(1 if i in axes else d for i, d in enumerate(x_shape))]
-    return [tuple(d for i, d in enumerate(x_shape) if i not in axes)]
+def _reduce_d(fn: Any) -> Any:
+    """Wrap a keepdims reduction into the compute function of its D form (x only, REQUIRED_ATTR axes)."""
+    def compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+        x = widen(xs[0])
+        axes = reduced_axes(np.asarray(attrs["axes"], np.int64), x.ndim, bool(attrs.get("noop_with_empty_axes", False)))
+        if axes is None:
+            return [round_to(x, out[0])]
+        return [round_to(_squeezed(fn(x, axes), axes, bool(attrs["keep_dims"])), out[0])]
+    return compute
 
+
+def _kept(x_shape: tuple[int, ...], axes: tuple[int, ...] | None, keep_dims: bool) -> tuple[int, ...]:
+    """The output shape of reducing x_shape over axes (None: no reduction)."""
+    if axes is None:
+        return x_shape
+    if keep_dims:
+        return tuple(1 if i in axes else d for i, d in enumerate(x_shape))
+    return tuple(d for i, d in enumerate(x_shape) if i not in axes)
+
+
+def _shape_with(noop_default: bool | None = None) -> Any:
+    """Output shape of a reduction with an axes input (needs its value); empty axes as in _reduce."""
+    def shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+        noop = bool(attrs["noop_with_empty_axes"]) if noop_default is None else noop_default
+        axes = reduced_axes(needed_value(values, 1, "axes"), len(shapes[0]), noop)
+        return [_kept(shapes[0], axes, bool(attrs["keep_dims"]))]
+    return shape
+
+
+def _shape_d(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """Output shape of a D-form reduction (axes an attribute)."""
+    axes = reduced_axes(np.asarray(attrs["axes"], np.int64), len(shapes[0]),
+                        bool(attrs.get("noop_with_empty_axes", False)))
+    return [_kept(shapes[0], axes, bool(attrs["keep_dims"]))]
+
+
+_shape = _shape_with()
+#: Prototypes without noop_with_empty_axes (ReduceAll, ReduceAny): empty axes reduce nothing.
+_NO_NOOP_ATTR = {"keep_dims": False}
+_D_ATTRS = {"axes": REQUIRED, "keep_dims": False}
 
 OPS: tuple[RefOp, ...] = (
     define("ReduceSum", ("x", "axes"), _ATTRS, _reduce(reduce_sum), _shape),
     define("ReduceMax", ("x", "axes"), _ATTRS, _reduce(reduce_max), _shape),
     define("ReduceMean", ("x", "axes"), _ATTRS, _reduce(reduce_mean), _shape),
+    define("ReduceMin", ("x", "axes"), _ATTRS, _reduce(reduce_min), _shape),
+    define("ReduceProd", ("x", "axes"), _ATTRS, _reduce(reduce_prod), _shape),
+    define("ReduceAll", ("x", "axes"), _NO_NOOP_ATTR, _reduce(reduce_all, True), _shape_with(True)),
+    define("ReduceAny", ("x", "axes"), _NO_NOOP_ATTR, _reduce(reduce_any, True), _shape_with(True)),
+    define("ReduceLogSumExp", ("x", "axes"), {"keep_dims": False, "noop_with_empty_axes": False},
+           _reduce(reduce_log_sum_exp), _shape),
+    define("ReduceMinD", ("x",), _D_ATTRS, _reduce_d(reduce_min), _shape_d),
+    define("ReduceProdD", ("x",), _D_ATTRS, _reduce_d(reduce_prod), _shape_d),
+    define("ReduceAllD", ("x",), _D_ATTRS, _reduce_d(reduce_all), _shape_d),
+    define("ReduceAnyD", ("x",), _D_ATTRS, _reduce_d(reduce_any), _shape_d),
 )

@@ -1,4 +1,4 @@
-"""ReduceSum/Max/Mean and MatMul/BatchMatMul/GEMM references: values, shapes and input errors."""
+"""Reduction and MatMul/BatchMatMul/GEMM references: values, shapes and input errors."""
 
 import numpy as np
 import pytest
@@ -20,6 +20,10 @@ def run(op, inputs, outs, attrs=None):
     ("ReduceSum", [0, 1], False, 15.0),
     ("ReduceMax", [1], False, [2.0, 5.0]),
     ("ReduceMean", [0], False, [1.5, 2.5, 3.5]),
+    ("ReduceMin", [1], False, [0.0, 3.0]),
+    ("ReduceMin", [0, 1], True, [[0.0]]),
+    ("ReduceProd", [1], False, [0.0, 60.0]),
+    ("ReduceProd", [0], False, [0.0, 4.0, 10.0]),
 ])
 def test_reductions(op, axes, keep, expected):
     (y,) = run(op, [X, np.array(axes, I32)], [F32], {"keep_dims": keep})
@@ -105,3 +109,34 @@ def test_gemm_is_alpha_ab_plus_beta_c():
     assert y.tolist() == [[2.5, 6.5], [4.5, 8.5]]
     with pytest.raises(ValueError, match="GEMM: input 'c' must have shape"):
         run("GEMM", [a, b, np.ones((1, 2), F16), np.array(1, F16), np.array(1, F16)], [F16])
+
+
+def test_reduce_all_and_any_read_non_zero_and_nan_as_true_and_give_bool():
+    x = np.array([[1.0, np.nan, -2.0], [0.0, 0.0, 3.0], [0.0, 0.0, 0.0]], F32)
+    (every,) = run("ReduceAll", [x, np.array([1], I32)], [np.bool_])
+    (some,) = run("ReduceAny", [x, np.array([1], I32)], [np.bool_])
+    assert every.tolist() == [True, False, False] and some.tolist() == [True, True, False]
+
+
+def test_reduce_all_and_any_of_an_empty_axis_and_of_empty_axes():
+    empty = np.zeros((2, 0), np.bool_)
+    assert run("ReduceAll", [empty, np.array([1], I32)], [np.bool_])[0].tolist() == [True, True]
+    assert run("ReduceAny", [empty, np.array([1], I32)], [np.bool_])[0].tolist() == [False, False]
+    x = np.array([True, False])
+    assert run("ReduceAll", [x, np.zeros(0, I32)], [np.bool_])[0].tolist() == [True, False]  # no reduction
+
+
+def test_reduce_log_sum_exp_stays_finite_for_large_logits():
+    # log(e^1000 + e^1000) = 1000 + ln 2; log(e^0 + e^ln3) = ln 4
+    x = np.array([[1000.0, 1000.0], [0.0, np.log(3.0)]])
+    (y,) = run("ReduceLogSumExp", [x, np.array([-1], I32)], [np.float64])
+    np.testing.assert_allclose(y, [1000.0 + np.log(2.0), np.log(4.0)], rtol=1e-15)
+    (y,) = run("ReduceLogSumExp", [np.array([-np.inf, -np.inf]), np.zeros(0, I32)], [np.float64])
+    assert y.tolist() == -np.inf  # empty axes reduce everything by default
+
+
+def test_reduce_prod_integers_wrap_and_the_d_form_takes_axes_as_an_attribute():
+    (y,) = run("ReduceProdD", [np.array([[2**16, 2**16], [3, 5]], I32)], [I32], {"axes": [1]})
+    assert y.tolist() == [0, 15]
+    (y,) = run("ReduceMinD", [np.array([[4, -1], [2, 7]], np.int8)], [np.int8], {"axes": [0], "keep_dims": True})
+    assert y.tolist() == [[2, -1]]

@@ -110,3 +110,30 @@ def test_reduce_d_forms_take_axes_as_an_attribute(run, infer):
     assert out.shape == (2, 4)
     with pytest.raises(KernelError, match=r"ReduceSumD: required attr 'axes' was not given"):
         run("ReduceSumD", [x], [(F32, ())])
+
+
+def test_reduce_prod_multiplies_float16_in_float32_and_rounds_once(run):
+    # 300 * 300 / 300 stays 300 in float32; a float16 step would overflow 90000 to inf.
+    x = np.array([300, 300, 1 / 300], F16)
+    (y,) = run("ReduceProd", [x, axes(0)], [(F16, ())])
+    assert y.tolist() == pytest.approx(300, rel=2**-10)
+
+
+def test_reduce_min_propagates_nan_and_reduce_all_any_give_bool(run):
+    (y,) = run("ReduceMin", [np.array([[1.0, np.nan], [3.0, 2.0]], F32), axes(1)], [(F32, (2,))])
+    assert np.isnan(y[0]) and y[1] == 2.0
+    x = np.array([[0.0, 2.0], [0.0, 0.0]], F32)
+    (every,) = run("ReduceAll", [x, axes(1)], [(np.bool_, (2,))])
+    (some,) = run("ReduceAny", [x, axes(1)], [(np.bool_, (2,))])
+    assert every.tolist() == [False, False] and some.tolist() == [True, False]
+
+
+def test_reduce_log_sum_exp_subtracts_the_maximum_and_keeps_minus_inf_rows(run):
+    x = np.array([[100.0, 100.0], [-np.inf, -np.inf]], F32)
+    (y,) = run("ReduceLogSumExp", [x, axes(1)], [(F32, (2,))])
+    assert y[0] == pytest.approx(100 + np.log(2), rel=1e-7) and y[1] == -np.inf
+
+
+def test_reduce_all_refuses_an_integer_input(run):
+    with pytest.raises(KernelError, match="expected one of"):
+        run("ReduceAll", [np.array([1, 0], I32), axes(0)], [(np.bool_, ())])
