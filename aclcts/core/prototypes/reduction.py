@@ -1,14 +1,14 @@
-"""Prototypes of the reductions: ReduceSum, ReduceMax, ReduceMean (axes as an input) and their D forms (axes as
-an attribute).
+"""Prototypes of the reductions: ReduceSum, ReduceMax, ReduceMean, ReduceMin, ReduceProd, ReduceAll, ReduceAny,
+ReduceLogSumExp (axes as an input) and their D forms (axes as an attribute).
 
-Sources: hicann/ops-math math/reduce_{sum,max,mean}/op_graph/reduce_*_proto.h (ATTR noop_with_empty_axes, Bool,
-true on all three, as the case files cite) and mindspore-ai/graphengine 910 op_proto/inc/reduce_ops.h (NumberType
-x, IndexNumberType axes; the D forms).
+Sources: hicann/ops-math math/reduce_*/op_graph/reduce_*_proto.h (ATTR noop_with_empty_axes where the case files cite
+it; ReduceAll's float inputs, ReduceAny's float32 input) and mindspore-ai/graphengine 910 op_proto/inc/reduce_ops.h
+(NumberType x, IndexNumberType axes; the D forms).
 """
 
 from __future__ import annotations
 
-from aclcts.core.prototypes.dtypes import FLOATS, INDEX, NUMBERS
+from aclcts.core.prototypes.dtypes import BOOL, FLOATS, INDEX, NUMBERS
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
 _OPS_MATH = "hicann/ops-math math/{}/op_graph/{}_proto.h"
@@ -16,10 +16,16 @@ _GE = "graphengine 910 op_proto/inc/reduce_ops.h"
 _KEEP = Attr("keep_dims", "bool", False)
 
 
-def _reduce(op_type: str, folder: str) -> Prototype:
-    """x, axes -> y; keep_dims and noop_with_empty_axes."""
-    return op(op_type, "x:T, axes:I", "y:T", {"T": NUMBERS, "I": INDEX},
-              (_KEEP, Attr("noop_with_empty_axes", "bool", True)),
+def _reduce(op_type: str, folder: str, types: tuple[str, ...] = NUMBERS, noop: bool | None = True) -> Prototype:
+    """x, axes -> y; keep_dims and (unless noop is None) noop_with_empty_axes with default noop."""
+    extra = () if noop is None else (Attr("noop_with_empty_axes", "bool", noop),)
+    return op(op_type, "x:T, axes:I", "y:T", {"T": types, "I": INDEX}, (_KEEP, *extra),
+              source=f"{_OPS_MATH.format(folder, folder)} REG_OP({op_type})")
+
+
+def _logical(op_type: str, folder: str, types: tuple[str, ...]) -> Prototype:
+    """x, axes -> y bool; keep_dims."""
+    return op(op_type, "x:T, axes:I", "y:B", {"T": types, "I": INDEX, "B": BOOL}, (_KEEP,),
               source=f"{_OPS_MATH.format(folder, folder)} REG_OP({op_type})")
 
 
@@ -36,4 +42,13 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _reduce_d("ReduceSumD", FLOATS),
     _reduce_d("ReduceMaxD", FLOATS + ("int8", "uint8", "int32")),
     _reduce_d("ReduceMeanD", FLOATS, Attr("noop_with_empty_axes", "bool", False)),
+    _reduce("ReduceMin", "reduce_min"),
+    _reduce("ReduceProd", "reduce_prod"),
+    _reduce("ReduceLogSumExp", "reduce_log_sum_exp", FLOATS, noop=False),
+    _logical("ReduceAll", "reduce_all", BOOL + FLOATS),
+    _logical("ReduceAny", "reduce_any", BOOL + ("float32",)),
+    _reduce_d("ReduceMinD", FLOATS + ("int8", "uint8", "int32")),
+    _reduce_d("ReduceProdD", FLOATS + ("int8", "uint8", "int32")),
+    _reduce_d("ReduceAllD", BOOL),
+    _reduce_d("ReduceAnyD", BOOL),
 )
