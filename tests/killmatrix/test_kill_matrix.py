@@ -59,6 +59,7 @@ FAULT_SELECTIONS = {
     "accumulator_narrowed": ["conformance/test_execute.py", "-k", "MatMul and int32 and wide_sums"],
     "subnormals_flushed_float32": ["conformance/test_execute.py", "-k", "float32 and subnormal"],
     "softmax_without_max_subtraction": ["conformance/test_execute.py", "-k", "SoftmaxV2 and large"],
+    "sparse_duplicates_last_wins": ["conformance/test_execute.py", "-k", "SparseTensorDenseMatMul"],
 }
 
 #: For each deviation, every numeric conformance test of the ops (and dtypes) it affects, run in full.

@@ -17,6 +17,7 @@ from aclcts.sim import seams
 from aclcts.sim.faults import contract as c
 from aclcts.sim.faults import kernels as k
 from aclcts.sim.faults import runtime as r
+from aclcts.sim.faults import sparse as sp
 from aclcts.sim.faults import unary_math as um
 from aclcts.sim.faults import values as v
 from aclcts.sim.kernels.elementwise import BINARY_OP_TYPES
@@ -207,7 +208,11 @@ _ENTRIES = (
     Injection("softmax_without_max_subtraction", FAULT,
               "SoftmaxV2 computes exp(x) / sum(exp(x)) in float32 without subtracting the maximum (inf/NaN on large "
               "logits)",
-              ((KERNELS, k.kernel_entries(["SoftmaxV2"], v.softmax_without_max)),))
+              ((KERNELS, k.kernel_entries(["SoftmaxV2"], v.softmax_without_max)),)),
+    Injection("sparse_duplicates_last_wins", FAULT,
+              "SparseTensorDenseMatMul keeps only the last entry of an index given more than once instead of adding "
+              "them up",
+              (("sparse accumulation", sp.duplicates_last_wins),)),
 )
 
 #: Every injection by name.
