@@ -38,8 +38,8 @@ INT32_64 = (_I["int32"], _I["int64"])
 
 #: |x| up to which erf is summed as its Taylor series; beyond it erfc comes from its continued fraction.
 ERF_SERIES_LIMIT = 2.0
-_ERF_SERIES_TERMS = 40
-_ERFC_FRACTION_DEPTH = 80
+_ERF_SERIES_TERMS = 34
+_ERFC_FRACTION_DEPTH = 40
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
@@ -53,10 +53,11 @@ def _erf_series(x: np.ndarray) -> np.ndarray:
     x2 = x * x
     term = x.copy()
     total = x.copy()
+    scratch = np.empty_like(x)
     for n in range(1, _ERF_SERIES_TERMS):
         term *= -x2
         term /= n
-        total += term / (2 * n + 1)
+        total += np.divide(term, 2 * n + 1, out=scratch)
     total *= _TWO_OVER_SQRT_PI
     return total
 
@@ -65,23 +66,24 @@ def _erfc_fraction(a: np.ndarray) -> np.ndarray:
     """erfc(a) for a >= ERF_SERIES_LIMIT: exp(-a^2)/sqrt(pi) / (a + (1/2)/(a + 1/(a + (3/2)/(a + ...)))) (float64)."""
     tail = np.zeros_like(a)
     for k in range(_ERFC_FRACTION_DEPTH, 0, -1):
-        tail = (k / 2.0) / (a + tail)
+        np.add(a, tail, out=tail)
+        np.divide(k / 2.0, tail, out=tail)
     return np.exp(-a * a) / math.sqrt(math.pi) / (a + tail)
 
 
 def erf_erfc(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(erf(x), erfc(x)) in float64 for a float64 array: series near 0, continued fraction in the tails."""
+    erf, erfc = np.full_like(x, np.nan), np.full_like(x, np.nan)
     a = np.abs(x)
     near = a <= ERF_SERIES_LIMIT
-    series = np.copysign(_erf_series(np.where(near, x, 0.0)), x)
-    far = np.where(near | np.isnan(a), ERF_SERIES_LIMIT + 1.0, a)
-    with np.errstate(over="ignore", invalid="ignore"):
-        tail = np.where(np.isinf(far), 0.0, _erfc_fraction(np.where(np.isinf(far), ERF_SERIES_LIMIT + 1.0, far)))
-    positive = ~np.signbit(x)
-    erf = np.where(near, series, np.where(positive, 1.0 - tail, tail - 1.0))
-    erfc = np.where(near, 1.0 - series, np.where(positive, tail, 2.0 - tail))
-    nan = np.isnan(x)
-    return np.where(nan, np.nan, erf), np.where(nan, np.nan, erfc)
+    series = np.copysign(_erf_series(x[near]), x[near])
+    erf[near], erfc[near] = series, 1.0 - series
+    far = a > ERF_SERIES_LIMIT
+    tail = _erfc_fraction(a[far])
+    positive = ~np.signbit(x[far])
+    erf[far] = np.where(positive, 1.0 - tail, tail - 1.0)
+    erfc[far] = np.where(positive, tail, 2.0 - tail)
+    return erf, erfc
 
 
 def _erf(x: np.ndarray, y: np.ndarray) -> np.ndarray:
