@@ -13,6 +13,7 @@ import numpy as np
 
 from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, TensorCase
 from aclcts.cases.msopst import is_msopst_file, load_msopst_cases
+from aclcts.cases.prototype_check import check_prototype
 from aclcts.cases.profiles import check_ranges, with_profiles
 from aclcts.cases.schema import MODES, CaseChecker, CaseFileError, check_case_file
 from aclcts.core.inputs import MAX_YAML_BYTES, file_problem, one_line, read_text
@@ -107,6 +108,7 @@ def expand_file(source: str) -> list[Case]:
             attr_sets.append(tuple(canonical_attr(n, s["type"], s["value"]) for n, s in attr_set.items()))
         except ValueError as exc:
             raise c.problem(("attrs", index), str(exc)) from None
+    check_prototype(data, source, lines)
     ranges = data.get("shape_range", {})
     runtime = tuple(tuple(tuple(shape) for shape in shapes) for shapes in data.get("runtime_shapes", []))
     cases: list[Case] = []
