@@ -29,7 +29,6 @@ from aclcts.sim.kernels.numerics import BOOL, EXACT_FLOATS, FLOAT32, FLOAT64, FL
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, broadcast, inferred, unknown_rank
 
-Compute = Callable[[list[np.ndarray | None], dict[str, Any], list[TensorInfo]], list[np.ndarray]]
 Infer = Callable[[list[TensorInfo], list[np.ndarray | None], dict[str, Any]], list[InferredShape]]
 FloatFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -192,7 +191,7 @@ _unary_kernel("IsNan", FLOATS, lambda call, x, y: np.isnan(widen(x), out=y), boo
 
 
 # ZerosLike, OnesLike, Fill ------------------------------------------------------------------------------------
-def _filled(value: int) -> Callable[[OpCall, np.ndarray, np.ndarray], np.ndarray]:
+def _filled(value: int) -> Body:
     def body(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         y.fill(value)
         return y
