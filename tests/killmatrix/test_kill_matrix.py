@@ -60,6 +60,8 @@ FAULT_SELECTIONS = {
     "subnormals_flushed_float32": ["conformance/test_execute.py", "-k", "float32 and subnormal"],
     "softmax_without_max_subtraction": ["conformance/test_execute.py", "-k", "SoftmaxV2 and large"],
     "sparse_duplicates_last_wins": ["conformance/test_execute.py", "-k", "SparseTensorDenseMatMul"],
+    "floor_mod_truncates": ["conformance/test_execute.py", "-k", "FloorMod"],
+    "right_shift_logical_for_signed": ["conformance/test_execute.py", "-k", "RightShift"],
 }
 
 #: For each deviation, every numeric conformance test of the ops (and dtypes) it affects, run in full.

@@ -14,6 +14,7 @@ import numpy as np
 
 from aclcts.core.constants import ErrorCode
 from aclcts.sim import seams
+from aclcts.sim.faults import binary_math as bm
 from aclcts.sim.faults import contract as c
 from aclcts.sim.faults import kernels as k
 from aclcts.sim.faults import runtime as r
@@ -213,6 +214,12 @@ _ENTRIES = (
               "SparseTensorDenseMatMul keeps only the last entry of an index given more than once instead of adding "
               "them up",
               (("sparse accumulation", sp.duplicates_last_wins),)),
+    Injection("floor_mod_truncates", FAULT,
+              "FloorMod gives the remainder the sign of the dividend x1 (C fmod, as Mod) instead of the divisor x2",
+              ((KERNELS, k.kernel_entries(["FloorMod"], bm.floor_mod_truncates)),)),
+    Injection("right_shift_logical_for_signed", FAULT,
+              "RightShift of signed integers shifts in zeros (logical shift) instead of copies of the sign bit",
+              ((KERNELS, k.kernel_entries(["RightShift"], bm.right_shift_logical_for_signed)),)),
 )
 
 #: Every injection by name.
