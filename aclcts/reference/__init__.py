@@ -19,6 +19,7 @@ from aclcts.reference import (
     matmul,
     nn,
     reduction,
+    scan,
     shape,
     sparse,
     unary_math,
@@ -28,7 +29,7 @@ from aclcts.reference.numeric import round_to
 
 _REGISTRY: dict[str, RefOp] = {
     op.op_type: op
-    for family in (elementwise, reduction, matmul, shape, index, nn, cast, unary_math, binary_math, logic, sparse, activation)
+    for family in (elementwise, reduction, matmul, shape, index, nn, cast, unary_math, binary_math, logic, sparse, activation, scan)
     for op in family.OPS
 }
 

@@ -1,4 +1,4 @@
-"""Index-producing references: ArgMaxV2, TopK, NonZero and Unique.
+"""Index-producing references: ArgMaxV2, ArgMin, ArgMaxD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero and Unique.
 
 One NaN convention for all of them (device behaviour UNCONFIRMED): NaN ranks above +inf, as in NumPy's
 argmax and PyTorch's topk/sort.  Equal values keep their original order (lower index first).
@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.core.constants import DataType
-from aclcts.reference.base import RefOp, define, needed_value, normalize_axis, scalar_int
+from aclcts.reference.base import REQUIRED, RefOp, define, needed_value, normalize_axis, scalar_int
 from aclcts.reference.numeric import round_to, widen
 
 
@@ -20,6 +20,19 @@ def argmax(x: np.ndarray, axis: int) -> np.ndarray:
     if x.shape[axis] == 0:
         raise ValueError(f"ArgMaxV2 over an empty axis of shape {x.shape}")
     return np.argmax(x, axis=axis)
+
+
+def first_extreme(x: np.ndarray, axis: int, smallest: bool) -> np.ndarray:
+    """Index of the first smallest (or largest) element along axis, found as the first position equal to the
+    extreme; a slice holding NaN gives its first NaN."""
+    if x.shape[axis] == 0:
+        raise ValueError(f"no extreme over an empty axis of shape {x.shape}")
+    moved = np.moveaxis(x, axis, -1)
+    nan = np.isnan(moved) if moved.dtype.kind == "f" else np.zeros(moved.shape, bool)
+    filled = np.where(nan, 0, moved)
+    extreme = np.min(filled, axis=-1, keepdims=True) if smallest else np.max(filled, axis=-1, keepdims=True)
+    hit = np.where(nan.any(axis=-1, keepdims=True), nan, filled == extreme)
+    return np.argmax(hit, axis=-1)
 
 
 def topk_order(x: np.ndarray, largest: bool) -> np.ndarray:
@@ -95,6 +108,46 @@ def _argmax_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -
     return [tuple(d for i, d in enumerate(shapes[0]) if i != axis)]
 
 
+def _argmin(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """ArgMin compute: (x, dimension); the output dtype comes from the output descriptor."""
+    x = widen(xs[0])
+    axis = normalize_axis(scalar_int(xs[1], "dimension"), x.ndim, "dimension")
+    return [round_to(first_extreme(x, axis, smallest=True), out[0])]
+
+
+def _argmax_d(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """ArgMaxD compute: x, with the dimension an attribute."""
+    x = widen(xs[0])
+    return [round_to(first_extreme(x, normalize_axis(attrs["dimension"], x.ndim, "dimension"), False), out[0])]
+
+
+def _argmax_d_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """ArgMaxD output shape: x's shape without the dimension."""
+    axis = normalize_axis(attrs["dimension"], len(shapes[0]), "dimension")
+    return [tuple(d for i, d in enumerate(shapes[0]) if i != axis)]
+
+
+def _with_value(smallest: bool) -> Any:
+    """ArgMaxWithValue / ArgMinWithValue compute: x -> (indice, values) along the dimension attribute."""
+    def compute(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+        x = widen(xs[0])
+        axis = normalize_axis(attrs["dimension"], x.ndim, "dimension")
+        index = np.expand_dims(first_extreme(x, axis, smallest), axis)
+        value = np.take_along_axis(x, index, axis=axis)
+        if not attrs["keep_dims"]:
+            index, value = np.squeeze(index, axis), np.squeeze(value, axis)
+        return [round_to(index, out[0]), round_to(value, out[1])]
+    return compute
+
+
+def _with_value_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """ArgMaxWithValue / ArgMinWithValue output shapes: the dimension removed, or 1 with keep_dims; twice."""
+    axis = normalize_axis(attrs["dimension"], len(shapes[0]), "dimension")
+    kept = tuple(1 if i == axis else d for i, d in enumerate(shapes[0]))
+    shape = kept if attrs["keep_dims"] else tuple(d for i, d in enumerate(shapes[0]) if i != axis)
+    return [shape, shape]
+
+
 def _topk(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
     """TopK compute: (x, k) -> (values, indices)."""
     axis = normalize_axis(attrs["dim"], xs[0].ndim, "dim")
@@ -134,8 +187,14 @@ def _unique_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -
     return [y.shape, idx.shape]
 
 
+_WITH_VALUE_ATTRS = {"dimension": REQUIRED, "keep_dims": False, "indice_dtype": int(DataType.ACL_INT32)}
+
 OPS: tuple[RefOp, ...] = (
     define("ArgMaxV2", ("x", "dimension"), {"dtype": int(DataType.ACL_INT64)}, _argmax, _argmax_shape),
+    define("ArgMin", ("x", "dimension"), {"dtype": int(DataType.ACL_INT64)}, _argmin, _argmax_shape),
+    define("ArgMaxD", ("x",), {"dimension": REQUIRED, "dtype": int(DataType.ACL_INT64)}, _argmax_d, _argmax_d_shape),
+    define("ArgMaxWithValue", ("x",), _WITH_VALUE_ATTRS, _with_value(False), _with_value_shape, ("indice", "values")),
+    define("ArgMinWithValue", ("x",), _WITH_VALUE_ATTRS, _with_value(True), _with_value_shape, ("indice", "values")),
     define("TopK", ("x", "k"), {"sorted": True, "largest": True, "dim": -1}, _topk, _topk_shape,
            ("values", "indices")),
     define("NonZero", ("x",), {"transpose": False, "dtype": int(DataType.ACL_INT64)}, _nonzero, _nonzero_shape),

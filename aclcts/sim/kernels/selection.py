@@ -1,10 +1,14 @@
-"""Index and selection ops: ArgMaxV2, TopK, NonZero, Where, Unique (the last four have value-dependent shapes).
+"""Index and selection ops: ArgMaxV2, ArgMin, ArgMaxD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero, Where, Unique
+(the last four have value-dependent shapes).
 
 Prototypes:
-- ArgMaxV2(x, dimension -> y; ATTR(dtype, Type, DT_INT64), int32 or int64), first maximum wins:
-  mindspore-ai/graphengine third_party/fwkacllib/inc/ops/elewise_calculation_ops.h. The official sample
-  (shared/reference/atc-singleop.md 11.2) gives no dtype attr and an int32 output, so without the attribute the
-  output desc decides between int32 and int64.
+- ArgMaxV2 / ArgMin(x, dimension -> y; ATTR(dtype, Type, DT_INT64), int32 or int64), first maximum (minimum) wins,
+  a NaN before any number: mindspore-ai/graphengine third_party/fwkacllib/inc/ops/elewise_calculation_ops.h,
+  hicann/ops-math math/arg_min. The official sample (shared/reference/atc-singleop.md 11.2) gives no dtype attr and
+  an int32 output, so without the attribute the output desc decides between int32 and int64.
+- ArgMaxD(x float16/float32 -> y int32; REQUIRED_ATTR(dimension, Int), ATTR(dtype, Type, DT_INT64)), graphengine 910.
+- ArgMaxWithValue / ArgMinWithValue(x -> indice int32/int64, values; REQUIRED_ATTR(dimension, Int),
+  ATTR(keep_dims, Bool, false), ATTR(indice_dtype, Type, DT_INT32)): hicann/ops-math math/arg_m*_with_value.
 - TopK(x, k -> values, indices int32; ATTR(sorted, Bool, true), ATTR(largest, Bool, true), ATTR(dim, Int, -1)):
   CANN selection_ops.h / top_k proto (current operator specification). Ties keep the lower index first; with
   sorted=false the selected elements are returned in index order (simulator choice).
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from aclcts.core.dtypes import acl_data_type, numpy_dtype
@@ -31,6 +36,8 @@ from aclcts.sim.kernels.shapes import UNKNOWN, fully_known, inferred, numel, unk
 INT32 = acl_data_type(np.int32)
 INT64 = acl_data_type(np.int64)
 _NUMBER = FLOATS + INTS
+_ARGMAX_D = (np.dtype(np.float32), np.dtype(np.float16))
+_WITH_VALUE = tuple(np.dtype(t) for t in (np.float32, np.float16, ml_dtypes.bfloat16, np.int64, np.int32))
 
 
 def _index_dtype(call: OpCall, out: Outputs | None, attr: str, default: int) -> int:
@@ -58,33 +65,101 @@ def _argmax_dim(call: OpCall, value: Any, rank: int) -> int:
     return call.axis("input 'dimension' value", dims[0], rank)
 
 
-def _argmax_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("ArgMaxV2", inputs, attrs)
-    call.require_count(2)
+def _arg_kernel(op_type: str, pick: Any) -> None:
+    """ArgMaxV2 / ArgMin: (x, dimension) -> the first extreme's index along the dimension (NaN wins)."""
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(2)
+        x = call.input(0, "x")
+        call.require_dtype("x", x.dtype, _NUMBER)
+        dim = _argmax_dim(call, call.input(1, "dimension"), x.ndim)
+        out = Outputs(call, outputs, ["y"])
+        dtype = _index_dtype(call, out, "dtype", INT64)
+        if x.shape[dim] == 0:
+            raise call.fail(f"cannot take the index of an extreme over empty dim {dim} of 'x' {list(x.shape)}")
+        return [out.emit(0, pick(x, axis=dim).astype(numpy_dtype(dtype)))]
+
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(2)
+        x = call.input(0, "x")
+        shape = tuple(x.shape)
+        dtype = _index_dtype(call, None, "dtype", INT64)
+        value = values[1] if len(values) > 1 else None
+        if unknown_rank(shape):
+            return [inferred(dtype, shape)]
+        if value is None:
+            bound = (min(shape), max(shape)) if shape and fully_known(shape) else (0, -1)
+            return [inferred(dtype, [UNKNOWN] * (len(shape) - 1), [bound] * (len(shape) - 1))]
+        dim = _argmax_dim(call, value, len(shape))
+        return [inferred(dtype, shape[:dim] + shape[dim + 1 :])]
+
+    builtin(op_type, compute, infer_shape)
+
+
+def _dimension_attr(call: OpCall, rank: int) -> int:
+    return call.axis("attr 'dimension'", call.attr_int("dimension", required=True), rank)
+
+
+def _argmax_d_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("ArgMaxD", inputs, attrs)
+    call.require_count(1)
     x = call.input(0, "x")
-    call.require_dtype("x", x.dtype, _NUMBER)
-    dim = _argmax_dim(call, call.input(1, "dimension"), x.ndim)
+    call.require_dtype("x", x.dtype, _ARGMAX_D)
+    dim = _dimension_attr(call, x.ndim)
     out = Outputs(call, outputs, ["y"])
-    dtype = _index_dtype(call, out, "dtype", INT64)
+    out.require_dtype(0, np.dtype(np.int32), "the prototype's only y type")
     if x.shape[dim] == 0:
         raise call.fail(f"cannot take the arg-max over empty dim {dim} of 'x' {list(x.shape)}")
-    return [out.emit(0, np.argmax(x, axis=dim).astype(numpy_dtype(dtype)))]
+    return [out.emit(0, np.argmax(x, axis=dim).astype(np.int32))]
 
 
-def _argmax_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
-    call = OpCall("ArgMaxV2", inputs, attrs)
-    call.require_count(2)
-    x = call.input(0, "x")
-    shape = tuple(x.shape)
-    dtype = _index_dtype(call, None, "dtype", INT64)
-    value = values[1] if len(values) > 1 else None
+def _argmax_d_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("ArgMaxD", inputs, attrs)
+    call.require_count(1)
+    shape = tuple(call.input(0, "x").shape)
     if unknown_rank(shape):
-        return [inferred(dtype, shape)]
-    if value is None:
-        bound = (min(shape), max(shape)) if shape and fully_known(shape) else (0, -1)
-        return [inferred(dtype, [UNKNOWN] * (len(shape) - 1), [bound] * (len(shape) - 1))]
-    dim = _argmax_dim(call, value, len(shape))
-    return [inferred(dtype, shape[:dim] + shape[dim + 1 :])]
+        return [inferred(INT32, shape)]
+    dim = _dimension_attr(call, len(shape))
+    return [inferred(INT32, shape[:dim] + shape[dim + 1 :])]
+
+
+def _with_value_kernel(op_type: str, pick: Any) -> None:
+    """ArgMaxWithValue / ArgMinWithValue: x -> (indice, values) along attr dimension, keep_dims optional."""
+    def shape_of(call: OpCall, shape: tuple[int, ...]) -> tuple[int, ...]:
+        dim = _dimension_attr(call, len(shape))
+        if call.attr_bool("keep_dims", False):
+            return shape[:dim] + (1,) + shape[dim + 1 :]
+        return shape[:dim] + shape[dim + 1 :]
+
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1)
+        x = call.input(0, "x")
+        call.require_dtype("x", x.dtype, _WITH_VALUE)
+        dim = _dimension_attr(call, x.ndim)
+        out = Outputs(call, outputs, ["indice", "values"])
+        index_dtype = _index_dtype(call, out, "indice_dtype", INT32)
+        out.require_dtype(1, x.dtype, "same as input 'x'")
+        if x.shape[dim] == 0:
+            raise call.fail(f"cannot take an extreme over empty dim {dim} of 'x' {list(x.shape)}")
+        index = np.expand_dims(pick(x, axis=dim), dim)
+        value = np.take_along_axis(x, index, axis=dim)
+        shape = shape_of(call, tuple(x.shape))
+        return [out.emit(0, index.reshape(shape).astype(numpy_dtype(index_dtype))), out.emit(1, value.reshape(shape))]
+
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1)
+        x = call.input(0, "x")
+        index_dtype = _index_dtype(call, None, "indice_dtype", INT32)
+        shape = tuple(x.shape)
+        if unknown_rank(shape):
+            return [inferred(index_dtype, shape), inferred(x.dtype, shape)]
+        result = shape_of(call, shape)
+        return [inferred(index_dtype, result), inferred(x.dtype, result)]
+
+    builtin(op_type, compute, infer_shape)
 
 
 # TopK ---------------------------------------------------------------------------------------------------
@@ -236,7 +311,11 @@ def _unique_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], att
     return [inferred(x.dtype, (UNKNOWN,), [unique_range]), inferred(idx_dtype, (n,))]
 
 
-builtin("ArgMaxV2", _argmax_compute, _argmax_infer)
+_arg_kernel("ArgMaxV2", np.argmax)
+_arg_kernel("ArgMin", np.argmin)
+builtin("ArgMaxD", _argmax_d_compute, _argmax_d_infer)
+_with_value_kernel("ArgMaxWithValue", np.argmax)
+_with_value_kernel("ArgMinWithValue", np.argmin)
 builtin("TopK", _topk_compute, _topk_infer)
 builtin("NonZero", _nonzero_compute, _nonzero_infer)
 builtin("Where", _where_compute, _where_infer)

@@ -1,0 +1,91 @@
+"""Scans: Cumsum and Cumprod (axis as the second input) and CumsumD / CumprodD (axis as an attribute).
+
+Prototypes: hicann/ops-math math/cumsum/op_graph/cumsum_proto.h REG_OP(Cumsum), common/inc/op_graph
+op_math_proto_extend.h REG_OP(Cumprod) -- INPUT x, INPUT axis (int32/int64, one value), OUTPUT y (x's type),
+ATTR(exclusive, Bool, false), ATTR(reverse, Bool, false); graphengine 910 selection_ops.h REG_OP(CumsumD) /
+REG_OP(CumprodD) with REQUIRED_ATTR(axis, Int). exclusive starts each running value from the identity (0 or 1);
+reverse runs from the end of the axis.
+Numerics: fp16/bf16 run in fp32 and every running value is rounded once to the storage type; fp32/double run in
+their own type; integers wrap in their type. Values are combined one step at a time along the axis.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.numerics import FLOATS, INTS, compute_dtype
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import inferred
+
+_CUMSUM_D = tuple(np.dtype(t) for t in (np.float32, np.int32, np.uint8, np.int8, np.float16))
+#: Each scan: its running operation and the x dtypes its prototype allows (axis input form, D form).
+_SCANS = {
+    "Cumsum": (np.add, FLOATS + INTS, _CUMSUM_D),
+    "Cumprod": (np.multiply, FLOATS + INTS, FLOATS + INTS),
+}
+
+
+def scanned(x: np.ndarray, axis: int, combine: np.ufunc, exclusive: bool, reverse: bool) -> np.ndarray:
+    """The running combination of x along axis in its compute type, rounded once to x's type."""
+    wide = x.astype(compute_dtype(x.dtype), copy=False)
+    if reverse:
+        wide = np.flip(wide, axis)
+    result = combine.accumulate(wide, axis=axis, dtype=wide.dtype)
+    if exclusive:
+        shifted = np.empty_like(result)
+        head = [slice(None)] * x.ndim
+        head[axis] = slice(0, 1)
+        rest = [slice(None)] * x.ndim
+        rest[axis] = slice(1, None)
+        before = [slice(None)] * x.ndim
+        before[axis] = slice(0, -1)
+        shifted[tuple(head)] = combine.identity
+        shifted[tuple(rest)] = result[tuple(before)]
+        result = shifted
+    if reverse:
+        result = np.flip(result, axis)
+    return result.astype(x.dtype, copy=False)
+
+
+def _scan_kernel(op_type: str, combine: np.ufunc, allowed: tuple[np.dtype, ...], axis_attr: bool) -> None:
+    def axis_of(call: OpCall, rank: int) -> int:
+        if axis_attr:
+            given = call.attr_int("axis", required=True)
+        else:
+            values = call.index_values(1, "axis", call.input(1, "axis"))
+            if len(values) != 1:
+                raise call.fail(f"input 'axis' must hold one value, got {values}")
+            given = values[0]
+        return call.axis("axis", given, max(rank, 1))
+
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1 if axis_attr else 2)
+        x = call.input(0, "x")
+        call.require_dtype("x", x.dtype, allowed)
+        axis = axis_of(call, x.ndim)
+        out = Outputs(call, outputs, ["y"])
+        out.require_dtype(0, x.dtype, "same as input 'x'")
+        if x.ndim == 0:
+            return [out.emit(0, x.copy() if not call.attr_bool("exclusive", False) else
+                             np.full((), combine.identity, x.dtype))]
+        with np.errstate(all="ignore"):
+            y = scanned(x, axis, combine, call.attr_bool("exclusive", False), call.attr_bool("reverse", False))
+        return [out.emit(0, y)]
+
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1 if axis_attr else 2)
+        x = call.input(0, "x")
+        return [inferred(x.dtype, x.shape)]
+
+    builtin(op_type, compute, infer_shape)
+
+
+for _name, (_combine, _allowed, _allowed_d) in _SCANS.items():
+    _scan_kernel(_name, _combine, _allowed, axis_attr=False)
+    _scan_kernel(_name + "D", _combine, _allowed_d, axis_attr=True)
