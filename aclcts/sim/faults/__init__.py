@@ -17,6 +17,7 @@ from aclcts.sim import seams
 from aclcts.sim.faults import binary_math as bm
 from aclcts.sim.faults import contract as c
 from aclcts.sim.faults import kernels as k
+from aclcts.sim.faults import reductions as rd
 from aclcts.sim.faults import runtime as r
 from aclcts.sim.faults import sparse as sp
 from aclcts.sim.faults import unary_math as um
@@ -220,6 +221,13 @@ _ENTRIES = (
     Injection("right_shift_logical_for_signed", FAULT,
               "RightShift of signed integers shifts in zeros (logical shift) instead of copies of the sign bit",
               ((KERNELS, k.kernel_entries(["RightShift"], bm.right_shift_logical_for_signed)),)),
+    Injection("scan_ignores_exclusive", FAULT,
+              "Cumsum/Cumprod (and their D forms) include the current element even when exclusive is true",
+              ((KERNELS, k.kernel_entries(rd.SCAN_OPS, rd.scan_ignores_exclusive)),)),
+    Injection("arg_extreme_last_of_ties", FAULT,
+              "ArgMin, ArgMaxD, ArgMaxWithValue and ArgMinWithValue return the last of equal extremes instead of the "
+              "first",
+              ((KERNELS, k.kernel_entries(rd.ARG_OPS, rd.last_of_ties)),)),
 )
 
 #: Every injection by name.
