@@ -29,7 +29,8 @@ from aclcts.reference.numeric import round_to
 
 _REGISTRY: dict[str, RefOp] = {
     op.op_type: op
-    for family in (elementwise, reduction, matmul, shape, index, nn, cast, unary_math, binary_math, logic, sparse, activation, scan)
+    for family in (elementwise, reduction, matmul, shape, index, nn, cast, unary_math, binary_math, logic, sparse,
+                   activation, scan)
     for op in family.OPS
 }
 
