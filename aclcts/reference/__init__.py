@@ -14,11 +14,13 @@ from aclcts.reference import (
     binary_math,
     cast,
     elementwise,
+    gather_scatter,
     index,
     logic,
     matmul,
     nn,
     reduction,
+    reshaping,
     scan,
     shape,
     sparse,
@@ -30,7 +32,7 @@ from aclcts.reference.numeric import round_to
 _REGISTRY: dict[str, RefOp] = {
     op.op_type: op
     for family in (elementwise, reduction, matmul, shape, index, nn, cast, unary_math, binary_math, logic, sparse,
-                   activation, scan)
+                   activation, scan, reshaping, gather_scatter)
     for op in family.OPS
 }
 

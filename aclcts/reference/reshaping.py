@@ -1,0 +1,7 @@
+"""placeholder"""
+
+from __future__ import annotations
+
+from aclcts.reference.base import RefOp
+
+OPS: tuple[RefOp, ...] = ()
