@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aclcts.atc.opcheck import checked
-from aclcts.atc.parser import (Diagnostic, ParsedOp, SingleOpFileError, load_singleop_json, parse_singleop,
+from aclcts.atc.parser import (Diagnostic, ParsedOp, SingleOpFileError, load_singleop_json, parse_document,
                                read_singleop_text)
 from aclcts.core.files import inside, unsafe_name, write_atomically
 
@@ -93,11 +93,11 @@ def compile_singleop(json_path: str | os.PathLike, output_dir: str | os.PathLike
     if text is None:
         return result
     try:
-        ops = parse_singleop(text, str(json_path), soc_version=soc_version, ir_io_counts=ir_io_counts)
+        doc = load_singleop_json(text, str(json_path))
     except SingleOpFileError as exc:
         result.errors.append(exc.diagnostic.message)
         return result
-    doc = load_singleop_json(text, str(json_path))
+    ops = parse_document(doc, str(json_path), soc_version=soc_version, ir_io_counts=ir_io_counts)
     ops = [checked(_confined(op, json_path, Path(output_dir)), doc, str(json_path)) for op in ops]
     result.operators = ops
     for op in ops:

@@ -490,7 +490,13 @@ def parse_singleop(text: str, source: str, *, soc_version: str = "",
     output counts of its IR prototype for ATC's "input size"/"output size" check.  Raises
     SingleOpFileError if the text is not a JSON array.
     """
-    doc = load_singleop_json(text, source)
+    return parse_document(load_singleop_json(text, source), source, soc_version=soc_version,
+                          ir_io_counts=ir_io_counts)
+
+
+def parse_document(doc: LocatedJson, source: str, *, soc_version: str = "",
+                   ir_io_counts: Mapping[str, tuple[int, int]] | None = None) -> list[ParsedOp]:
+    """parse_singleop of an already decoded file (load_singleop_json)."""
     ops: list[ParsedOp] = []
     fuzzy = False
     for position, element in enumerate(doc.value):
