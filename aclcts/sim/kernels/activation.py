@@ -1,1 +1,337 @@
-"""placeholder"""
+"""Activation kernels: Gelu, FastGelu, Swish, Mish, LeakyRelu, Elu, Selu, Celu, Relu6, HardSigmoid, HardSwish, PRelu,
+Softplus, Softsign, LogSigmoid, SoftShrink, HardShrink.
+
+Prototypes: aclcts.core.prototypes.activation (graphengine op_proto nonlinear_fuc_ops.h). Device numerics: fp16 and
+bf16 are widened to float32, the whole formula is evaluated there and rounded once to the storage type; float32 and
+float64 compute in their own type; Relu6 on integers is exact in the integer type. Float attributes are taken as
+float32. The formulas are the TBE implementations' where known: Gelu's tanh form
+x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3))); FastGelu's x / (1 + exp(-1.702|x|)) * exp(0.851 (x - |x|)), with
+x - |x| written 2 min(x, 0) so that +inf gives +inf rather than inf - inf; Celu's
+alpha3 max(x, 0) + alpha1 (exp(-max(-x, 0) / alpha2) - 1); exp(x) - 1 (vexp then vadds) in the ELU family.
+HardSwish divides min(max(x + 3, 0), 6) by 6 before multiplying by x, so that x near the type's maximum does not
+overflow. Softplus, LogSigmoid and Mish use the overflow-free max(x, 0) + log1p(exp(-|x|)). At +-inf each function
+gives its limit (where a formula would give inf * 0 or inf / inf) and NaN stays NaN, as the reference states.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.numerics import FLOAT32, FLOATS, INTS, compute_dtype
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import inferred
+
+Params = tuple[float, ...]
+#: body(x, y, params): the activation of x written into y, both in the compute type (y never aliases x).
+Body = Callable[[np.ndarray, np.ndarray, Params], None]
+#: read(call): the float attributes a body takes, as float32 values, checked.
+Read = Callable[[OpCall], Params]
+
+FLOAT16, BFLOAT16, F32, F64 = FLOATS
+#: The float types most activations take (no float64).
+THREE_FLOATS = (FLOAT16, F32, BFLOAT16)
+SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+GELU_CUBIC = 0.044715
+FAST_GELU_SLOPE = 1.702
+SELU_SCALE = 1.0507009873554805
+SELU_ALPHA = 1.6732632423543772
+
+
+def _tmp(x: np.ndarray) -> np.ndarray:
+    """A scratch array of x's shape and type."""
+    return np.empty_like(x)
+
+
+def _c(x: np.ndarray, value: float) -> np.generic:
+    """A constant in x's compute type."""
+    return x.dtype.type(value)
+
+
+def _at_limit(y: np.ndarray, x: np.ndarray, where: np.ndarray) -> None:
+    """Write the signed zero of x into y where x is infinite on the side `where` marks (the function's limit)."""
+    np.copyto(y, np.copysign(_c(x, 0.0), x), where=np.isinf(x) & where)
+
+
+def _gelu(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    t = _tmp(x)
+    np.multiply(x, x, out=t)
+    t *= x
+    t *= _c(x, GELU_CUBIC)
+    t += x
+    t *= _c(x, -2.0 * SQRT_2_OVER_PI)
+    np.exp(t, out=t)
+    t += _c(x, 1.0)
+    np.divide(x, t, out=y)
+    _at_limit(y, x, x < 0)
+
+
+def _fast_gelu(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    a = np.abs(x, out=_tmp(x))
+    t = np.multiply(a, _c(x, -FAST_GELU_SLOPE), out=_tmp(x))
+    np.exp(t, out=t)
+    t += _c(x, 1.0)
+    np.divide(x, t, out=y)
+    np.minimum(x, _c(x, 0.0), out=a)
+    a *= _c(x, FAST_GELU_SLOPE)
+    np.exp(a, out=a)
+    y *= a
+    _at_limit(y, x, x < 0)
+
+
+def _swish(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    scale = _c(x, p[0])
+    if scale == 0:
+        np.multiply(x, _c(x, 0.5), out=y)
+        return
+    t = np.multiply(x, -scale, out=_tmp(x))
+    np.exp(t, out=t)
+    t += _c(x, 1.0)
+    np.divide(x, t, out=y)
+    _at_limit(y, x, x * scale < 0)
+
+
+def _softplus_into(x: np.ndarray, y: np.ndarray, sign: float) -> None:
+    """y = max(sign x, 0) + log1p(exp(-|x|)), the overflow-free softplus of sign * x."""
+    t = np.abs(x, out=_tmp(x))
+    np.negative(t, out=t)
+    np.exp(t, out=t)
+    np.log1p(t, out=t)
+    np.multiply(x, _c(x, sign), out=y)
+    np.maximum(y, _c(x, 0.0), out=y)
+    y += t
+
+
+def _mish(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    _softplus_into(x, y, 1.0)
+    np.tanh(y, out=y)
+    y *= x
+    _at_limit(y, x, x < 0)
+
+
+def _softplus(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    _softplus_into(x, y, 1.0)
+
+
+def _log_sigmoid(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    _softplus_into(x, y, -1.0)
+    np.negative(y, out=y)
+
+
+def _leaky_relu(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    slope = _c(x, p[0])
+    np.multiply(x, slope, out=y)
+    np.copyto(y, x, where=x > 0)
+    if slope == 0:
+        _at_limit(y, x, x < 0)
+
+
+def _elu_into(x: np.ndarray, y: np.ndarray, alpha: float, scale: float, input_scale: float) -> None:
+    """y = scale * x for x > 0, (alpha * scale) * (exp(input_scale * x) - 1) otherwise."""
+    np.multiply(x, _c(x, input_scale), out=y)
+    np.exp(y, out=y)
+    y -= _c(x, 1.0)
+    y *= _c(x, alpha) * _c(x, scale)
+    positive = x > 0
+    np.copyto(y, np.multiply(x, _c(x, scale)), where=positive)
+
+
+def _elu(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    _elu_into(x, y, *p)
+
+
+def _selu(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    _elu_into(x, y, SELU_ALPHA, SELU_SCALE, 1.0)
+
+
+def _celu(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    alpha1, alpha2, alpha3 = (_c(x, v) for v in p)
+    t = np.negative(x, out=_tmp(x))
+    np.maximum(t, _c(x, 0.0), out=t)
+    t *= -(_c(x, 1.0) / alpha2)
+    np.exp(t, out=t)
+    t -= _c(x, 1.0)
+    t *= alpha1
+    np.maximum(x, _c(x, 0.0), out=y)
+    y *= alpha3
+    y += t
+
+
+def _relu6(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    np.maximum(x, x.dtype.type(0), out=y)
+    np.minimum(y, x.dtype.type(6), out=y)
+
+
+def _hard_sigmoid(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    np.multiply(x, _c(x, p[0]), out=y)
+    y += _c(x, p[1])
+    np.maximum(y, _c(x, 0.0), out=y)
+    np.minimum(y, _c(x, 1.0), out=y)
+
+
+def _hard_swish(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    np.add(x, _c(x, 3.0), out=y)
+    np.maximum(y, _c(x, 0.0), out=y)
+    np.minimum(y, _c(x, 6.0), out=y)
+    y /= _c(x, 6.0)
+    y *= x
+    _at_limit(y, x, x < 0)
+
+
+def _softsign(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    np.abs(x, out=y)
+    y += _c(x, 1.0)
+    np.divide(x, y, out=y)
+    np.copyto(y, np.sign(x), where=np.isinf(x))
+
+
+def _shrink_into(x: np.ndarray, y: np.ndarray, lambd: np.generic, soft: bool) -> None:
+    """y = x (HardShrink) or x -+ lambd (SoftShrink) where x > lambd or x < -lambd, else 0; NaN stays NaN."""
+    y.fill(0)
+    above, below = x > lambd, x < -lambd
+    np.copyto(y, np.subtract(x, lambd) if soft else x, where=above)
+    np.copyto(y, np.add(x, lambd) if soft else x, where=below)
+    np.copyto(y, x, where=np.isnan(x))
+
+
+def _soft_shrink(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    _shrink_into(x, y, _c(x, p[0]), True)
+
+
+def _hard_shrink(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    _shrink_into(x, y, _c(x, p[0]), False)
+
+
+def _no_attrs(call: OpCall) -> Params:
+    return ()
+
+
+def _floats(*names_defaults: tuple[str, float]) -> Read:
+    """Read float attributes (name, default) as float32 values."""
+    def read(call: OpCall) -> Params:
+        return tuple(float(np.float32(call.attr_float(name, default))) for name, default in names_defaults)
+    return read
+
+
+def _celu_attrs(call: OpCall) -> Params:
+    values = _floats(("alpha1", 1.0), ("alpha2", 1.0), ("alpha3", 1.0))(call)
+    if values[1] == 0.0:
+        raise call.fail("attr 'alpha2' is 0, expected a nonzero divisor")
+    return values
+
+
+def _lambd(call: OpCall) -> Params:
+    (lambd,) = _floats(("lambd", 0.5))(call)
+    if lambd < 0:
+        raise call.fail(f"attr 'lambd' is {lambd}, expected a value >= 0")
+    return (lambd,)
+
+
+def _in_compute_type(body: Body, x: np.ndarray, y: np.ndarray, params: Params) -> np.ndarray:
+    """body on x into y: straight when x's type is its compute type, else through float32 rounded once into y."""
+    if compute_dtype(x.dtype) == x.dtype:
+        body(x, y, params)
+        return y
+    wide = x.astype(FLOAT32)
+    result = np.empty_like(wide)
+    body(wide, result, params)
+    np.copyto(y, result, casting="unsafe")
+    return y
+
+
+def _infer(op_type: str, name: str, count: int = 1) -> Callable[..., list[InferredShape]]:
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None],
+                    attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(count)
+        x = call.input(0, name)
+        return [inferred(x.dtype, x.shape)]
+    return infer_shape
+
+
+def _activation(op_type: str, allowed: tuple[np.dtype, ...], body: Body, read: Read = _no_attrs,
+                names: tuple[str, str] = ("x", "y")) -> None:
+    """Register a one-input activation: dtype checks, attributes, the output buffer, body in the compute type."""
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1)
+        x = call.input(0, names[0])
+        call.require_dtype(names[0], x.dtype, allowed)
+        out = Outputs(call, outputs, [names[1]])
+        out.require_dtype(0, x.dtype, f"same as input '{names[0]}'")
+        params = read(call)
+        with np.errstate(all="ignore"):
+            return [out.emit(0, _in_compute_type(body, x, out.buffer(0, x.shape), params))]
+
+    builtin(op_type, compute, _infer(op_type, names[0]))
+
+
+_SHRINK = ("input_x", "output_y")
+_activation("Gelu", THREE_FLOATS, _gelu)
+_activation("FastGelu", THREE_FLOATS, _fast_gelu)
+_activation("Swish", THREE_FLOATS, _swish, _floats(("scale", 1.0)))
+_activation("Mish", THREE_FLOATS, _mish)
+_activation("LeakyRelu", FLOATS, _leaky_relu, _floats(("negative_slope", 0.0)))
+_activation("Elu", FLOATS, _elu, _floats(("alpha", 1.0), ("scale", 1.0), ("input_scale", 1.0)))
+_activation("Selu", FLOATS, _selu)
+_activation("Celu", (FLOAT16, F32), _celu, _celu_attrs)
+_activation("Relu6", FLOATS + INTS, _relu6)
+_activation("HardSigmoid", THREE_FLOATS, _hard_sigmoid, _floats(("alpha", 0.16666666), ("beta", 0.5)), _SHRINK)
+_activation("HardSwish", THREE_FLOATS, _hard_swish)
+_activation("Softplus", FLOATS, _softplus)
+_activation("Softsign", FLOATS, _softsign)
+_activation("LogSigmoid", THREE_FLOATS, _log_sigmoid)
+_activation("SoftShrink", THREE_FLOATS, _soft_shrink, _lambd, _SHRINK)
+_activation("HardShrink", THREE_FLOATS, _hard_shrink, _lambd, _SHRINK)
+
+
+# PRelu -------------------------------------------------------------------------------------------------------------
+def _prelu_weight_shape(call: OpCall, weight: tuple[int, ...], x: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape weight broadcasts in: () for one value, (1, C, 1, ...) for one per channel of x (dimension 1)."""
+    size = int(np.prod(weight, dtype=np.int64))
+    if size == 1 and len(weight) <= 1:
+        return ()
+    if len(weight) != 1 or len(x) < 2 or weight[0] != x[1]:
+        raise call.fail(f"input 'weight' has shape {list(weight)}, expected one value or one per channel "
+                        f"(dimension 1 of x's shape {list(x)})")
+    return (1, weight[0]) + (1,) * (len(x) - 2)
+
+
+def _prelu(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("PRelu", inputs, attrs)
+    call.require_count(2)
+    x, weight = call.input(0, "x"), call.input(1, "weight")
+    call.require_dtype("x", x.dtype, THREE_FLOATS)
+    call.require_same_dtype(["x", "weight"], [x.dtype, weight.dtype])
+    w = weight.reshape(_prelu_weight_shape(call, weight.shape, x.shape))
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    y = out.buffer(0, x.shape)
+    with np.errstate(all="ignore"):
+        if x.dtype == F32:
+            np.multiply(x, w, out=y)
+            np.copyto(y, x, where=x > 0)
+        else:
+            wide = x.astype(FLOAT32)
+            result = np.multiply(wide, w.astype(FLOAT32), out=np.empty_like(wide))
+            np.copyto(result, wide, where=wide > 0)
+            np.copyto(y, result, casting="unsafe")
+    return [out.emit(0, y)]
+
+
+def _prelu_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
+                 attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("PRelu", inputs, attrs)
+    call.require_count(2)
+    x, weight = call.input(0, "x"), call.input(1, "weight")
+    if all(d >= 0 for d in x.shape) and all(d >= 0 for d in weight.shape):
+        _prelu_weight_shape(call, tuple(weight.shape), tuple(x.shape))
+    return [inferred(x.dtype, x.shape)]
+
+
+builtin("PRelu", _prelu, _prelu_infer)
