@@ -1,4 +1,6 @@
-"""MatMul (x1, x2, bias?), BatchMatMul (x1, x2) and GEMM (a, b, c, alpha, beta) references, exact in float64/int64."""
+"""MatMul / MatMulV2 (x1, x2, bias?[, offset_w?]), BatchMatMul / BatchMatMulV2 (x1, x2[, bias?, offset_w?]) and GEMM
+(a, b, c, alpha, beta) references, exact in float64/int64. The V2 quantization offsets (offset_w, offset_x) are not
+modelled: a case giving them is refused."""
 
 from __future__ import annotations
 
@@ -69,6 +71,41 @@ def _matmul_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs
     return [(m, n)]
 
 
+def _no_offsets(xs: list[np.ndarray | None], attrs: dict[str, Any]) -> None:
+    """Refuse the quantization offsets of MatMulV2 / BatchMatMulV2, which the reference does not model."""
+    if xs[3] is not None or int(attrs["offset_x"]) != 0:
+        raise ValueError("offset_w / offset_x (quantization offsets) are not modelled by the reference")
+
+
+def _matmul_v2(xs: list[np.ndarray | None], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """MatMulV2 compute: MatMul without quantization offsets."""
+    _no_offsets(xs, attrs)
+    return _matmul(xs[:3], attrs, out)
+
+
+def _matmul_v2_shape(shapes: list[tuple[int, ...] | None], values: list[Any],
+                     attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """MatMulV2 output shape: MatMul's."""
+    return _matmul_shape(shapes[:3], values, attrs)
+
+
+def _batch_matmul_v2(xs: list[np.ndarray | None], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """BatchMatMulV2 compute: BatchMatMul plus an optional bias broadcast over the result."""
+    _no_offsets(xs, attrs)
+    _batch_matmul_v2_shape([None if x is None else x.shape for x in xs], [], attrs)
+    y = batch_matmul(widen(xs[0]), widen(xs[1]), bool(attrs["adj_x1"]), bool(attrs["adj_x2"]))
+    return [round_to(y if xs[2] is None else y + widen(xs[2]), out[0])]
+
+
+def _batch_matmul_v2_shape(shapes: list[tuple[int, ...] | None], values: list[Any],
+                           attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """BatchMatMulV2 output shape: BatchMatMul's, which a bias must broadcast to."""
+    (shape,) = _batch_matmul_shape(shapes[:2], values, attrs)
+    if shapes[2] is not None and tuple(np.broadcast_shapes(shape, shapes[2])) != shape:
+        raise ValueError(f"bias {shapes[2]} does not broadcast to the result {shape}")
+    return [shape]
+
+
 def _batch_matmul(xs: list[np.ndarray | None], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
     """BatchMatMul compute."""
     _batch_matmul_shape([x.shape for x in xs], [], attrs)
@@ -106,6 +143,10 @@ def _gemm_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: 
 OPS: tuple[RefOp, ...] = (
     define("MatMul", ("x1", "x2", "bias?"), {"transpose_x1": False, "transpose_x2": False}, _matmul, _matmul_shape),
     define("BatchMatMul", ("x1", "x2"), {"adj_x1": False, "adj_x2": False}, _batch_matmul, _batch_matmul_shape),
+    define("MatMulV2", ("x1", "x2", "bias?", "offset_w?"), {"transpose_x1": False, "transpose_x2": False, "offset_x": 0},
+           _matmul_v2, _matmul_v2_shape),
+    define("BatchMatMulV2", ("x1", "x2", "bias?", "offset_w?"), {"adj_x1": False, "adj_x2": False, "offset_x": 0},
+           _batch_matmul_v2, _batch_matmul_v2_shape),
     define("GEMM", ("a", "b", "c", "alpha", "beta"), {"transpose_a": False, "transpose_b": False}, _gemm,
            _gemm_shape),
 )

@@ -140,3 +140,19 @@ def test_reduce_prod_integers_wrap_and_the_d_form_takes_axes_as_an_attribute():
     assert y.tolist() == [0, 15]
     (y,) = run("ReduceMinD", [np.array([[4, -1], [2, 7]], np.int8)], [np.int8], {"axes": [0], "keep_dims": True})
     assert y.tolist() == [[2, -1]]
+
+
+def test_matmul_v2_adds_the_bias_and_refuses_quantization_offsets():
+    x1 = np.array([[1, 2], [3, 4]], np.int8)
+    x2 = np.array([[1, 0], [0, 1]], np.int8)
+    (y,) = run("MatMulV2", [x1, x2, np.array([10, -10], I32), None], [I32])
+    assert y.tolist() == [[11, -8], [13, -6]]
+    with pytest.raises(ValueError, match="offset"):
+        run("MatMulV2", [x1, x2, None, None], [I32], {"offset_x": 3})
+
+
+def test_batch_matmul_v2_broadcasts_batches_and_adds_the_bias():
+    x1 = np.ones((2, 1, 3), F32)
+    x2 = np.arange(6, dtype=F32).reshape(1, 3, 2)
+    (y,) = run("BatchMatMulV2", [x1, x2, np.array([0.5, -0.5], F32), None], [F32])
+    assert y.tolist() == [[[6.5, 8.5]], [[6.5, 8.5]]]
