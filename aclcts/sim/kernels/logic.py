@@ -2,8 +2,8 @@
 BitwiseOr, BitwiseXor, Invert, LeftShift, RightShift, Select.
 
 Prototypes: graphengine op_proto/inc/ elewise_calculation_ops.h, bitwise_ops.h, selection_ops.h
-(aclcts.core.prototypes.logic). Comparisons run on the values widened exactly (fp16/bf16 to float32), IEEE rules
-(NaN compares unequal and unordered). Bit ops run in the integer type itself. Shift counts are clamped to
+(aclcts.core.prototypes.logic). Comparisons run on the values in their own type (exact), IEEE rules (NaN compares
+unequal and unordered). Bit ops run in the integer type itself. Shift counts are clamped to
 [0, bits - 1] (TensorFlow's LeftShift/RightShift, which the prototypes name as compatible); right shifts of signed
 types are arithmetic. Select follows TensorFlow Select: x1 and x2 of one shape; condition of that shape, a scalar,
 or a vector as long as x1's first dimension.
@@ -20,7 +20,7 @@ from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.binary_math import dtypes
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import BOOL, INTS, widen
+from aclcts.sim.kernels.numerics import BOOL, INTS
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, broadcast, inferred, unknown_rank
 
@@ -47,14 +47,13 @@ class _Elementwise:
     """One broadcasting op of one or two inputs: its input names, dtypes, result dtype and arithmetic."""
 
     def __init__(self, op_type: str, names: tuple[str, ...], allowed: tuple[np.dtype, ...], into: Callable[..., Any],
-                 *, output: str = "y", boolean: bool = False, wide: bool = False) -> None:
+                 *, output: str = "y", boolean: bool = False) -> None:
         self.op_type = op_type
         self.names = names
         self.allowed = allowed
         self.into = into
         self.output = output
         self.boolean = boolean
-        self.wide = wide
 
     def compute(self, inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         """The kernel's compute entry point."""
@@ -68,11 +67,11 @@ class _Elementwise:
         out.require_dtype(0, BOOL if self.boolean else xs[0].dtype,
                           "bool" if self.boolean else f"same as input '{self.names[0]}'")
         y = out.buffer(0, shape)
-        operands = [widen(x) for x in xs] if self.wide else xs
-        if len(operands) == 1:
-            self.into(operands[0], out=y)
-        else:
-            self.into(operands[0], operands[1], y)
+        with np.errstate(all="ignore"):
+            if len(xs) == 1:
+                self.into(xs[0], out=y)
+            else:
+                self.into(xs[0], xs[1], y)
         return [out.emit(0, y)]
 
     def infer_shape(self, inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
@@ -141,9 +140,9 @@ _XS = ("x1", "x2")
 _SHIFT = ("x", "y")
 
 _OPS = (
-    _Elementwise("LessEqual", _XS, _REALS, np.less_equal, boolean=True, wide=True),
-    _Elementwise("GreaterEqual", _XS, _REALS, np.greater_equal, boolean=True, wide=True),
-    _Elementwise("NotEqual", _XS, _REALS, np.not_equal, boolean=True, wide=True),
+    _Elementwise("LessEqual", _XS, _REALS, np.less_equal, boolean=True),
+    _Elementwise("GreaterEqual", _XS, _REALS, np.greater_equal, boolean=True),
+    _Elementwise("NotEqual", _XS, _REALS, np.not_equal, boolean=True),
     _Elementwise("LogicalOr", _XS, (BOOL,), np.logical_or, boolean=True),
     _Elementwise("LogicalNot", ("x",), (BOOL,), np.logical_not, boolean=True),
     _Elementwise("BitwiseAnd", _XS, INTS, np.bitwise_and),
