@@ -16,6 +16,8 @@ SUCCESS_MESSAGE = "ATC run success, welcome to the next use."
 USAGE_LINE = "usage: aclcts atc --singleop=FILE --output=DIR --soc_version=SOC [--option=value ...]"
 USAGE = (USAGE_LINE + "\n"
          "  compiles every operator of a single-op JSON file into a simulator model in DIR\n"
+         "  each operator is checked against its CANN prototype; a custom operator's prototype is read from\n"
+         "  $ASCEND_OPP_PATH/vendors/<vendor>/op_proto/aclcts/<OpType>.json (aclcts new-op writes one)\n"
          "  also accepted and ignored: " + ", ".join(f"--{o}" for o in IGNORED_OPTIONS) + "\n"
          "  exit status: 0 every operator compiled, 1 an operator or the file failed, 2 usage error")
 
