@@ -37,12 +37,12 @@ def _saturated(a: np.ndarray, out: np.dtype) -> np.ndarray:
 
 # --- integer forms (object arrays of Python ints, broadcast, divisor zero handled by the caller's mask) ---------
 
-def int_div(a: np.ndarray, b: np.ndarray, out: np.dtype) -> np.ndarray:
+def int_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Div / TruncateDiv on integers: truncate toward zero."""
     return _truncated_quotient(a, b)
 
 
-def int_floor_div(a: np.ndarray, b: np.ndarray, out: np.dtype) -> np.ndarray:
+def int_floor_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """FloorDiv on integers: the truncated quotient, one lower when inexact and the signs differ."""
     q = _truncated_quotient(a, b)
     inexact = q * b != a
@@ -50,14 +50,14 @@ def int_floor_div(a: np.ndarray, b: np.ndarray, out: np.dtype) -> np.ndarray:
     return q - (inexact & differ).astype(object)
 
 
-def int_trunc_mod(a: np.ndarray, b: np.ndarray, out: np.dtype) -> np.ndarray:
+def int_trunc_mod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Mod / TruncateMod on integers: a - b * trunc(a / b), sign of a."""
     return a - b * _truncated_quotient(a, b)
 
 
-def int_floor_mod(a: np.ndarray, b: np.ndarray, out: np.dtype) -> np.ndarray:
+def int_floor_mod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """FloorMod on integers: the truncated remainder, plus b when it is nonzero and its sign differs from b's."""
-    r = int_trunc_mod(a, b, out)
+    r = int_trunc_mod(a, b)
     return r + np.where(_sign(r) * _sign(b) < 0, b, 0)
 
 
@@ -145,15 +145,15 @@ def _compute(on_float: Callable[..., np.ndarray], on_int: Callable[..., np.ndarr
             raise ValueError(f"integer inputs ({xs[0].dtype}) are not in the prototype")
         a, b = a.astype(object), b.astype(object)
         if by_zero == "none":
-            return [_wrapped(on_int(a, b, out[0]), out[0])]
+            return [_wrapped(on_int(a, b), out[0])]
         zero = b == 0
-        q = on_int(a, np.where(zero, 1, b).astype(object), out[0])
+        q = on_int(a, np.where(zero, 1, b).astype(object))
         fill = {"x1": a, "zero": np.zeros_like(a), "saturate": _saturated(a, out[0])}[by_zero]
         return [_wrapped(np.where(zero, fill, q).astype(object), out[0])]
     return compute
 
 
-def _int_squared_difference(a: np.ndarray, b: np.ndarray, out: np.dtype) -> np.ndarray:
+def _int_squared_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """SquaredDifference on Python ints (exact, wrapped afterwards)."""
     return (a - b) * (a - b)
 
