@@ -193,11 +193,6 @@ class _BinaryMath:
         builtin(self.op_type, self.compute, self.infer_shape)
 
 
-def _int_squared_difference(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
-    np.subtract(a, b, out=y)
-    np.multiply(y, y, out=y)
-
-
 _FLOATING = ("float16", "float32", "bfloat16", "float64")
 
 _OPS = (
@@ -212,7 +207,7 @@ _OPS = (
     _BinaryMath("TruncateDiv", _FLOATING + ("int8", "uint8", "int32", "uint16", "int16", "int64"), _truncate_div,
                 _int_truncate_div, _saturate),
     _BinaryMath("TruncateMod", _FLOATING + ("int64", "int32"), _fmod, _int_fmod, _to_x1),
-    _BinaryMath("SquaredDifference", _FLOATING + ("int32", "int64"), _squared_difference, _int_squared_difference),
+    _BinaryMath("SquaredDifference", _FLOATING + ("int32", "int64"), _squared_difference, _squared_difference),
     _BinaryMath("Xlogy", _FLOATING, _xlogy),
     _BinaryMath("Xdivy", _FLOATING, _xdivy),
 )
