@@ -178,6 +178,21 @@ def _compiler(owners: list[Case | None]) -> Callable[[list[dict], Path, str], Pa
     return compile_into
 
 
+def _singleop_json(models: list[Any], owner: dict[Any, Case]) -> list[dict]:
+    """The single-op JSON elements of the models; ModelsError naming the case whose model cannot be written."""
+    try:
+        return generate_singleop_json(models)
+    except ValueError as exc:
+        for model in models:
+            try:
+                generate_singleop_json([model])
+            except ValueError as own:
+                case = owner[model]
+                message = re.sub(r'^model \d+ \(op "[^"]*"\): ', "", str(own))
+                raise ModelsError(f"compiling the case library: {case.file}: case {case.id}: {message}") from None
+        raise ModelsError(f"compiling the case library: {exc}") from None
+
+
 def library_models(config: pytest.Config) -> str:
     """The op-model folder of the run's case library and golden cases, compiled once (through the model cache unless
     --model-cache=off); ModelsError why not."""
@@ -189,7 +204,7 @@ def library_models(config: pytest.Config) -> str:
     for case in cases:
         owner.setdefault(case.op_model(soc), case)
     models = list(owner)
-    elements = generate_singleop_json(models)
+    elements = _singleop_json(models, owner)
     compile_into = _compiler(_owners(elements, models, owner))
     setting = config.getoption("--model-cache")
     folder = None

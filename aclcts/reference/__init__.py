@@ -19,6 +19,7 @@ from aclcts.reference import (
     logic,
     matmul,
     nn,
+    norm,
     reduction,
     reshaping,
     scan,
@@ -32,7 +33,8 @@ from aclcts.reference.numeric import round_to
 _REGISTRY: dict[str, RefOp] = {
     op.op_type: op
     for family in (elementwise, reduction, matmul, shape, index, nn, cast, unary_math, binary_math, logic, sparse,
-                   activation, scan, reshaping, gather_scatter)
+                   activation, scan, reshaping, gather_scatter,
+                   norm)
     for op in family.OPS
 }
 

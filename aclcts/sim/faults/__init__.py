@@ -18,6 +18,7 @@ from aclcts.sim.faults import binary_math as bm
 from aclcts.sim.faults import contract as c
 from aclcts.sim.faults import kernels as k
 from aclcts.sim.faults import reductions as rd
+from aclcts.sim.faults import norm as nm
 from aclcts.sim.faults import runtime as r
 from aclcts.sim.faults import sparse as sp
 from aclcts.sim.faults import unary_math as um
@@ -228,6 +229,9 @@ _ENTRIES = (
               "ArgMin, ArgMaxD, ArgMaxWithValue and ArgMinWithValue return the last of equal extremes instead of the "
               "first",
               ((KERNELS, k.kernel_entries(rd.ARG_OPS, rd.last_of_ties)),)),
+    Injection("layer_norm_unbiased_variance", FAULT,
+              "LayerNorm divides the squared deviations by n - 1 (the sample variance) instead of n",
+              (("layer norm variance divisor", nm.unbiased_variance),)),
 )
 
 #: Every injection by name.

@@ -10,6 +10,7 @@ from aclcts.sim.kernels import (  # noqa: F401  (importing them registers the bu
     layout,
     logic,
     matmul,
+    norm,
     reduce,
     reshaping,
     scan,

@@ -1,0 +1,224 @@
+"""Normalisations: LayerNorm, RmsNorm, L2Normalize, LpNormV2 and SoftmaxCrossEntropyWithLogits.
+
+Prototypes: aclcts/core/prototypes/norm.py (hicann/ops-nn). LayerNorm reduces the axes from begin_norm_axis and gives
+y, mean and the biased variance (mean/variance keep the reduced axes as 1); RmsNorm reduces the trailing axes gamma
+covers and gives y and a float32 rstd; L2Normalize divides by max(||x||_2, eps) over attr axis (every axis when
+empty); LpNormV2 gives the p-norm over axes (inf: max |x|, -inf: min |x|, 0: the non-zero count), epsilon unused;
+SoftmaxCrossEntropyWithLogits gives loss = -sum(labels * log softmax(features)) and backprop = softmax - labels over
+the last axis of 2-D inputs.
+Numerics: fp16/bf16 are widened to fp32 and each output is rounded once; sums run in the vector unit's lane order
+(numerics.vector_sum); the softmax subtracts the row maximum first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from aclcts.core.dtypes import acl_data_type
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.numerics import FLOAT16, FLOAT32, FLOAT64, FLOATS, vector_sum, widen
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import inferred, unknown_rank
+from aclcts.sim.seams import Seam
+
+_NORM_FLOATS = tuple(d for d in FLOATS if d != FLOAT64)
+
+
+def _sum_over(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """Sum of x over axes in the lane order, keeping them as 1."""
+    kept = [i for i in range(x.ndim) if i not in axes]
+    moved = np.transpose(x, kept + list(axes))
+    flat = moved.reshape(tuple(x.shape[i] for i in kept) + (-1,))
+    total = vector_sum(flat, -1) if flat.shape[-1] else np.zeros(flat.shape[:-1], x.dtype)
+    return total.reshape(tuple(1 if i in axes else d for i, d in enumerate(x.shape)))
+
+
+def _axes_list(call: OpCall, name: str, rank: int) -> tuple[int, ...]:
+    given = call.attr_list_int(name, [])
+    if not given:
+        return tuple(range(rank))
+    axes = sorted({call.axis(f"attr '{name}' value", a, rank) for a in given})
+    return tuple(axes)
+
+
+# LayerNorm ------------------------------------------------------------------------------------------------------
+def _element_count(count: int) -> int:
+    """The divisor of LayerNorm's variance: the element count (the biased variance the header specifies)."""
+    return count
+
+
+#: What LayerNorm divides the sum of squared deviations by.
+variance_divisor = Seam("layer norm variance divisor", _element_count)
+
+
+def _layer_norm_axes(call: OpCall, rank: int) -> tuple[int, ...]:
+    return tuple(range(call.axis("attr 'begin_norm_axis'", call.attr_int("begin_norm_axis", 0), rank), rank))
+
+
+def _layer_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("LayerNorm", inputs, attrs)
+    call.require_count(3)
+    x, gamma, beta = call.input(0, "x"), call.input(1, "gamma"), call.input(2, "beta")
+    call.require_dtype("x", x.dtype, _NORM_FLOATS)
+    call.require_same_dtype(["x", "gamma", "beta"], [x.dtype, gamma.dtype, beta.dtype])
+    axes = _layer_norm_axes(call, x.ndim)
+    out = Outputs(call, outputs, ["y", "mean", "variance"])
+    for index in range(3):
+        out.require_dtype(index, x.dtype, "same as input 'x'")
+    wide = widen(x)
+    count = wide.dtype.type(int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
+    with np.errstate(all="ignore"):
+        mean = _sum_over(wide, axes) / count
+        centred = wide - mean
+        variance = _sum_over(centred * centred, axes) / wide.dtype.type(variance_divisor(int(count)))
+        y = widen(gamma) * (centred / np.sqrt(variance + wide.dtype.type(call.attr_float("epsilon", 1e-7)))) + widen(beta)
+    return [out.emit(i, v.astype(x.dtype)) for i, v in enumerate((y, mean, variance))]
+
+
+def _layer_norm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("LayerNorm", inputs, attrs)
+    call.require_count(3)
+    x = call.input(0, "x")
+    shape = tuple(x.shape)
+    if unknown_rank(shape):
+        return [inferred(x.dtype, shape)] * 3
+    axes = _layer_norm_axes(call, len(shape))
+    stats = tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return [inferred(x.dtype, shape), inferred(x.dtype, stats), inferred(x.dtype, stats)]
+
+
+# RmsNorm --------------------------------------------------------------------------------------------------------
+def _rms_axes(call: OpCall, x_shape: tuple[int, ...], gamma_shape: tuple[int, ...]) -> tuple[int, ...]:
+    if len(gamma_shape) > len(x_shape) or tuple(x_shape[len(x_shape) - len(gamma_shape):]) != tuple(gamma_shape):
+        raise call.fail(f"input 'gamma' {list(gamma_shape)} must be the trailing dims of 'x' {list(x_shape)}")
+    return tuple(range(len(x_shape) - len(gamma_shape), len(x_shape)))
+
+
+def _rms_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("RmsNorm", inputs, attrs)
+    call.require_count(2)
+    x, gamma = call.input(0, "x"), call.input(1, "gamma")
+    call.require_dtype("x", x.dtype, _NORM_FLOATS)
+    call.require_same_dtype(["x", "gamma"], [x.dtype, gamma.dtype])
+    axes = _rms_axes(call, x.shape, gamma.shape)
+    out = Outputs(call, outputs, ["y", "rstd"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_dtype(1, FLOAT32, "always float32")
+    wide = widen(x)
+    count = wide.dtype.type(int(np.prod(gamma.shape, dtype=np.int64)))
+    with np.errstate(all="ignore"):
+        rstd = np.float32(1) / np.sqrt(_sum_over(wide * wide, axes) / count + wide.dtype.type(call.attr_float("epsilon", 1e-6)))
+        y = widen(gamma) * (wide * rstd)
+    return [out.emit(0, y.astype(x.dtype)), out.emit(1, rstd.astype(FLOAT32))]
+
+
+def _rms_norm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("RmsNorm", inputs, attrs)
+    call.require_count(2)
+    x, gamma = call.input(0, "x"), call.input(1, "gamma")
+    shape = tuple(x.shape)
+    axes = _rms_axes(call, shape, tuple(gamma.shape))
+    stats = tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return [inferred(x.dtype, shape), inferred(acl_data_type(FLOAT32), stats)]
+
+
+# L2Normalize and LpNormV2 ------------------------------------------------------------------------------------------
+def _l2_normalize(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("L2Normalize", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0, "x")
+    call.require_dtype("x", x.dtype, (FLOAT16, FLOAT32))
+    axes = _axes_list(call, "axis", x.ndim)
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    wide = widen(x)
+    with np.errstate(all="ignore"):
+        norm = np.sqrt(_sum_over(wide * wide, axes))
+        y = wide / np.maximum(norm, wide.dtype.type(call.attr_float("eps", 1e-4)))
+    return [out.emit(0, y.astype(x.dtype))]
+
+
+def _same_infer(op_type: str) -> Callable[..., list[InferredShape]]:
+    def infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1)
+        x = call.input(0, "x")
+        return [inferred(x.dtype, x.shape)]
+    return infer
+
+
+def _lp_shape(call: OpCall, shape: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    axes = _axes_list(call, "axes", len(shape))
+    if call.attr_bool("keepdim", False):
+        return axes, tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return axes, tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def _lp_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("LpNormV2", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0, "x")
+    call.require_dtype("x", x.dtype, _NORM_FLOATS)
+    axes, shape = _lp_shape(call, tuple(x.shape))
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    p = call.attr_float("p", 2.0)
+    a = np.abs(widen(x))
+    with np.errstate(all="ignore"):
+        if p == np.inf:
+            y = np.max(a, axis=axes, keepdims=True)
+        elif p == -np.inf:
+            y = np.min(a, axis=axes, keepdims=True)
+        elif p == 0:
+            y = _sum_over((a != 0).astype(a.dtype), axes)
+        else:
+            y = _sum_over(a ** a.dtype.type(p), axes) ** a.dtype.type(1.0 / p)
+    return [out.emit(0, y.reshape(shape).astype(x.dtype))]
+
+
+def _lp_norm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("LpNormV2", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0, "x")
+    return [inferred(x.dtype, _lp_shape(call, tuple(x.shape))[1])]
+
+
+# SoftmaxCrossEntropyWithLogits ------------------------------------------------------------------------------------
+def _cross_entropy(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("SoftmaxCrossEntropyWithLogits", inputs, attrs)
+    call.require_count(2)
+    features, labels = call.input(0, "features"), call.input(1, "labels")
+    call.require_dtype("features", features.dtype, FLOATS)
+    call.require_same_dtype(["features", "labels"], [features.dtype, labels.dtype])
+    if features.ndim != 2 or features.shape != labels.shape:
+        raise call.fail(f"'features' {list(features.shape)} and 'labels' {list(labels.shape)} must be one 2-D shape")
+    out = Outputs(call, outputs, ["loss", "backprop"])
+    out.require_dtype(0, features.dtype, "same as input 'features'")
+    out.require_dtype(1, features.dtype, "same as input 'features'")
+    f, t = widen(features), widen(labels)
+    with np.errstate(all="ignore"):
+        shifted = f - np.max(f, axis=-1, keepdims=True) if f.shape[-1] else f
+        log_sum = np.log(vector_sum(np.exp(shifted), -1))[..., None] if f.shape[-1] else np.zeros_like(f[..., :1])
+        log_softmax = shifted - log_sum
+        loss = -vector_sum(t * log_softmax, -1) if f.shape[-1] else np.zeros(f.shape[:-1], f.dtype)
+        backprop = np.exp(log_softmax) - t
+    return [out.emit(0, loss.astype(features.dtype)), out.emit(1, backprop.astype(features.dtype))]
+
+
+def _cross_entropy_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("SoftmaxCrossEntropyWithLogits", inputs, attrs)
+    call.require_count(2)
+    features = call.input(0, "features")
+    shape = tuple(features.shape)
+    return [inferred(features.dtype, shape[:-1]), inferred(features.dtype, shape)]
+
+
+builtin("LayerNorm", _layer_norm, _layer_norm_infer)
+builtin("RmsNorm", _rms_norm, _rms_norm_infer)
+builtin("L2Normalize", _l2_normalize, _same_infer("L2Normalize"))
+builtin("LpNormV2", _lp_norm, _lp_norm_infer)
+builtin("SoftmaxCrossEntropyWithLogits", _cross_entropy, _cross_entropy_infer)

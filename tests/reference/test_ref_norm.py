@@ -1,0 +1,47 @@
+"""Normalisation references against values worked out by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from aclcts.reference import reference
+
+F32, F64 = np.float32, np.float64
+
+
+def run(op, inputs, outs, attrs=None):
+    return reference(op).compute([np.asarray(x) for x in inputs], attrs or {}, outs)
+
+
+def test_layer_norm_uses_the_biased_variance():
+    # x = [1, 3]: mean 2, variance ((1-2)^2 + (3-2)^2) / 2 = 1; y = (x - 2) / sqrt(1 + eps) * 2 + 1 = [-1, 3]
+    y, mean, variance = run("LayerNorm", [np.array([[1.0, 3.0]]), np.array([2.0, 2.0]), np.array([1.0, 1.0])],
+                            [F64] * 3, {"begin_norm_axis": -1, "epsilon": 0.0})
+    assert y.tolist() == [[-1.0, 3.0]] and mean.tolist() == [[2.0]] and variance.tolist() == [[1.0]]
+
+
+def test_rms_norm_over_the_axes_gamma_covers():
+    # x = [3, 4]: mean of squares 12.5, rstd = 1 / sqrt(12.5)
+    y, rstd = run("RmsNorm", [np.array([[3.0, 4.0]]), np.array([1.0, 2.0])], [F64, F32], {"epsilon": 0.0})
+    np.testing.assert_allclose(rstd, [[1 / np.sqrt(12.5)]], rtol=1e-7)
+    np.testing.assert_allclose(y, [[3 / np.sqrt(12.5), 8 / np.sqrt(12.5)]], rtol=1e-15)
+
+
+def test_l2_normalize_divides_by_the_norm_or_eps():
+    (y,) = run("L2Normalize", [np.array([[3.0, 4.0], [1e-6, 0.0]])], [F64], {"axis": [-1], "eps": 1e-4})
+    np.testing.assert_allclose(y, [[0.6, 0.8], [1e-2, 0.0]], rtol=1e-15)
+
+
+@pytest.mark.parametrize("p, expected", [(2.0, 5.0), (1.0, 7.0), (0.0, 2.0), (3.0, 91.0 ** (1 / 3))])
+def test_lp_norm(p, expected):
+    (y,) = run("LpNormV2", [np.array([3.0, -4.0, 0.0])], [F64], {"p": p})
+    assert y.tolist() == pytest.approx(expected, rel=1e-15)
+
+
+def test_softmax_cross_entropy_loss_and_backprop():
+    # features [0, ln 3]: softmax [1/4, 3/4]; labels [0, 1]: loss = -ln(3/4), backprop [1/4, -1/4]
+    loss, backprop = run("SoftmaxCrossEntropyWithLogits", [np.array([[0.0, np.log(3.0)]]), np.array([[0.0, 1.0]])],
+                         [F64, F64])
+    np.testing.assert_allclose(loss, [-np.log(0.75)], rtol=1e-15)
+    np.testing.assert_allclose(backprop, [[0.25, -0.25]], rtol=1e-14, atol=1e-16)
