@@ -10,6 +10,7 @@ import pytest
 from aclcts.tools import killmatrix
 from aclcts.atc import main as atc_main
 from aclcts.sim import faults, isolated
+from aclcts.sim.faults.kernels import TRANSCENDENTAL
 from aclcts.sim.kernels import get_kernel
 from aclcts.sim.kernels.base import TensorInfo
 from aclcts.sim.settings import Settings, from_environment, updated
@@ -17,6 +18,8 @@ from aclcts.tools.singleop import main as singleop_main
 
 ROOT = Path(__file__).resolve().parents[2]
 NUMERIC = ["conformance/test_execute.py", "conformance/test_handle.py", "conformance/test_golden.py"]
+#: A -k expression selecting the tests of the ops the transcendental deviations change.
+TRANSCENDENTAL_K = " or ".join(TRANSCENDENTAL)
 ACL_FLOAT, ACL_FLOAT16 = 0, 1
 
 #: For each fault, the conformance tests that are run (with -x) to show it is caught.
@@ -69,10 +72,10 @@ FAULT_SELECTIONS = {
 
 #: For each deviation, every numeric conformance test of the ops (and dtypes) it affects, run in full.
 DEVIATION_SELECTIONS = {
-    "transcendental_float32_one_ulp": NUMERIC + ["-k", "(Exp or Log or Tanh or Sigmoid) and float32"],
+    "transcendental_float32_one_ulp": NUMERIC + ["-k", f"({TRANSCENDENTAL_K}) and float32"],
     "matmul_reversed_accumulation": NUMERIC + ["conformance/test_blas.py", "-k", "MatMul or GEMM or gemm"],
     "reduce_sequential_sum": NUMERIC + ["-k", "ReduceSum or ReduceMean"],
-    "transcendental_float16_one_ulp": NUMERIC + ["-k", "(Exp or Log or Tanh or Sigmoid) and float16"],
+    "transcendental_float16_one_ulp": NUMERIC + ["-k", f"({TRANSCENDENTAL_K}) and float16"],
     "work_completes_eagerly": ["conformance/test_sync.py", "conformance/test_memory.py", "conformance/test_free.py",
                                "conformance/test_handle.py", "-k", "not matches_reference"],
     "last_block_written": NUMERIC + ["conformance/test_cast.py", "conformance/test_dynamic_shapes.py"],

@@ -17,12 +17,12 @@ RNG = np.random.default_rng(7)
 
 
 def test_every_suite_op_has_a_reference():
-    assert set(OP_TYPES) == BRIEF_OPS
+    assert BRIEF_OPS <= set(OP_TYPES)
     assert all(isinstance(reference(op), RefOp) and reference(op).op_type == op for op in OP_TYPES)
 
 
 def test_unknown_op_lists_the_known_ones():
-    with pytest.raises(KeyError, match="no reference for op type 'Addd'; known: Abs, Add, AddN"):
+    with pytest.raises(KeyError, match="no reference for op type 'Addd'; known: Abs, .*Add, AddN, "):
         reference("Addd")
 
 

@@ -22,7 +22,8 @@ TRANSPOSE_ATTRS = {
     "BatchMatMulV2": ("adj_x1", "adj_x2"),
     "GEMM": ("transpose_a", "transpose_b"),
 }
-TRANSCENDENTAL = ("Exp", "Log", "Tanh", "Sigmoid")
+TRANSCENDENTAL = ("Exp", "Log", "Tanh", "Sigmoid", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",
+                  "Acosh", "Atanh", "Erf", "Erfc", "Log1p", "Expm1")
 #: The op whose kernel never finishes under kernel_hangs (one that few conformance tests run), and the seconds each sleep of
 #: its endless wait lasts (short, so that a signal-based timeout interrupts it at once).
 HANGING_OP = "LogicalAnd"
