@@ -138,3 +138,15 @@ def test_broadcast_shape():
     assert reference("FloorMod").shape([(3, 1, 4), (5, 1)], [], {}) == [(3, 5, 4)]
     with pytest.raises(ValueError, match="FloorMod"):
         reference("FloorMod").shape([(2,), (3,)], [], {})
+
+
+@pytest.mark.parametrize(("op", "rule"), [
+    ("FloorDiv", lambda a, b: (a // b + 128) % 256 - 128),
+    ("FloorMod", lambda a, b: a % b),
+    ("TruncateDiv", lambda a, b: (int(a / b) + 128) % 256 - 128),
+])
+def test_every_int8_pair_with_a_nonzero_divisor_against_python_arithmetic(op, rule):
+    a, b = (v.reshape(-1) for v in np.meshgrid(np.arange(-128, 128), np.arange(-128, 128)))
+    keep = b != 0
+    a, b = a[keep], b[keep]
+    assert run(op, a, b, I8).tolist() == [rule(int(p), int(q)) for p, q in zip(a, b)]

@@ -137,3 +137,37 @@ def test_errors_name_the_op_and_the_expectation(run):
 def test_infer_shape_broadcasts_unknown_dims(infer):
     (shape,) = infer("TruncateMod", [(F32, (-1, 1)), (F32, (4,))])
     assert shape.shape == (-1, 4)
+
+
+def _wrap8(value: int) -> int:
+    """value reduced into int8's range (two's complement)."""
+    return (value + 128) % 256 - 128
+
+
+def _trunc_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+_INT8_RULES = {
+    "FloorDiv": lambda a, b: _wrap8(a // b) if b else (127 if a > 0 else -128 if a < 0 else 0),
+    "TruncateDiv": lambda a, b: _wrap8(_trunc_div(a, b)) if b else (127 if a > 0 else -128 if a < 0 else 0),
+    "Div": lambda a, b: _wrap8(_trunc_div(a, b)) if b else (127 if a > 0 else -128 if a < 0 else 0),
+    "DivNoNan": lambda a, b: _wrap8(_trunc_div(a, b)) if b else 0,
+    "Mod": lambda a, b: a - b * _trunc_div(a, b) if b else a,
+}
+
+
+@pytest.mark.parametrize("op", sorted(_INT8_RULES))
+def test_every_int8_pair_against_python_integer_arithmetic(run, op):
+    a, b = (v.reshape(-1) for v in np.meshgrid(np.arange(-128, 128), np.arange(-128, 128)))
+    (y,) = run(op, [a.astype(I8), b.astype(I8)], [(I8, a.shape)])
+    rule = _INT8_RULES[op]
+    assert y.tolist() == [rule(int(p), int(q)) for p, q in zip(a, b)]
+
+
+def test_every_int32_sign_pair_of_floor_mod_against_python_modulo(run):
+    values = np.array([-2**31, -2**31 + 1, -7, -2, -1, 0, 1, 2, 7, 2**31 - 2, 2**31 - 1], I32)
+    a, b = (v.reshape(-1) for v in np.meshgrid(values, values))
+    (y,) = run("FloorMod", [a, b], [(I32, a.shape)])
+    assert y.tolist() == [int(p) % int(q) if q else int(p) for p, q in zip(a, b)]

@@ -110,3 +110,18 @@ def test_infer_shape(infer):
     assert shape.shape == (4, 3)
     (shape,) = infer("LeftShift", [(I32, (2, 3)), (I32, ())])
     assert shape.shape == (2, 3)
+
+
+def test_every_int8_shift_against_python_shifts(run):
+    x, y = (v.reshape(-1) for v in np.meshgrid(np.arange(-128, 128), np.arange(-128, 128)))
+    (left,) = run("LeftShift", [x.astype(I8), y.astype(I8)], [(I8, x.shape)])
+    (right,) = run("RightShift", [x.astype(I8), y.astype(I8)], [(I8, x.shape)])
+    counts = [min(max(int(c), 0), 7) for c in y]
+    assert left.tolist() == [((int(v) << c) + 128) % 256 - 128 for v, c in zip(x, counts)]
+    assert right.tolist() == [int(v) >> c for v, c in zip(x, counts)]
+
+
+def test_every_uint8_right_shift_is_logical(run):
+    x, y = (v.reshape(-1) for v in np.meshgrid(np.arange(256), np.arange(256)))
+    (z,) = run("RightShift", [x.astype(U8), y.astype(U8)], [(U8, x.shape)])
+    assert z.tolist() == [int(v) >> min(int(c), 7) for v, c in zip(x, y)]
