@@ -20,6 +20,7 @@ from aclcts.reference import (
     matmul,
     nn,
     norm,
+    pooling,
     reduction,
     reshaping,
     scan,
@@ -34,7 +35,7 @@ _REGISTRY: dict[str, RefOp] = {
     op.op_type: op
     for family in (elementwise, reduction, matmul, shape, index, nn, cast, unary_math, binary_math, logic, sparse,
                    activation, scan, reshaping, gather_scatter,
-                   norm)
+                   norm, pooling)
     for op in family.OPS
 }
 

@@ -19,6 +19,7 @@ from aclcts.sim.faults import contract as c
 from aclcts.sim.faults import kernels as k
 from aclcts.sim.faults import reductions as rd
 from aclcts.sim.faults import norm as nm
+from aclcts.sim.faults import pooling as pl
 from aclcts.sim.faults import runtime as r
 from aclcts.sim.faults import sparse as sp
 from aclcts.sim.faults import unary_math as um
@@ -232,6 +233,9 @@ _ENTRIES = (
     Injection("layer_norm_unbiased_variance", FAULT,
               "LayerNorm divides the squared deviations by n - 1 (the sample variance) instead of n",
               (("layer norm variance divisor", nm.unbiased_variance),)),
+    Injection("avg_pool_counts_padding", FAULT,
+              "AvgPool divides every window by kh * kw, counting the SAME padding as elements",
+              (("average pool divisor", pl.padding_counted),)),
 )
 
 #: Every injection by name.

@@ -11,6 +11,7 @@ from aclcts.sim.kernels import (  # noqa: F401  (importing them registers the bu
     logic,
     matmul,
     norm,
+    pooling,
     reduce,
     reshaping,
     scan,

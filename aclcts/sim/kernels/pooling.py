@@ -1,0 +1,165 @@
+"""Pooling: MaxPool, AvgPool (TensorFlow semantics) and AdaptiveAvgPool2d (PyTorch semantics).
+
+Prototypes: aclcts/core/prototypes/pooling.py (hicann/ops-nn). MaxPool/AvgPool take ksize and strides as 4 values in
+data_format order (NHWC default, or NCHW; 1 on N and C) and padding "VALID" (whole windows) or "SAME"
+(ceil(in / stride) outputs, the padding split low-first); an average counts only the window's elements inside the
+input. AdaptiveAvgPool2d averages, over the last two axes, output cell i's input range
+[floor(i * in / out), ceil((i + 1) * in / out)).
+Numerics: windows are read through a sliding view of x padded with the reduction's identity; MaxPool is exact; the
+averages sum in fp32 for fp16/bf16 (the input type otherwise), divide by the counted elements and round once.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.numerics import BFLOAT16, FLOAT64, FLOATS, INTS, widen
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import inferred, unknown_rank
+from aclcts.sim.seams import Seam
+
+_MAX_TYPES = tuple(d for d in FLOATS if d != BFLOAT16) + tuple(d for d in INTS if d.kind == "i" or d.itemsize <= 2)
+_ADAPTIVE_TYPES = tuple(d for d in FLOATS if d != FLOAT64)
+
+
+def _layout(call: OpCall, rank: int) -> tuple[int, int]:
+    if rank != 4:
+        raise call.fail(f"input 'x' must be 4-D, got rank {rank}")
+    data_format = call.attr_str("data_format", "NHWC")
+    if data_format not in ("NHWC", "NCHW"):
+        raise call.fail(f"attr 'data_format' must be NHWC or NCHW, got {data_format!r}")
+    return (1, 2) if data_format == "NHWC" else (2, 3)
+
+
+def _window(call: OpCall, name: str, h: int, w: int) -> tuple[int, int]:
+    values = call.attr_list_int(name, required=True)
+    if len(values) != 4 or any(v <= 0 for v in values) or any(values[i] != 1 for i in range(4) if i not in (h, w)):
+        raise call.fail(f"attr '{name}' {values} must hold 4 positive values, 1 on N and C")
+    return values[h], values[w]
+
+
+def _padding(call: OpCall, size: int, k: int, stride: int) -> tuple[int, int, int]:
+    """(output count, padding before, padding after) along one axis."""
+    padding = call.attr_str("padding", "")
+    if padding == "VALID":
+        return ((size - k) // stride + 1 if size >= k else 0), 0, 0
+    if padding == "SAME":
+        count = -(-size // stride)
+        total = max((count - 1) * stride + k - size, 0)
+        return count, total // 2, total - total // 2
+    raise call.fail(f"attr 'padding' must be SAME or VALID, got {padding!r}")
+
+
+def _geometry(call: OpCall, shape: tuple[int, ...]) -> tuple[int, int, list[tuple[int, int, int, int, int]]]:
+    """Spatial axes and, per axis, (size, k, stride, count, before)."""
+    h, w = _layout(call, len(shape))
+    ks, strides = _window(call, "ksize", h, w), _window(call, "strides", h, w)
+    axes = []
+    for axis, k, stride in ((h, ks[0], strides[0]), (w, ks[1], strides[1])):
+        count, before, _ = _padding(call, shape[axis], k, stride)
+        axes.append((shape[axis], k, stride, count, before))
+    return h, w, axes
+
+
+def _windows(x: np.ndarray, h: int, w: int, axes: list[tuple[int, int, int, int, int]], fill: Any) -> np.ndarray:
+    """x's windows, shape (..., out_h, out_w, kh, kw) with the spatial axes last, padding filled with fill."""
+    moved = np.moveaxis(x, (h, w), (-2, -1))
+    pads = [(0, 0)] * (moved.ndim - 2)
+    for size, k, stride, count, before in axes:
+        after = max((count - 1) * stride + k - size - before, 0) if count else 0
+        pads.append((before, after))
+    padded = np.pad(moved, pads, constant_values=fill)
+    view = sliding_window_view(padded, (axes[0][1], axes[1][1]), axis=(-2, -1))
+    return view[..., :: axes[0][2], :: axes[1][2], :, :][..., : axes[0][3], : axes[1][3], :, :]
+
+
+def _counted(x_shape: tuple[int, ...], h: int, w: int, axes: list[tuple[int, int, int, int, int]]) -> np.ndarray:
+    """The divisor of each average window (its elements inside the input), over the output's two spatial axes."""
+    ones = np.ones((x_shape[h], x_shape[w]), dtype=np.float64)
+    return average_divisor(ones, axes)
+
+
+def _inside_count(ones: np.ndarray, axes: list[tuple[int, int, int, int, int]]) -> np.ndarray:
+    """The number of input elements inside each window (padding not counted)."""
+    return _windows(ones, 0, 1, axes, 0.0).sum(axis=(-2, -1))
+
+
+#: What an average window divides by, given a map of ones over the input's two spatial axes.
+average_divisor = Seam("average pool divisor", _inside_count)
+
+
+def _pool_kernel(op_type: str) -> None:
+    maximum = op_type == "MaxPool"
+
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1)
+        x = call.input(0, "x")
+        call.require_dtype("x", x.dtype, _MAX_TYPES if maximum else FLOATS)
+        h, w, axes = _geometry(call, tuple(x.shape))
+        out = Outputs(call, outputs, ["y"])
+        out.require_dtype(0, x.dtype, "same as input 'x'")
+        with np.errstate(all="ignore"):
+            if maximum:
+                fill = -np.inf if x.dtype.kind == "f" or x.dtype.name == "bfloat16" else np.iinfo(x.dtype).min
+                y = _windows(x, h, w, axes, fill).max(axis=(-2, -1))
+            else:
+                wide = widen(x)
+                y = _windows(wide, h, w, axes, 0).sum(axis=(-2, -1)) / _counted(x.shape, h, w, axes).astype(wide.dtype)
+        return [out.emit(0, np.moveaxis(y, (-2, -1), (h, w)).astype(x.dtype))]
+
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1)
+        x = call.input(0, "x")
+        shape = list(x.shape)
+        if unknown_rank(tuple(shape)):
+            return [inferred(x.dtype, shape)]
+        h, w, axes = _geometry(call, tuple(shape))
+        shape[h], shape[w] = axes[0][3], axes[1][3]
+        return [inferred(x.dtype, shape)]
+
+    builtin(op_type, compute, infer_shape)
+
+
+def _adaptive_size(call: OpCall, rank: int) -> tuple[int, int]:
+    size = call.attr_list_int("output_size", required=True)
+    if len(size) != 2 or min(size) <= 0 or rank not in (3, 4):
+        raise call.fail(f"attr 'output_size' {size} must be 2 positive values and 'x' 3-D or 4-D (rank {rank})")
+    return size[0], size[1]
+
+
+def _adaptive(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("AdaptiveAvgPool2d", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0, "x")
+    call.require_dtype("x", x.dtype, _ADAPTIVE_TYPES)
+    out_h, out_w = _adaptive_size(call, x.ndim)
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    wide = widen(x)
+    in_h, in_w = x.shape[-2:]
+    rows = [((i * in_h) // out_h, math.ceil((i + 1) * in_h / out_h)) for i in range(out_h)]
+    cols = [((j * in_w) // out_w, math.ceil((j + 1) * in_w / out_w)) for j in range(out_w)]
+    y = np.stack([np.stack([wide[..., r0:r1, c0:c1].sum(axis=(-2, -1)) / wide.dtype.type((r1 - r0) * (c1 - c0))
+                            for c0, c1 in cols], axis=-1) for r0, r1 in rows], axis=-2)
+    return [out.emit(0, y.astype(x.dtype))]
+
+
+def _adaptive_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("AdaptiveAvgPool2d", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0, "x")
+    shape = tuple(x.shape)
+    return [inferred(x.dtype, shape[:-2] + _adaptive_size(call, len(shape)))]
+
+
+_pool_kernel("MaxPool")
+_pool_kernel("AvgPool")
+builtin("AdaptiveAvgPool2d", _adaptive, _adaptive_infer)

@@ -1,0 +1,39 @@
+"""Pooling kernels: SAME padding never wins a maximum or joins an average, attribute checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from aclcts.sim.kernels import KernelError
+
+F16, F32 = np.float16, np.float32
+SAME_3 = {"ksize": [1, 3, 3, 1], "strides": [1, 1, 1, 1], "padding": "SAME"}
+
+
+def test_max_pool_padding_never_wins_over_negative_values(run):
+    x = -np.arange(1, 10, dtype=F32).reshape(1, 3, 3, 1)
+    (y,) = run("MaxPool", [x], [(F32, (1, 3, 3, 1))], SAME_3)
+    assert y[0, 0, 0, 0] == -1.0 and y[0, 2, 2, 0] == -5.0
+
+
+def test_avg_pool_same_counts_only_inside_elements_and_sums_float16_in_float32(run):
+    x = np.full((1, 3, 3, 1), 60000, F16)  # a float16 sum of four would overflow
+    (y,) = run("AvgPool", [x], [(F16, (1, 3, 3, 1))], SAME_3)
+    assert (y == 60000).all()
+
+
+@pytest.mark.parametrize("attrs, match", [
+    ({"ksize": [2, 2, 2, 1], "strides": [1, 1, 1, 1], "padding": "VALID"}, "1 on N and C"),
+    ({"ksize": [1, 2, 2, 1], "strides": [1, 1, 1, 1], "padding": "FULL"}, "SAME or VALID"),
+    ({"ksize": [1, 2, 2, 1], "strides": [1, 1, 1, 1], "padding": "VALID", "data_format": "NCDHW"}, "NHWC or NCHW"),
+])
+def test_bad_windows_are_refused(run, attrs, match):
+    with pytest.raises(KernelError, match=match):
+        run("MaxPool", [np.ones((1, 3, 3, 1), F32)], [(F32, (1, 2, 2, 1))], attrs)
+
+
+def test_adaptive_avg_pool_to_one_cell_is_the_mean(run):
+    x = np.arange(12, dtype=F32).reshape(1, 3, 4)
+    (y,) = run("AdaptiveAvgPool2d", [x], [(F32, (1, 1, 1))], {"output_size": [1, 1]})
+    assert y.tolist() == [[[5.5]]]
