@@ -24,7 +24,9 @@ from aclcts.sim.faults import runtime as r
 from aclcts.sim.faults import sparse as sp
 from aclcts.sim.faults import unary_math as um
 from aclcts.sim.faults import values as v
+from aclcts.sim.kernels.binary_math import BINARY_MATH_OP_TYPES
 from aclcts.sim.kernels.elementwise import BINARY_OP_TYPES
+from aclcts.sim.kernels.logic import BINARY_LOGIC_OP_TYPES
 
 FAULT = "fault"
 DEVIATION = "deviation"
@@ -77,7 +79,8 @@ _ENTRIES = (
               ((KERNELS, k.kernel_entries(["Cast"], k.cast_truncates_to_float16)),)),
     Injection("broadcast_wrong_axis", FAULT,
               "elementwise binary ops repeat a broadcast input along the wrong axis",
-              ((KERNELS, k.kernel_entries(BINARY_OP_TYPES, k.broadcast_wrong_axis)),)),
+              ((KERNELS, k.kernel_entries(BINARY_OP_TYPES + BINARY_MATH_OP_TYPES + BINARY_LOGIC_OP_TYPES,
+                                          k.broadcast_wrong_axis)),)),
     Injection("malloc_size_zero_succeeds", FAULT,
               "acl.rt.malloc of size 0 returns a pointer and 0 instead of 100000",
               ((ERROR_CODES, r.check_code("acl.rt.malloc size 0", 0)),)),
