@@ -69,6 +69,8 @@ FAULT_SELECTIONS = {
     "arg_extreme_last_of_ties": ["conformance/test_execute.py", "-k", "ArgMin or ArgMaxD or WithValue"],
     "layer_norm_unbiased_variance": ["conformance/test_execute.py", "-k", "LayerNorm"],
     "avg_pool_counts_padding": ["conformance/test_execute.py", "-k", "AvgPool"],
+    "gelu_erf_form": ["conformance/test_execute.py", "-k", "Gelu and not FastGelu"],
+    "leaky_relu_slope_on_positive": ["conformance/test_execute.py", "-k", "LeakyRelu"],
 }
 
 #: For each deviation, every numeric conformance test of the ops (and dtypes) it affects, run in full.

@@ -14,6 +14,7 @@ import numpy as np
 
 from aclcts.core.constants import ErrorCode
 from aclcts.sim import seams
+from aclcts.sim.faults import activation as act
 from aclcts.sim.faults import binary_math as bm
 from aclcts.sim.faults import contract as c
 from aclcts.sim.faults import kernels as k
@@ -239,6 +240,13 @@ _ENTRIES = (
     Injection("avg_pool_counts_padding", FAULT,
               "AvgPool divides every window by kh * kw, counting the SAME padding as elements",
               (("average pool divisor", pl.padding_counted),)),
+    Injection("gelu_erf_form", FAULT,
+              "Gelu computes the exact x * Phi(x) (erf form) where CANN's Gelu computes the tanh approximation "
+              "0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))",
+              ((KERNELS, k.kernel_entries(["Gelu"], act.gelu_erf_form)),)),
+    Injection("leaky_relu_slope_on_positive", FAULT,
+              "LeakyRelu multiplies the positive inputs by negative_slope and passes the negative ones through",
+              ((KERNELS, k.kernel_entries(["LeakyRelu"], act.leaky_relu_slope_on_positive)),)),
 )
 
 #: Every injection by name.
