@@ -53,9 +53,12 @@ def _c(x: np.ndarray, value: float) -> np.generic:
     return x.dtype.type(value)
 
 
-def _at_limit(y: np.ndarray, x: np.ndarray, where: np.ndarray) -> None:
-    """Write the signed zero of x into y where x is infinite on the side `where` marks (the function's limit)."""
-    np.copyto(y, np.copysign(_c(x, 0.0), x), where=np.isinf(x) & where)
+def _at_limit(y: np.ndarray, x: np.ndarray, factor: float = 1.0) -> None:
+    """Write x's signed zero into y where x is infinite and factor * x < 0 (the side where the function tends to 0)."""
+    infinite = np.isinf(x)
+    if infinite.any():
+        side = infinite & (x * x.dtype.type(factor) < 0)
+        np.copyto(y, np.copysign(_c(x, 0.0), x), where=side)
 
 
 def _gelu(x: np.ndarray, y: np.ndarray, p: Params) -> None:
@@ -68,7 +71,7 @@ def _gelu(x: np.ndarray, y: np.ndarray, p: Params) -> None:
     np.exp(t, out=t)
     t += _c(x, 1.0)
     np.divide(x, t, out=y)
-    _at_limit(y, x, x < 0)
+    _at_limit(y, x)
 
 
 def _fast_gelu(x: np.ndarray, y: np.ndarray, p: Params) -> None:
@@ -81,7 +84,7 @@ def _fast_gelu(x: np.ndarray, y: np.ndarray, p: Params) -> None:
     a *= _c(x, FAST_GELU_SLOPE)
     np.exp(a, out=a)
     y *= a
-    _at_limit(y, x, x < 0)
+    _at_limit(y, x)
 
 
 def _swish(x: np.ndarray, y: np.ndarray, p: Params) -> None:
@@ -93,7 +96,7 @@ def _swish(x: np.ndarray, y: np.ndarray, p: Params) -> None:
     np.exp(t, out=t)
     t += _c(x, 1.0)
     np.divide(x, t, out=y)
-    _at_limit(y, x, x * scale < 0)
+    _at_limit(y, x, p[0])
 
 
 def _softplus_into(x: np.ndarray, y: np.ndarray, sign: float) -> None:
@@ -111,7 +114,7 @@ def _mish(x: np.ndarray, y: np.ndarray, p: Params) -> None:
     _softplus_into(x, y, 1.0)
     np.tanh(y, out=y)
     y *= x
-    _at_limit(y, x, x < 0)
+    _at_limit(y, x)
 
 
 def _softplus(x: np.ndarray, y: np.ndarray, p: Params) -> None:
@@ -128,7 +131,7 @@ def _leaky_relu(x: np.ndarray, y: np.ndarray, p: Params) -> None:
     np.multiply(x, slope, out=y)
     np.copyto(y, x, where=x > 0)
     if slope == 0:
-        _at_limit(y, x, x < 0)
+        _at_limit(y, x)
 
 
 def _elu_into(x: np.ndarray, y: np.ndarray, alpha: float, scale: float, input_scale: float) -> None:
@@ -180,31 +183,32 @@ def _hard_swish(x: np.ndarray, y: np.ndarray, p: Params) -> None:
     np.minimum(y, _c(x, 6.0), out=y)
     y /= _c(x, 6.0)
     y *= x
-    _at_limit(y, x, x < 0)
+    _at_limit(y, x)
 
 
 def _softsign(x: np.ndarray, y: np.ndarray, p: Params) -> None:
     np.abs(x, out=y)
     y += _c(x, 1.0)
     np.divide(x, y, out=y)
-    np.copyto(y, np.sign(x), where=np.isinf(x))
-
-
-def _shrink_into(x: np.ndarray, y: np.ndarray, lambd: np.generic, soft: bool) -> None:
-    """y = x (HardShrink) or x -+ lambd (SoftShrink) where x > lambd or x < -lambd, else 0; NaN stays NaN."""
-    y.fill(0)
-    above, below = x > lambd, x < -lambd
-    np.copyto(y, np.subtract(x, lambd) if soft else x, where=above)
-    np.copyto(y, np.add(x, lambd) if soft else x, where=below)
-    np.copyto(y, x, where=np.isnan(x))
+    infinite = np.isinf(x)
+    if infinite.any():
+        np.copyto(y, np.sign(x), where=infinite)
 
 
 def _soft_shrink(x: np.ndarray, y: np.ndarray, p: Params) -> None:
-    _shrink_into(x, y, _c(x, p[0]), True)
+    """sign(x) * max(|x| - lambd, 0): x moved lambd towards 0, or a zero; NaN stays NaN."""
+    np.abs(x, out=y)
+    y -= _c(x, p[0])
+    np.maximum(y, _c(x, 0.0), out=y)
+    np.copysign(y, x, out=y)
 
 
 def _hard_shrink(x: np.ndarray, y: np.ndarray, p: Params) -> None:
-    _shrink_into(x, y, _c(x, p[0]), False)
+    """x, or +0 where |x| <= lambd; NaN stays NaN."""
+    np.abs(x, out=y)
+    inside = y <= _c(x, p[0])
+    np.copyto(y, x)
+    np.copyto(y, _c(x, 0.0), where=inside)
 
 
 def _no_attrs(call: OpCall) -> Params:
