@@ -23,6 +23,7 @@ from aclcts.reference import (
     pooling,
     reduction,
     reshaping,
+    resize,
     scan,
     shape,
     sparse,
@@ -35,7 +36,7 @@ _REGISTRY: dict[str, RefOp] = {
     op.op_type: op
     for family in (elementwise, reduction, matmul, shape, index, nn, cast, unary_math, binary_math, logic, sparse,
                    activation, scan, reshaping, gather_scatter,
-                   norm, pooling)
+                   norm, pooling, resize)
     for op in family.OPS
 }
 

@@ -14,6 +14,7 @@ from aclcts.sim.kernels import (  # noqa: F401  (importing them registers the bu
     pooling,
     reduce,
     reshaping,
+    resize,
     scan,
     selection,
     softmax,
