@@ -21,6 +21,7 @@ from aclcts.sim.faults import kernels as k
 from aclcts.sim.faults import reductions as rd
 from aclcts.sim.faults import norm as nm
 from aclcts.sim.faults import pooling as pl
+from aclcts.sim.faults import resize as rs
 from aclcts.sim.faults import runtime as r
 from aclcts.sim.faults import sparse as sp
 from aclcts.sim.faults import unary_math as um
@@ -247,6 +248,9 @@ _ENTRIES = (
     Injection("leaky_relu_slope_on_positive", FAULT,
               "LeakyRelu multiplies the positive inputs by negative_slope and passes the negative ones through",
               ((KERNELS, k.kernel_entries(["LeakyRelu"], act.leaky_relu_slope_on_positive)),)),
+    Injection("resize_ignores_half_pixel_centers", FAULT,
+              "ResizeNearestNeighborV2 and ResizeBilinearV2 map coordinates as if half_pixel_centers were false",
+              ((KERNELS, k.kernel_entries(rs.RESIZE_OPS, rs.half_pixel_ignored)),)),
 )
 
 #: Every injection by name.
