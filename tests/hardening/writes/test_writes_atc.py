@@ -50,7 +50,12 @@ def test_op_types_that_are_no_plain_file_name_get_no_model(tmp_path, op):
     assert not result.operators[0].ok
 
 
-def test_legal_cann_names_and_op_types_still_compile(tmp_path):
+def test_legal_cann_names_and_op_types_still_compile(tmp_path, monkeypatch):
+    record = tmp_path / "opp" / "vendors" / "acme" / "op_proto" / "aclcts" / "AddCustom.json"
+    record.parent.mkdir(parents=True)
+    record.write_text(json.dumps({"op": "AddCustom", "inputs": "x:T, y:T", "outputs": "z:T",
+                                  "types": {"T": ["float32"]}}))
+    monkeypatch.setenv("ASCEND_OPP_PATH", str(tmp_path / "opp"))
     output = tmp_path / "out"
     result = compile_singleop(_write(tmp_path, [element("AddCustom"), element("Add", name="my.model-1_x"),
                                                 element("Add", name="bad#name")]), output, "Ascend910B1")
