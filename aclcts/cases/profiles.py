@@ -1,7 +1,8 @@
 """Value profiles: named magnitude classes of input values per dtype and op family, and the cases that run them.
 
 `unit` is a case's own `values:` distributions, which every shape runs. The other classes run on one representative
-shape per dtype combination and attribute set, as extra cases whose id ends in `-<profile>`:
+shape per dtype combination and attribute set, as extra cases whose id ends in `-<profile>` (in execute_v2 mode
+only, when the case has it):
 
 - `subnormal` (floats): mostly subnormals of the input dtype, some smallest normals and unit values;
 - `tiny` (floats): normal values within 2^12 of the smallest normal;
@@ -42,6 +43,8 @@ DEFAULTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "reduction": (("wide_sums", "large"), ("wide_sums",)),
     "matmul": (("wide_sums", "large"), ("wide_sums",)),
 }
+#: The execution mode profile cases run in when their case lists it (the values reach the same kernel in every mode).
+PROFILE_MODE = "execute_v2"
 #: Relative margin kept below the overflow boundary found by bisection, and the bisection's steps.
 LARGE_MARGIN = 2.0 ** -10
 LARGE_STEPS = 24
@@ -128,7 +131,8 @@ def with_profiles(cases: list[Case], data: dict, c: SchemaChecker) -> list[Case]
         seen.add(key)
         chosen = _defaults(tensor.np_dtype, case.family) if requested is None else \
             requested.get(tensor.dtype_name, _defaults(tensor.np_dtype, case.family))
-        extra += [replace(case, id=f"{case.id}-{name}", profile=name) for name in chosen]
+        modes = tuple(m for m in case.modes if m == PROFILE_MODE) or case.modes
+        extra += [replace(case, id=f"{case.id}-{name}", profile=name, modes=modes) for name in chosen]
     return cases + extra
 
 

@@ -57,8 +57,14 @@ def test_the_family_defaults_run_on_the_first_non_empty_shape_of_each_dtype(tmp_
         "Add-int32-2x3_2x3-int_extremes",
     ]
     assert len([c for c in cases if not c.profile]) == 6
-    profiled = {c.id: c for c in cases}["Add-float32-2x3_2x3-large"]
-    assert profiled.op_model("Ascend910B1") == {c.id: c for c in cases}["Add-float32-2x3_2x3"].op_model("Ascend910B1")
+    profiled, base = (next(c for c in cases if c.id == i) for i in ("Add-float32-2x3_2x3-large", "Add-float32-2x3_2x3"))
+    assert profiled.op_model("Ascend910B1") == base.op_model("Ascend910B1")
+    assert base.modes == ("execute_v2", "handle") and profiled.modes == ("execute_v2",)
+
+
+def test_a_handle_only_case_runs_its_profiles_with_handles(tmp_path):
+    source = write(tmp_path, ADD + ["modes: [handle]"])
+    assert {c.modes for c in expand_file(source) if c.profile} == {("handle",)}
 
 
 def test_each_attr_set_gets_its_own_profile_cases(tmp_path):
