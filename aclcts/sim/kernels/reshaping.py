@@ -1,1 +1,517 @@
-"""placeholder"""
+"""Movement and shape kernels of issue 23 (exact, values copied bit for bit): Pad, PadV3, MirrorPad, ExpandDims,
+Squeeze, Unsqueeze, Flatten, BroadcastTo, ReverseV2, StridedSlice, ConcatV2, Pack, Unpack, SplitV, SpaceToDepth,
+DepthToSpace, Permute, Identity, Tril, Triu, Roll, Diag.
+
+Prototypes: aclcts/core/prototypes/reshaping.py (graphengine 910 op_proto/inc/ pad_ops.h, array_ops.h,
+transformation_ops.h, selection_ops.h, split_combination_ops.h, matrix_calculation_ops.h, nn_norm_ops.h).
+Semantics where the headers name a framework: StridedSlice, ReverseV2, MirrorPad, SplitV, Pack/Unpack, BroadcastTo,
+SpaceToDepth/DepthToSpace and Diag as TensorFlow; PadV3, Flatten and Unsqueeze as ONNX; Roll, Tril and Triu as PyTorch.
+No arithmetic happens: every output element is one input element (or the padding value, or 0), so the kernels compute
+in the storage dtype with NumPy's movement routines (views, np.pad, np.flip, np.roll, reshape/transpose).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.numerics import BFLOAT16, BOOL, FLOATS, INTS
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, fully_known, inferred, unknown_rank
+
+ANY = FLOATS + INTS + (BOOL, np.dtype(np.complex64), np.dtype(np.complex128))
+_FLATTEN = tuple(d for d in FLOATS + INTS if d != np.dtype(np.float64))
+_ROLL = (BFLOAT16,) + tuple(np.dtype(t) for t in (np.float16, np.float32, np.int32, np.uint32, np.int8, np.uint8,
+                                                 np.int64))
+_DIAG = tuple(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.int32, np.int64, np.complex64,
+                                      np.complex128))
+_PERMUTE = (np.dtype(np.float16), np.dtype(np.float32))
+_NO_COMPLEX = FLOATS + INTS + (BOOL,)
+Shape = tuple[int, ...]
+#: An op's output shapes from x's known shape, the values of its other inputs (None if not known) and the call.
+ShapeRule = Callable[[OpCall, Shape, list[list[int] | None]], list[Shape]]
+Compute = Callable[[OpCall, np.ndarray, list[np.ndarray], Outputs], list[np.ndarray]]
+
+
+def _values(call: OpCall, arrays: list[Any], names: tuple[str, ...]) -> list[list[int] | None]:
+    """The integers of each named index input after x (None for an absent value)."""
+    return [None if i + 1 >= len(arrays) or arrays[i + 1] is None else call.index_values(i + 1, n, arrays[i + 1])
+            for i, n in enumerate(names)]
+
+
+def _register(op_type: str, names: tuple[str, ...], outputs: Callable[[OpCall, Shape, list], list[str]],
+              allowed: tuple[np.dtype, ...], rule: ShapeRule, compute: Compute, keeps_rank: bool = False,
+              optional: int = 0) -> None:
+    """A kernel whose first input is x, followed by the index inputs `names` (and `optional` optional inputs),
+    every output of x's dtype; infer_shape gives the rule's shapes when x's shape and the index values are known."""
+    count = (1 + len(names), 1 + len(names) + optional)
+
+    def run(inputs: list[np.ndarray | None], attrs: dict[str, Any], infos: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(*count)
+        x = call.input(0, "x")
+        call.require_dtype("x", x.dtype, allowed)
+        values = _values(call, [x] + [call.input(i + 1, n) for i, n in enumerate(names)], names)
+        out = Outputs(call, infos, outputs(call, tuple(x.shape), values))
+        for i in range(len(infos)):
+            out.require_dtype(i, x.dtype, "same as input 'x'")
+        return compute(call, x, [np.asarray(v) for v in values], out)
+
+    def infer(inputs: list[TensorInfo], given: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(*count)
+        x = call.input(0, "x")
+        shape = tuple(x.shape)
+        values = _values(call, list(given), names)
+        if not unknown_rank(shape) and fully_known(shape) and all(v is not None for v in values):
+            return [inferred(x.dtype, s) for s in rule(call, shape, values)]
+        if keeps_rank and not unknown_rank(shape):
+            return [inferred(x.dtype, [UNKNOWN] * len(shape))]
+        return [inferred(x.dtype, (UNKNOWN_RANK,))]
+
+    builtin(op_type, run, infer)
+
+
+def _y(call: OpCall, shape: Shape, values: list) -> list[str]:
+    return ["y"]
+
+
+def _same(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    return [shape]
+
+
+# padding --------------------------------------------------------------------------------------------------------
+def _pairs(call: OpCall, paddings: list[int], rank: int, contiguous: bool = True) -> list[tuple[int, int]]:
+    if len(paddings) != 2 * rank:
+        raise call.fail(f"input 'paddings' {paddings} must hold 2 values per dim of 'x' ({2 * rank})")
+    pairs = [(paddings[2 * i], paddings[2 * i + 1]) if contiguous else (paddings[i], paddings[rank + i])
+             for i in range(rank)]
+    if any(b < 0 or e < 0 for b, e in pairs):
+        raise call.fail(f"input 'paddings' {paddings} has a negative padding")
+    return pairs
+
+
+def _pad_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    contiguous = call.attr_bool("paddings_contiguous", True) if call.op_type == "PadV3" else True
+    return [tuple(d + b + e for d, (b, e) in zip(shape, _pairs(call, values[0], len(shape), contiguous)))]
+
+
+def _constant_pad(x: np.ndarray, pairs: list[tuple[int, int]], value: Any, out: Outputs) -> np.ndarray:
+    y = out.buffer(0, tuple(d + b + e for d, (b, e) in zip(x.shape, pairs)))
+    y[...] = value
+    y[tuple(slice(b, b + d) for d, (b, _) in zip(x.shape, pairs))] = x
+    return y
+
+
+def _mode_pad(call: OpCall, x: np.ndarray, pairs: list[tuple[int, int]], mode: str) -> np.ndarray:
+    """np.pad in reflect (border once), symmetric (border repeated) or edge mode, limits checked first."""
+    for axis, (d, (b, e)) in enumerate(zip(x.shape, pairs)):
+        limit = {"reflect": d - 1, "symmetric": d}.get(mode, d if d == 0 else max(b, e))
+        if max(b, e) > limit:
+            raise call.fail(f"{mode} padding ({b}, {e}) of dim {axis} exceeds {limit} (dim size {d})")
+    return np.pad(x, pairs, mode=mode) if x.ndim else x.copy()
+
+
+def _pad(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    return [out.emit(0, _constant_pad(x, _pairs(call, values[0].tolist(), x.ndim), 0, out))]
+
+
+def _pad_v3(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    pairs = _pairs(call, values[0].tolist(), x.ndim, call.attr_bool("paddings_contiguous", True))
+    mode = call.attr_str("mode", "constant")
+    if mode == "constant":
+        fill = call.optional(2)
+        if fill is not None:
+            call.require_same_dtype(["x", "constant_values"], [x.dtype, np.asarray(fill).dtype])
+        value = 0 if fill is None else np.asarray(fill).reshape(-1)[:1]
+        return [out.emit(0, _constant_pad(x, pairs, value, out))]
+    if mode not in ("reflect", "edge"):
+        raise call.fail(f"attr 'mode' is {mode!r}, expected one of: constant, reflect, edge")
+    if x.dtype == BFLOAT16:
+        raise call.fail(f"bfloat16 'x' is supported in constant mode only, not {mode!r}")
+    return [out.emit(0, _mode_pad(call, x, pairs, mode))]
+
+
+def _mirror_pad(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    mode = call.attrs.get("mode")
+    if mode not in ("REFLECT", "SYMMETRIC"):
+        raise call.fail(f"attr 'mode' is {mode!r}, expected one of: REFLECT, SYMMETRIC")
+    return [out.emit(0, _mode_pad(call, x, _pairs(call, values[0].tolist(), x.ndim), mode.lower()))]
+
+
+# dims -----------------------------------------------------------------------------------------------------------
+def _expand_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    if len(values[0]) != 1:
+        raise call.fail(f"input 'axis' must hold one value, got {values[0]}")
+    axis = call.axis("input 'axis'", values[0][0], len(shape), allow_end=True)
+    return [shape[:axis] + (1,) + shape[axis:]]
+
+
+def _squeeze_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    listed = call.attr_list_int("axis", [])
+    axes = {call.axis("attr 'axis'", a, len(shape)) for a in listed}
+    if not listed:
+        axes = {i for i, d in enumerate(shape) if d == 1}
+    bad = sorted(a for a in axes if shape[a] != 1)
+    if bad:
+        raise call.fail(f"attr 'axis' {listed}: dim(s) {bad} of 'x' {list(shape)} are not 1")
+    return [tuple(d for i, d in enumerate(shape) if i not in axes)]
+
+
+def _unsqueeze_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    listed = call.attr_list_int("axes", [])
+    rank = len(shape) + len(listed)
+    axes = {call.axis("attr 'axes'", a, rank) for a in listed}
+    if len(axes) != len(listed):
+        raise call.fail(f"attr 'axes' {listed} repeats a dim")
+    dims = list(shape)
+    for a in sorted(axes):
+        dims.insert(a, 1)
+    return [tuple(dims)]
+
+
+def _flatten_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    axis = call.attr_int("axis", 1)
+    if not -len(shape) <= axis <= len(shape):
+        raise call.fail(f"attr 'axis' {axis} is out of range for a rank-{len(shape)} input "
+                        f"(expected [{-len(shape)}, {len(shape)}])")
+    axis %= len(shape) + 1 if axis >= 0 else len(shape)
+    return [(int(np.prod(shape[:axis], dtype=np.int64)), int(np.prod(shape[axis:], dtype=np.int64)))]
+
+
+def _reshape_to(rule: ShapeRule) -> Compute:
+    def compute(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+        return [out.emit(0, x.reshape(rule(call, tuple(x.shape), [v.tolist() for v in values])[0]))]
+    return compute
+
+
+def _broadcast_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    target = tuple(values[0])
+    try:
+        if np.broadcast_shapes(shape, target) == target and all(d >= 0 for d in target):
+            return [target]
+    except ValueError:
+        pass
+    raise call.fail(f"'x' {list(shape)} cannot be broadcast to input 'shape' {list(target)}")
+
+
+def _broadcast_to(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    y = out.buffer(0, _broadcast_rule(call, tuple(x.shape), [values[0].tolist()])[0])
+    np.copyto(y, x)
+    return [out.emit(0, y)]
+
+
+# reverse, strided slice -----------------------------------------------------------------------------------------
+def _reverse(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    axes = [call.axis("input 'axis'", a, x.ndim) for a in values[0].tolist()]
+    if len(set(axes)) != len(axes):
+        raise call.fail(f"input 'axis' {values[0].tolist()} repeats a dim")
+    return [out.emit(0, np.flip(x, axes) if axes else x)]
+
+
+def _index(call: OpCall, shape: Shape, values: list) -> tuple[Any, ...]:
+    """StridedSlice's masks and begin/end/strides as one NumPy index (Python slices clamp as TensorFlow does)."""
+    begin, end, strides = values
+    if not len(begin) == len(end) == len(strides):
+        raise call.fail(f"inputs 'begin' {begin}, 'end' {end} and 'strides' {strides} must have one length")
+    masks = {m: call.attr_int(m, 0) for m in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                                                "shrink_axis_mask")}
+    if bin(masks["ellipsis_mask"] & ((1 << len(begin)) - 1)).count("1") > 1:
+        raise call.fail(f"attr 'ellipsis_mask' {masks['ellipsis_mask']} sets more than one bit")
+    index: list[Any] = []
+    for i, (b, e, s) in enumerate(zip(begin, end, strides)):
+        bit = 1 << i
+        if masks["ellipsis_mask"] & bit:
+            index.append(Ellipsis)
+        elif masks["new_axis_mask"] & bit:
+            index.append(np.newaxis)
+        elif s == 0:
+            raise call.fail(f"input 'strides' {strides} has a 0")
+        elif masks["shrink_axis_mask"] & bit:
+            index.append(b)
+        else:
+            index.append(slice(None if masks["begin_mask"] & bit else b, None if masks["end_mask"] & bit else e, s))
+    return tuple(index)
+
+
+def _strided_view(call: OpCall, x: np.ndarray, values: list) -> np.ndarray:
+    try:
+        return x[_index(call, tuple(x.shape), values)]
+    except IndexError as exc:
+        raise call.fail(f"begin/end/strides {values} do not fit 'x' {list(x.shape)}: {exc}") from None
+
+
+def _strided_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    return [tuple(_strided_view(call, np.empty(shape, dtype=np.bool_), values).shape)]
+
+
+def _strided_slice(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    return [out.emit(0, _strided_view(call, x, [v.tolist() for v in values]))]
+
+
+# splitting ------------------------------------------------------------------------------------------------------
+def _unpack_axis(call: OpCall, shape: Shape) -> int:
+    axis = call.axis("attr 'axis'", call.attr_int("axis", 0), len(shape))
+    num = call.attr_int("num", required=True)
+    if num != shape[axis]:
+        raise call.fail(f"attr 'num' is {num}, but dim {axis} of 'x' {list(shape)} is {shape[axis]}")
+    return axis
+
+
+def _unpack_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    axis = _unpack_axis(call, shape)
+    return [shape[:axis] + shape[axis + 1:]] * shape[axis]
+
+
+def _unpack(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    axis = _unpack_axis(call, tuple(x.shape))
+    moved = np.moveaxis(x, axis, 0)
+    return [out.emit(i, moved[i]) for i in range(moved.shape[0])]
+
+
+def _split_sizes(call: OpCall, shape: Shape, values: list) -> tuple[int, list[int]]:
+    sizes, split_dim = values
+    if len(split_dim) != 1:
+        raise call.fail(f"input 'split_dim' must hold one value, got {split_dim}")
+    axis = call.axis("input 'split_dim'", split_dim[0], len(shape))
+    num = call.attr_int("num_split", required=True)
+    if len(sizes) != num or sizes.count(-1) > 1 or any(s < -1 for s in sizes):
+        raise call.fail(f"input 'size_splits' {sizes} must hold num_split={num} sizes, at most one of them -1")
+    rest = shape[axis] - sum(s for s in sizes if s >= 0)
+    resolved = [rest if s == -1 else s for s in sizes]
+    if rest < 0 or sum(resolved) != shape[axis]:
+        raise call.fail(f"input 'size_splits' {sizes} does not add up to dim {axis} of 'x' ({shape[axis]})")
+    return axis, resolved
+
+
+def _split_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    axis, sizes = _split_sizes(call, shape, values)
+    return [shape[:axis] + (s,) + shape[axis + 1:] for s in sizes]
+
+
+def _split_v(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    axis, sizes = _split_sizes(call, tuple(x.shape), [v.tolist() for v in values])
+    parts = np.split(x, np.cumsum(sizes)[:-1], axis=axis)
+    return [out.emit(i, p) for i, p in enumerate(parts)]
+
+
+# depth and space ------------------------------------------------------------------------------------------------
+def _block(call: OpCall, shape: Shape, to_depth: bool) -> tuple[int, str, Shape]:
+    """block_size, data_format and x's shape as (N, H, W, C), checked."""
+    block = call.attr_int("block_size", required=True)
+    fmt = call.attr_str("data_format", "NHWC")
+    if fmt not in ("NHWC", "NCHW"):
+        raise call.fail(f"attr 'data_format' is {fmt!r}, expected one of: NHWC, NCHW")
+    if len(shape) != 4:
+        raise call.fail(f"input 'x' must be 4-D, got {list(shape)}")
+    n, h, w, c = shape if fmt == "NHWC" else (shape[0], shape[2], shape[3], shape[1])
+    if block < 2 or (h % block or w % block if to_depth else c % (block * block)):
+        what = "the height and width" if to_depth else "the depth by block_size^2"
+        raise call.fail(f"attr 'block_size' {block} must be >= 2 and divide {what} of 'x' {list(shape)}")
+    return block, fmt, (n, h, w, c)
+
+
+def _space_rule(to_depth: bool) -> ShapeRule:
+    def rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+        b, fmt, (n, h, w, c) = _block(call, shape, to_depth)
+        h, w, c = (h // b, w // b, c * b * b) if to_depth else (h * b, w * b, c // (b * b))
+        return [(n, h, w, c) if fmt == "NHWC" else (n, c, h, w)]
+    return rule
+
+
+def _space_to_depth(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    b, fmt, (n, h, w, c) = _block(call, tuple(x.shape), True)
+    nhwc = x if fmt == "NHWC" else np.transpose(x, (0, 2, 3, 1))
+    y = nhwc.reshape(n, h // b, b, w // b, b, c).transpose(0, 1, 3, 2, 4, 5).reshape(n, h // b, w // b, c * b * b)
+    return [out.emit(0, y if fmt == "NHWC" else np.transpose(y, (0, 3, 1, 2)))]
+
+
+def _depth_to_space(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    b, fmt, (n, h, w, c) = _block(call, tuple(x.shape), False)
+    mode = call.attr_str("mode", "DCR")
+    if mode not in ("DCR", "CRD"):
+        raise call.fail(f"attr 'mode' is {mode!r}, expected one of: DCR, CRD")
+    nhwc = x if fmt == "NHWC" else np.transpose(x, (0, 2, 3, 1))
+    c_out = c // (b * b)
+    if mode == "DCR":
+        blocks = nhwc.reshape(n, h, w, b, b, c_out)
+    else:
+        blocks = nhwc.reshape(n, h, w, c_out, b, b).transpose(0, 1, 2, 4, 5, 3)
+    y = blocks.transpose(0, 1, 3, 2, 4, 5).reshape(n, h * b, w * b, c_out)
+    return [out.emit(0, y if fmt == "NHWC" else np.transpose(y, (0, 3, 1, 2)))]
+
+
+# Permute, Identity, Tril/Triu, Roll, Diag -----------------------------------------------------------------------
+def _order(call: OpCall, rank: int) -> list[int]:
+    order = [call.axis("attr 'order'", a, max(rank, 1)) for a in call.attr_list_int("order", [0])]
+    if sorted(order) != list(range(rank)):
+        raise call.fail(f"attr 'order' {call.attrs.get('order', [0])} is not a permutation of the {rank} dims of 'x'")
+    return order
+
+
+def _permute(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    order = _order(call, x.ndim)
+    y = out.buffer(0, tuple(x.shape[a] for a in order))
+    np.copyto(y, np.transpose(x, order))
+    return [out.emit(0, y)]
+
+
+def _identity(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    return [out.emit(0, x)]
+
+
+def _matrix_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    if len(shape) < 2:
+        raise call.fail(f"input 'x' must have at least 2 dims, got {list(shape)}")
+    return [shape]
+
+
+def _triangle(lower: bool) -> Compute:
+    def compute(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+        _matrix_rule(call, tuple(x.shape), [])
+        k = call.attr_int("diagonal", 0)
+        return [out.emit(0, np.tril(x, k) if lower else np.triu(x, k))]
+    return compute
+
+
+def _roll(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    shifts = call.attr_list_int("shifts", required=True)
+    dims = call.attr_list_int("dims", [])
+    if not dims:
+        if len(shifts) != 1:
+            raise call.fail(f"attr 'shifts' {shifts} must hold one shift when 'dims' is empty")
+        return [out.emit(0, np.roll(x, shifts[0]) if x.size else x)]
+    if len(shifts) != len(dims):
+        raise call.fail(f"attrs 'shifts' {shifts} and 'dims' {dims} must have one length")
+    axes = [call.axis("attr 'dims'", d, x.ndim) for d in dims]
+    return [out.emit(0, np.roll(x, shifts, axes) if x.size else x)]
+
+
+def _diag_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    if not shape:
+        raise call.fail("input 'x' must have at least 1 dim")
+    return [shape + shape]
+
+
+def _diag(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    (shape,) = _diag_rule(call, tuple(x.shape), [])
+    y = out.buffer(0, shape)
+    y.fill(0)
+    y.reshape(-1)[:: x.size + 1] = x.reshape(-1)
+    return [out.emit(0, y)]
+
+
+# multi-input ops ------------------------------------------------------------------------------------------------
+def _inputs_x(call: OpCall, count: int) -> list[np.ndarray]:
+    tensors = [call.input(i, f"x{i}") for i in range(count)]
+    if not tensors:
+        raise call.fail("at least one dynamic input 'x' is required")
+    call.require_same_dtype([f"x{i}" for i in range(count)], [t.dtype for t in tensors])
+    if call.attr_int("N", 1) != count and "N" in call.attrs:
+        raise call.fail(f"attr 'N' is {call.attrs['N']}, but {count} dynamic inputs 'x' were given")
+    return tensors
+
+
+def _concat_rule(call: OpCall, shapes: list[Shape], dim: int) -> tuple[int, Shape]:
+    rank = len(shapes[0])
+    axis = call.axis("input 'concat_dim'", dim, rank)
+    for i, s in enumerate(shapes):
+        if len(s) != rank or any(a != b for j, (a, b) in enumerate(zip(s, shapes[0])) if j != axis):
+            raise call.fail(f"input 'x{i}' has shape {list(s)}; all inputs must match 'x0' {list(shapes[0])} "
+                            f"except in dim {axis}")
+    return axis, tuple(sum(s[axis] for s in shapes) if j == axis else d for j, d in enumerate(shapes[0]))
+
+
+def _concat_dim(call: OpCall, value: Any) -> int:
+    dims = call.index_values(len(call.inputs) - 1, "concat_dim", value)
+    if len(dims) != 1:
+        raise call.fail(f"input 'concat_dim' must hold one value, got {dims}")
+    return dims[0]
+
+
+def _concat_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], infos: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("ConcatV2", inputs, attrs)
+    call.require_count(2, max(2, len(inputs)))
+    tensors = _inputs_x(call, len(inputs) - 1)
+    call.require_dtype("x0", tensors[0].dtype, ANY)
+    axis, shape = _concat_rule(call, [tuple(t.shape) for t in tensors], _concat_dim(call, inputs[-1]))
+    out = Outputs(call, infos, ["y"])
+    out.require_dtype(0, tensors[0].dtype, "same as the inputs 'x'")
+    y = out.buffer(0, shape)
+    np.concatenate(tensors, axis=axis, out=y)
+    return [out.emit(0, y)]
+
+
+def _concat_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("ConcatV2", inputs, attrs)
+    call.require_count(2, max(2, len(inputs)))
+    shapes = [tuple(call.input(i, f"x{i}").shape) for i in range(len(inputs) - 1)]
+    dim = values[-1] if len(values) == len(inputs) else None
+    if dim is None or not all(fully_known(s) and not unknown_rank(s) for s in shapes):
+        return [inferred(inputs[0].dtype, (UNKNOWN_RANK,))]
+    return [inferred(inputs[0].dtype, _concat_rule(call, shapes, _concat_dim(call, dim))[1])]
+
+
+def _pack_shape(call: OpCall, shapes: list[Shape]) -> tuple[int, Shape]:
+    if any(s != shapes[0] for s in shapes):
+        raise call.fail(f"inputs 'x' have shapes {[list(s) for s in shapes]}; they must be equal")
+    axis = call.axis("attr 'axis'", call.attr_int("axis", 0), len(shapes[0]), allow_end=True)
+    return axis, shapes[0][:axis] + (len(shapes),) + shapes[0][axis:]
+
+
+def _pack_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], infos: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Pack", inputs, attrs)
+    tensors = _inputs_x(call, len(inputs))
+    call.require_dtype("x0", tensors[0].dtype, ANY)
+    axis, shape = _pack_shape(call, [tuple(t.shape) for t in tensors])
+    out = Outputs(call, infos, ["y"])
+    out.require_dtype(0, tensors[0].dtype, "same as the inputs 'x'")
+    y = out.buffer(0, shape)
+    np.stack(tensors, axis=axis, out=y)
+    return [out.emit(0, y)]
+
+
+def _pack_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Pack", inputs, attrs)
+    shapes = [tuple(call.input(i, f"x{i}").shape) for i in range(len(inputs))]
+    if not shapes or any(unknown_rank(s) for s in shapes):
+        return [inferred(inputs[0].dtype, (UNKNOWN_RANK,))]
+    if not all(fully_known(s) for s in shapes):
+        return [inferred(inputs[0].dtype, [UNKNOWN] * (len(shapes[0]) + 1))]
+    return [inferred(inputs[0].dtype, _pack_shape(call, shapes)[1])]
+
+
+def _names(prefix: str, rule: ShapeRule) -> Callable[[OpCall, Shape, list], list[str]]:
+    """Dynamic output names y0, y1, ... as many as the rule gives shapes."""
+    def outputs(call: OpCall, shape: Shape, values: list) -> list[str]:
+        return [f"{prefix}{i}" for i in range(len(rule(call, shape, values)))]
+    return outputs
+
+
+_ONE = ("paddings",)
+_register("Pad", _ONE, _y, ANY, _pad_rule, _pad)
+_register("PadV3", _ONE, _y, ANY, _pad_rule, _pad_v3, optional=1)
+_register("MirrorPad", _ONE, _y, ANY, _pad_rule, _mirror_pad)
+_register("ExpandDims", ("axis",), _y, _NO_COMPLEX, _expand_rule, _reshape_to(_expand_rule))
+_register("Squeeze", (), _y, ANY, _squeeze_rule, _reshape_to(_squeeze_rule))
+_register("Unsqueeze", (), _y, ANY, _unsqueeze_rule, _reshape_to(_unsqueeze_rule))
+_register("Flatten", (), _y, _FLATTEN, _flatten_rule, _reshape_to(_flatten_rule))
+_register("BroadcastTo", ("shape",), _y, ANY, _broadcast_rule, _broadcast_to)
+_register("ReverseV2", ("axis",), _y, ANY, _same, _reverse, keeps_rank=True)
+_register("StridedSlice", ("begin", "end", "strides"), _y, ANY, _strided_rule, _strided_slice)
+_register("Unpack", (), _names("y", _unpack_rule), ANY, _unpack_rule, _unpack)
+_register("SplitV", ("size_splits", "split_dim"), _names("y", _split_rule), ANY, _split_rule, _split_v)
+_register("SpaceToDepth", (), _y, ANY, _space_rule(True), _space_to_depth)
+_register("DepthToSpace", (), _y, ANY, _space_rule(False), _depth_to_space)
+_register("Permute", (), _y, _PERMUTE, lambda c, s, v: [tuple(s[a] for a in _order(c, len(s)))], _permute)
+_register("Identity", (), _y, _NO_COMPLEX, _same, _identity, keeps_rank=True)
+_register("Tril", (), _y, ANY, _matrix_rule, _triangle(True), keeps_rank=True)
+_register("Triu", (), _y, ANY, _matrix_rule, _triangle(False), keeps_rank=True)
+_register("Roll", (), _y, _ROLL, _same, _roll, keeps_rank=True)
+_register("Diag", (), _y, _DIAG, _diag_rule, _diag)
+builtin("ConcatV2", _concat_compute, _concat_infer)
+builtin("Pack", _pack_compute, _pack_infer)

@@ -1,0 +1,71 @@
+"""Prototypes of the movement and shape ops of issue 23: padding, dims, broadcast, reverse, strided slice,
+concatenation, stacking, splitting, depth/space, Permute, Identity, Tril/Triu, Roll and Diag.
+
+Source: mindspore-ai/graphengine 910 third_party/fwkacllib/inc/op_proto/inc/ pad_ops.h (Pad, PadV3, BroadcastTo, Diag),
+array_ops.h (MirrorPad, ExpandDims, Squeeze, Unsqueeze, Identity), transformation_ops.h (Flatten, Unpack,
+SpaceToDepth, DepthToSpace, Permute), selection_ops.h (ReverseV2, StridedSlice), split_combination_ops.h (ConcatV2,
+Pack, SplitV), matrix_calculation_ops.h (Tril, Triu), nn_norm_ops.h (Roll). TensorType::BasicType and ALL are taken
+as every dtype the suite has (as shape.py does); string, quantized and complex32 types are left out.
+"""
+
+from __future__ import annotations
+
+from aclcts.core.prototypes.dtypes import BASIC, BOOL, COMPLEX, FLOAT64, FLOATS, INDEX, INTS
+from aclcts.core.prototypes.spec import Attr, Prototype, op
+
+_GE = "graphengine 910 op_proto/inc/"
+#: ExpandDims' and Identity's explicit list (string left out).
+_EXPAND = FLOATS + FLOAT64 + INTS + BOOL
+_MIRROR = ("int8", "uint8", "int16", "uint16", "int32", "int64") + FLOATS + FLOAT64 + BOOL + COMPLEX
+_REVERSE = ("int8", "uint8", "int16", "uint16", "int32", "int64") + FLOATS + FLOAT64 + BOOL + COMPLEX
+_FLATTEN = INTS + FLOATS
+_ROLL = FLOATS + ("int32", "uint32", "int8", "uint8", "int64")
+_DIAG = ("float16", "float32", "float64", "int32", "int64") + COMPLEX
+_MASKS = tuple(Attr(name, "int", 0) for name in
+               ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"))
+
+
+PROTOTYPES: tuple[Prototype, ...] = (
+    op("Pad", "x:T, paddings:I", "y:T", {"T": BASIC, "I": INDEX}, source=f"{_GE}pad_ops.h REG_OP(Pad)"),
+    op("PadV3", "x:T, paddings:I, constant_values?:T", "y:T", {"T": BASIC, "I": INDEX},
+       (Attr("mode", "str", "constant"), Attr("paddings_contiguous", "bool", True)),
+       source=f"{_GE}pad_ops.h REG_OP(PadV3)"),
+    op("MirrorPad", "x:T, paddings:I", "y:T", {"T": _MIRROR, "I": INDEX}, (Attr("mode", "str"),),
+       source=f"{_GE}array_ops.h REG_OP(MirrorPad)"),
+    op("ExpandDims", "x:T, axis:I", "y:T", {"T": _EXPAND, "I": INDEX}, source=f"{_GE}array_ops.h REG_OP(ExpandDims)"),
+    op("Squeeze", "x:T", "y:T", {"T": BASIC}, (Attr("axis", "list_int", ()),),
+       source=f"{_GE}array_ops.h REG_OP(Squeeze)"),
+    op("Unsqueeze", "x:T", "y:T", {"T": BASIC}, (Attr("axes", "list_int", ()),),
+       source=f"{_GE}array_ops.h REG_OP(Unsqueeze)"),
+    op("Flatten", "x:T", "y:T", {"T": _FLATTEN}, (Attr("axis", "int", 1),),
+       source=f"{_GE}transformation_ops.h REG_OP(Flatten)"),
+    op("BroadcastTo", "x:T, shape:I", "y:T", {"T": BASIC, "I": INDEX}, source=f"{_GE}pad_ops.h REG_OP(BroadcastTo)"),
+    op("ReverseV2", "x:T, axis:I", "y:T", {"T": _REVERSE, "I": INDEX},
+       source=f"{_GE}selection_ops.h REG_OP(ReverseV2)"),
+    op("StridedSlice", "x:T, begin:I, end:I, strides:I", "y:T", {"T": BASIC, "I": INDEX}, _MASKS,
+       source=f"{_GE}selection_ops.h REG_OP(StridedSlice)"),
+    op("ConcatV2", "x*:T, concat_dim:I", "y:T", {"T": BASIC, "I": INDEX}, (Attr("N", "int", 1),),
+       source=f"{_GE}split_combination_ops.h REG_OP(ConcatV2)"),
+    op("Pack", "x*:T", "y:T", {"T": BASIC}, (Attr("axis", "int", 0), Attr("N", "int", 1)),
+       source=f"{_GE}split_combination_ops.h REG_OP(Pack)"),
+    op("Unpack", "x:T", "y*:T", {"T": BASIC}, (Attr("num", "int"), Attr("axis", "int", 0)),
+       source=f"{_GE}transformation_ops.h REG_OP(Unpack)"),
+    op("SplitV", "x:T, size_splits:I, split_dim:D", "y*:T", {"T": BASIC, "I": INDEX, "D": INDEX},
+       (Attr("num_split", "int"),),
+       source=f"{_GE}split_combination_ops.h REG_OP(SplitV)"),
+    op("SpaceToDepth", "x:T", "y:T", {"T": BASIC}, (Attr("block_size", "int"), Attr("data_format", "str", "NHWC")),
+       source=f"{_GE}transformation_ops.h REG_OP(SpaceToDepth)"),
+    op("DepthToSpace", "x:T", "y:T", {"T": BASIC},
+       (Attr("block_size", "int"), Attr("mode", "str", "DCR"), Attr("data_format", "str", "NHWC")),
+       source=f"{_GE}transformation_ops.h REG_OP(DepthToSpace)"),
+    op("Permute", "x:T", "y:T", {"T": ("float16", "float32")}, (Attr("order", "list_int", (0,)),),
+       source=f"{_GE}transformation_ops.h REG_OP(Permute)"),
+    op("Identity", "x:T", "y:T", {"T": _EXPAND}, source=f"{_GE}array_ops.h REG_OP(Identity)"),
+    op("Tril", "x:T", "y:T", {"T": BASIC}, (Attr("diagonal", "int", 0),),
+       source=f"{_GE}matrix_calculation_ops.h REG_OP(Tril)"),
+    op("Triu", "x:T", "y:T", {"T": BASIC}, (Attr("diagonal", "int", 0),),
+       source=f"{_GE}matrix_calculation_ops.h REG_OP(Triu)"),
+    op("Roll", "x:T", "y:T", {"T": _ROLL}, (Attr("shifts", "list_int"), Attr("dims", "list_int", ())),
+       source=f"{_GE}nn_norm_ops.h REG_OP(Roll)"),
+    op("Diag", "x:T", "y:T", {"T": _DIAG}, source=f"{_GE}pad_ops.h REG_OP(Diag)"),
+)
