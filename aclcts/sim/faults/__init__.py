@@ -17,6 +17,7 @@ from aclcts.sim import seams
 from aclcts.sim.faults import activation as act
 from aclcts.sim.faults import binary_math as bm
 from aclcts.sim.faults import contract as c
+from aclcts.sim.faults import golden_edges as g
 from aclcts.sim.faults import kernels as k
 from aclcts.sim.faults import reductions as rd
 from aclcts.sim.faults import norm as nm
@@ -251,6 +252,25 @@ _ENTRIES = (
     Injection("resize_ignores_half_pixel_centers", FAULT,
               "ResizeNearestNeighborV2 and ResizeBilinearV2 map coordinates as if half_pixel_centers were false",
               ((KERNELS, k.kernel_entries(rs.RESIZE_OPS, rs.half_pixel_ignored)),)),
+    Injection("cast_float_to_int_wraps", FAULT,
+              "Cast float -> integer wraps out-of-range values modulo 2^bits (through int64) instead of saturating "
+              "(and inf/NaN come out as the int64 conversion leaves them)",
+              ((KERNELS, k.kernel_entries(["Cast"], g.cast_float_to_int_wraps)),)),
+    Injection("cast_int_to_int_saturates", FAULT,
+              "Cast integer -> narrower integer clamps to the target range instead of keeping the low bits",
+              ((KERNELS, k.kernel_entries(["Cast"], g.cast_int_to_int_saturates)),)),
+    Injection("cast_flushes_subnormals", FAULT,
+              "Cast between float16, bfloat16, float32 and double reads subnormal inputs as zero and writes subnormal "
+              "results as zero",
+              ((KERNELS, k.kernel_entries(["Cast"], g.cast_flushes_subnormals)),)),
+    Injection("subnormals_flushed_bfloat16", FAULT,
+              "the elementwise arithmetic kernels (Add, Sub, Mul, RealDiv, Neg, Abs, ...) read bfloat16 subnormal "
+              "inputs as zero and write bfloat16 subnormal results as zero",
+              ((KERNELS, k.kernel_entries(g.BFLOAT16_ARITHMETIC, g.bfloat16_flushed)),)),
+    Injection("log_softmax_without_max_subtraction", FAULT,
+              "LogSoftmaxV2 computes x - log(sum(exp(x))) in float32 without subtracting the maximum (inf/NaN on "
+              "large logits)",
+              ((KERNELS, k.kernel_entries(["LogSoftmaxV2"], g.log_softmax_without_max)),)),
 )
 
 #: Every injection by name.
