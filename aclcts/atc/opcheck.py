@@ -2,7 +2,8 @@
 
 An op type with no built-in prototype, no prototype record in an OPP vendor folder and no kernel registered in this
 process is rejected; a known one is checked for input/output counts, attribute names and types, and dtypes
-(core.prototypes.check). Each problem is one line naming the file, the line, the element and the field.
+(core.prototypes.check). Each problem is one line naming the file, the line, the element and the field; the kinds in
+settings.WARNED_PROBLEMS are warnings and the operator still compiles.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import dataclasses
 import difflib
 import json
 
+from aclcts.atc import settings
 from aclcts.atc.jsonpos import LocatedJson
 from aclcts.atc.parser import Diagnostic, ParsedOp
 from aclcts.core.dtypes import JSON_TYPE_NAMES
@@ -93,10 +95,16 @@ def checked(op: ParsedOp, doc: LocatedJson, source: str) -> ParsedOp:
         return op
     element = doc.value[op.position]
     locate = _Locator(doc, element)
-    errors = []
+    errors, warnings = [], []
     for problem in problems:
         field, line = ("op", doc.line(element)) if problem.where == ("op",) else locate.field(problem.where)
-        where = f"{source}:{line}" if line else source
-        errors.append(Diagnostic(CODE, one_line(f"{where}: element {op.position} (op {json.dumps(op.op_type)}): "
-                                                f"{field}: {problem.message} [{CODE}]")))
-    return dataclasses.replace(op, model=None, file_name=None, errors=op.errors + tuple(errors))
+        prefix = f"{source}:{line}" if line else source
+        prefix += f": element {op.position} (op {json.dumps(op.op_type)}): {field}: "
+        if problem.kind in settings.WARNED_PROBLEMS:
+            warnings.append(one_line(f"{prefix}warning: {problem.message}"))
+        else:
+            errors.append(Diagnostic(CODE, one_line(f"{prefix}{problem.message} [{CODE}]")))
+    if not errors:
+        return dataclasses.replace(op, warnings=op.warnings + tuple(warnings))
+    return dataclasses.replace(op, model=None, file_name=None, errors=op.errors + tuple(errors),
+                               warnings=op.warnings + tuple(warnings))

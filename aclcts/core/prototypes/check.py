@@ -24,6 +24,14 @@ class Problem:
 
     where: tuple
     message: str
+    #: What kind of problem: one of KINDS.
+    kind: str = "dtype"
+
+
+#: Problem kinds: a tensor count, a dtype outside its constraint or unlike the others of its constraint, a dtype unlike
+#: the one an attribute sets, an attribute the prototype does not have, an attribute of another type, a missing
+#: REQUIRED attribute.
+KINDS = ("count", "dtype", "dtype_attr", "unknown_attr", "attr_type", "missing_attr")
 
 
 def _slot_text(t: Tensor) -> str:
@@ -52,7 +60,7 @@ def count_problem(proto: Prototype, side: str, count: int) -> Problem | None:
     if slots(tensors, count) is not None:
         return None
     names = ", ".join(_slot_text(t) for t in tensors) or "none"
-    return Problem((side,), f"{count} {side} given; {proto.op_type} takes {names}")
+    return Problem((side,), f"{count} {side} given; {proto.op_type} takes {names}", "count")
 
 
 def _allowed(proto: Prototype, constraint: str) -> tuple[str, ...]:
@@ -90,7 +98,7 @@ def dtype_problems(proto: Prototype, inputs: Sequence[str | None], outputs: Sequ
                 wanted = dtype_names.get(value) if isinstance(value, int) else None
                 if wanted is not None and wanted != dtype:
                     problems.append(Problem((side, index), f'"{dtype}": expected "{wanted}", the dtype attribute '
-                                            f"{attr} sets ({value})"))
+                                            f"{attr} sets ({value})", "dtype_attr"))
                 continue
             if slot.types in first and first[slot.types][1] != dtype:
                 name, other = first[slot.types]
@@ -109,13 +117,13 @@ def attr_problems(proto: Prototype, attrs: Mapping[str, str]) -> list[Problem]:
     for name, json_type in attrs.items():
         declared = known.get(name)
         if declared is None:
-            problems.append(Problem(("attr", name, "name"), f'{proto.op_type} has no attribute "{name}"; its attributes: '
-                                    f"{listed}"))
+            problems.append(Problem(("attr", name, "name"), f'{proto.op_type} has no attribute "{name}"; its '
+                                    f"attributes: {listed}", "unknown_attr"))
         elif JSON_ATTR_TYPE[declared.type] != json_type:
             problems.append(Problem(("attr", name, "type"), f'type "{json_type}": {proto.op_type}\'s {name} is '
-                                    f'"{JSON_ATTR_TYPE[declared.type]}"'))
+                                    f'"{JSON_ATTR_TYPE[declared.type]}"', "attr_type"))
     missing = [a for a in proto.attrs if a.default is REQUIRED and a.name not in attrs]
     for a in missing:
         problems.append(Problem(("attrs",), f'{proto.op_type} requires attribute "{a.name}" '
-                                f"({JSON_ATTR_TYPE[a.type]}, REQUIRED_ATTR)"))
+                                f"({JSON_ATTR_TYPE[a.type]}, REQUIRED_ATTR)", "missing_attr"))
     return problems
