@@ -105,6 +105,14 @@ def _check_name(item: Any, folder: Path, taken: set[str]) -> None:
         raise _NameError(f"{name!r} is defined twice")
 
 
+def _input_array(tensor: TensorCase, values: Any) -> np.ndarray:
+    """A golden input in its dtype: integers and bools straight from the file's values (exact up to 64 bits), floats
+    through float64."""
+    if tensor.np_dtype.kind in "iub":
+        return np.array(values, dtype=tensor.np_dtype).reshape(tensor.shape)
+    return np.array(values, dtype=np.float64).reshape(tensor.shape).astype(tensor.np_dtype)
+
+
 def _golden_case(item: dict[str, Any], source: str) -> GoldenCase:
     op = item["op"]
     dtypes = item["dtypes"]
@@ -117,9 +125,8 @@ def _golden_case(item: dict[str, Any], source: str) -> GoldenCase:
     attrs = tuple(canonical_attr(n, s["type"], s["value"]) for n, s in item.get("attrs", {}).items())
     ref = reference(item.get("reference", op))
     in_cases = tuple(t for t, _ in inputs)
-    values = [np.array(v, dtype=np.float64).reshape(t.shape) for t, v in inputs]
     with np.errstate(all="ignore"):
-        arrays = tuple(v.astype(t.np_dtype) for t, v in zip(in_cases, values))
+        arrays = tuple(_input_array(t, v) for t, v in inputs)
     shapes = ref.shape([t.shape for t in in_cases], list(arrays), {a.name: a.value for a in attrs})
     outputs = tuple(TensorCase(name, DTYPE_BY_NAME[dtypes[name]], tuple(shape))
                     for name, shape in zip(item["outputs"], shapes))

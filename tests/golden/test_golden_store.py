@@ -71,3 +71,11 @@ def test_a_broken_definition_names_the_file_and_line(store):
     (store / golden.DEFINITIONS).write_text("- name: x\n  op: Add\n")
     with pytest.raises(golden.CaseFileError, match=r"definitions.yaml:1: golden case 0"):
         golden.load_definitions(store)
+
+
+def test_integer_inputs_are_read_exactly_up_to_64_bits(store):
+    (store / golden.DEFINITIONS).write_text(
+        "- name: neg_int64_extremes\n  why: x\n  op: Neg\n  family: elementwise\n  dtypes: {x: int64, y: int64}\n"
+        "  inputs:\n    x: {values: [9223372036854775807, -9223372036854775807, 9007199254740993]}\n  outputs: [y]\n")
+    (case,) = golden.load_definitions(store)
+    assert case.inputs[0].tolist() == [2**63 - 1, -(2**63) + 1, 2**53 + 1]
