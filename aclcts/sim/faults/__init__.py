@@ -20,6 +20,7 @@ from aclcts.sim.faults import contract as c
 from aclcts.sim.faults import golden_edges as g
 from aclcts.sim.faults import kernels as k
 from aclcts.sim.faults import reductions as rd
+from aclcts.sim.faults import reshaping as rsh
 from aclcts.sim.faults import norm as nm
 from aclcts.sim.faults import pooling as pl
 from aclcts.sim.faults import resize as rs
@@ -271,6 +272,12 @@ _ENTRIES = (
               "LogSoftmaxV2 computes x - log(sum(exp(x))) in float32 without subtracting the maximum (inf/NaN on "
               "large logits)",
               ((KERNELS, k.kernel_entries(["LogSoftmaxV2"], g.log_softmax_without_max)),)),
+    Injection("mirror_pad_reflect_as_symmetric", FAULT,
+              "MirrorPad in REFLECT mode repeats the border element in the padding (as SYMMETRIC does)",
+              ((KERNELS, k.kernel_entries(["MirrorPad"], rsh.mirror_pad_reflect_as_symmetric)),)),
+    Injection("strided_slice_ignores_end_mask", FAULT,
+              "StridedSlice reads end where end_mask says to run to the end of the dim",
+              ((KERNELS, k.kernel_entries(["StridedSlice"], rsh.strided_slice_ignores_end_mask)),)),
 )
 
 #: Every injection by name.
