@@ -1,7 +1,390 @@
-"""placeholder"""
+"""Gather, scatter and index-building references, written as explicit loops over index positions.
+
+Conventions (device behaviour UNCONFIRMED where not stated by the prototype's documentation): an index outside
+its dimension is an error (GatherV2: "Value in indices must be in range [0, x.shape[axis])"), except where the op
+documents otherwise (OneHot: an index outside [0, depth) gives a row of off_value; Bincount: values outside
+[0, size) are ignored; UnsortedSegmentSum: negative ids are dropped). Duplicate indices add up in ScatterNd,
+ScatterAdd, ScatterElements(add/mul) and UnsortedSegmentSum; for the update ops the last one wins. Sort and TopKV2
+rank NaN above +inf and keep equal values in their original order.
+"""
 
 from __future__ import annotations
 
-from aclcts.reference.base import RefOp
+import math
+from typing import Any
 
-OPS: tuple[RefOp, ...] = ()
+import numpy as np
+
+from aclcts.core.constants import DataType
+from aclcts.reference.base import RefOp, define, needed_value, normalize_axis, scalar_int
+from aclcts.reference.index import topk
+from aclcts.reference.numeric import round_to, widen
+
+
+def _checked(i: int, size: int, negative: bool, what: str) -> int:
+    """An index inside [0, size) (negative ones counted from the end when allowed), else ValueError."""
+    if negative and -size <= i < 0:
+        i += size
+    if not 0 <= i < size:
+        raise ValueError(f"{what} {i} outside [0, {size})")
+    return i
+
+
+def gather_v2(x: np.ndarray, indices: np.ndarray, axis: int, batch_dims: int, negative: bool) -> np.ndarray:
+    """GatherV2: y[o, j, i] = x[o, indices[o[:batch_dims], j], i], one element slice at a time."""
+    outer, inner, size = x.shape[:axis], x.shape[axis + 1:], x.shape[axis]
+    tail = indices.shape[batch_dims:]
+    out = np.empty(outer + tail + inner, dtype=x.dtype)
+    for o in np.ndindex(*outer):
+        for j in np.ndindex(*tail):
+            out[o + j] = x[o + (_checked(int(indices[o[:batch_dims] + j]), size, negative, "index"),)]
+    return out
+
+
+def gather_nd(x: np.ndarray, indices: np.ndarray, negative: bool) -> np.ndarray:
+    """GatherNd: y[j] = x[indices[j]], indices' last dim addressing x's leading dims."""
+    k = indices.shape[-1]
+    if k > x.ndim:
+        raise ValueError(f"indices' last dim {k} exceeds the rank {x.ndim} of x")
+    out = np.empty(indices.shape[:-1] + x.shape[k:], dtype=x.dtype)
+    for j in np.ndindex(*indices.shape[:-1]):
+        out[j] = x[tuple(_checked(int(v), x.shape[d], negative, "index") for d, v in enumerate(indices[j]))]
+    return out
+
+
+def gather_elements(x: np.ndarray, index: np.ndarray, dim: int) -> np.ndarray:
+    """GatherElements: y[p] = x[p with p[dim] = index[p]]."""
+    out = np.empty(index.shape, dtype=x.dtype)
+    for p in np.ndindex(*index.shape):
+        where = list(p)
+        where[dim] = _checked(int(index[p]), x.shape[dim], False, "index")
+        out[p] = x[tuple(where)]
+    return out
+
+
+def scatter(var: np.ndarray, indices: np.ndarray, updates: np.ndarray, nd: bool, how: str) -> np.ndarray:
+    """A copy of var with updates written (how "set") or added ("add") at indices; nd: indices' last dim
+    addresses var's leading dims (ScatterNd*), else each index names a slice of var's first dim."""
+    out = var.copy()
+    positions = indices.shape[:-1] if nd else indices.shape
+    for j in np.ndindex(*positions):
+        if nd:
+            at = tuple(_checked(int(v), var.shape[d], False, "index") for d, v in enumerate(indices[j]))
+        else:
+            at = (_checked(int(indices[j]), var.shape[0], False, "index"),)
+        out[at] = out[at] + updates[j] if how == "add" else updates[j]
+    return out
+
+
+def scatter_elements(data: np.ndarray, indices: np.ndarray, updates: np.ndarray, axis: int,
+                     reduction: str) -> np.ndarray:
+    """ScatterElements (ONNX): y[p with p[axis] = indices[p]] set, added or multiplied by updates[p], in order."""
+    if reduction not in ("none", "add", "mul"):
+        raise ValueError(f"reduction {reduction!r}; expected none, add or mul")
+    out = data.copy()
+    for p in np.ndindex(*indices.shape):
+        where = list(p)
+        where[axis] = _checked(int(indices[p]), data.shape[axis], False, "index")
+        at = tuple(where)
+        out[at] = updates[p] if reduction == "none" else out[at] + updates[p] if reduction == "add" else \
+            out[at] * updates[p]
+    return out
+
+
+def one_hot(x: np.ndarray, depth: int, on: Any, off: Any, axis: int) -> np.ndarray:
+    """OneHot: off_value everywhere, on_value at position x[p] of the new axis when 0 <= x[p] < depth."""
+    rank = x.ndim + 1
+    axis = rank - 1 if axis == -1 else normalize_axis(axis, rank, "axis")
+    shape = x.shape[:axis] + (depth,) + x.shape[axis:]
+    out = np.full(shape, off)
+    for p in np.ndindex(*x.shape):
+        if 0 <= int(x[p]) < depth:
+            out[p[:axis] + (int(x[p]),) + p[axis:]] = on
+    return out
+
+
+def range_count(start: float, limit: float, delta: float) -> int:
+    """The number of elements of Range: ceil((limit - start) / delta), at least 0; delta 0 is an error."""
+    if delta == 0:
+        raise ValueError("delta must not be 0")
+    return max(0, math.ceil((limit - start) / delta))
+
+
+def linspace(start: float, stop: float, num: int) -> np.ndarray:
+    """LinSpace: num values start + i * (stop - start) / (num - 1); num 1 gives [start]."""
+    if num < 1:
+        raise ValueError(f"num {num} must be at least 1")
+    if num == 1:
+        return np.array([start], dtype=np.float64)
+    return np.array([start + i * (stop - start) / (num - 1) for i in range(num)], dtype=np.float64)
+
+
+def sort(x: np.ndarray, axis: int, descending: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Sort along axis with Python's stable sort: NaN above +inf, equal values in their original order."""
+    moved = np.moveaxis(widen(x), axis, -1)
+    order = np.empty(moved.shape, dtype=np.int64)
+    for p in np.ndindex(*moved.shape[:-1]):
+        row = moved[p].tolist()
+        order[p] = sorted(range(len(row)), key=lambda i: (1, 0.0) if row[i] != row[i] else (0, row[i]),
+                          reverse=descending)
+    values = np.take_along_axis(np.moveaxis(x, axis, -1), order, axis=-1)
+    return np.moveaxis(values, -1, axis), np.moveaxis(order, -1, axis)
+
+
+def segment_sum(x: np.ndarray, ids: np.ndarray, num: int) -> np.ndarray:
+    """UnsortedSegmentSum: y[s] = sum of x[j] over ids[j] == s; negative ids are dropped, ids >= num an error."""
+    out = np.zeros((num,) + x.shape[ids.ndim:], dtype=x.dtype)
+    for j in np.ndindex(*ids.shape):
+        s = int(ids[j])
+        if s >= num:
+            raise ValueError(f"segment id {s} >= num_segments {num}")
+        if s >= 0:
+            out[s] = out[s] + x[j]
+    return out
+
+
+def masked_fill(x: np.ndarray, mask: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """MaskedFill: x (broadcast with mask) with value written where mask is true."""
+    shape = np.broadcast_shapes(x.shape, mask.shape)
+    out = np.array(np.broadcast_to(x, shape))
+    out[np.broadcast_to(mask, shape)] = value.reshape(())
+    return out
+
+
+def masked_select(x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """MaskedSelect: the elements of x (broadcast with mask) where mask is true, in row-major order."""
+    shape = np.broadcast_shapes(x.shape, mask.shape)
+    xs, ms = np.broadcast_to(x, shape).reshape(-1), np.broadcast_to(mask, shape).reshape(-1)
+    return np.array([xs[i] for i in range(xs.size) if ms[i]], dtype=x.dtype)
+
+
+def search_sorted(seq: np.ndarray, values: np.ndarray, right: bool) -> np.ndarray:
+    """SearchSorted: per value, how many elements of its sorted row are below it (<= with right)."""
+    rows = seq.reshape(-1, seq.shape[-1]) if seq.ndim > 1 else None
+    out = np.empty(values.shape, dtype=np.int64)
+    for p in np.ndindex(*values.shape):
+        row = seq if rows is None else seq[p[:-1]]
+        out[p] = int(np.count_nonzero(row <= values[p] if right else row < values[p]))
+    return out
+
+
+def bincount(array: np.ndarray, size: int, weights: np.ndarray) -> np.ndarray:
+    """Bincount: bins[v] = sum of weights[i] over array[i] == v (weight 1 when weights is empty); values outside
+    [0, size) are ignored."""
+    if size < 0:
+        raise ValueError(f"size {size} is negative")
+    bins = np.zeros(size, dtype=weights.dtype)
+    flat, w = array.reshape(-1), weights.reshape(-1)
+    for i in range(flat.size):
+        if 0 <= int(flat[i]) < size:
+            bins[int(flat[i])] += w[i] if w.size else 1
+    return bins
+
+
+# compute and shape functions --------------------------------------------------------------------------------
+Xs = list[Any]
+Attrs = dict[str, Any]
+Dtypes = list[np.dtype]
+
+
+def _gather_v2(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    x = widen(xs[0])
+    axis, batch = _gather_v2_axes(x.shape, xs[1].shape, scalar_int(xs[2], "axis"), attrs)
+    return [round_to(gather_v2(x, xs[1], axis, batch, bool(attrs["negative_index_support"])), out[0])]
+
+
+def _gather_v2_axes(shape: tuple[int, ...], ishape: tuple[int, ...], axis: int, attrs: Attrs) -> tuple[int, int]:
+    axis = normalize_axis(axis, len(shape), "axis")
+    batch = int(attrs["batch_dims"])
+    batch = batch + len(ishape) if batch < 0 else batch
+    if not 0 <= batch <= min(axis, len(ishape)) or shape[:batch] != ishape[:batch]:
+        raise ValueError(f"batch_dims {attrs['batch_dims']} does not fit x {shape}, indices {ishape}, axis {axis}")
+    return axis, batch
+
+
+def _gather_v2_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    x, ind = shapes[0], shapes[1]
+    axis, batch = _gather_v2_axes(x, ind, scalar_int(needed_value(values, 2, "axis"), "axis"), attrs)
+    return [x[:axis] + ind[batch:] + x[axis + 1:]]
+
+
+def _gather_nd(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    return [round_to(gather_nd(widen(xs[0]), xs[1], bool(attrs["negative_index_support"])), out[0])]
+
+
+def _gather_nd_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [shapes[1][:-1] + shapes[0][shapes[1][-1]:]]
+
+
+def _gather_elements(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    dim = normalize_axis(attrs["dim"], xs[0].ndim, "dim")
+    return [round_to(gather_elements(widen(xs[0]), xs[1], dim), out[0])]
+
+
+def _index_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [shapes[1]]
+
+
+def _scatter_nd(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    shape = tuple(int(d) for d in np.asarray(xs[2]).reshape(-1))
+    zeros = np.zeros(shape, dtype=widen(xs[1]).dtype)
+    return [round_to(scatter(zeros, xs[0], widen(xs[1]), True, "add"), out[0])]
+
+
+def _scatter_nd_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [tuple(int(d) for d in np.asarray(needed_value(values, 2, "shape")).reshape(-1))]
+
+
+def _scatter(nd: bool, how: str) -> Any:
+    def compute(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+        return [round_to(scatter(widen(xs[0]), xs[1], widen(xs[2]), nd, how), out[0])]
+    return compute
+
+
+def _first_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [shapes[0]]
+
+
+def _scatter_elements(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    axis = normalize_axis(attrs["axis"], xs[0].ndim, "axis")
+    return [round_to(scatter_elements(widen(xs[0]), xs[1], widen(xs[2]), axis, str(attrs["reduction"])), out[0])]
+
+
+def _one_hot(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    on, off = widen(xs[2]).reshape(()), widen(xs[3]).reshape(())
+    return [round_to(one_hot(xs[0], scalar_int(xs[1], "depth"), on, off, int(attrs["axis"])), out[0])]
+
+
+def _one_hot_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    depth = scalar_int(needed_value(values, 1, "depth"), "depth")
+    rank = len(shapes[0]) + 1
+    axis = rank - 1 if attrs["axis"] == -1 else normalize_axis(attrs["axis"], rank, "axis")
+    return [shapes[0][:axis] + (depth,) + shapes[0][axis:]]
+
+
+def _scalar(value: np.ndarray, name: str) -> float:
+    array = widen(value).reshape(-1)
+    if array.size != 1:
+        raise ValueError(f"input {name!r} must hold one value, got shape {np.shape(value)}")
+    return array[0]
+
+
+def _range(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    start, limit, delta = (_scalar(v, n) for v, n in zip(xs, ("start", "limit", "delta")))
+    n = range_count(float(start), float(limit), float(delta))
+    return [round_to(np.array([start + i * delta for i in range(n)], dtype=np.asarray(start).dtype), out[0])]
+
+
+def _range_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    start, limit, delta = (float(_scalar(needed_value(values, i, n), n))
+                           for i, n in enumerate(("start", "limit", "delta")))
+    return [(range_count(start, limit, delta),)]
+
+
+def _linspace(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    result = linspace(float(_scalar(xs[0], "start")), float(_scalar(xs[1], "stop")), scalar_int(xs[2], "num"))
+    return [round_to(result, out[0])]
+
+
+def _linspace_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [(scalar_int(needed_value(values, 2, "num"), "num"),)]
+
+
+def _sort(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    axis = normalize_axis(attrs["axis"], max(xs[0].ndim, 1), "axis")
+    values, order = sort(xs[0].reshape(xs[0].shape or (1,)), axis, bool(attrs["descending"]))
+    return [round_to(values.reshape(xs[0].shape), out[0]), round_to(order.reshape(xs[0].shape), out[1])]
+
+
+def _two_like_first(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [shapes[0], shapes[0]]
+
+
+def _topk_v2(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    axis = normalize_axis(attrs["dim"], xs[0].ndim, "dim")
+    values, indices = topk(xs[0], scalar_int(xs[1], "k"), axis, bool(attrs["largest"]))
+    return [round_to(values, out[0]), round_to(indices, out[1])]
+
+
+def _topk_v2_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    axis = normalize_axis(attrs["dim"], len(shapes[0]), "dim")
+    k = scalar_int(needed_value(values, 1, "k"), "k")
+    if not 0 <= k <= shapes[0][axis]:
+        raise ValueError(f"k={k} outside [0, {shapes[0][axis]}]")
+    s = tuple(k if i == axis else d for i, d in enumerate(shapes[0]))
+    return [s, s]
+
+
+def _segment_sum(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    return [round_to(segment_sum(widen(xs[0]), xs[1], scalar_int(xs[2], "num_segments")), out[0])]
+
+
+def _segment_sum_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    num = scalar_int(needed_value(values, 2, "num_segments"), "num_segments")
+    return [(num,) + shapes[0][len(shapes[1]):]]
+
+
+def _masked_fill(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    return [round_to(masked_fill(widen(xs[0]), xs[1].astype(bool), widen(xs[2])), out[0])]
+
+
+def _masked_fill_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [np.broadcast_shapes(shapes[0], shapes[1])]
+
+
+def _masked_select(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    return [round_to(masked_select(widen(xs[0]), xs[1].astype(bool)), out[0])]
+
+
+def _masked_select_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    x, mask = needed_value(values, 0, "x"), needed_value(values, 1, "mask")
+    return [masked_select(x, mask.astype(bool)).shape]
+
+
+def _search_sorted(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    seq = widen(xs[0])
+    if xs[2] is not None:
+        seq = np.take_along_axis(seq, xs[2].astype(np.int64), axis=-1)
+    return [round_to(search_sorted(seq, widen(xs[1]), bool(attrs["right"])), out[0])]
+
+
+def _search_sorted_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [shapes[1]]
+
+
+def _bincount(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    return [round_to(bincount(xs[0], scalar_int(xs[1], "size"), widen(xs[2])), out[0])]
+
+
+def _bincount_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [(scalar_int(needed_value(values, 1, "size"), "size"),)]
+
+
+_LOCKING = {"use_locking": False}
+_VAR = ("var", "indices", "updates")
+
+OPS: tuple[RefOp, ...] = (
+    define("GatherV2", ("x", "indices", "axis"),
+           {"batch_dims": 0, "is_preprocessed": False, "negative_index_support": False}, _gather_v2, _gather_v2_shape),
+    define("GatherNd", ("x", "indices"), {"negative_index_support": False}, _gather_nd, _gather_nd_shape),
+    define("GatherElements", ("x", "index"), {"dim": 0}, _gather_elements, _index_shape),
+    define("ScatterNd", ("indices", "x", "shape"), {}, _scatter_nd, _scatter_nd_shape),
+    define("ScatterNdUpdate", _VAR, _LOCKING, _scatter(True, "set"), _first_shape, ("var",)),
+    define("ScatterUpdate", _VAR, _LOCKING, _scatter(False, "set"), _first_shape, ("var",)),
+    define("ScatterAdd", _VAR, _LOCKING, _scatter(False, "add"), _first_shape, ("var",)),
+    define("ScatterElements", ("data", "indices", "updates"), {"axis": 0, "reduction": "none"}, _scatter_elements,
+           _first_shape),
+    define("OneHot", ("x", "depth", "on_value", "off_value"), {"axis": -1}, _one_hot, _one_hot_shape),
+    define("Range", ("start", "limit", "delta"), {}, _range, _range_shape),
+    define("LinSpace", ("start", "stop", "num"), {}, _linspace, _linspace_shape, ("output",)),
+    define("Sort", ("x",), {"axis": -1, "descending": False, "stable": False}, _sort, _two_like_first, ("y1", "y2")),
+    define("TopKV2", ("x", "k"), {"sorted": True, "dim": -1, "largest": True}, _topk_v2, _topk_v2_shape,
+           ("values", "indices")),
+    define("UnsortedSegmentSum", ("x", "segment_ids", "num_segments"), {"is_preprocessed": False, "check_ids": False},
+           _segment_sum, _segment_sum_shape),
+    define("MaskedFill", ("x", "mask", "value"), {}, _masked_fill, _masked_fill_shape),
+    define("MaskedSelect", ("x", "mask"), {}, _masked_select, _masked_select_shape),
+    define("SearchSorted", ("sorted_sequence", "values", "sorter?"), {"dtype": int(DataType.ACL_INT64), "right": False},
+           _search_sorted, _search_sorted_shape, ("out",)),
+    define("Bincount", ("array", "size", "weights"), {}, _bincount, _bincount_shape, ("bins",)),
+)

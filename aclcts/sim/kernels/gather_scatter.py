@@ -1,1 +1,610 @@
-"""placeholder"""
+"""Gather, scatter and index-building kernels: GatherV2, GatherNd, GatherElements, ScatterNd, ScatterNdUpdate,
+ScatterUpdate, ScatterAdd, ScatterElements, OneHot, Range, LinSpace, Sort, TopKV2, UnsortedSegmentSum, MaskedFill,
+MaskedSelect, SearchSorted, Bincount.
+
+Prototypes: aclcts.core.prototypes.gather_scatter (graphengine 910 selection_ops.h, matrix_calculation_ops.h,
+random_ops.h, nn_detect_ops.h, math_ops.h). The Scatter ops with a `var` input return the updated var (the op
+updates it in place; the runtime's output var is the same tensor).
+Numerics: gathers, updates, Sort and masks move values bit for bit. Additions (ScatterNd, ScatterAdd,
+ScatterElements add/mul, UnsortedSegmentSum, Bincount) run in the compute type (fp16/bf16 in fp32), one index after
+another in index order, rounded once to the output type; integers wrap. Range and LinSpace compute
+start + i * delta in the compute type, rounded once. An index outside its dimension is a kernel error (the
+prototypes' "must be in range"); OneHot gives off_value for it, Bincount ignores it, UnsortedSegmentSum drops
+negative ids. Sort is stable (NaN above +inf), which is one valid order of an unstable sort too.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from aclcts.core.dtypes import acl_data_type, numpy_dtype
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.numerics import BOOL, FLOATS, INTS, compute_dtype
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import UNKNOWN, broadcast, inferred, unknown_rank
+
+Arrays = list[np.ndarray | None]
+Attrs = dict[str, Any]
+INT32 = acl_data_type(np.int32)
+INT64 = acl_data_type(np.int64)
+_INDEX = (np.dtype(np.int32), np.dtype(np.int64))
+_BASIC = FLOATS + INTS + (BOOL,)
+
+
+def _dt(*names: Any) -> tuple[np.dtype, ...]:
+    return tuple(np.dtype(n) for n in names)
+
+
+_BF16 = ml_dtypes.bfloat16
+_SCATTER_UPDATE = _dt(np.float16, np.float32, np.int32, np.int8, np.uint8, _BF16, np.int64)
+_SCATTER_ADD = _dt(np.float16, np.float32, np.int32, np.int8, np.uint8)
+_RANGE = _dt(np.float16, np.float32, np.int32, np.float64, np.int64, _BF16)
+_SORT = _dt(np.float16, np.float32, np.int16, np.int8, np.uint8, np.int32, np.int64, _BF16)
+_MASKED_FILL = _dt(np.float32, _BF16, np.float16, np.int8, np.int32, np.int64, np.bool_)
+_SEARCH = _dt(np.float16, np.float32, np.int16, np.int8, np.uint8, np.int32, np.int64)
+_BINS = _dt(np.float32, np.int32, np.int64, np.float64)
+
+
+def _indices(call: OpCall, name: str, array: np.ndarray, size: int | tuple[int, ...],
+             negative: bool = False) -> np.ndarray:
+    """Index values as int64, checked against size (per last-dim column for a tuple); negative ones wrap if allowed."""
+    call.require_dtype(name, array.dtype, _INDEX)
+    values = array.astype(np.int64)
+    sizes = np.asarray(size, dtype=np.int64)
+    if negative:
+        values = np.where(values < 0, values + sizes, values)
+    bad = (values < 0) | (values >= sizes)
+    if bad.any():
+        raise call.fail(f"input '{name}' holds {int(array.reshape(-1)[np.argmax(bad.reshape(-1))])}, outside "
+                        f"[0, {size}) of the indexed dimension")
+    return values
+
+
+def _one_value(call: OpCall, index: int, name: str, value: Any) -> int:
+    values = call.index_values(index, name, value)
+    if len(values) != 1:
+        raise call.fail(f"input '{name}' must hold one value, got {values}")
+    return values[0]
+
+
+def _same_shape_infer(op_type: str, count: tuple[int, int], outputs: int = 1) -> Any:
+    def infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(*count)
+        first = call.input(0, "input 0")
+        return [inferred(first.dtype, first.shape)] * outputs
+    return infer
+
+
+# Gathers ------------------------------------------------------------------------------------------------------
+def _gather_v2_axes(call: OpCall, rank: int, irank: int, axis_value: Any) -> tuple[int, int]:
+    axis = call.axis("input 'axis' value", _one_value(call, 2, "axis", axis_value), rank)
+    batch = call.attr_int("batch_dims", 0)
+    batch = batch + irank if batch < 0 else batch
+    if not 0 <= batch <= min(axis, irank):
+        raise call.fail(f"attr 'batch_dims' {call.attrs.get('batch_dims')} must be in [0, min(axis {axis}, "
+                        f"rank of indices {irank})]")
+    return axis, batch
+
+
+def _gather_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("GatherV2", inputs, attrs)
+    call.require_count(3)
+    x, indices = call.input(0, "x"), call.input(1, "indices")
+    call.require_dtype("x", x.dtype, _BASIC)
+    axis, batch = _gather_v2_axes(call, x.ndim, indices.ndim, call.input(2, "axis"))
+    if x.shape[:batch] != indices.shape[:batch]:
+        raise call.fail(f"the first {batch} dims of 'x' {list(x.shape)} and 'indices' {list(indices.shape)} differ")
+    idx = _indices(call, "indices", indices, x.shape[axis], call.attr_bool("negative_index_support", False))
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    if batch == 0:
+        shape = x.shape[:axis] + idx.shape + x.shape[axis + 1:]
+        return [out.emit(0, np.take(x, idx, axis=axis, out=out.buffer(0, shape)))]
+    lead = int(np.prod(x.shape[:batch], dtype=np.int64))
+    xb = x.reshape((lead,) + x.shape[batch:])
+    ib = idx.reshape((lead,) + idx.shape[batch:])
+    parts = [np.take(xb[b], ib[b], axis=axis - batch) for b in range(lead)]
+    shape = x.shape[:axis] + idx.shape[batch:] + x.shape[axis + 1:]
+    return [out.emit(0, np.stack(parts).reshape(shape) if parts else np.empty(shape, x.dtype))]
+
+
+def _gather_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("GatherV2", inputs, attrs)
+    call.require_count(3)
+    x, ind = call.input(0, "x"), call.input(1, "indices")
+    value = values[2] if len(values) > 2 else None
+    if unknown_rank(x.shape) or unknown_rank(ind.shape):
+        return [inferred(x.dtype, (-2,))]
+    if value is None:
+        rank = len(x.shape) - 1 + len(ind.shape) - call.attr_int("batch_dims", 0)
+        return [inferred(x.dtype, (UNKNOWN,) * rank)]
+    axis, batch = _gather_v2_axes(call, len(x.shape), len(ind.shape), value)
+    return [inferred(x.dtype, tuple(x.shape[:axis]) + tuple(ind.shape[batch:]) + tuple(x.shape[axis + 1:]))]
+
+
+def _gather_nd_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("GatherNd", inputs, attrs)
+    call.require_count(2)
+    x, indices = call.input(0, "x"), call.input(1, "indices")
+    call.require_dtype("x", x.dtype, _BASIC)
+    k = indices.shape[-1] if indices.ndim else 0
+    if indices.ndim == 0 or k > x.ndim:
+        raise call.fail(f"input 'indices' {list(indices.shape)} needs rank >= 1 and a last dim <= rank of 'x' {x.ndim}")
+    idx = _indices(call, "indices", indices, x.shape[:k], call.attr_bool("negative_index_support", False))
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    return [out.emit(0, x[tuple(np.moveaxis(idx, -1, 0))])]
+
+
+def _gather_nd_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("GatherNd", inputs, attrs)
+    call.require_count(2)
+    x, ind = call.input(0, "x"), call.input(1, "indices")
+    if unknown_rank(x.shape) or unknown_rank(ind.shape) or ind.shape[-1] < 0:
+        return [inferred(x.dtype, (-2,))]
+    return [inferred(x.dtype, tuple(ind.shape[:-1]) + tuple(x.shape[ind.shape[-1]:]))]
+
+
+def _gather_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("GatherElements", inputs, attrs)
+    call.require_count(2)
+    x, index = call.input(0, "x"), call.input(1, "index")
+    call.require_dtype("x", x.dtype, _BASIC)
+    dim = call.axis("attr 'dim'", call.attr_int("dim", 0), x.ndim)
+    if index.ndim != x.ndim or any(i > s for d, (i, s) in enumerate(zip(index.shape, x.shape)) if d != dim):
+        raise call.fail(f"input 'index' {list(index.shape)} must have the rank of 'x' {list(x.shape)} and no larger "
+                        "dims outside dim")
+    idx = _indices(call, "index", index, x.shape[dim])
+    window = tuple(slice(None) if d == dim else slice(0, s) for d, s in enumerate(index.shape))
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    return [out.emit(0, np.take_along_axis(x[window], idx, axis=dim))]
+
+
+# Scatters -----------------------------------------------------------------------------------------------------
+def _accumulate(target: np.ndarray, where: Any, updates: np.ndarray, ufunc: np.ufunc) -> np.ndarray:
+    """target with updates combined in at where, one index after another, in the compute type; rounded once."""
+    wide = target.astype(compute_dtype(target.dtype))
+    with np.errstate(all="ignore"):
+        ufunc.at(wide, where, updates.astype(wide.dtype, copy=False))
+    return wide.astype(target.dtype, copy=False)
+
+
+def _scatter_var(op_type: str, allowed: tuple[np.dtype, ...], nd: bool, add: bool) -> None:
+    """ScatterNdUpdate / ScatterUpdate / ScatterAdd: var with updates written (or added) at indices."""
+    def compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(3)
+        var, indices, updates = call.input(0, "var"), call.input(1, "indices"), call.input(2, "updates")
+        call.require_dtype("var", var.dtype, allowed)
+        call.require_same_dtype(["var", "updates"], [var.dtype, updates.dtype])
+        k = indices.shape[-1] if nd and indices.ndim else 1
+        if nd and (indices.ndim == 0 or k > var.ndim):
+            raise call.fail(f"input 'indices' {list(indices.shape)} needs a last dim <= rank of 'var' {var.ndim}")
+        lead = indices.shape[:-1] if nd else indices.shape
+        expected = tuple(lead) + var.shape[k:]
+        if updates.shape != expected:
+            raise call.fail(f"input 'updates' has shape {list(updates.shape)}, expected {list(expected)}")
+        idx = _indices(call, "indices", indices, var.shape[:k] if nd else var.shape[0])
+        where = tuple(np.moveaxis(idx, -1, 0)) if nd else idx
+        out = Outputs(call, outputs, ["var"])
+        out.require_dtype(0, var.dtype, "same as input 'var'")
+        if add:
+            return [out.emit(0, _accumulate(var, where, updates, np.add))]
+        result = out.buffer(0, var.shape)
+        np.copyto(result, var)
+        result[where] = updates
+        return [out.emit(0, result)]
+
+    builtin(op_type, compute, _same_shape_infer(op_type, (3, 3)))
+
+
+def _scatter_nd_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("ScatterNd", inputs, attrs)
+    call.require_count(3)
+    indices, x = call.input(0, "indices"), call.input(1, "x")
+    call.require_dtype("x", x.dtype, FLOATS + INTS)
+    shape = tuple(call.index_values(2, "shape", call.input(2, "shape")))
+    k = indices.shape[-1] if indices.ndim else 0
+    if indices.ndim == 0 or k > len(shape) or x.shape != indices.shape[:-1] + shape[k:]:
+        raise call.fail(f"inputs 'indices' {list(indices.shape)} and 'x' {list(x.shape)} do not fit shape "
+                        f"{list(shape)}")
+    idx = _indices(call, "indices", indices, shape[:k])
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    return [out.emit(0, _accumulate(np.zeros(shape, x.dtype), tuple(np.moveaxis(idx, -1, 0)), x, np.add))]
+
+
+def _shape_from_value(op_type: str, index: int, name: str, count: int) -> Any:
+    def infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(count)
+        dtype = call.input(1, "x").dtype
+        value = values[index] if len(values) > index else None
+        if value is None:
+            return [inferred(dtype, (-2,))]
+        return [inferred(dtype, tuple(call.index_values(index, name, value)))]
+    return infer
+
+
+_REDUCTIONS = {"add": np.add, "mul": np.multiply}
+
+
+def _scatter_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("ScatterElements", inputs, attrs)
+    call.require_count(3)
+    data, indices, updates = call.input(0, "data"), call.input(1, "indices"), call.input(2, "updates")
+    call.require_dtype("data", data.dtype, FLOATS + INTS)
+    call.require_same_dtype(["data", "updates"], [data.dtype, updates.dtype])
+    axis = call.axis("attr 'axis'", call.attr_int("axis", 0), data.ndim)
+    reduction = call.attr_str("reduction", "none")
+    if reduction not in ("none", "add", "mul"):
+        raise call.fail(f"attr 'reduction' is {reduction!r}, expected one of: none, add, mul")
+    if updates.shape != indices.shape or indices.ndim != data.ndim:
+        raise call.fail(f"inputs 'indices' {list(indices.shape)} and 'updates' {list(updates.shape)} must have one "
+                        f"shape and the rank of 'data' {list(data.shape)}")
+    idx = _indices(call, "indices", indices, data.shape[axis])
+    where = list(np.indices(indices.shape, sparse=True))
+    where[axis] = idx
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, data.dtype, "same as input 'data'")
+    if reduction != "none":
+        return [out.emit(0, _accumulate(data, tuple(where), updates, _REDUCTIONS[reduction]))]
+    result = data.copy()
+    result[tuple(where)] = updates
+    return [out.emit(0, result)]
+
+
+# OneHot, Range, LinSpace --------------------------------------------------------------------------------------
+def _one_hot_axis(call: OpCall, rank: int) -> int:
+    axis = call.attr_int("axis", -1)
+    return rank if axis == -1 else call.axis("attr 'axis'", axis, rank + 1)
+
+
+def _one_hot_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("OneHot", inputs, attrs)
+    call.require_count(4)
+    x = call.input(0, "x")
+    call.require_dtype("x", x.dtype, _dt(np.uint8, np.int32, np.int64))
+    depth = _one_value(call, 1, "depth", call.input(1, "depth"))
+    if depth < 0:
+        raise call.fail(f"input 'depth' is {depth}, expected >= 0")
+    on, off = call.input(2, "on_value"), call.input(3, "off_value")
+    call.require_dtype("on_value", on.dtype, _BASIC)
+    call.require_same_dtype(["on_value", "off_value"], [on.dtype, off.dtype])
+    if on.size != 1 or off.size != 1:
+        raise call.fail("inputs 'on_value' and 'off_value' must hold one value each")
+    axis = _one_hot_axis(call, x.ndim)
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, on.dtype, "same as input 'on_value'")
+    hit = np.expand_dims(x.astype(np.int64), -1) == np.arange(depth)
+    return [out.emit(0, np.moveaxis(np.where(hit, on.reshape(()), off.reshape(())), -1, axis))]
+
+
+def _one_hot_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("OneHot", inputs, attrs)
+    call.require_count(4)
+    x, dtype = call.input(0, "x"), call.input(2, "on_value").dtype
+    if unknown_rank(x.shape):
+        return [inferred(dtype, x.shape)]
+    value = values[1] if len(values) > 1 else None
+    depth = UNKNOWN if value is None else _one_value(call, 1, "depth", value)
+    axis = _one_hot_axis(call, len(x.shape))
+    return [inferred(dtype, tuple(x.shape[:axis]) + (depth,) + tuple(x.shape[axis:]))]
+
+
+def _scalar(call: OpCall, name: str, value: np.ndarray) -> Any:
+    if value.size != 1:
+        raise call.fail(f"input '{name}' must hold one value, got shape {list(value.shape)}")
+    return value.reshape(()).astype(compute_dtype(value.dtype))
+
+
+def _range_count(call: OpCall, start: Any, limit: Any, delta: Any) -> int:
+    if delta == 0:
+        raise call.fail("input 'delta' must not be 0")
+    if np.asarray(start).dtype.kind != "f":
+        return max(0, -((int(start) - int(limit)) // int(delta)))
+    with np.errstate(all="ignore"):
+        quotient = (limit - start) / delta
+    return max(0, math.ceil(float(quotient)))
+
+
+def _range_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Range", inputs, attrs)
+    call.require_count(3)
+    arrays = [call.input(i, n) for i, n in enumerate(("start", "limit", "delta"))]
+    call.require_dtype("start", arrays[0].dtype, _RANGE)
+    call.require_same_dtype(["start", "limit", "delta"], [a.dtype for a in arrays])
+    start, limit, delta = (_scalar(call, n, a) for n, a in zip(("start", "limit", "delta"), arrays))
+    n = _range_count(call, start, limit, delta)
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, arrays[0].dtype, "same as input 'start'")
+    y = np.arange(n, dtype=start.dtype)
+    with np.errstate(all="ignore"):
+        np.multiply(y, delta, out=y)
+        np.add(y, start, out=y)
+    return [out.emit(0, y.astype(arrays[0].dtype, copy=False))]
+
+
+def _range_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("Range", inputs, attrs)
+    call.require_count(3)
+    dtype = call.input(0, "start").dtype
+    if len(values) < 3 or any(v is None for v in values[:3]):
+        return [inferred(dtype, (UNKNOWN,))]
+    start, limit, delta = (_scalar(call, n, np.asarray(v)) for n, v in zip(("start", "limit", "delta"), values))
+    return [inferred(dtype, (_range_count(call, start, limit, delta),))]
+
+
+def _linspace_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("LinSpace", inputs, attrs)
+    call.require_count(3)
+    start_a, stop_a = call.input(0, "start"), call.input(1, "stop")
+    call.require_dtype("start", start_a.dtype, _dt(np.float32, np.float64))
+    call.require_same_dtype(["start", "stop"], [start_a.dtype, stop_a.dtype])
+    num = _one_value(call, 2, "num", call.input(2, "num"))
+    if num < 1:
+        raise call.fail(f"input 'num' is {num}, expected >= 1")
+    start, stop = _scalar(call, "start", start_a), _scalar(call, "stop", stop_a)
+    out = Outputs(call, outputs, ["output"])
+    out.require_dtype(0, start_a.dtype, "same as input 'start'")
+    y = np.arange(num, dtype=start.dtype)
+    with np.errstate(all="ignore"):
+        step = (stop - start) / start.dtype.type(max(num - 1, 1))
+        np.multiply(y, step, out=y)
+        np.add(y, start, out=y)
+    return [out.emit(0, y)]
+
+
+def _linspace_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("LinSpace", inputs, attrs)
+    call.require_count(3)
+    dtype = call.input(0, "start").dtype
+    value = values[2] if len(values) > 2 else None
+    return [inferred(dtype, (UNKNOWN if value is None else _one_value(call, 2, "num", value),))]
+
+
+# Sort, TopKV2 -------------------------------------------------------------------------------------------------
+def stable_order(moved: np.ndarray, descending: bool) -> np.ndarray:
+    """The stable sort order along the last axis: NaN above +inf, equal values in their original order."""
+    if not descending:
+        return np.argsort(moved, axis=-1, kind="stable")
+    size = moved.shape[-1]
+    return size - 1 - np.flip(np.argsort(np.flip(moved, -1), axis=-1, kind="stable"), -1)
+
+
+def _sort_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Sort", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0, "x")
+    call.require_dtype("x", x.dtype, _SORT)
+    view = x.reshape(x.shape or (1,))
+    axis = call.axis("attr 'axis'", call.attr_int("axis", -1), view.ndim)
+    call.attr_bool("stable", False)
+    out = Outputs(call, outputs, ["y1", "y2"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_dtype(1, np.dtype(np.int32), "Sort indices are int32")
+    moved = np.moveaxis(view, axis, -1)
+    order = stable_order(moved, call.attr_bool("descending", False))
+    values = np.take_along_axis(moved, order, axis=-1)
+    return [out.emit(0, np.moveaxis(values, -1, axis).reshape(x.shape)),
+            out.emit(1, np.moveaxis(order, -1, axis).astype(np.int32).reshape(x.shape))]
+
+
+def _sort_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("Sort", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0, "x")
+    return [inferred(x.dtype, x.shape), inferred(INT32, x.shape)]
+
+
+def _topk_k(call: OpCall, value: Any, size: int) -> int:
+    array = np.asarray(value)
+    if array.dtype != np.dtype(np.int32) or array.size != 1:
+        raise call.fail(f"input 'k' must be one int32 value, got shape {list(array.shape)}")
+    k = int(array.reshape(()))
+    if not 0 <= k <= size:
+        raise call.fail(f"input 'k' is {k}, expected 0 <= k <= {size} (the size of the selected dim)")
+    return k
+
+
+def _topk_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("TopKV2", inputs, attrs)
+    call.require_count(2)
+    x = call.input(0, "x")
+    call.require_dtype("x", x.dtype, FLOATS + INTS)
+    dim = call.axis("attr 'dim'", call.attr_int("dim", -1), x.ndim)
+    k = _topk_k(call, call.input(1, "k"), x.shape[dim])
+    out = Outputs(call, outputs, ["values", "indices"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_dtype(1, np.dtype(np.int32), "TopKV2 indices are int32")
+    moved = np.moveaxis(x, dim, -1)
+    chosen = stable_order(moved, call.attr_bool("largest", True))[..., :k]
+    if not call.attr_bool("sorted", True):
+        chosen = np.sort(chosen, axis=-1)
+    values = np.take_along_axis(moved, chosen, axis=-1)
+    return [out.emit(0, np.moveaxis(values, -1, dim), value_dependent=True),
+            out.emit(1, np.moveaxis(chosen, -1, dim).astype(np.int32), value_dependent=True)]
+
+
+def _topk_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("TopKV2", inputs, attrs)
+    call.require_count(2)
+    x = call.input(0, "x")
+    shape = tuple(x.shape)
+    if unknown_rank(shape):
+        return [inferred(x.dtype, shape), inferred(INT32, shape)]
+    dim = call.axis("attr 'dim'", call.attr_int("dim", -1), len(shape))
+    value = values[1] if len(values) > 1 else None
+    if value is None or shape[dim] < 0:
+        dims = tuple(UNKNOWN if i == dim else d for i, d in enumerate(shape))
+        ranges = [(0, d) if i == dim else ((d, d) if d >= 0 else (0, -1)) for i, d in enumerate(shape)]
+        return [inferred(x.dtype, dims, ranges), inferred(INT32, dims, ranges)]
+    dims = tuple(_topk_k(call, value, shape[dim]) if i == dim else d for i, d in enumerate(shape))
+    return [inferred(x.dtype, dims), inferred(INT32, dims)]
+
+
+# Segment sums, masks, search, bincount ------------------------------------------------------------------------
+def _segment_sum_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("UnsortedSegmentSum", inputs, attrs)
+    call.require_count(3)
+    x, ids = call.input(0, "x"), call.input(1, "segment_ids")
+    call.require_dtype("x", x.dtype, FLOATS + INTS)
+    call.require_dtype("segment_ids", ids.dtype, _INDEX)
+    num = _one_value(call, 2, "num_segments", call.input(2, "num_segments"))
+    if x.shape[:ids.ndim] != ids.shape:
+        raise call.fail(f"input 'segment_ids' {list(ids.shape)} must be a prefix of the shape of 'x' {list(x.shape)}")
+    if (ids >= num).any():
+        raise call.fail(f"input 'segment_ids' holds {int(ids.max())}, expected < num_segments {num}")
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    kept = ids >= 0
+    rows = x[kept] if ids.ndim else (x if kept else x[:0])
+    return [out.emit(0, _accumulate(np.zeros((num,) + x.shape[ids.ndim:], x.dtype), ids[kept], rows, np.add))]
+
+
+def _segment_sum_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("UnsortedSegmentSum", inputs, attrs)
+    call.require_count(3)
+    x, ids = call.input(0, "x"), call.input(1, "segment_ids")
+    value = values[2] if len(values) > 2 else None
+    num = UNKNOWN if value is None else _one_value(call, 2, "num_segments", value)
+    if unknown_rank(x.shape) or unknown_rank(ids.shape):
+        return [inferred(x.dtype, (-2,))]
+    return [inferred(x.dtype, (num,) + tuple(x.shape[len(ids.shape):]))]
+
+
+def _masked_fill_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("MaskedFill", inputs, attrs)
+    call.require_count(3)
+    x, mask, value = call.input(0, "x"), call.input(1, "mask"), call.input(2, "value")
+    call.require_dtype("x", x.dtype, _MASKED_FILL)
+    call.require_dtype("mask", mask.dtype, (BOOL,))
+    call.require_same_dtype(["x", "value"], [x.dtype, value.dtype])
+    if value.size != 1:
+        raise call.fail(f"input 'value' must hold one value, got shape {list(value.shape)}")
+    shape = broadcast(call, ["x", "mask"], [x.shape, mask.shape])
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    y = out.buffer(0, shape)
+    np.copyto(y, x)
+    np.copyto(y, value.reshape(()), where=mask)
+    return [out.emit(0, y)]
+
+
+def _masked_fill_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("MaskedFill", inputs, attrs)
+    call.require_count(3)
+    x, mask = call.input(0, "x"), call.input(1, "mask")
+    return [inferred(x.dtype, broadcast(call, ["x", "mask"], [x.shape, mask.shape]))]
+
+
+def _masked_select_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("MaskedSelect", inputs, attrs)
+    call.require_count(2)
+    x, mask = call.input(0, "x"), call.input(1, "mask")
+    call.require_dtype("x", x.dtype, _BASIC)
+    call.require_dtype("mask", mask.dtype, (BOOL,))
+    shape = broadcast(call, ["x", "mask"], [x.shape, mask.shape])
+    out = Outputs(call, outputs, ["y"])
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    return [out.emit(0, np.broadcast_to(x, shape)[np.broadcast_to(mask, shape)], value_dependent=True)]
+
+
+def _masked_select_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("MaskedSelect", inputs, attrs)
+    call.require_count(2)
+    x, mask = call.input(0, "x"), call.input(1, "mask")
+    shape = broadcast(call, ["x", "mask"], [x.shape, mask.shape])
+    bound = int(np.prod(shape)) if not unknown_rank(shape) and all(d >= 0 for d in shape) else -1
+    return [inferred(x.dtype, (UNKNOWN,), [(0, bound)])]
+
+
+def _search_dtype(call: OpCall, out: Outputs | None) -> int:
+    chosen = call.attr_dtype("dtype", INT64, (INT32, INT64))
+    if out is not None:
+        out.require_dtype(0, numpy_dtype(chosen), "given by attr 'dtype'")
+    return chosen
+
+
+def _search_sorted_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("SearchSorted", inputs, attrs)
+    call.require_count(2, 3)
+    seq, values = call.input(0, "sorted_sequence"), call.input(1, "values")
+    call.require_dtype("sorted_sequence", seq.dtype, _SEARCH)
+    call.require_same_dtype(["sorted_sequence", "values"], [seq.dtype, values.dtype])
+    if seq.ndim == 0 or (seq.ndim > 1 and seq.shape[:-1] != values.shape[:-1]):
+        raise call.fail(f"input 'sorted_sequence' {list(seq.shape)} must be 1-D or share the leading dims of "
+                        f"'values' {list(values.shape)}")
+    sorter = call.optional(2)
+    if sorter is not None:
+        call.require_dtype("sorter", sorter.dtype, _dt(np.int64))
+        seq = np.take_along_axis(seq, _indices(call, "sorter", sorter.astype(np.int64), seq.shape[-1]), axis=-1)
+    out = Outputs(call, outputs, ["out"])
+    dtype = numpy_dtype(_search_dtype(call, out))
+    side = "right" if call.attr_bool("right", False) else "left"
+    if seq.ndim == 1:
+        return [out.emit(0, np.searchsorted(seq, values, side=side).astype(dtype))]
+    rows, vals = seq.reshape(-1, seq.shape[-1]), values.reshape(-1, values.shape[-1])
+    result = np.stack([np.searchsorted(r, v, side=side) for r, v in zip(rows, vals)]) if len(rows) else vals
+    return [out.emit(0, result.reshape(values.shape).astype(dtype))]
+
+
+def _search_sorted_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("SearchSorted", inputs, attrs)
+    call.require_count(2, 3)
+    return [inferred(_search_dtype(call, None), call.input(1, "values").shape)]
+
+
+def _bincount_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Bincount", inputs, attrs)
+    call.require_count(3)
+    array, weights = call.input(0, "array"), call.input(2, "weights")
+    call.require_dtype("array", array.dtype, _dt(np.int32))
+    call.require_dtype("weights", weights.dtype, _BINS)
+    size = _one_value(call, 1, "size", call.input(1, "size"))
+    if size < 0:
+        raise call.fail(f"input 'size' is {size}, expected >= 0")
+    if weights.size and weights.shape != array.shape:
+        raise call.fail(f"input 'weights' {list(weights.shape)} must have the shape of 'array' {list(array.shape)} or "
+                        "be empty")
+    out = Outputs(call, outputs, ["bins"])
+    out.require_dtype(0, weights.dtype, "same as input 'weights'")
+    kept = (array >= 0) & (array < size)
+    w = weights[kept] if weights.size else np.ones(int(kept.sum()), weights.dtype)
+    return [out.emit(0, _accumulate(np.zeros(size, weights.dtype), array[kept], w, np.add))]
+
+
+def _bincount_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("Bincount", inputs, attrs)
+    call.require_count(3)
+    dtype = call.input(2, "weights").dtype
+    value = values[1] if len(values) > 1 else None
+    return [inferred(dtype, (UNKNOWN if value is None else _one_value(call, 1, "size", value),))]
+
+
+builtin("GatherV2", _gather_v2_compute, _gather_v2_infer)
+builtin("GatherNd", _gather_nd_compute, _gather_nd_infer)
+builtin("GatherElements", _gather_elements_compute,
+        lambda i, v, a: [inferred(OpCall("GatherElements", i, a).input(0, "x").dtype, i[1].shape)])
+builtin("ScatterNd", _scatter_nd_compute, _shape_from_value("ScatterNd", 2, "shape", 3))
+_scatter_var("ScatterNdUpdate", _BASIC, nd=True, add=False)
+_scatter_var("ScatterUpdate", _SCATTER_UPDATE, nd=False, add=False)
+_scatter_var("ScatterAdd", _SCATTER_ADD, nd=False, add=True)
+builtin("ScatterElements", _scatter_elements_compute, _same_shape_infer("ScatterElements", (3, 3)))
+builtin("OneHot", _one_hot_compute, _one_hot_infer)
+builtin("Range", _range_compute, _range_infer)
+builtin("LinSpace", _linspace_compute, _linspace_infer)
+builtin("Sort", _sort_compute, _sort_infer)
+builtin("TopKV2", _topk_v2_compute, _topk_v2_infer)
+builtin("UnsortedSegmentSum", _segment_sum_compute, _segment_sum_infer)
+builtin("MaskedFill", _masked_fill_compute, _masked_fill_infer)
+builtin("MaskedSelect", _masked_select_compute, _masked_select_infer)
+builtin("SearchSorted", _search_sorted_compute, _search_sorted_infer)
+builtin("Bincount", _bincount_compute, _bincount_infer)

@@ -1,0 +1,70 @@
+"""Prototypes of the gather, scatter and index-building ops (GatherV2 ... Bincount).
+
+Source: mindspore-ai/graphengine 910/third_party/fwkacllib/inc/ops/ (commit cd75e149, June 2025) selection_ops.h,
+matrix_calculation_ops.h, random_ops.h (LinSpace), nn_detect_ops.h (Sort), math_ops.h (Bincount). The quantized and
+string types of BasicType are left out (the suite has none). The Scatter ops with a `var` input and output update var
+in place (a ref input): the output var is the same tensor as the input var.
+"""
+
+from __future__ import annotations
+
+from aclcts.core.prototypes.dtypes import BASIC, INDEX, NUMBERS, REALS
+from aclcts.core.prototypes.spec import Attr, Prototype, op
+
+_GE = "graphengine 910 third_party/fwkacllib/inc/ops/"
+_SCATTER_UPDATE = ("float16", "float32", "int32", "int8", "uint8", "bfloat16", "int64")
+_SCATTER_ADD = ("float16", "float32", "int32", "int8", "uint8")
+_RANGE = ("float16", "float32", "int32", "double", "int64", "bfloat16")
+_SORT = ("float16", "float32", "int16", "int8", "uint8", "int32", "int64", "bfloat16")
+_MASKED_FILL = ("float32", "bfloat16", "float16", "int8", "int32", "int64", "bool")
+_SEARCH = ("float16", "float32", "int16", "int8", "uint8", "int32", "int64")
+_GATHER_ELEMENTS = ("float16", "bfloat16", "float32", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                    "uint64", "bool", "double")
+_NEGATIVE = Attr("negative_index_support", "bool", False)
+_LOCKING = Attr("use_locking", "bool", False)
+
+PROTOTYPES: tuple[Prototype, ...] = (
+    op("GatherV2", "x:T, indices:I, axis:I2", "y:T", {"T": BASIC, "I": INDEX, "I2": INDEX},
+       (Attr("batch_dims", "int", 0), Attr("is_preprocessed", "bool", False), _NEGATIVE),
+       source=f"{_GE}selection_ops.h REG_OP(GatherV2)"),
+    op("GatherNd", "x:T, indices:I", "y:T", {"T": BASIC, "I": INDEX}, (_NEGATIVE,),
+       source=f"{_GE}selection_ops.h REG_OP(GatherNd)"),
+    op("GatherElements", "x:T, index:I", "y:T", {"T": _GATHER_ELEMENTS, "I": INDEX}, (Attr("dim", "int", 0),),
+       source=f"{_GE}selection_ops.h REG_OP(GatherElements)"),
+    op("ScatterNd", "indices:I, x:T, shape:I2", "y:T", {"T": BASIC, "I": INDEX, "I2": INDEX},
+       source=f"{_GE}selection_ops.h REG_OP(ScatterNd)"),
+    op("ScatterNdUpdate", "var:T, indices:I, updates:T", "var:T", {"T": BASIC, "I": INDEX}, (_LOCKING,),
+       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterNdUpdate)"),
+    op("ScatterUpdate", "var:T, indices:I, updates:T", "var:T", {"T": _SCATTER_UPDATE, "I": INDEX}, (_LOCKING,),
+       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterUpdate)"),
+    op("ScatterAdd", "var:T, indices:I, updates:T", "var:T", {"T": _SCATTER_ADD, "I": INDEX}, (_LOCKING,),
+       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterAdd)"),
+    op("ScatterElements", "data:T, indices:I, updates:T", "y:T", {"T": NUMBERS, "I": INDEX},
+       (Attr("axis", "int", 0), Attr("reduction", "str", "none")),
+       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterElements)"),
+    op("OneHot", "x:X, depth:D, on_value:T, off_value:T", "y:T",
+       {"X": ("uint8", "int32", "int64"), "D": INDEX, "T": BASIC}, (Attr("axis", "int", -1),),
+       source=f"{_GE}selection_ops.h REG_OP(OneHot)"),
+    op("Range", "start:T, limit:T, delta:T", "y:T", {"T": _RANGE}, source=f"{_GE}selection_ops.h REG_OP(Range)"),
+    op("LinSpace", "start:T, stop:T, num:I", "output:T", {"T": ("float32", "double"), "I": INDEX},
+       source=f"{_GE}random_ops.h REG_OP(LinSpace)"),
+    op("Sort", "x:T", "y1:T, y2:I", {"T": _SORT, "I": ("int32",)},
+       (Attr("axis", "int", -1), Attr("descending", "bool", False), Attr("stable", "bool", False)),
+       source=f"{_GE}nn_detect_ops.h REG_OP(Sort)"),
+    op("TopKV2", "x:T, k:K", "values:T, indices:K", {"T": REALS, "K": ("int32",)},
+       (Attr("sorted", "bool", True), Attr("dim", "int", -1), Attr("largest", "bool", True)),
+       source=f"{_GE}selection_ops.h REG_OP(TopKV2)"),
+    op("UnsortedSegmentSum", "x:T, segment_ids:I, num_segments:I2", "y:T", {"T": NUMBERS, "I": INDEX, "I2": INDEX},
+       (Attr("is_preprocessed", "bool", False), Attr("check_ids", "bool", False)),
+       source=f"{_GE}selection_ops.h REG_OP(UnsortedSegmentSum)"),
+    op("MaskedFill", "x:T, mask:M, value:T", "y:T", {"T": _MASKED_FILL, "M": ("bool",)},
+       source=f"{_GE}selection_ops.h REG_OP(MaskedFill)"),
+    op("MaskedSelect", "x:T, mask:M", "y:T", {"T": BASIC, "M": ("bool",)},
+       source=f"{_GE}selection_ops.h REG_OP(MaskedSelect)"),
+    op("SearchSorted", "sorted_sequence:T, values:T, sorter?:S", "out:I", {"T": _SEARCH, "S": ("int64",), "I": INDEX},
+       (Attr("dtype", "type", 9), Attr("right", "bool", False)),
+       source=f"{_GE}selection_ops.h REG_OP(SearchSorted): ATTR(dtype, Type, DT_INT64)"),
+    op("Bincount", "array:A, size:A, weights:T", "bins:T",
+       {"A": ("int32",), "T": ("float32", "int32", "int64", "double")},
+       source=f"{_GE}math_ops.h REG_OP(Bincount)"),
+)

@@ -1,0 +1,152 @@
+"""Gather, scatter and index-building kernels: sums in fp32 rounded once, integer wrap, bit-exact moves of special
+values, index range errors, stable Sort with NaN last, value-dependent infer_shape."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from aclcts.sim.kernels import KernelError
+
+F16, F32, F64, I32, I64 = np.float16, np.float32, np.float64, np.int32, np.int64
+BF16 = ml_dtypes.bfloat16
+
+
+def test_gather_v2_moves_special_values_bit_for_bit(run):
+    x = np.array([np.nan, -0.0, np.inf, 6e-8], F16)  # 6e-8: a float16 subnormal
+    (y,) = run("GatherV2", [x, np.array([3, 1, 0, 2], I32), np.array(0, I32)], [(F16, (4,))])
+    assert y.view(np.uint16).tolist() == x[[3, 1, 0, 2]].view(np.uint16).tolist()
+
+
+def test_gather_v2_out_of_range_index_is_an_error_unless_negative_support(run):
+    x = np.arange(6, dtype=I32).reshape(2, 3)
+    with pytest.raises(KernelError, match="outside"):
+        run("GatherV2", [x, np.array([3], I32), np.array(1, I32)], [(I32, (2, 1))])
+    with pytest.raises(KernelError, match="outside"):
+        run("GatherV2", [x, np.array([-1], I32), np.array(1, I32)], [(I32, (2, 1))])
+    (y,) = run("GatherV2", [x, np.array([-1], I32), np.array(1, I32)], [(I32, (2, 1))],
+               {"negative_index_support": True})
+    assert y.tolist() == [[2], [5]]
+
+
+def test_gather_v2_batch_dims(run):
+    x = np.arange(6, dtype=F32).reshape(2, 3)
+    (y,) = run("GatherV2", [x, np.array([[2, 2], [0, 1]], I64), np.array(1, I32)], [(F32, (2, 2))],
+               {"batch_dims": 1})
+    assert y.tolist() == [[2, 2], [3, 4]]
+
+
+def test_gather_nd_and_gather_elements(run):
+    x = np.arange(12, dtype=I64).reshape(3, 4)
+    (y,) = run("GatherNd", [x, np.array([[2, 3], [0, 1]], I32)], [(I64, (2,))])
+    assert y.tolist() == [11, 1]
+    (y,) = run("GatherElements", [x, np.array([[3, 0]], I32)], [(I64, (1, 2))], {"dim": 1})
+    assert y.tolist() == [[3, 0]]
+
+
+def test_scatter_add_float16_sums_in_float32_and_rounds_once(run):
+    # float16 steps: 2048 + 1 rounds back to 2048 three times; the float32 sum 2051 rounds once to 2052.
+    var = np.array([2048], F16)
+    (y,) = run("ScatterAdd", [var, np.array([0, 0, 0], I32), np.ones(3, F16)], [(F16, (1,))])
+    assert y.tolist() == [2052.0]
+
+
+def test_scatter_add_int8_wraps_and_update_writes(run):
+    (y,) = run("ScatterAdd", [np.array([100], np.int8), np.array([0, 0], I64), np.array([20, 10], np.int8)],
+               [(np.int8, (1,))])
+    assert y.tolist() == [-126]
+    var = np.zeros((3, 2), F32)
+    (y,) = run("ScatterUpdate", [var, np.array([2], I32), np.array([[np.nan, -0.0]], F32)], [(F32, (3, 2))])
+    assert np.isnan(y[2, 0]) and np.signbit(y[2, 1]) and not var.any()
+
+
+def test_scatter_nd_and_unsorted_segment_sum_accumulate_in_float32(run):
+    x = np.array([2048, 1, 1, 1], BF16)  # bfloat16 steps of 16 at 2048: only the float32 sum reaches 2051 -> 2048
+    (y,) = run("ScatterNd", [np.zeros((4, 1), I32), x, np.array([2], I32)], [(BF16, (2,))])
+    assert y.astype(F32).tolist() == [2048.0, 0.0]
+    x16 = np.array([2048, 1, 1, 1, 5], F16)
+    (y,) = run("UnsortedSegmentSum", [x16, np.array([0, 0, 0, 0, -1], I32), np.array(2, I32)], [(F16, (2,))])
+    assert y.tolist() == [2052.0, 0.0]  # 2051 rounded once; the negative id's 5 dropped
+    with pytest.raises(KernelError, match="num_segments"):
+        run("UnsortedSegmentSum", [x16, np.array([0, 0, 0, 0, 2], I32), np.array(2, I32)], [(F16, (2,))])
+
+
+def test_scatter_elements_reductions(run):
+    data = np.ones((2, 2), F32)
+    for reduction, expected in (("none", [[5, 1], [1, 1]]), ("add", [[6, 1], [1, 1]]), ("mul", [[5, 1], [1, 1]])):
+        (y,) = run("ScatterElements", [data, np.array([[0]], I32), np.array([[5]], F32)], [(F32, (2, 2))],
+                   {"reduction": reduction})
+        assert y.tolist() == expected
+    with pytest.raises(KernelError, match="reduction"):
+        run("ScatterElements", [data, np.array([[0]], I32), np.array([[5]], F32)], [(F32, (2, 2))],
+            {"reduction": "max"})
+
+
+def test_one_hot_off_for_outside_indices(run):
+    (y,) = run("OneHot", [np.array([2, -1, 3], I32), np.array(3, I32), np.array(1, BF16), np.array(0, BF16)],
+               [(BF16, (3, 3))])
+    assert y.astype(F32).tolist() == [[0, 0, 1], [0, 0, 0], [0, 0, 0]]
+
+
+def test_range_float32_is_start_plus_i_delta_in_float32(run):
+    (y,) = run("Range", [np.array(0, F32), np.array(1, F32), np.array(0.1, F32)], [(F32, (10,))])
+    expected = np.arange(10, dtype=F32) * F32(0.1)
+    assert y.tolist() == expected.tolist()
+    (y,) = run("Range", [np.array(7, I64), np.array(-5, I64), np.array(-3, I64)], [(I64, (4,))])
+    assert y.tolist() == [7, 4, 1, -2]
+    with pytest.raises(KernelError, match="delta"):
+        run("Range", [np.array(7, I64), np.array(-5, I64), np.array(0, I64)], [(I64, (4,))])
+
+
+def test_lin_space_float32_within_an_ulp_of_float64(run):
+    (y,) = run("LinSpace", [np.array(-1, F32), np.array(1, F32), np.array(7, I32)], [(F32, (7,))])
+    exact = np.linspace(-1, 1, 7)
+    assert y.dtype == F32 and np.max(np.abs(y - exact)) <= 2 * np.spacing(F32(1))
+
+
+def test_sort_stable_nan_last_ascending_first_descending(run):
+    x = np.array([1, np.nan, -np.inf, 1, -0.0, 0.0], F16)
+    y, order = run("Sort", [x], [(F16, (6,)), (I32, (6,))], {"stable": True})
+    assert order.tolist() == [2, 4, 5, 0, 3, 1] and np.signbit(y[1]) and np.isnan(y[5])
+    y, order = run("Sort", [x], [(F16, (6,)), (I32, (6,))], {"descending": True})
+    assert order.tolist() == [1, 0, 3, 4, 5, 2]
+    with pytest.raises(KernelError, match="int32"):
+        run("Sort", [x], [(F16, (6,)), (I64, (6,))])
+
+
+def test_top_k_v2_matches_top_k_order(run):
+    x = np.array([[1, 5, 3, 5]], F32)
+    values, idx = run("TopKV2", [x, np.array(2, I32)], [(F32, (1, 2)), (I32, (1, 2))])
+    assert values.tolist() == [[5, 5]] and idx.tolist() == [[1, 3]]
+
+
+def test_masked_fill_and_masked_select(run):
+    x = np.array([[1, 2], [3, 4]], np.int8)
+    (y,) = run("MaskedFill", [x, np.array([False, True]), np.array(-128, np.int8)], [(np.int8, (2, 2))])
+    assert y.tolist() == [[1, -128], [3, -128]]
+    (y,) = run("MaskedSelect", [x, np.array([[True, False], [False, True]])], [(np.int8, (4,))])
+    assert y.tolist() == [1, 4]
+
+
+def test_search_sorted_and_bincount(run):
+    seq = np.array([1, 2, 2, 3], I32)
+    (out,) = run("SearchSorted", [seq, np.array([2, 9], I32)], [(I64, (2,))], {"right": True})
+    assert out.tolist() == [3, 4]
+    with pytest.raises(KernelError, match="dtype"):
+        run("SearchSorted", [seq, np.array([2], I32)], [(I32, (1,))])
+    (bins,) = run("Bincount", [np.array([0, 0, 7, -2], I32), np.array(2, I32), np.array([0.5, 0.25, 1, 1], F32)],
+                  [(F32, (2,))])
+    assert bins.tolist() == [0.75, 0]
+
+
+def test_value_dependent_shapes_are_inferred_from_const_values(infer):
+    i32, f32 = I32, F32
+    (shape,) = infer("Range", [(f32, ()), (f32, ()), (f32, ())],
+                     [np.array(3, F32), np.array(1, F32), np.array(-0.5, F32)])
+    assert shape.shape == (4,)
+    (shape,) = infer("OneHot", [(i32, (2, 3)), (i32, ()), (f32, ()), (f32, ())], [None, np.array(5, I32), None, None],
+                     {"axis": 1})
+    assert shape.shape == (2, 5, 3)
+    (shape,) = infer("MaskedSelect", [(f32, (2, 3)), (np.bool_, (3,))], [None, None])
+    assert shape.shape == (-1,) and shape.shape_range == ((0, 6),)
