@@ -44,10 +44,12 @@ def _values(call: OpCall, arrays: list[Any], names: tuple[str, ...]) -> list[lis
 
 
 def _register(op_type: str, names: tuple[str, ...], outputs: Callable[[OpCall, Shape, list], list[str]],
-              allowed: tuple[np.dtype, ...], rule: ShapeRule, compute: Compute, keeps_rank: bool = False,
-              optional: int = 0) -> None:
+              allowed: tuple[np.dtype, ...], rule: ShapeRule, compute: Compute, same_shape: bool = False,
+              optional: int = 0, partial: ShapeRule | None = None) -> None:
     """A kernel whose first input is x, followed by the index inputs `names` (and `optional` optional inputs),
-    every output of x's dtype; infer_shape gives the rule's shapes when x's shape and the index values are known."""
+    every output of x's dtype. infer_shape gives the rule's shapes when x's shape and the index values are known,
+    x's own shape for a same_shape op, the `partial` rule's shapes (unknown dims kept) when only the values are
+    known, and an unknown rank otherwise."""
     count = (1 + len(names), 1 + len(names) + optional)
 
     def run(inputs: list[np.ndarray | None], attrs: dict[str, Any], infos: list[TensorInfo]) -> list[np.ndarray]:
@@ -69,8 +71,10 @@ def _register(op_type: str, names: tuple[str, ...], outputs: Callable[[OpCall, S
         values = _values(call, list(given), names)
         if not unknown_rank(shape) and fully_known(shape) and all(v is not None for v in values):
             return [inferred(x.dtype, s) for s in rule(call, shape, values)]
-        if keeps_rank and not unknown_rank(shape):
-            return [inferred(x.dtype, [UNKNOWN] * len(shape))]
+        if same_shape:
+            return [inferred(x.dtype, shape)]
+        if partial is not None and not unknown_rank(shape) and all(v is not None for v in values):
+            return [inferred(x.dtype, s) for s in partial(call, shape, values)]
         return [inferred(x.dtype, (UNKNOWN_RANK,))]
 
     builtin(op_type, run, infer)
@@ -98,6 +102,13 @@ def _pairs(call: OpCall, paddings: list[int], rank: int, contiguous: bool = True
 def _pad_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
     contiguous = call.attr_bool("paddings_contiguous", True) if call.op_type == "PadV3" else True
     return [tuple(d + b + e for d, (b, e) in zip(shape, _pairs(call, values[0], len(shape), contiguous)))]
+
+
+def _pad_partial(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    """The padded shape where x's dims are known; its unknown dims stay unknown."""
+    contiguous = call.attr_bool("paddings_contiguous", True) if call.op_type == "PadV3" else True
+    pairs = _pairs(call, values[0], len(shape), contiguous)
+    return [tuple(d + b + e if d >= 0 else UNKNOWN for d, (b, e) in zip(shape, pairs))]
 
 
 def _constant_pad(x: np.ndarray, pairs: list[tuple[int, int]], value: Any, out: Outputs) -> np.ndarray:
@@ -493,25 +504,25 @@ def _names(prefix: str, rule: ShapeRule) -> Callable[[OpCall, Shape, list], list
 
 
 _ONE = ("paddings",)
-_register("Pad", _ONE, _y, ANY, _pad_rule, _pad)
-_register("PadV3", _ONE, _y, ANY, _pad_rule, _pad_v3, optional=1)
-_register("MirrorPad", _ONE, _y, ANY, _pad_rule, _mirror_pad)
+_register("Pad", _ONE, _y, ANY, _pad_rule, _pad, partial=_pad_partial)
+_register("PadV3", _ONE, _y, ANY, _pad_rule, _pad_v3, optional=1, partial=_pad_partial)
+_register("MirrorPad", _ONE, _y, ANY, _pad_rule, _mirror_pad, partial=_pad_partial)
 _register("ExpandDims", ("axis",), _y, _NO_COMPLEX, _expand_rule, _reshape_to(_expand_rule))
 _register("Squeeze", (), _y, ANY, _squeeze_rule, _reshape_to(_squeeze_rule))
 _register("Unsqueeze", (), _y, ANY, _unsqueeze_rule, _reshape_to(_unsqueeze_rule))
 _register("Flatten", (), _y, _FLATTEN, _flatten_rule, _reshape_to(_flatten_rule))
 _register("BroadcastTo", ("shape",), _y, ANY, _broadcast_rule, _broadcast_to)
-_register("ReverseV2", ("axis",), _y, ANY, _same, _reverse, keeps_rank=True)
+_register("ReverseV2", ("axis",), _y, ANY, _same, _reverse, same_shape=True)
 _register("StridedSlice", ("begin", "end", "strides"), _y, ANY, _strided_rule, _strided_slice)
 _register("Unpack", (), _names("y", _unpack_rule), ANY, _unpack_rule, _unpack)
 _register("SplitV", ("size_splits", "split_dim"), _names("y", _split_rule), ANY, _split_rule, _split_v)
 _register("SpaceToDepth", (), _y, ANY, _space_rule(True), _space_to_depth)
 _register("DepthToSpace", (), _y, ANY, _space_rule(False), _depth_to_space)
 _register("Permute", (), _y, _PERMUTE, lambda c, s, v: [tuple(s[a] for a in _order(c, len(s)))], _permute)
-_register("Identity", (), _y, _NO_COMPLEX, _same, _identity, keeps_rank=True)
-_register("Tril", (), _y, ANY, _matrix_rule, _triangle(True), keeps_rank=True)
-_register("Triu", (), _y, ANY, _matrix_rule, _triangle(False), keeps_rank=True)
-_register("Roll", (), _y, _ROLL, _same, _roll, keeps_rank=True)
+_register("Identity", (), _y, _NO_COMPLEX, _same, _identity, same_shape=True)
+_register("Tril", (), _y, ANY, _matrix_rule, _triangle(True), same_shape=True)
+_register("Triu", (), _y, ANY, _matrix_rule, _triangle(False), same_shape=True)
+_register("Roll", (), _y, _ROLL, _same, _roll, same_shape=True)
 _register("Diag", (), _y, _DIAG, _diag_rule, _diag)
 builtin("ConcatV2", _concat_compute, _concat_infer)
 builtin("Pack", _pack_compute, _pack_infer)
