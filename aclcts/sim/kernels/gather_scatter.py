@@ -372,7 +372,11 @@ def _linspace_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> l
 
 # Sort, TopKV2 -------------------------------------------------------------------------------------------------
 def stable_order(moved: np.ndarray, descending: bool) -> np.ndarray:
-    """The stable sort order along the last axis: NaN above +inf, equal values in their original order."""
+    """The stable sort order along the last axis: NaN above +inf, equal values in their original order.
+
+    bfloat16 is ordered through its exact float32 values: NumPy's sort of ml_dtypes' bfloat16 misplaces NaN."""
+    if moved.dtype == _BF16:
+        moved = moved.astype(np.float32)
     if not descending:
         return np.argsort(moved, axis=-1, kind="stable")
     size = moved.shape[-1]

@@ -115,6 +115,12 @@ def test_sort_stable_nan_last_ascending_first_descending(run):
         run("Sort", [x], [(F16, (6,)), (I64, (6,))])
 
 
+def test_sort_bfloat16_puts_nan_last(run):
+    x = np.array([np.nan, 3, 1e-7, -np.inf], BF16)
+    _, order = run("Sort", [x], [(BF16, (4,)), (I32, (4,))], {"stable": True})
+    assert order.tolist() == [3, 2, 1, 0]
+
+
 def test_top_k_v2_matches_top_k_order(run):
     x = np.array([[1, 5, 3, 5]], F32)
     values, idx = run("TopKV2", [x, np.array(2, I32)], [(F32, (1, 2)), (I32, (1, 2))])
