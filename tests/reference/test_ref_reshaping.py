@@ -42,7 +42,7 @@ def test_pad_v3_reflect_and_edge(mode, expected):
     ("SYMMETRIC", [[2, 1, 1, 2, 3, 3], [2, 1, 1, 2, 3, 3], [5, 4, 4, 5, 6, 6], [5, 4, 4, 5, 6, 6]]),
 ])
 def test_mirror_pad_modes_from_the_tensorflow_documentation(mode, expected):
-    # TensorFlow's MirrorPad example on [[1, 2, 3], [4, 5, 6]], with paddings [[1, 1], [2, 1]] instead of [[1, 1], [2, 2]].
+    # TensorFlow's MirrorPad example on [[1, 2, 3], [4, 5, 6]], paddings [[1, 1], [2, 1]] instead of [[1, 1], [2, 2]].
     (y,) = run("MirrorPad", [X, np.array([[1, 1], [2, 1]], I32)], [F32], {"mode": mode})
     assert y.tolist() == expected
 

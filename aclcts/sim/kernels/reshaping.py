@@ -444,7 +444,8 @@ def _concat_dim(call: OpCall, value: Any) -> int:
     return dims[0]
 
 
-def _concat_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], infos: list[TensorInfo]) -> list[np.ndarray]:
+def _concat_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                    infos: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ConcatV2", inputs, attrs)
     call.require_count(2, max(2, len(inputs)))
     tensors = _inputs_x(call, len(inputs) - 1)
@@ -457,7 +458,8 @@ def _concat_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], info
     return [out.emit(0, y)]
 
 
-def _concat_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+def _concat_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
+                  attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("ConcatV2", inputs, attrs)
     call.require_count(2, max(2, len(inputs)))
     shapes = [tuple(call.input(i, f"x{i}").shape) for i in range(len(inputs) - 1)]
@@ -486,7 +488,8 @@ def _pack_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], infos:
     return [out.emit(0, y)]
 
 
-def _pack_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+def _pack_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
+                attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Pack", inputs, attrs)
     shapes = [tuple(call.input(i, f"x{i}").shape) for i in range(len(inputs))]
     if not shapes or any(unknown_rank(s) for s in shapes):
