@@ -25,6 +25,15 @@ def test_a_narrowed_accumulator_is_exact_below_2_24_and_wrong_above():
     assert exact[0, 0] == 3 * 20001 * 20003 and not np.array_equal(narrowed(wide, {}, out)[0], exact)
 
 
+def test_the_narrowed_accumulator_adds_the_bias():
+    matmul = get_kernel("BatchMatMulV2").compute
+    narrowed = v.accumulates_in_float32("BatchMatMulV2")(matmul)
+    x1, x2 = np.ones((1, 2, 3), np.int8), np.ones((1, 3, 2), np.int8)
+    inputs = [x1, x2, np.array([5, -7], np.int32)]
+    out = [TensorInfo(INT32, (1, 2, 2), ND)]
+    assert np.array_equal(narrowed(inputs, {}, out)[0], matmul(inputs, {}, out)[0])
+
+
 def test_the_narrowed_accumulator_follows_the_transpose_flags():
     matmul = get_kernel("BatchMatMul").compute
     narrowed = v.accumulates_in_float32("BatchMatMul")(matmul)

@@ -14,6 +14,8 @@ from aclcts.sim.kernels.base import ComputeFn, Kernel
 
 #: The integer matrix products whose accumulator accumulator_narrowed narrows.
 INTEGER_MATMULS = ("MatMul", "MatMulV2", "BatchMatMul", "BatchMatMulV2")
+#: The integer matrix products whose third input is a bias, added in the accumulator.
+BIASED = ("MatMul", "MatMulV2", "BatchMatMulV2")
 #: The kernel modules of the elementwise and arithmetic ops, whose float32 values subnormals_flushed_float32 flushes.
 ELEMENTWISE_MODULES = frozenset(f"aclcts.sim.kernels.{name}" for name in ("elementwise", "unary", "unary_math",
                                                                           "binary_math"))
@@ -21,7 +23,8 @@ FLOAT32_TINY = np.finfo(np.float32).tiny
 
 
 def accumulates_in_float32(op_type: str) -> Callable[[ComputeFn], ComputeFn]:
-    """An integer matrix product whose K products are added in a float32 accumulator, then converted to the output."""
+    """An integer matrix product whose K products (and bias) are added in a float32 accumulator, then converted to the
+    output."""
     names = TRANSPOSE_ATTRS[op_type]
 
     def wrap(compute: ComputeFn) -> ComputeFn:
@@ -33,8 +36,12 @@ def accumulates_in_float32(op_type: str) -> Callable[[ComputeFn], ComputeFn]:
             a = np.swapaxes(x1, -1, -2) if attrs.get(names[0], False) else x1
             b = np.swapaxes(x2, -1, -2) if attrs.get(names[1], False) else x2
             y = results[0]
+            bias = inputs[2] if len(inputs) > 2 and op_type in BIASED else None
             with np.errstate(all="ignore"):
-                narrowed = np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(np.int64).astype(y.dtype)
+                acc = np.matmul(a.astype(np.float32), b.astype(np.float32))
+                if bias is not None:
+                    acc = acc + bias.astype(np.float32)
+                narrowed = acc.astype(np.int64).astype(y.dtype)
             return [narrowed.reshape(y.shape), *results[1:]]
 
         return faulty
