@@ -13,6 +13,7 @@ import pytest
 
 from aclcts.atc import generate_singleop_json
 from aclcts.cases import load_cases
+from aclcts.cases.profiles import PROFILES
 from aclcts.cases.values import draw_inputs
 from aclcts.judge.compare import compare, default_policy
 from aclcts.core.constants import Format
@@ -39,6 +40,22 @@ def suite_run(folder: Path, case_file: Path, op: str) -> tuple[subprocess.Comple
     return result, outcomes
 
 
+def base_cases(cases: list) -> list:
+    """The cases of the file's own shapes (value profile cases, whose id ends in -<profile>, left out)."""
+    return [c for c in cases if not c.profile]
+
+
+def _profiled(test_name: str) -> bool:
+    """Whether a test runs a value profile case (its id ends in -<profile>)."""
+    return test_name[:-1].rsplit("-", 1)[-1] in PROFILES
+
+
+def expected_tests(case_file: Path) -> int:
+    """The op's tests in a conformance run: execute_v2 and handle per case, execute_v2 only per value profile case."""
+    cases = load_cases([str(case_file)])
+    return 2 * len(base_cases(cases)) + len(cases) - len(base_cases(cases))
+
+
 @pytest.fixture(scope="module")
 def my_scale(tmp_path_factory):
     folder = tmp_path_factory.mktemp("newop") / "my_scale"
@@ -51,7 +68,7 @@ def test_the_scaffold_writes_case_file_reference_kernel_and_conftest(my_scale, c
     assert names == ["conftest.py", "my_scale.yaml", "my_scale_kernel.py", "my_scale_reference.py",
                      "opp/vendors/customize/op_proto/aclcts/MyScale.json"]
     cases = load_cases([str(my_scale / "my_scale.yaml")])
-    assert {c.op for c in cases} == {"MyScale"} and len(cases) == 6
+    assert {c.op for c in cases} == {"MyScale"} and len(base_cases(cases)) == 6
     assert {c.inputs[0].dtype_name for c in cases} == {"float16", "float32"}
 
 
@@ -60,7 +77,8 @@ def test_the_generated_cases_pass_every_step_on_the_simulator(my_scale):
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     modules = {name.split("::")[0] for name in outcomes}
     assert modules == {"conformance.test_execute", "conformance.test_handle"}
-    assert len(outcomes) == 12 and set(outcomes.values()) == {"passed"}, outcomes
+    expected = expected_tests(my_scale / "my_scale.yaml")
+    assert len(outcomes) == expected and set(outcomes.values()) == {"passed"}, outcomes
 
 
 def test_a_kernel_that_drops_an_input_fails_the_suite(tmp_path):
@@ -72,7 +90,9 @@ def test_a_kernel_that_drops_an_input_fails_the_suite(tmp_path):
     kernel.write_text(text.replace("for x in inputs[1:]:", "for x in inputs[2:]:"))
     result, outcomes = suite_run(folder, folder / "my_broken.yaml", "MyBroken")
     assert result.returncode == 1, result.stdout[-3000:]
-    assert len(outcomes) == 12 and set(outcomes.values()) == {"failure"}, outcomes
+    assert len(outcomes) == expected_tests(folder / "my_broken.yaml")
+    own = {name: outcome for name, outcome in outcomes.items() if name.endswith("]") and not _profiled(name)}
+    assert len(own) == 12 and set(own.values()) == {"failure"}, outcomes
     assert result.stdout.count("differs from the reference") >= 12
 
 
@@ -87,7 +107,7 @@ def test_reference_and_kernel_agree_for_other_signatures(tmp_path, op, inputs, o
         f"{stem}_kernel", folder / f"{stem}_kernel.py"))
     kernel.__spec__.loader.exec_module(kernel)
     cases = load_cases([str(folder / f"{stem}.yaml")])
-    assert len(cases) == 2 * (3 if int(inputs) > 1 else 2)
+    assert len(base_cases(cases)) == 2 * (3 if int(inputs) > 1 else 2)
     for case in cases:
         assert [t.name for t in case.outputs] == (["y"] if outputs == "1" else ["y1", "y2"])
         xs = draw_inputs(case, 7)
