@@ -17,6 +17,7 @@ from aclcts.sim import seams
 from aclcts.sim.faults import activation as act
 from aclcts.sim.faults import binary_math as bm
 from aclcts.sim.faults import contract as c
+from aclcts.sim.faults import gather_scatter as gs
 from aclcts.sim.faults import golden_edges as g
 from aclcts.sim.faults import kernels as k
 from aclcts.sim.faults import reductions as rd
@@ -278,6 +279,14 @@ _ENTRIES = (
     Injection("strided_slice_ignores_end_mask", FAULT,
               "StridedSlice reads end where end_mask says to run to the end of the dim",
               ((KERNELS, k.kernel_entries(["StridedSlice"], rsh.strided_slice_ignores_end_mask)),)),
+    Injection("scatter_add_last_duplicate_only", FAULT,
+              "ScatterAdd and UnsortedSegmentSum apply only the last update of an index given more than once instead "
+              "of adding them all",
+              ((KERNELS, k.kernel_entries(["ScatterAdd"], gs.last_duplicate_only(2))),
+               (KERNELS, k.kernel_entries(["UnsortedSegmentSum"], gs.last_duplicate_only(0))))),
+    Injection("sort_unstable", FAULT,
+              "Sort puts equal values in reverse order of position (an unstable sort) even when stable is true",
+              ((KERNELS, k.kernel_entries(["Sort"], gs.sort_ties_reversed)),)),
 )
 
 #: Every injection by name.
