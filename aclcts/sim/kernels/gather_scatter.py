@@ -167,6 +167,12 @@ def _gather_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorI
     return [out.emit(0, np.take_along_axis(x[window], idx, axis=dim))]
 
 
+def _gather_elements_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("GatherElements", inputs, attrs)
+    call.require_count(2)
+    return [inferred(call.input(0, "x").dtype, call.input(1, "index").shape)]
+
+
 # Scatters -----------------------------------------------------------------------------------------------------
 def _accumulate(target: np.ndarray, where: Any, updates: np.ndarray, ufunc: np.ufunc) -> np.ndarray:
     """target with updates combined in at where, one index after another, in the compute type; rounded once."""
@@ -595,8 +601,7 @@ def _bincount_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> l
 
 builtin("GatherV2", _gather_v2_compute, _gather_v2_infer)
 builtin("GatherNd", _gather_nd_compute, _gather_nd_infer)
-builtin("GatherElements", _gather_elements_compute,
-        lambda i, v, a: [inferred(OpCall("GatherElements", i, a).input(0, "x").dtype, i[1].shape)])
+builtin("GatherElements", _gather_elements_compute, _gather_elements_infer)
 builtin("ScatterNd", _scatter_nd_compute, _shape_from_value("ScatterNd", 2, "shape", 3))
 _scatter_var("ScatterNdUpdate", _BASIC, nd=True, add=False)
 _scatter_var("ScatterUpdate", _SCATTER_UPDATE, nd=False, add=False)
