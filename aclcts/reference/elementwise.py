@@ -39,7 +39,8 @@ def int_div(x1: np.ndarray, x2: np.ndarray, out: np.dtype) -> np.ndarray:
     lo, hi = int_range(out)
     zero = x2 == 0
     safe = np.where(zero, 1, x2)
-    q = (np.abs(x1) // np.abs(safe)) * (np.sign(x1) * np.sign(safe))
+    floor = x1 // safe
+    q = np.where((x1 % safe != 0) & ((x1 < 0) != (safe < 0)), floor + 1, floor)
     saturated = np.where(x1 > 0, hi, np.where(x1 < 0, lo, 0))
     return np.where(zero, saturated, q)
 

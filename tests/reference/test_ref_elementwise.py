@@ -112,3 +112,9 @@ def test_add_n_sums_all_inputs_once_and_checks_n():
     assert reference("AddN").compute(xs, {"N": 3}, [F16])[0].tolist() == [2050.0]   # not (2048+1)+1 = 2048
     with pytest.raises(ValueError, match="AddN: attribute N=2 but 3 inputs"):
         reference("AddN").compute(xs, {"N": 2}, [F16])
+
+
+def test_integer_real_div_truncates_at_the_int64_minimum():
+    x1 = np.array([-(2**63), -(2**63), -7, 7], np.int64)
+    x2 = np.array([2, -(2**63), 2, -2], np.int64)
+    assert run("RealDiv", [x1, x2], np.int64).tolist() == [-(2**62), 1, -3, -3]

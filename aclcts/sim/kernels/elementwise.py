@@ -39,10 +39,12 @@ def _truncating_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _integer_power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Integer power with wrap-around; a negative exponent gives the truncated 1/a**|b| (0 unless |a| == 1)."""
+    """Integer power with wrap-around; a negative exponent gives the truncated 1/a**|b| (0 unless |a| == 1), and
+    0 to a negative power the type's maximum (a division by zero saturating, as integer RealDiv; UNCONFIRMED)."""
     a, b = np.broadcast_arrays(a, b)
-    magnitude = np.power(a, np.abs(b)).astype(a.dtype)
-    reciprocal = np.where(a == 1, 1, np.where(a == -1, np.where(np.abs(b) % 2 == 1, -1, 1), 0)).astype(a.dtype)
+    magnitude = np.power(a, np.where(b < 0, 0, b)).astype(a.dtype)
+    odd = np.where(b % 2 != 0, -1, 1)
+    reciprocal = np.where(a == 1, 1, np.where(a == -1, odd, np.where(a == 0, np.iinfo(a.dtype).max, 0))).astype(a.dtype)
     return np.where(b < 0, reciprocal, magnitude).astype(a.dtype)
 
 

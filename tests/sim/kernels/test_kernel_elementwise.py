@@ -163,3 +163,10 @@ def test_binary_infer_shape_broadcasts_and_keeps_unknown_dims(infer):
 def test_addn_infer_shape(infer):
     (out,) = infer("AddN", [(I32, (2, 3))] * 2, attrs={"N": 2})
     assert out.shape == (2, 3) and out.dtype == 3
+
+
+def test_integer_pow_at_the_extremes_of_the_exponent(run):
+    x1 = np.array([2, -1, -1, 0, 0, 3], np.int32)
+    x2 = np.array([-(2**31), -(2**31), -3, -1, 0, 2], np.int32)
+    (y,) = run("Pow", [x1, x2], [(np.int32, (6,))])
+    assert y.tolist() == [0, 1, -1, 2**31 - 1, 1, 9]  # 0 ** -1 saturates like an integer division by zero
