@@ -29,6 +29,7 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type, numpy_dtype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs, dtype_name
+from aclcts.sim.kernels.gather_scatter import stable_order
 from aclcts.sim.kernels.numerics import BOOL, FLOATS, INTS
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, fully_known, inferred, numel, unknown_rank
@@ -189,12 +190,7 @@ def _topk_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
     out.require_dtype(0, x.dtype, "same as input 'x'")
     out.require_dtype(1, np.dtype(np.int32), "TopK indices are int32")
     moved = np.moveaxis(x, dim, -1)
-    size = moved.shape[-1]
-    if largest:
-        order = size - 1 - np.flip(np.argsort(np.flip(moved, -1), axis=-1, kind="stable"), -1)
-    else:
-        order = np.argsort(moved, axis=-1, kind="stable")
-    chosen = order[..., :k]
+    chosen = stable_order(moved, descending=largest)[..., :k]
     if not ordered:
         chosen = np.sort(chosen, axis=-1)
     values = np.take_along_axis(moved, chosen, axis=-1)

@@ -1,5 +1,6 @@
 """ArgMaxV2, TopK, NonZero, Where, Unique: results, dtype attributes, value-dependent shape inference."""
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -114,3 +115,9 @@ def test_unique_infer_shape(infer):
     y, idx = infer("Unique", [(I32, (7,))])
     assert (y.shape, y.shape_range) == ((-1,), ((1, 7),))
     assert (idx.dtype, idx.shape) == (3, (7,))
+
+
+def test_topk_orders_bfloat16_nan_above_infinity(run):
+    x = np.array([3, np.nan, 1e-7, -np.inf, 2], ml_dtypes.bfloat16)
+    values, indices = run("TopK", [x, np.array(5, np.int32)], [(x.dtype, (5,)), (np.int32, (5,))], {"largest": False})
+    assert indices.tolist() == [3, 2, 4, 0, 1]
