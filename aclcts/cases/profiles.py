@@ -138,9 +138,10 @@ def with_profiles(cases: list[Case], data: dict, c: SchemaChecker) -> list[Case]
 
 # drawing --------------------------------------------------------------------------------------------------------
 def keeps_own(case: Case, tensor: TensorCase) -> bool:
-    """Whether an input keeps the case file's own distribution under a profile (a `choice` of fixed values)."""
+    """Whether an input keeps the case file's own distribution under a profile: a `choice` of fixed values, or an input
+    whose dtype has no such class (the bool mask of an op whose profile follows its float input)."""
     spec = case.values.get(tensor.name, case.values.get("default"))
-    return bool(spec) and "choice" in spec
+    return bool(spec) and "choice" in spec or case.profile not in available(tensor.np_dtype, case.family)
 
 
 def draw(case: Case, tensor: TensorCase, rng: np.random.Generator) -> np.ndarray:

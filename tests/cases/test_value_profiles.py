@@ -4,13 +4,14 @@ its errors, the `values` range check, and what each profile draws."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import ml_dtypes
 import numpy as np
 import pytest
 
-from aclcts.cases import CaseFileError, expand_file
+from aclcts.cases import CaseFileError, expand_file, load_cases
 from aclcts.cases.profiles import large_bound
 from aclcts.cases.values import draw_inputs
 from aclcts.reference import reference
@@ -196,3 +197,12 @@ def test_choice_inputs_keep_their_values_in_every_profile():
     case = by_id("matmul/gemm.yaml")["GEMM-float16-16x16_16x16_16x16_s_s-large"]
     _, _, _, alpha, beta = draw_inputs(case, 9)
     assert float(alpha) == 2.0 and float(beta) == 1.0
+
+
+def test_an_input_whose_dtype_has_no_such_class_keeps_its_own_distribution():
+    library = Path(__file__).resolve().parents[2] / "cases" / "index"
+    case = next(c for c in load_cases([str(library)], kind="all") if c.op == "MaskedFill" and not c.profile)
+    profiled = replace(case, id=case.id + "-subnormal", profile="subnormal", values={"x": {"uniform": [-1, 1]}})
+    x, mask, _ = draw_inputs(profiled, 7)
+    assert mask.dtype == np.bool_ and x.dtype == np.float32
+    assert (np.abs(x[x != 0]) < 1e-30).any()  # x is drawn from the subnormal class
