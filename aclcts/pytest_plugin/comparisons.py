@@ -40,4 +40,20 @@ def comparisons(request: pytest.FixtureRequest) -> Iterator[list[Judged]]:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> None:
     """Before the call report is made: the metrics of each comparison the test body made become user properties."""
     if call.when == "call":
-        item.user_properties.extend((judged.key, judged.metrics(WORST)) for judged in comparisons_of(item))
+        item.user_properties.extend((judged.key, transportable(judged.metrics(WORST))) for judged in comparisons_of(item))
+
+
+#: The int range every transport of a report carries as a number.
+INT32_RANGE = (-(2**31), 2**31 - 1)
+
+
+def transportable(value: object) -> object:
+    """value with every int outside the int32 range written as its decimal string (an int64 element of a worst-element
+    table): pytest-xdist's transport cannot send an int below -2^31, and the worker would stop with INTERNALERROR."""
+    if isinstance(value, dict):
+        return {key: transportable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(transportable(item) for item in value)
+    if isinstance(value, int) and not isinstance(value, bool) and not INT32_RANGE[0] <= value <= INT32_RANGE[1]:
+        return str(value)
+    return value

@@ -57,3 +57,43 @@ def test_no_comparison_carries_over_into_the_next_test(project, workers):
         "test_c_no_comparison": {()},
         "test_d_direct_judge": {("y[0]",)},
     }
+
+
+INT64_CASE = """\
+op: Neg
+family: elementwise
+source: "elewise_calculation_ops.h REG_OP(Neg)"
+inputs: [x]
+outputs: [y]
+dtypes: [int64]
+profiles: []
+shapes:
+  - [[4, 8]]
+values:
+  x: {choice: [-9223372036854775807, -4611686018427387904, 9223372036854775807]}
+"""
+
+INT64_TEST = textwrap.dedent("""
+    import pytest
+    from aclcts.drive import executor
+    from aclcts.judge.decorator import compares_with_reference
+
+
+    @pytest.mark.cases(mode="execute_v2", ops=["Neg"])
+    @compares_with_reference
+    def test_neg(acl, stream, op_case, case_inputs):
+        outputs = executor.run(acl, stream, op_case, case_inputs, "execute_v2")
+        outputs[0].arrays[0][...] = -(2**62)
+        return outputs
+""")
+
+
+def test_a_failing_int64_comparison_reaches_the_xdist_controller_and_the_report(pytester):
+    pytester.makefile(".yaml", **{"cases/neg": INT64_CASE})
+    pytester.makepyfile(test_int64=INT64_TEST)
+    result = pytester.runpytest("-n", "2", "--report=run.jsonl", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    (record,) = [r for r in map(json.loads, (pytester.path / "run.jsonl").read_text().splitlines())
+                 if r["record"] == "case"]
+    worst = record["metrics"]["y[0]"]["worst"]
+    assert worst and all(isinstance(row[1], str) and int(row[1]) == -(2**62) for row in worst)
