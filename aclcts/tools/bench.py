@@ -417,7 +417,8 @@ def _round_ratios(serial_runs: list[ChildRun], parallel_runs: list[ChildRun],
 
 
 def _library(settings: Settings) -> list[Case]:
-    return load_cases(list(settings.cases) or ["cases"])
+    """The case library's own cases (value-profile cases left out, so figures stay comparable across releases)."""
+    return [case for case in load_cases(list(settings.cases) or ["cases"]) if not case.profile]
 
 
 SUITES: dict[str, Callable[[Settings], Iterator[Row]]] = {

@@ -9,6 +9,7 @@ source: "elewise_calculation_ops.h REG_OP(Add): inputs x1, x2; output y"
 inputs: [x1, x2]
 outputs: [y]
 dtypes: [float16, float32, int32, bfloat16]
+profiles: []                  # the plugin under test, not the value profiles (tests/cases/test_value_profiles.py)
 shapes:
   - [[8, 16], [8, 16]]
   - [[2, 1, 3], [4, 3]]
