@@ -52,6 +52,12 @@ def _gemm_inputs(n: int) -> Callable[[np.random.Generator], Arrays]:
     return lambda rng: [*_uniform(F16, (n, n), (n, n), (n, n))(rng), np.array([1.5], F16), np.array([0.5], F16)]
 
 
+def _gather_inputs(vocab: int, width: int, lookups: int) -> Callable[[np.random.Generator], Arrays]:
+    """An embedding lookup: a float32 table, random int32 row indices and the axis input 0."""
+    return lambda rng: [*_uniform(F32, (vocab, width))(rng), rng.integers(0, vocab, lookups).astype(I32),
+                        np.array([0], I32)]
+
+
 def _gemm_floor(a: np.ndarray, b: np.ndarray, c: np.ndarray, alpha: np.ndarray, beta: np.ndarray) -> np.ndarray:
     return (alpha[0] * (a @ b) + beta[0] * c).astype(F16)
 
@@ -75,6 +81,7 @@ def cases(quick: bool) -> list[KernelCase]:
     half = (1024, 1024) if quick else (2048, 2048)
     batch, side = (4, 256) if quick else (8, 512)
     images, channels, size = (2, 32, 28) if quick else (8, 64, 56)
+    vocab, width, lookups = (16384, 512, 4096) if quick else (32768, 1024, 8192)
     return [
         KernelCase(f"MatMul float16 {n}x{n}x{n}", "MatMul", _uniform(F16, (n, n), (n, n)), ((F16, (n, n)),),
                    np.matmul, 2.0, floor_inputs=_widened),
@@ -103,6 +110,9 @@ def cases(quick: bool) -> list[KernelCase]:
                    lambda x, perm: np.ascontiguousarray(np.transpose(x, perm))),
         KernelCase(f"Cast float32 to float16 {rows}x{cols}", "Cast", _uniform(F32, (rows, cols)),
                    ((F16, (rows, cols)),), lambda x: x.astype(F16), attrs=(("dst_type", "int", acl_data_type(F16)),)),
+        KernelCase(f"GatherV2 float32 {vocab}x{width}, {lookups} rows", "GatherV2",
+                   _gather_inputs(vocab, width, lookups), ((F32, (lookups, width)),),
+                   lambda x, indices, axis: np.take(x, indices, axis=int(axis[0]))),
     ]
 
 
