@@ -10,6 +10,7 @@ import pytest
 if TYPE_CHECKING:
     from aclcts.drive import flow
     from aclcts.drive.backends import Backend
+    from aclcts.drive.executor import Operands
 
 # aclcts is imported in the fixtures, not here: a pytest-xdist controller loads this file too, and it neither runs
 # tests nor should it pay for NumPy and the op-model compiler before it starts its workers.
@@ -44,3 +45,27 @@ def compile_ops(pytestconfig: pytest.Config, aclcts_backend: Backend,
         return {path.name[: -len(".om")]: path.read_bytes() for path in result.written}
 
     return compile_models
+
+
+@pytest.fixture
+def uncompiled_gemm(acl: Any, request: pytest.FixtureRequest) -> Iterator[Operands]:
+    """Device operands of the test module's UNCOMPILED GEMM, 4 bytes per element so that every wrapper's types fit."""
+    from aclcts.drive import executor
+    from aclcts.drive.flow import resources
+
+    with resources(acl) as held:
+        yield executor.gemm_operands(held, request.module.UNCOMPILED, itemsize=4)
+
+
+@pytest.fixture
+def compiled_gemm(acl: Any, request: pytest.FixtureRequest) -> Iterator[Operands]:
+    """Device operands of the test module's COMPILED GEMM (one a case file compiles), zero-filled."""
+    import numpy as np
+
+    from aclcts.drive import executor
+    from aclcts.drive.flow import resources
+
+    with resources(acl) as held:
+        ops = executor.gemm_operands(held, request.module.COMPILED)
+        executor.load_gemm(acl, ops, [np.zeros(size, np.uint8) for size in ops.sizes])
+        yield ops

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import numpy as np
 import pytest
 
 from aclcts.cases import Case
@@ -79,60 +76,44 @@ def _gemm_ex_args(g: Gemm, ops: Operands, **override: int) -> list[int]:
     args = {"trans_a": g.trans_a, "trans_b": g.trans_b, "trans_c": N, "m": g.m, "n": g.n, "k": g.k,
             "alpha": ops.alpha, "a": ops.a, "lda": -1, "dta": dta, "b": ops.b, "ldb": -1, "dtb": dtb,
             "beta": ops.beta, "c": ops.c, "ldc": -1, "dtc": dtc, "compute_type": HIGH_PRECISION}
-    return _merged(args, override, "gemm_ex")
-
-
-@pytest.fixture
-def uncompiled(acl) -> Iterator[Operands]:
-    """Device operands of UNCOMPILED, 4 bytes per element so that every wrapper's data types fit."""
-    with flow.resources(acl) as res:
-        yield executor.gemm_operands(res, UNCOMPILED, itemsize=4)
-
-
-@pytest.fixture
-def compiled(acl) -> Iterator[Operands]:
-    """Device operands of COMPILED, zero-filled."""
-    with flow.resources(acl) as res:
-        ops = executor.gemm_operands(res, COMPILED)
-        executor.load_gemm(acl, ops, [np.zeros(size, np.uint8) for size in ops.sizes])
-        yield ops
+    return executor.blas_arguments(args, override, "gemm_ex")
 
 
 @pytest.mark.negative
 @pytest.mark.parametrize("override", [*NULL_POINTERS.values(), *INVALID_VALUES.values()],
                          ids=[*NULL_POINTERS, *INVALID_VALUES])
-def test_gemm_ex_rejects_invalid_arguments_before_looking_for_a_model(acl, stream, uncompiled, override):
-    ret = acl.blas.gemm_ex(*_gemm_ex_args(UNCOMPILED, uncompiled, **override), stream)
+def test_gemm_ex_rejects_invalid_arguments_before_looking_for_a_model(acl, stream, uncompiled_gemm, override):
+    ret = acl.blas.gemm_ex(*_gemm_ex_args(UNCOMPILED, uncompiled_gemm, **override), stream)
     assert ret == INVALID_PARAM, f"gemm_ex with {override}: expected 100000 (ACL_ERROR_INVALID_PARAM), got {ret}"
 
 
 @pytest.mark.negative
 @pytest.mark.parametrize("override", INVALID_VALUES.values(), ids=INVALID_VALUES)
-def test_gemm_ex_rejects_invalid_arguments_even_when_a_model_matches(acl, stream, compiled, override):
-    ret = acl.blas.gemm_ex(*_gemm_ex_args(COMPILED, compiled, **override), stream)
+def test_gemm_ex_rejects_invalid_arguments_even_when_a_model_matches(acl, stream, compiled_gemm, override):
+    ret = acl.blas.gemm_ex(*_gemm_ex_args(COMPILED, compiled_gemm, **override), stream)
     flow.check(acl.rt.synchronize_stream(stream), "acl.rt.synchronize_stream")
     assert ret == INVALID_PARAM, f"gemm_ex with {override}: expected 100000 (ACL_ERROR_INVALID_PARAM), got {ret}"
 
 
 @pytest.mark.negative
-def test_gemm_ex_with_valid_arguments_but_no_model_is_op_not_found(acl, stream, uncompiled):
-    ret = acl.blas.gemm_ex(*_gemm_ex_args(UNCOMPILED, uncompiled), stream)
+def test_gemm_ex_with_valid_arguments_but_no_model_is_op_not_found(acl, stream, uncompiled_gemm):
+    ret = acl.blas.gemm_ex(*_gemm_ex_args(UNCOMPILED, uncompiled_gemm), stream)
     assert ret == OP_NOT_FOUND, f"gemm_ex of an uncompiled shape: expected 100024 (ACL_ERROR_OP_NOT_FOUND), got {ret}"
 
 
 @pytest.mark.negative
 @pytest.mark.parametrize("override", [{"trans_a": NZ}, {"trans_b": NZ}, {"trans_c": NZ}],
                          ids=["trans_a=NZ", "trans_b=NZ", "trans_c=NZ"])
-def test_gemm_ex_accepts_nz_but_finds_no_nz_model(acl, stream, compiled, override):
-    ret = acl.blas.gemm_ex(*_gemm_ex_args(COMPILED, compiled, **override), stream)
+def test_gemm_ex_accepts_nz_but_finds_no_nz_model(acl, stream, compiled_gemm, override):
+    ret = acl.blas.gemm_ex(*_gemm_ex_args(COMPILED, compiled_gemm, **override), stream)
     flow.check(acl.rt.synchronize_stream(stream), "acl.rt.synchronize_stream")
     assert ret == OP_NOT_FOUND, f"gemm_ex with {override} and only ND models: expected 100024, got {ret}"
 
 
 @pytest.mark.negative
 @pytest.mark.parametrize("api", ["hgemm", "s8gemm"])
-def test_typed_gemm_with_valid_arguments_but_no_model_is_op_not_found(acl, stream, uncompiled, api):
-    ops, g = uncompiled, UNCOMPILED
+def test_typed_gemm_with_valid_arguments_but_no_model_is_op_not_found(acl, stream, uncompiled_gemm, api):
+    ops, g = uncompiled_gemm, UNCOMPILED
     ret = getattr(acl.blas, api)(N, N, N, g.m, g.n, g.k, ops.alpha, ops.a, -1, ops.b, -1, ops.beta, ops.c, -1,
                                  HIGH_PRECISION, stream)
     assert ret == OP_NOT_FOUND, f"{api} of an uncompiled shape: expected 100024, got {ret}"
@@ -140,8 +121,8 @@ def test_typed_gemm_with_valid_arguments_but_no_model_is_op_not_found(acl, strea
 
 @pytest.mark.negative
 @pytest.mark.parametrize("api", ["hgemm", "s8gemm"])
-def test_typed_gemm_rejects_a_null_alpha(acl, stream, uncompiled, api):
-    ops, g = uncompiled, UNCOMPILED
+def test_typed_gemm_rejects_a_null_alpha(acl, stream, uncompiled_gemm, api):
+    ops, g = uncompiled_gemm, UNCOMPILED
     ret = getattr(acl.blas, api)(N, N, N, g.m, g.n, g.k, 0, ops.a, -1, ops.b, -1, ops.beta, ops.c, -1,
                                  HIGH_PRECISION, stream)
     assert ret == INVALID_PARAM, f"{api} with alpha 0: expected 100000, got {ret}"
@@ -156,15 +137,7 @@ def _handle_args(g: Gemm, **override: int) -> list[int]:
     """create_handle_for_gemm_ex's arguments, valid for g except for the overridden ones."""
     args = {"trans_a": g.trans_a, "trans_b": g.trans_b, "trans_c": N, "m": g.m, "n": g.n, "k": g.k,
             "dta": g.dtypes[0], "dtb": g.dtypes[1], "dtc": g.dtypes[2], "compute_type": HIGH_PRECISION}
-    return _merged(args, override, "create_handle_for_gemm_ex")
-
-
-def _merged(args: dict[str, int], override: dict[str, int], api: str) -> list[int]:
-    """The values of args in order, with the overridden ones replaced; unknown names raise ValueError."""
-    unknown = set(override) - set(args)
-    if unknown:
-        raise ValueError(f"not {api} arguments: {sorted(unknown)}")
-    return list({**args, **override}.values())
+    return executor.blas_arguments(args, override, "create_handle_for_gemm_ex")
 
 
 @pytest.mark.negative
@@ -202,5 +175,5 @@ MORE_INVALID_VALUES = {
 
 @pytest.mark.negative
 @pytest.mark.parametrize("override", MORE_INVALID_VALUES.values(), ids=MORE_INVALID_VALUES)
-def test_gemm_ex_rejects_every_value_outside_the_documented_ranges(acl, stream, uncompiled, override):
-    assert acl.blas.gemm_ex(*_gemm_ex_args(UNCOMPILED, uncompiled, **override), stream) == INVALID_PARAM
+def test_gemm_ex_rejects_every_value_outside_the_documented_ranges(acl, stream, uncompiled_gemm, override):
+    assert acl.blas.gemm_ex(*_gemm_ex_args(UNCOMPILED, uncompiled_gemm, **override), stream) == INVALID_PARAM

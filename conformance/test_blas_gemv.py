@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import numpy as np
 import pytest
 
 from aclcts.cases import Case
@@ -78,65 +75,41 @@ INVALID_VALUES = {
 }
 
 
-def _merged(args: dict[str, int], override: dict[str, int], api: str) -> list[int]:
-    """The values of args in order, with the overridden ones replaced; unknown names raise ValueError."""
-    unknown = set(override) - set(args)
-    if unknown:
-        raise ValueError(f"not {api} arguments: {sorted(unknown)}")
-    return list({**args, **override}.values())
-
-
 def _gemv_ex_args(g: Gemm, ops: Operands, **override: int) -> list[int]:
     """gemv_ex's positional arguments up to the stream (n is the vector length k), valid except the overridden ones."""
     dta, dtx, dty = g.dtypes
     args = {"trans_a": g.trans_a, "m": g.m, "n": g.k, "alpha": ops.alpha, "a": ops.a, "lda": -1, "dta": dta,
             "x": ops.b, "incx": -1, "dtx": dtx, "beta": ops.beta, "y": ops.c, "incy": -1, "dty": dty,
             "compute_type": HIGH_PRECISION}
-    return _merged(args, override, "gemv_ex")
+    return executor.blas_arguments(args, override, "gemv_ex")
 
 
 def _typed_args(g: Gemm, ops: Operands, **override: int) -> list[int]:
     """hgemv's or s8gemv's positional arguments up to the stream, valid except the overridden ones."""
     args = {"trans_a": g.trans_a, "m": g.m, "n": g.k, "alpha": ops.alpha, "a": ops.a, "lda": -1, "x": ops.b,
             "incx": -1, "beta": ops.beta, "y": ops.c, "incy": -1, "compute_type": HIGH_PRECISION}
-    return _merged(args, override, "hgemv/s8gemv")
-
-
-@pytest.fixture
-def uncompiled(acl) -> Iterator[Operands]:
-    """Device operands of UNCOMPILED, 4 bytes per element so that every wrapper's data types fit."""
-    with flow.resources(acl) as res:
-        yield executor.gemm_operands(res, UNCOMPILED, itemsize=4)
-
-
-@pytest.fixture
-def compiled(acl) -> Iterator[Operands]:
-    """Device operands of COMPILED, zero-filled."""
-    with flow.resources(acl) as res:
-        ops = executor.gemm_operands(res, COMPILED)
-        executor.load_gemm(acl, ops, [np.zeros(size, np.uint8) for size in ops.sizes])
-        yield ops
+    return executor.blas_arguments(args, override, "hgemv/s8gemv")
 
 
 @pytest.mark.negative
 @pytest.mark.parametrize("override", [*NULL_POINTERS.values(), *INVALID_VALUES.values()],
                          ids=[*NULL_POINTERS, *INVALID_VALUES])
-def test_gemv_ex_rejects_invalid_arguments_before_looking_for_a_model(acl, stream, uncompiled, override):
-    ret = acl.blas.gemv_ex(*_gemv_ex_args(UNCOMPILED, uncompiled, **override), stream)
+def test_gemv_ex_rejects_invalid_arguments_before_looking_for_a_model(acl, stream, uncompiled_gemm, override):
+    ret = acl.blas.gemv_ex(*_gemv_ex_args(UNCOMPILED, uncompiled_gemm, **override), stream)
     assert ret == INVALID_PARAM, f"gemv_ex with {override}: expected 100000 (ACL_ERROR_INVALID_PARAM), got {ret}"
 
 
 @pytest.mark.negative
 @pytest.mark.parametrize("override", INVALID_VALUES.values(), ids=INVALID_VALUES)
-def test_gemv_ex_rejects_invalid_arguments_even_when_a_model_matches(acl, stream, compiled, override):
-    ret = acl.blas.gemv_ex(*_gemv_ex_args(COMPILED, compiled, **override), stream)
+def test_gemv_ex_rejects_invalid_arguments_even_when_a_model_matches(acl, stream, compiled_gemm, override):
+    ret = acl.blas.gemv_ex(*_gemv_ex_args(COMPILED, compiled_gemm, **override), stream)
     flow.check(acl.rt.synchronize_stream(stream), "acl.rt.synchronize_stream")
     assert ret == INVALID_PARAM, f"gemv_ex with {override}: expected 100000 (ACL_ERROR_INVALID_PARAM), got {ret}"
 
 
 @pytest.mark.parametrize("incx", [1, 2, 0, 16])
-def test_gemv_ex_ignores_incx_because_the_binding_passes_incy_in_its_place(acl, stream, compiled, incx):
-    ret = acl.blas.gemv_ex(*_gemv_ex_args(COMPILED, compiled, incx=incx), stream)
+def test_gemv_ex_ignores_incx_because_the_binding_passes_incy_in_its_place(acl, stream, compiled_gemm, incx):
+    ret = acl.blas.gemv_ex(*_gemv_ex_args(COMPILED, compiled_gemm, incx=incx), stream)
     flow.check(acl.rt.synchronize_stream(stream), "acl.rt.synchronize_stream")
     assert ret == 0, f"gemv_ex with incx={incx} (never reaching aclblasGemvEx): expected 0, got {ret}"
 
@@ -145,21 +118,21 @@ def test_gemv_ex_ignores_incx_because_the_binding_passes_incy_in_its_place(acl, 
 @pytest.mark.parametrize("api", ["hgemv", "s8gemv"])
 @pytest.mark.parametrize("override", [{"alpha": 0}, {"y": 0}, {"incx": 1}, {"incy": 2}, {"lda": 16}, {"n": 0}],
                          ids=["alpha=0", "y=0", "incx=1", "incy=2", "lda=16", "n=0"])
-def test_typed_gemv_rejects_invalid_arguments(acl, stream, uncompiled, api, override):
-    ret = getattr(acl.blas, api)(*_typed_args(UNCOMPILED, uncompiled, **override), stream)
+def test_typed_gemv_rejects_invalid_arguments(acl, stream, uncompiled_gemm, api, override):
+    ret = getattr(acl.blas, api)(*_typed_args(UNCOMPILED, uncompiled_gemm, **override), stream)
     assert ret == INVALID_PARAM, f"{api} with {override}: expected 100000 (ACL_ERROR_INVALID_PARAM), got {ret}"
 
 
 @pytest.mark.negative
-def test_gemv_ex_with_valid_arguments_but_no_model_is_op_not_found(acl, stream, uncompiled):
-    ret = acl.blas.gemv_ex(*_gemv_ex_args(UNCOMPILED, uncompiled), stream)
+def test_gemv_ex_with_valid_arguments_but_no_model_is_op_not_found(acl, stream, uncompiled_gemm):
+    ret = acl.blas.gemv_ex(*_gemv_ex_args(UNCOMPILED, uncompiled_gemm), stream)
     assert ret == OP_NOT_FOUND, f"gemv_ex of an uncompiled shape: expected 100024 (ACL_ERROR_OP_NOT_FOUND), got {ret}"
 
 
 @pytest.mark.negative
 @pytest.mark.parametrize("api", ["hgemv", "s8gemv"])
-def test_typed_gemv_with_valid_arguments_but_no_model_is_op_not_found(acl, stream, uncompiled, api):
-    ret = getattr(acl.blas, api)(*_typed_args(UNCOMPILED, uncompiled), stream)
+def test_typed_gemv_with_valid_arguments_but_no_model_is_op_not_found(acl, stream, uncompiled_gemm, api):
+    ret = getattr(acl.blas, api)(*_typed_args(UNCOMPILED, uncompiled_gemm), stream)
     assert ret == OP_NOT_FOUND, f"{api} of an uncompiled shape: expected 100024, got {ret}"
 
 
@@ -175,7 +148,7 @@ def _handle_args(api: str, g: Gemm, **override: int) -> list[int]:
     if api == "create_handle_for_gemv_ex":
         args.update(dta=g.dtypes[0], dtx=g.dtypes[1], dty=g.dtypes[2])
     args["compute_type"] = HIGH_PRECISION
-    return _merged(args, override, api)
+    return executor.blas_arguments(args, override, api)
 
 
 @pytest.mark.negative

@@ -531,6 +531,14 @@ def gemm_operands(res: flow.Resources, g: Gemm, itemsize: int | None = None) -> 
     return Operands(a, b, alpha, beta, guarded_malloc(res, sizes[2]).ptr, sizes)
 
 
+def blas_arguments(args: dict[str, int], override: dict[str, int], api: str) -> list[int]:
+    """The values of an acl.blas call's named arguments in order, overridden ones replaced; unknown names: ValueError."""
+    unknown = set(override) - set(args)
+    if unknown:
+        raise ValueError(f"not {api} arguments: {sorted(unknown)}")
+    return list({**args, **override}.values())
+
+
 def load_gemm(acl: Any, ops: Operands, arrays: list[np.ndarray]) -> None:
     """Fill C and its guard bands with POISON, then copy a, b, c, alpha, beta to the device."""
     poison(acl, [ops.guarded_c])
