@@ -33,7 +33,8 @@ RawFn = Callable[[np.ndarray], np.ndarray]
 _INT = {name: np.dtype(name) for name in ("int8", "int16", "int32", "int64", "uint8")}
 
 
-def _exp(call: OpCall, x: np.ndarray, r: Rounder) -> np.ndarray:
+def _scaled_shifted(call: OpCall, x: np.ndarray) -> tuple[np.ndarray, float, type]:
+    """Exp's and Log's argument scale * x + shift in the compute dtype, their base attr and that dtype's scalar type."""
     base, scale, shift = _base_scale_shift(call)
     t = widen(x)
     one = t.dtype.type
@@ -41,19 +42,18 @@ def _exp(call: OpCall, x: np.ndarray, r: Rounder) -> np.ndarray:
         t = t * one(scale)
     if shift != 0.0:
         t = t + one(shift)
+    return t, base, one
+
+
+def _exp(call: OpCall, x: np.ndarray, r: Rounder) -> np.ndarray:
+    t, base, one = _scaled_shifted(call, x)
     if base != -1.0:
         t = t * one(math.log(base))
     return r(np.exp(t))
 
 
 def _log(call: OpCall, x: np.ndarray, r: Rounder) -> np.ndarray:
-    base, scale, shift = _base_scale_shift(call)
-    t = widen(x)
-    one = t.dtype.type
-    if scale != 1.0:
-        t = t * one(scale)
-    if shift != 0.0:
-        t = t + one(shift)
+    t, base, one = _scaled_shifted(call, x)
     y = np.log(t)
     if base != -1.0:
         y = y / one(math.log(base))
