@@ -1,0 +1,87 @@
+"""For each simulator fault, the conformance tests expected to catch it; for each deviation, the tests it must pass."""
+
+from __future__ import annotations
+
+from aclcts.sim.faults.kernels import TRANSCENDENTAL
+
+#: The conformance modules that compare op outputs with the reference.
+NUMERIC = ["conformance/test_execute.py", "conformance/test_handle.py", "conformance/test_golden.py"]
+#: A -k expression selecting the tests of the ops the transcendental deviations change.
+TRANSCENDENTAL_K = " or ".join(TRANSCENDENTAL)
+#: For each fault, the conformance tests that catch it (pytest paths and options, relative to the repository root).
+FAULT_SELECTIONS = {
+    "memcpy_one_byte_short": ["conformance/test_memory.py", "-k", "memcpy_copies_count_bytes"],
+    "memcpy_async_one_byte_short": ["conformance/test_memory.py", "conformance/test_sync.py"],
+    "gemm_ignores_beta": ["conformance/test_blas.py"],
+    "matmul_ignores_transpose": ["conformance/test_blas.py"],
+    "cast_truncates_to_float16": ["conformance/test_golden.py", "conformance/test_cast.py"],
+    "broadcast_wrong_axis": ["conformance/test_execute.py", "-k", "Add or Mul or Sub"],
+    "malloc_size_zero_succeeds": ["conformance/test_memory.py", "-k", "size_0"],
+    "unmatched_op_wrong_code": ["conformance/test_negative.py", "conformance/test_dynamic_shapes.py"],
+    "memcpy_null_code_swapped": ["conformance/test_memory.py", "-k", "documented_order"],
+    "destroy_handle_leaks_memory": ["conformance/test_leaks.py", "-k", "handle"],
+    "destroy_handle_keeps_object": ["conformance/test_negative.py", "-k", "destroyed_handle"],
+    "async_h2d_lands_late": ["conformance/test_sync.py"],
+    "synchronize_stream_no_drain": ["conformance/test_sync.py"],
+    "work_on_default_stream": ["conformance/test_sync.py"],
+    "infer_shape_ranges_narrowed": ["conformance/test_data_dependent.py", "conformance/test_dynamic_shapes.py"],
+    "no_output_shape_write_back": ["conformance/test_dynamic_shapes.py"],
+    "bf16_size_wrong": ["conformance/test_descriptors.py", "-k", "data_type_size"],
+    "model_dir_no_recurse": ["conformance/test_load.py", "-k", "three_folder_levels"],
+    "model_dir_repeat_accepted": ["conformance/test_load.py", "-k", "100002"],
+    "execute_overwrites_output": ["conformance/test_execute.py", "-k", "Add"],
+    "free_accepts_null": ["conformance/test_negative.py", "-k", "rt.free.null"],
+    "double_free_succeeds": ["conformance/test_negative.py", "-k", "double_free"],
+    "double_free_crashes": ["conformance/test_negative.py", "-k", "double_free", "--isolate"],
+    "handle_input_count_unchecked": ["conformance/test_negative.py", "-k", "execute_with_handle"],
+    "get_mem_info_frozen": ["conformance/test_leaks.py", "-k", "moves"],
+    "memcpy_keeps_host_copies": ["conformance/test_leaks.py", "-k", "host_memory"],
+    "dynamic_element_count_wrong": ["conformance/test_dynamic_shapes.py", "-k", "count"],
+    "kernel_hangs": ["conformance/test_execute.py", "-k", "LogicalAnd"],
+    "callback_before_prior_work": ["conformance/test_sync.py", "-k", "callback"],
+    "event_elapsed_time_negative": ["conformance/test_sync.py", "-k", "elapsed_time"],
+    "event_status_complete_too_early": ["conformance/test_sync.py", "-k", "event_status"],
+    "negative_index_read_as_python_index": ["conformance/test_descriptors.py", "-k", "negative_or_far"],
+    "int64_attrs_truncated": ["conformance/test_handle.py", "-k", "int64_attr"],
+    "handle_reads_caller_descs": ["conformance/test_handle.py", "-k", "expectation"],
+    "round_half_away_from_zero": ["conformance/test_execute.py", "-k", "Round or Rint"],
+    "accumulator_narrowed": ["conformance/test_execute.py", "conformance/test_golden.py", "-k",
+                             "(MatMul and int32 and wide_sums) or (test_golden and matmul)"],
+    "subnormals_flushed_float32": ["conformance/test_execute.py", "conformance/test_golden.py", "-k",
+                                   "float32 and subnormal"],
+    "softmax_without_max_subtraction": ["conformance/test_execute.py", "conformance/test_golden.py", "-k",
+                                        "(SoftmaxV2 and large) or (test_golden and softmax_v2)"],
+    "sparse_duplicates_last_wins": ["conformance/test_execute.py", "-k", "SparseTensorDenseMatMul"],
+    "floor_mod_truncates": ["conformance/test_execute.py", "-k", "FloorMod"],
+    "right_shift_logical_for_signed": ["conformance/test_execute.py", "-k", "RightShift"],
+    "scan_ignores_exclusive": ["conformance/test_execute.py", "-k", "Cumsum or Cumprod"],
+    "arg_extreme_last_of_ties": ["conformance/test_execute.py", "-k", "ArgMin or ArgMaxD or WithValue"],
+    "layer_norm_unbiased_variance": ["conformance/test_execute.py", "-k", "LayerNorm"],
+    "avg_pool_counts_padding": ["conformance/test_execute.py", "-k", "AvgPool"],
+    "gelu_erf_form": ["conformance/test_execute.py", "-k", "Gelu and not FastGelu"],
+    "leaky_relu_slope_on_positive": ["conformance/test_execute.py", "-k", "LeakyRelu"],
+    "resize_ignores_half_pixel_centers": ["conformance/test_execute.py", "-k", "Resize"],
+    "cast_float_to_int_wraps": ["conformance/test_golden.py", "-k", "boundaries"],
+    "cast_int_to_int_saturates": ["conformance/test_golden.py", "-k", "wraps and cast"],
+    "cast_flushes_subnormals": ["conformance/test_golden.py", "-k", "cast and subnormals"],
+    "subnormals_flushed_bfloat16": ["conformance/test_golden.py", "-k", "bfloat16 and subnormals"],
+    "log_softmax_without_max_subtraction": ["conformance/test_golden.py", "-k", "log_softmax"],
+    "mirror_pad_reflect_as_symmetric": ["conformance/test_execute.py", "-k", "MirrorPad"],
+    "strided_slice_ignores_end_mask": ["conformance/test_execute.py", "-k", "StridedSlice"],
+    "scatter_add_last_duplicate_only": ["conformance/test_execute.py", "-k", "ScatterAdd or UnsortedSegmentSum"],
+    "sort_unstable": ["conformance/test_execute.py", "-k", "Sort"],
+}
+
+#: For each deviation, every numeric conformance test of the ops (and dtypes) it affects, run in full.
+DEVIATION_SELECTIONS = {
+    "transcendental_float32_one_ulp": NUMERIC + ["-k", f"({TRANSCENDENTAL_K}) and float32"],
+    "matmul_reversed_accumulation": NUMERIC + ["conformance/test_blas.py", "-k", "MatMul or GEMM or gemm"],
+    "reduce_sequential_sum": NUMERIC + ["-k", "ReduceSum or ReduceMean"],
+    "transcendental_float16_one_ulp": NUMERIC + ["-k", f"({TRANSCENDENTAL_K}) and float16"],
+    "work_completes_eagerly": ["conformance/test_sync.py", "conformance/test_memory.py", "conformance/test_free.py",
+                               "conformance/test_handle.py", "-k", "not matches_reference"],
+    "last_block_written": NUMERIC + ["conformance/test_cast.py", "conformance/test_dynamic_shapes.py"],
+    "handle_values_recycled": ["conformance/test_handle.py", "conformance/test_negative.py",
+                               "conformance/test_leaks.py", "conformance/test_cast.py"],
+    "streams_synchronised_in_another_order": ["conformance/test_sync.py"],
+}
