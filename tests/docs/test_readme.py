@@ -183,10 +183,10 @@ RULES: tuple[Rule, ...] = (
          "folder's conftest.py does when the folder is on the command line (README's dry run)",
          lambda words, copy: [_after(words, "conformance/", "custom_ops/my_scale")]),
     Rule(r"^aclcts kill-matrix -n 2$", "skip",
-         "the whole matrix is about 40 minutes (the suite 31 times); the next README lines run the same command "
-         "with --faults and --select, and tests/killmatrix checks every fault"),
+         "the whole matrix is the suite once and 65 selections; the next README lines run the same command "
+         "with --faults and --select, and tests/killmatrix checks every fault's selection"),
     Rule(r"^aclcts kill-matrix(?!.*--faults)", "rewrite",
-         "every fault is the selection 31 times; one fault the selection kills checks the command, and "
+         "every injection over the selection is 65 runs; one fault the selection kills checks the command, and "
          "tests/killmatrix checks every fault",
          lambda words, copy: [[*words, "--faults", "synchronize_stream_no_drain"]]),
     Rule(r" /tmp/", "rewrite",
