@@ -712,6 +712,7 @@ def test_reset_event_after_its_work_is_done_is_0(acl, stream, event):
 
 @pytest.mark.parametrize("work_between", [False, True], ids=["nothing-between", "work-between"])
 def test_event_elapsed_time_is_a_non_negative_float_of_milliseconds(acl, res, stream, work_between):
+    # Work queued between the two records takes time on any device, so then the time must be above zero.
     start = flow.value(acl.rt.create_event(), "acl.rt.create_event")
     end = flow.value(acl.rt.create_event(), "acl.rt.create_event")
     try:
@@ -721,7 +722,7 @@ def test_event_elapsed_time_is_a_non_negative_float_of_milliseconds(acl, res, st
         assert acl.rt.record_event(end, stream) == OK
         assert acl.rt.synchronize_event(end) == OK
         ms, ret = acl.rt.event_elapsed_time(start, end)
-        assert ret == OK and type(ms) is float and ms >= 0.0
+        assert ret == OK and type(ms) is float and (ms > 0.0 if work_between else ms >= 0.0)
     finally:
         flow.check(acl.rt.destroy_event(start), "acl.rt.destroy_event")
         flow.check(acl.rt.destroy_event(end), "acl.rt.destroy_event")

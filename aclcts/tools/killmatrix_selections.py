@@ -40,6 +40,7 @@ FAULT_SELECTIONS = {
     "kernel_hangs": ["conformance/test_execute.py", "-k", "LogicalAnd"],
     "callback_before_prior_work": ["conformance/test_sync.py", "-k", "callback"],
     "event_elapsed_time_negative": ["conformance/test_sync.py", "-k", "elapsed_time"],
+    "event_elapsed_time_zero": ["conformance/test_sync.py", "-k", "elapsed_time"],
     "event_status_complete_too_early": ["conformance/test_sync.py", "-k", "event_status"],
     "negative_index_read_as_python_index": ["conformance/test_descriptors.py", "-k", "negative_or_far"],
     "int64_attrs_truncated": ["conformance/test_handle.py", "-k", "int64_attr"],

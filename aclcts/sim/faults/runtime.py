@@ -112,6 +112,16 @@ def elapsed_time_reversed(event_elapsed_time: Function) -> Function:
     return faulty
 
 
+def elapsed_time_zero(event_elapsed_time: Function) -> Function:
+    """acl.rt.event_elapsed_time answering 0.0 milliseconds for every pair of completed records."""
+
+    def faulty(start: int, end: int) -> tuple[float, int]:
+        ms, ret = event_elapsed_time(start, end)
+        return (0.0 if ret == 0 else ms), ret
+
+    return faulty
+
+
 def event_status_complete_at_once(_: Function) -> Function:
     """acl.rt.query_event_status answering COMPLETE without looking at the event or running its work."""
     return lambda event_handle: (1, 0)
