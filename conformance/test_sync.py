@@ -423,6 +423,25 @@ def test_a_callback_runs_in_the_subscribed_thread_after_the_work_before_it(acl, 
     assert seen == [("user data", thread, expected)]
 
 
+def test_a_non_blocking_callback_comes_due_with_no_synchronisation_after_the_work_before_it(acl, res, second_stream,
+                                                                                         report_thread):
+    # Nothing synchronises the stream: the report thread alone brings the callback due, once the memset has run.
+    thread, _ = report_thread
+    seen: list[bytes] = []
+    dst, expected = queue_memset_async(res, second_stream)
+    assert acl.rt.subscribe_report(thread, second_stream) == OK
+    try:
+        assert acl.rt.launch_callback(lambda _: seen.append(read_now(res, dst)), None, ACL_CALLBACK_NO_BLOCK,
+                                      second_stream) == OK
+        deadline = time.monotonic() + 30
+        while not seen and time.monotonic() < deadline:
+            time.sleep(0.001)
+    finally:
+        assert acl.rt.synchronize_stream(second_stream) == OK
+        assert acl.rt.unsubscribe_report(thread, second_stream) == OK
+    assert seen == [expected]
+
+
 def test_work_behind_a_blocking_callback_waits_for_it(acl, res, second_stream, report_thread):
     thread, _ = report_thread
     order: list[str] = []

@@ -91,10 +91,13 @@ def h2d_lands_late(place: Function) -> Function:
 
 
 def callback_jumps_queue(place: Function) -> Function:
-    """A stream queue where a host callback goes to the front: it comes due before the work queued ahead of it."""
+    """A stream queue where a host callback goes to the front: it comes due before the work queued ahead of it (its
+    sequence number put before that work's, so that running the stream up to the callback runs nothing else)."""
 
     def faulty(queue: deque, task: Any) -> None:
         if task.call == "acl.rt.launch_callback":
+            if queue:
+                task.seq = queue[0].seq - 1
             queue.appendleft(task)
             return
         place(queue, task)
