@@ -4,10 +4,12 @@ callback processed on a report thread, device status and utilisation, app_log, a
     atc --singleop=tests/examples/data/add_op.json --output=op_models --soc_version=$SOC
     python tests/examples/async_callback.py op_models
 
-Prints one line per check and exits non-zero if any fails.
+Every call's documented return value is checked: a return code is 0, a handle is non-zero. Prints one line per
+check; the first failed check exits non-zero with a message naming the call and what it returned.
 """
 
 import sys
+import threading
 
 import numpy as np
 
@@ -20,91 +22,131 @@ ACL_CALLBACK_BLOCK = 1
 ACL_RT_DEVICE_STATUS_NORMAL = 0
 ACL_INFO = 1
 ACL_EVENT_RECORDED_STATUS_COMPLETE = 1
+ACL_ERROR_RT_REPORT_TIMEOUT = 507012
+REPORT_TIMEOUT_MS = 100
 
 
-def check(name, ok):
-    """Print one check and return 1 if it failed."""
-    print(f"{name}: {'ok' if ok else 'FAILED'}")
-    return 0 if ok else 1
+def check(name, ok, got=None):
+    """Print one check; exit non-zero with a message if it failed."""
+    if not ok:
+        sys.exit(f"{name}: FAILED (returned {got!r})")
+    print(f"{name}: ok")
+
+
+def code(name, ret):
+    """Check a call's return code is 0."""
+    check(name, ret == 0, ret)
+
+
+def value(name, result):
+    """Check a (value, ret) pair has ret 0 and return the value."""
+    check(name, result[1] == 0, result)
+    return result[0]
+
+
+def handle(name, result):
+    """Check a handle-returning call gave a non-zero handle and return it."""
+    check(name, bool(result), result)
+    return result
+
+
+def start_report_thread(context, state):
+    """Start the report thread; it polls process_report once state['subscribed'] is set, until state['running'] ends."""
+
+    def report_loop(args):
+        state["set_context"] = acl.rt.set_context(args[0])
+        state["subscribed"].wait()
+        while state["running"]:
+            state["reports"].append(acl.rt.process_report(args[1]))
+
+    return value("start_thread", acl.util.start_thread(report_loop, [context, REPORT_TIMEOUT_MS]))
+
+
+def device_buffers(arrays, size):
+    """Device memory of size bytes for each array (None: left unfilled), with a data buffer over each."""
+    pointers, buffers = [], []
+    for array in arrays:
+        ptr = value("malloc", acl.rt.malloc(size, ACL_MEM_MALLOC_NORMAL_ONLY))
+        if array is not None:
+            payload = array.tobytes()
+            code("memcpy host to device",
+                 acl.rt.memcpy(ptr, size, acl.util.bytes_to_ptr(payload), size, ACL_MEMCPY_HOST_TO_DEVICE))
+        pointers.append(ptr)
+        buffers.append(handle("create_data_buffer", acl.create_data_buffer(ptr, size)))
+    return pointers, buffers
 
 
 def main(model_dir):
-    failures = 0
-    assert acl.init() == 0
-    assert acl.rt.set_device(0) == 0
-    context, ret = acl.rt.create_context(0)
-    stream, ret = acl.rt.create_stream()
-    assert acl.op.set_model_dir(model_dir) == 0
+    code("init", acl.init())
+    code("set_device", acl.rt.set_device(0))
+    context = value("create_context", acl.rt.create_context(0))
+    stream = value("create_stream", acl.rt.create_stream())
+    code("set_model_dir", acl.op.set_model_dir(model_dir))
 
-    state = {"running": True, "results": []}
-
-    def report_loop(args):
-        acl.rt.set_context(args[0])
-        while state["running"]:
-            acl.rt.process_report(args[1])
-
-    thread_id, ret = acl.util.start_thread(report_loop, [context, 100])
-    failures += check("start_thread", ret == 0)
-    failures += check("subscribe_report", acl.rt.subscribe_report(thread_id, stream) == 0)
+    state = {"running": True, "subscribed": threading.Event(), "reports": [], "results": []}
+    thread_id = start_report_thread(context, state)
+    code("subscribe_report", acl.rt.subscribe_report(thread_id, stream))
+    state["subscribed"].set()
 
     a = np.arange(128, dtype=np.int32).reshape(8, 16)
     b = np.full((8, 16), 7, dtype=np.int32)
-    descs = [acl.create_tensor_desc(ACL_INT32, [8, 16], ACL_FORMAT_ND) for _ in range(3)]
+    descs = [handle("create_tensor_desc", acl.create_tensor_desc(ACL_INT32, [8, 16], ACL_FORMAT_ND)) for _ in range(3)]
     size = acl.get_tensor_desc_size(descs[0])
-    pointers, buffers = [], []
-    for array in (a, b, None):
-        ptr, ret = acl.rt.malloc(size, ACL_MEM_MALLOC_NORMAL_ONLY)
-        if array is not None:
-            payload = array.tobytes()
-            acl.rt.memcpy(ptr, size, acl.util.bytes_to_ptr(payload), size, ACL_MEMCPY_HOST_TO_DEVICE)
-        pointers.append(ptr)
-        buffers.append(acl.create_data_buffer(ptr, size))
-    host, ret = acl.rt.malloc_host(size)
-    start, ret = acl.rt.create_event()
-    end, ret = acl.rt.create_event()
-    attr = acl.op.create_attr()
+    check("get_tensor_desc_size", size == a.nbytes, size)
+    pointers, buffers = device_buffers((a, b, None), size)
+    host = value("malloc_host", acl.rt.malloc_host(size))
+    start = value("create_event start", acl.rt.create_event())
+    end = value("create_event end", acl.rt.create_event())
+    attr = handle("create_attr", acl.op.create_attr())
 
     def on_result(user_data):
-        acl.rt.memcpy(host, size, pointers[2], size, ACL_MEMCPY_DEVICE_TO_HOST)
-        state["results"].append((user_data, np.frombuffer(acl.util.ptr_to_bytes(host, size), np.int32).copy()))
+        ret = acl.rt.memcpy(host, size, pointers[2], size, ACL_MEMCPY_DEVICE_TO_HOST)
+        state["results"].append((user_data, ret, np.frombuffer(acl.util.ptr_to_bytes(host, size), np.int32).copy()))
 
-    failures += check("record_event start", acl.rt.record_event(start, stream) == 0)
-    ret = acl.op.execute_v2("Add", descs[:2], buffers[:2], descs[2:], buffers[2:], attr, stream)
-    failures += check("execute_v2 Add", ret == 0)
-    failures += check("launch_callback", acl.rt.launch_callback(on_result, "add done", ACL_CALLBACK_BLOCK, stream) == 0)
-    failures += check("record_event end", acl.rt.record_event(end, stream) == 0)
-    failures += check("synchronize_stream", acl.rt.synchronize_stream(stream) == 0)
-    failures += check("query_event_status end", acl.rt.query_event_status(end) == (ACL_EVENT_RECORDED_STATUS_COMPLETE, 0))
-    elapsed, ret = acl.rt.event_elapsed_time(start, end)
-    failures += check("event_elapsed_time", ret == 0 and elapsed >= 0)
+    code("record_event start", acl.rt.record_event(start, stream))
+    code("execute_v2 Add", acl.op.execute_v2("Add", descs[:2], buffers[:2], descs[2:], buffers[2:], attr, stream))
+    code("launch_callback", acl.rt.launch_callback(on_result, "add done", ACL_CALLBACK_BLOCK, stream))
+    code("record_event end", acl.rt.record_event(end, stream))
+    code("synchronize_stream", acl.rt.synchronize_stream(stream))
+    status = acl.rt.query_event_status(end)
+    check("query_event_status end", status == (ACL_EVENT_RECORDED_STATUS_COMPLETE, 0), status)
+    elapsed = acl.rt.event_elapsed_time(start, end)
+    check("event_elapsed_time", elapsed[1] == 0 and elapsed[0] > 0, elapsed)
     results = state["results"]
-    failures += check("callback ran once with the sum",
-                      len(results) == 1 and results[0][0] == "add done" and np.array_equal(results[0][1].reshape(8, 16), a + b))
+    check("callback ran once", len(results) == 1 and results[0][0] == "add done", results)
+    code("memcpy device to host in the callback", results[0][1])
+    check("callback saw the sum", np.array_equal(results[0][2].reshape(8, 16), a + b), results[0][2])
 
-    status, ret = acl.rt.query_device_status(0)
-    failures += check("query_device_status", (status, ret) == (ACL_RT_DEVICE_STATUS_NORMAL, 0))
-    rates, ret = acl.rt.get_device_utilization_rate(0)
-    failures += check("get_device_utilization_rate", ret == 0 and 0 <= rates["cube_utilization"] <= 100)
-    failures += check("app_log", acl.app_log(ACL_INFO, "async_callback: done") is None)
+    status = acl.rt.query_device_status(0)
+    check("query_device_status", status == (ACL_RT_DEVICE_STATUS_NORMAL, 0), status)
+    rates = acl.rt.get_device_utilization_rate(0)
+    check("get_device_utilization_rate", rates[1] == 0 and 0 <= rates[0]["cube_utilization"] <= 100, rates)
+    logged = acl.app_log(ACL_INFO, "async_callback: done")
+    check("app_log", logged is None, logged)
 
-    failures += check("unsubscribe_report", acl.rt.unsubscribe_report(thread_id, stream) == 0)
-    state["running"] = False
-    failures += check("stop_thread", acl.util.stop_thread(thread_id) == 0)
-    for event in (start, end):
-        failures += check("destroy_event", acl.rt.destroy_event(event) == 0)
-    acl.op.destroy_attr(attr)
-    for handle in descs:
-        acl.destroy_tensor_desc(handle)
-    for handle in buffers:
-        failures += check("destroy_data_buffer", acl.destroy_data_buffer(handle) == 0)
+    state["running"] = False  # the thread ends after its current process_report, so it never polls unsubscribed
+    code("unsubscribe_report", acl.rt.unsubscribe_report(thread_id, stream))
+    code("stop_thread", acl.util.stop_thread(thread_id))
+    code("set_context in the report thread", state["set_context"])
+    reports = state["reports"]
+    check("process_report ran the callback once, else timed out",
+          reports.count(0) == 1 and all(ret in (0, ACL_ERROR_RT_REPORT_TIMEOUT) for ret in reports), reports)
+
+    for name, event in (("start", start), ("end", end)):
+        code(f"destroy_event {name}", acl.rt.destroy_event(event))
+    check("destroy_attr", acl.op.destroy_attr(attr) is None)
+    for desc in descs:
+        check("destroy_tensor_desc", acl.destroy_tensor_desc(desc) is None)
+    for buffer in buffers:
+        code("destroy_data_buffer", acl.destroy_data_buffer(buffer))
     for ptr in pointers:
-        failures += check("free", acl.rt.free(ptr) == 0)
-    failures += check("free_host", acl.rt.free_host(host) == 0)
-    failures += check("destroy_stream", acl.rt.destroy_stream(stream) == 0)
-    failures += check("destroy_context", acl.rt.destroy_context(context) == 0)
-    failures += check("reset_device", acl.rt.reset_device(0) == 0)
-    failures += check("finalize", acl.finalize() == 0)
-    return 1 if failures else 0
+        code("free", acl.rt.free(ptr))
+    code("free_host", acl.rt.free_host(host))
+    code("destroy_stream", acl.rt.destroy_stream(stream))
+    code("destroy_context", acl.rt.destroy_context(context))
+    code("reset_device", acl.rt.reset_device(0))
+    code("finalize", acl.finalize())
+    return 0
 
 
 if __name__ == "__main__":
