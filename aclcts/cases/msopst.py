@@ -45,7 +45,9 @@ OMITTED_TYPES = ("UNDEFINED", "RESERVED")
 CASE_KEYS = ("case_name", "op", "input_desc", "output_desc", "attr", "calc_expect_func_file", "error_threshold",
              "expect", "st_mode", "run_torch_api", "fuzz_impl", "fuzz_case_num")
 TENSOR_KEYS = ("name", "format", "ori_format", "type", "shape", "ori_shape", "typical_shape", "shape_range",
-               "is_const", "data_distribute", "value_range", "value")
+               "is_const", "const_value", "data_distribute", "value_range", "value")
+#: Fields only an input may have.
+INPUT_ONLY_KEYS = ("is_const", "const_value", "data_distribute", "value_range", "value")
 #: The order in which msopst crosses a tensor's alternatives (subcase_design_cross.py).
 INPUT_FIELDS = ("format", "shape", "type", "data_distribute", "value_range")
 OUTPUT_FIELDS = ("format", "shape", "type")
@@ -179,7 +181,7 @@ def _check_tensor(where: _Where, tensor: Any, field: str, is_input: bool) -> Non
     if not isinstance(tensor, dict):
         raise where.error(field, "a tensor object", tensor)
     for key in tensor:
-        if key not in TENSOR_KEYS or (not is_input and key in ("is_const", "data_distribute", "value_range", "value")):
+        if key not in TENSOR_KEYS or (not is_input and key in INPUT_ONLY_KEYS):
             raise where.error(f"{field}.{key}", "a known tensor field", key)
     for key in ("format", "type", "shape"):
         if key not in tensor:
@@ -206,6 +208,26 @@ def _check_tensor(where: _Where, tensor: Any, field: str, is_input: bool) -> Non
             raise where.error(f"{field}.shape", "dims >= -1, or the whole shape [-2]", shape_value)
     if "is_const" in tensor and not isinstance(tensor["is_const"], bool):
         raise where.error(f"{field}.is_const", "true or false", tensor["is_const"])
+    if "const_value" in tensor:
+        _check_const_value(where, field, tensor)
+
+
+def _check_const_value(where: _Where, field: str, tensor: dict) -> None:
+    """const_value (the constant's data, as msopst writes it into acl_op.json): only on an is_const input, and a
+    literal (nested) list of numbers."""
+    const_value = tensor["const_value"]
+    if tensor.get("is_const") is not True:
+        raise where.error(f"{field}.const_value", "is_const: true beside it (const_value is a constant's data)",
+                          tensor.get("is_const"))
+    if not isinstance(const_value, list) or not _is_numbers(const_value):
+        raise where.error(f"{field}.const_value", "a literal (nested) list of numbers", const_value)
+
+
+def _is_numbers(value: Any) -> bool:
+    """Whether value is a number or a (nested) list of numbers."""
+    if isinstance(value, list):
+        return all(_is_numbers(v) for v in value)
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _check_case(where: _Where, case: dict) -> None:
@@ -294,7 +316,7 @@ def _combinations(tensor: dict, keys: tuple[str, ...]) -> list[dict]:
     for combo, shape_range in zip(itertools.product(*pools), itertools.cycle(ranges)):
         (fmt, ori_fmt), shape_entry, *rest = combo
         one = {"format": fmt, "ori_format": ori_fmt, **shape_entry, **dict(zip(keys[2:], rest))}
-        for key in ("name", "value", "is_const"):
+        for key in ("name", "value", "is_const", "const_value"):
             if key in tensor:
                 one[key] = tensor[key]
         if shape_range is not None:
@@ -356,9 +378,21 @@ def msopst_draw(kind: str, args: Any, shape: tuple[int, ...], dtype: np.dtype, r
         return np.asarray(raw).astype(dtype)
 
 
+def _given_values(where: _Where, field: str, tensor: dict, source: str, dtype: np.dtype,
+                  shape: tuple[int, ...]) -> list | None:
+    """An input's fixed data: its `value`, else its `const_value`; both given, they must hold the same numbers."""
+    found = {key: _fixed_values(where, f"{field}.{key}", tensor[key], source, dtype, shape)
+             for key in ("value", "const_value") if key in tensor}
+    if len(found) == 2 and not np.array_equal(np.asarray(found["value"]), np.asarray(found["const_value"]),
+                                              equal_nan=dtype.kind in "fc"):
+        raise where.error(f"{field}.const_value", "the same numbers as value (both are the constant's data)",
+                          tensor["const_value"])
+    return found.get("value", found.get("const_value"))
+
+
 def _fixed_values(where: _Where, field: str, value: Any, source: str, dtype: np.dtype,
                   shape: tuple[int, ...]) -> list:
-    """The flat values of a `value` field: a literal list, or a .bin file (raw, the tensor's dtype) relative to the
+    """The flat values of a `value` (or `const_value`) field: a literal list, or a .bin file (raw, the tensor's dtype) relative to the
     case file; their count must be the shape's element count."""
     if isinstance(value, str):
         path = value if os.path.isabs(value) else os.path.join(os.path.dirname(os.path.abspath(source)), value)
@@ -370,8 +404,7 @@ def _fixed_values(where: _Where, field: str, value: Any, source: str, dtype: np.
         flat = np.ravel(np.asarray(value, dtype=np.float64)).astype(dtype)
     expected = int(np.prod(shape, dtype=np.int64))
     if flat.size != expected:
-        raise where.error(f"{field}.value", f"{expected} element(s), the element count of shape {list(shape)}",
-                          int(flat.size))
+        raise where.error(field, f"{expected} element(s), the element count of shape {list(shape)}", int(flat.size))
     return flat.tolist()
 
 
@@ -521,10 +554,7 @@ def _tensor(where: _Where, field: str, tensor: dict, source: str, case_id: str,
     const = None
     if field.startswith("input"):
         np_dtype = numpy_dtype(dtype)
-        if "value" in tensor:
-            flat = _fixed_values(where, field, tensor["value"], source, np_dtype, concrete)
-        else:
-            flat = None
+        flat = _given_values(where, field, tensor, source, np_dtype, concrete)
         if tensor.get("is_const"):
             if dynamic:
                 raise where.error(f"{field}.is_const", "a static shape for a constant input", list(dims))

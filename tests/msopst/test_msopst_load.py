@@ -111,6 +111,14 @@ def test_a_const_input_keeps_its_value():
     np.testing.assert_array_equal(draw_inputs(case, 1)[1], np.array([1, 2, 3, 4], np.float32))
 
 
+def test_const_value_is_the_constant_data_as_msopst_writes_it(tmp_path):
+    const = tensor("x2", shape=[2, 2], is_const=True, const_value=[[1.5, 2.5], [3.5, 4.5]])
+    case = msopst.load_msopst_cases(write(tmp_path, [add_case(input_desc=[tensor("x1", shape=[2, 2]), const],
+                                                              output_desc=[tensor("y", shape=[2, 2])])]))[0]
+    assert case.inputs[1].const == (1.5, 2.5, 3.5, 4.5)
+    assert msopst.INFO[case.id].op_params["input_desc"][1]["const_value"] == [[1.5, 2.5], [3.5, 4.5]]
+
+
 def test_a_const_input_without_value_is_drawn_once_by_its_distribution(tmp_path):
     case = add_case(input_desc=[tensor("x1"), tensor("x2", is_const=True, value_range=[2.0, 3.0])])
     first = msopst.load_msopst_cases(write(tmp_path, [case]))[0].inputs[1].const
@@ -215,6 +223,17 @@ BAD = {
     "missing-shape": ([add_case(output_desc=[{"name": "y", "format": "ND", "type": "float32"}])],
                       "output_desc[0].shape"),
     "fuzz": ([add_case(input_desc=[tensor("x1", shape="fuzz"), tensor("x2")])], "input_desc[0].shape"),
+    "const-value-without-is-const": ([add_case(input_desc=[tensor("x1", const_value=[1] * 6), tensor("x2")])],
+                                     "input_desc[0].const_value"),
+    "const-value-not-numbers": ([add_case(input_desc=[tensor("x1", is_const=True, const_value="c.bin"),
+                                                      tensor("x2")])], "input_desc[0].const_value"),
+    "const-value-differs-from-value": ([add_case(input_desc=[tensor("x1", is_const=True, value=[1] * 6,
+                                                                    const_value=[2] * 6), tensor("x2")])],
+                                       "input_desc[0].const_value"),
+    "const-value-of-wrong-size": ([add_case(input_desc=[tensor("x1", is_const=True, const_value=[1] * 4),
+                                                        tensor("x2")])], "input_desc[0].const_value"),
+    "const-value-on-an-output": ([add_case(output_desc=[tensor("y", const_value=[1] * 6)])],
+                                 "output_desc[0].const_value"),
     "bad-expect": ([add_case(expect="maybe")], "expect"),
     "threshold-out-of-range": ([add_case(error_threshold=[0.5, 2.0])], "error_threshold"),
     "dynamic-without-typical-shape": ([add_case(input_desc=[tensor("x1", shape=[-1, 3]), tensor("x2")])],
