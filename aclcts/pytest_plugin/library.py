@@ -16,6 +16,16 @@ if TYPE_CHECKING:
 CASES = pytest.StashKey[list]()
 GOLDEN = pytest.StashKey[list]()
 DYNAMIC_CASES = pytest.StashKey[list]()
+#: The repository's cases (file under cases/, case id) whose models the step tests execute outside `op_case`
+#: parametrization: Add int32 [8, 16] (test_execute, test_free, test_handle, test_negative, test_sync, ...), the GEMM
+#: and GEMV fp16 16x16 of test_blas and test_blas_gemv, Cast float32 -> float16 [16, 32] of test_cast. Whatever --cases
+#: selects, the session's model folder and `aclcts singleop`'s JSON hold them; they are never parametrized.
+SUITE_MODEL_CASES = (
+    ("elementwise/add.yaml", "Add-int32-8x16_8x16"),
+    ("matmul/gemm.yaml", "GEMM-float16-16x16_16x16_16x16_s_s"),
+    ("matmul/gemv.yaml", "GEMM-float16-16x16_16x1_16x1_s_s"),
+    ("cast/cast_to_float16.yaml", "Cast-float32_float16-16x32"),
+)
 
 
 def golden_folder(config: pytest.Config) -> Path:
@@ -31,6 +41,15 @@ def library_cases(config: pytest.Config) -> list[Case]:
 def dynamic_cases(config: pytest.Config) -> list[Case]:
     """The dynamic-shape cases of this run: the loaded case library's (--cases or cases/) and cases/dynamic's."""
     return config.stash.get(DYNAMIC_CASES, [])
+
+
+def suite_model_cases(cases_folder: Path) -> list[Case]:
+    """The SUITE_MODEL_CASES of cases_folder (the repository's cases/), leaving out those it does not hold."""
+    from aclcts.cases import load_cases  # the case library, which an xdist controller never imports
+
+    files = [cases_folder / name for name in dict.fromkeys(name for name, _ in SUITE_MODEL_CASES)]
+    found = {case.id: case for case in load_cases([str(f) for f in files if f.is_file()])}
+    return [found[case_id] for _, case_id in SUITE_MODEL_CASES if case_id in found]
 
 
 def outside(config: pytest.Config) -> list[str]:

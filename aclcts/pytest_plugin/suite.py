@@ -33,7 +33,8 @@ from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.load import case_files
 from aclcts.cases.values import draw_inputs
 from aclcts.core.error_codes import ErrorCodesError, load_error_codes
-from aclcts.pytest_plugin.library import CASES, DYNAMIC_CASES, GOLDEN, dynamic_cases, golden_folder, library_cases
+from aclcts.pytest_plugin.library import (CASES, DYNAMIC_CASES, GOLDEN, dynamic_cases, golden_folder, library_cases,
+                                          suite_model_cases)
 from aclcts.drive.resources import TrackingAcl
 from aclcts.pytest_plugin.tuning import unrewritten
 from aclcts.pytest_plugin.xdist_usage import raise_usage_error, usage_error
@@ -194,12 +195,13 @@ def _singleop_json(models: list[Any], owner: dict[Any, Case]) -> list[dict]:
 
 
 def library_models(config: pytest.Config) -> str:
-    """The op-model folder of the run's case library and golden cases, compiled once (through the model cache unless
-    --model-cache=off); ModelsError why not."""
+    """The op-model folder of the run's case library, golden cases and the step tests' own models (SUITE_MODEL_CASES,
+    whatever --cases selects), compiled once (through the model cache unless --model-cache=off); ModelsError why not."""
     if MODELS in config.stash:
         return config.stash[MODELS]
     soc = config.stash[BACKEND].acl.get_soc_name() or "Ascend910B1"
-    cases = library_cases(config) + [g.case for g in config.stash.get(GOLDEN, [])]
+    curated = [g.case for g in config.stash.get(GOLDEN, [])]
+    cases = library_cases(config) + curated + suite_model_cases(config.rootpath / "cases")
     owner: dict[Any, Case] = {}
     for case in cases:
         owner.setdefault(case.op_model(soc), case)
