@@ -16,7 +16,7 @@ from aclcts.judge.compare import Ratio, policy_from_spec
 from aclcts.reference import reference
 
 DATA = Path(__file__).parent / "data"
-ADD, RELU = DATA / "add_case.json", DATA / "relu_case.json"
+ADD, RELU, REDUCE = DATA / "add_case.json", DATA / "relu_case.json", DATA / "reduce_case.json"
 
 
 def by_id(path: Path) -> dict:
@@ -177,6 +177,14 @@ def test_the_golden_function_is_called_with_msopst_keywords():
     x2 = np.array([1, 2, 3, 4], dtype=np.float32)
     (y,) = reference(case.reference).compute([x1, x2], case.attr_values(), [np.dtype(np.float32)])
     np.testing.assert_array_equal(y, x1 + x2)
+
+
+def test_attrs_reach_the_golden_function_by_name():
+    case = by_id(REDUCE)["Test_ReduceSumD_001_sub_case_003_ND_float32"]
+    assert case.attr_values() == {"axes": [1], "keep_dims": True}
+    x = np.arange(105, dtype=np.float32).reshape(5, 7, 3)
+    (y,) = reference(case.reference).compute([x], case.attr_values(), [np.dtype(np.float32)])
+    np.testing.assert_array_equal(y, x.sum(axis=1, keepdims=True))
 
 
 def test_a_golden_function_that_raises_fails_its_case_in_one_line(tmp_path):
