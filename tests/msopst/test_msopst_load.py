@@ -17,6 +17,7 @@ from aclcts.reference import reference
 
 DATA = Path(__file__).parent / "data"
 ADD, RELU, REDUCE = DATA / "add_case.json", DATA / "relu_case.json", DATA / "reduce_case.json"
+FUZZ = DATA / "fuzz_case.json"
 
 
 def by_id(path: Path) -> dict:
@@ -93,6 +94,59 @@ def test_a_minus_one_without_shape_range_gets_msopst_default_range(tmp_path):
     case = add_case(input_desc=[tensor("x1", **dyn), tensor("x2", **dyn)], output_desc=[tensor("y", **dyn)])
     loaded = msopst.load_msopst_cases(write(tmp_path, [case]))[0]
     assert loaded.inputs[0].shape_range == ((1, -1),)
+
+
+# ------------------------------------------------------------------------------------------------ fuzz
+
+
+def test_fuzz_cases_are_drawn_repeatably_and_named_as_msopst_does():
+    cases = by_id(FUZZ)
+    assert [i for i in cases if "Relu" in i] == ["Test_Relu_fuzz_fuzz_case_001_ND_float32",
+                                                  "Test_Relu_fuzz_fuzz_case_002_ND_float32"]
+    again = by_id(FUZZ)
+    for name, case in cases.items():
+        assert case.inputs == again[name].inputs and case.values == again[name].values
+    for case in cases.values():
+        assert case.inputs[0].shape == case.outputs[0].shape  # the case's "fuzz" shapes share one draw
+        (kind, (low, high)), = case.values[case.inputs[0].name].items()
+        assert kind[len(msopst.DRAW_PREFIX):] in msopst.DISTRIBUTIONS and low <= high
+
+
+def test_fuzz_impl_values_replace_the_placeholders_by_side_name_and_field():
+    cases = [c for i, c in by_id(FUZZ).items() if i.startswith("Test_Add_fuzz_impl_fuzz_case_")]
+    assert len(cases) == 2
+    for case in cases:
+        assert case.inputs[0].shape == case.inputs[1].shape == case.outputs[0].shape
+        assert all(1 <= d <= 6 for d in case.inputs[0].shape)
+        (low, high), = case.values["x1"].values()
+        assert high - low == pytest.approx(5.0) and case.values["x2"] == {msopst.DRAW_PREFIX + "uniform": [-1.0, 1.0]}
+
+
+def test_a_fuzz_impl_returning_a_list_gives_one_sub_case_per_dict(tmp_path):
+    (tmp_path / "f.py").write_text("def f():\n    return [{'input_desc': {'x1': {'shape': [n]}}} for n in (2, 3)]\n")
+    case = add_case(fuzz_case_num=2, fuzz_impl="f.py:f",
+                    input_desc=[tensor("x1", shape="fuzz"), tensor("x2", shape=[1])], output_desc=[tensor("y")])
+    shapes = [c.inputs[0].shape for c in msopst.load_msopst_cases(write(tmp_path, [case]))]
+    assert shapes == [(2,), (3,), (2,), (3,)]
+
+
+def test_fuzz_types_come_from_the_op_prototype_one_per_type_constraint(tmp_path):
+    fuzz = dict(type="fuzz")
+    case = add_case(fuzz_case_num=20, input_desc=[tensor("x1", **fuzz), tensor("x2", **fuzz)],
+                    output_desc=[tensor("y", **fuzz)])
+    cases = msopst.load_msopst_cases(write(tmp_path, [case]))
+    allowed = set(msopst._prototype_of("Add").types["T"])
+    assert len(cases) == 20 and len({c.inputs[0].dtype_name for c in cases}) > 1
+    for c in cases:
+        assert len({t.dtype_name for t in c.inputs + c.outputs}) == 1 and c.inputs[0].dtype_name in allowed
+        assert c.id.endswith(f"_ND_{c.outputs[0].dtype_name}")
+
+
+def test_fuzz_shapes_stay_inside_shape_range(tmp_path):
+    case = add_case(fuzz_case_num=30, input_desc=[tensor("x1", shape="fuzz", shape_range=[[2, 3], [5, 5]]),
+                                                  tensor("x2", shape="fuzz")], output_desc=[tensor("y", shape="fuzz")])
+    shapes = {c.inputs[0].shape for c in msopst.load_msopst_cases(write(tmp_path, [case]))}
+    assert shapes == {(2, 5), (3, 5)}  # hypothesis ran out of distinct shapes: they repeat
 
 
 # --------------------------------------------------------------------------------------------- data rules
@@ -230,7 +284,7 @@ BAD = {
     "missing-op": ([{"case_name": "T", "input_desc": [], "output_desc": [tensor("y")]}], "op"),
     "missing-shape": ([add_case(output_desc=[{"name": "y", "format": "ND", "type": "float32"}])],
                       "output_desc[0].shape"),
-    "fuzz": ([add_case(input_desc=[tensor("x1", shape="fuzz"), tensor("x2")])], "input_desc[0].shape"),
+    "fuzz-without-case-num": ([add_case(input_desc=[tensor("x1", shape="fuzz"), tensor("x2")])], "fuzz_case_num"),
     "const-value-without-is-const": ([add_case(input_desc=[tensor("x1", const_value=[1] * 6), tensor("x2")])],
                                      "input_desc[0].const_value"),
     "const-value-not-numbers": ([add_case(input_desc=[tensor("x1", is_const=True, const_value="c.bin"),
@@ -242,6 +296,30 @@ BAD = {
                                                         tensor("x2")])], "input_desc[0].const_value"),
     "const-value-on-an-output": ([add_case(output_desc=[tensor("y", const_value=[1] * 6)])],
                                  "output_desc[0].const_value"),
+    "fuzz-case-num-too-large": ([add_case(fuzz_case_num=2001, input_desc=[tensor("x1", shape="fuzz"),
+                                                                          tensor("x2")])], "fuzz_case_num"),
+    "fuzz-case-num-without-fuzz": ([add_case(fuzz_case_num=3)], "fuzz_case_num"),
+    "fuzz-attr-without-fuzz-impl": ([add_case(fuzz_case_num=1, attr=[{"name": "a", "type": "int", "value": "fuzz"}])],
+                                    "attr[0].value"),
+    "fuzz-value-without-fuzz-impl": ([add_case(fuzz_case_num=1, input_desc=[tensor("x1", value="fuzz"),
+                                                                            tensor("x2")])], "input_desc[0].value"),
+    "fuzz-type-without-prototype": ([add_case(op="MyCustomOp", fuzz_case_num=1,
+                                              input_desc=[tensor("x1", "fuzz"), tensor("x2")])], "input_desc[0].type"),
+    "fuzz-impl-missing": ([add_case(fuzz_case_num=1, fuzz_impl="nowhere.py:f",
+                                    input_desc=[tensor("x1", shape="fuzz"), tensor("x2")])], "fuzz_impl"),
+    "fuzz-impl-raises": ([add_case(fuzz_case_num=1, fuzz_impl="g.py:one_arg",
+                                   input_desc=[tensor("x1", shape="fuzz"), tensor("x2")])], "fuzz_impl"),
+    "fuzz-impl-lacks-the-field": ([add_case(fuzz_case_num=1, fuzz_impl="fz.py:empty",
+                                            input_desc=[tensor("x1", shape="fuzz"), tensor("x2")])],
+                                  "input_desc[0].shape"),
+    "fuzz-impl-returns-no-dict": ([add_case(fuzz_case_num=1, fuzz_impl="fz.py:number",
+                                            input_desc=[tensor("x1", shape="fuzz"), tensor("x2")])], "fuzz_impl"),
+    "fuzz-impl-unnamed-tensor": ([add_case(fuzz_case_num=1, fuzz_impl="fz.py:empty",
+                                           input_desc=[{"format": "ND", "type": "float32", "shape": "fuzz"},
+                                                       tensor("x2")])], "input_desc[0].name"),
+    "fuzz-impl-value-breaks-a-rule": ([add_case(fuzz_case_num=1, fuzz_impl="fz.py:bad_range",
+                                                input_desc=[tensor("x1", value_range="fuzz"), tensor("x2")])],
+                                      "input_desc[0].value_range"),
     "bad-expect": ([add_case(expect="maybe")], "expect"),
     "threshold-out-of-range": ([add_case(error_threshold=[0.5, 2.0])], "error_threshold"),
     "dynamic-without-typical-shape": ([add_case(input_desc=[tensor("x1", shape=[-1, 3]), tensor("x2")])],
@@ -259,6 +337,8 @@ BAD = {
 def test_a_file_breaking_msopst_rules_is_one_line_naming_file_case_and_field(tmp_path, cases, field):
     (tmp_path / "g.py").write_text("def f(x1, x2, y):\n    return [x1['value']]\n\n\ndef one_arg(x1):\n    return x1\n")
     (tmp_path / "broken.py").write_text("raise ImportError('no such thing')\n")
+    (tmp_path / "fz.py").write_text("def empty():\n    return {}\n\n\ndef number():\n    return 3\n\n\n"
+                                    "def bad_range():\n    return {'input_desc': {'x1': {'value_range': [2, 1]}}}\n")
     np.zeros(4, np.float32).tofile(tmp_path / "four.bin")
     path = write(tmp_path, cases)
     with pytest.raises(CaseFileError) as info:

@@ -23,11 +23,15 @@ SELECTION = ["conformance/test_execute.py", "conformance/test_handle.py", "confo
              "-k", "(matches_reference or matches_the_reference) and _case_0"]
 EXPECTED_FAILURE = "Test_Add_mismatched_shapes_case_001_ND_float32"
 #: The attr-carrying sub-cases (ReduceSumD, axes and keep_dims given to the golden function).
+#: The fuzz sub-cases: two hypothesis draws (Relu) and two fuzz_impl calls (Add).
+FUZZED = ["Test_Relu_fuzz_fuzz_case_001_ND_float32", "Test_Relu_fuzz_fuzz_case_002_ND_float32",
+          "Test_Add_fuzz_impl_fuzz_case_001_ND_float32", "Test_Add_fuzz_impl_fuzz_case_002_ND_float32"]
 REDUCE = [f"Test_ReduceSumD_001_sub_case_00{i}_ND_{t}" for i, t in zip(range(1, 5), ["float32", "float16"] * 2)]
 #: Sub-cases that `aclcts msopst convert` carries over exactly (same data, same reference, same policy).
 EXACT = ["Test_Add_001_sub_case_001_ND_float16", "Test_Add_001_sub_case_002_ND_float32",
          "Test_Add_const_case_001_ND_float32", "Test_Add_dynamic_case_001_ND_float32",
-         "Test_Relu_001_sub_case_001_ND_float32", "Test_Relu_001_sub_case_002_NCHW_float32", *REDUCE]
+         "Test_Relu_001_sub_case_001_ND_float32", "Test_Relu_001_sub_case_002_NCHW_float32", *REDUCE,
+         FUZZED[0], *FUZZED[2:]]
 
 
 def run_suite(cases: Path, out: Path, *selection: str) -> tuple[subprocess.CompletedProcess, dict, dict]:
@@ -61,7 +65,8 @@ def test_every_msopst_case_runs_with_its_expected_outcome(msopst_run):
     for test_id, record in cases.items():
         statuses.setdefault(case_of(test_id), set()).add(record["status"])
     assert statuses.pop(EXPECTED_FAILURE) == {"xfailed"}
-    assert len(statuses) == 12 and all(s == {"passed"} for s in statuses.values()), statuses
+    assert len(statuses) == 16 and all(s == {"passed"} for s in statuses.values()), statuses
+    assert all(len([t for t in cases if case_of(t) == name]) == 2 for name in FUZZED)  # both modes ran each
     for name in REDUCE:  # the golden function reduced by the attrs: the output shapes keep the reduced dim
         runs = [r for t, r in cases.items() if case_of(t) == name]
         assert len(runs) == 2 and all(r["metrics"]["y[0]"]["params"] == {"t": 0.005, "p": 0.0} for r in runs)
@@ -82,7 +87,7 @@ def test_st_report_has_msopst_layout_field_by_field(msopst_run):
     _, _, st = msopst_run
     assert set(st) == {"run_cmd", "report_list", "summary"}
     assert "--st-report=" in st["run_cmd"]
-    assert st["summary"] == {"test case count": 13, "success count": 13, "failed count": 0}
+    assert st["summary"] == {"test case count": 17, "success count": 17, "failed count": 0}
     entries = {e["case_name"]: e for e in st["report_list"]}
     entry = entries["Test_Add_001_sub_case_001_ND_float16"]
     assert set(entry) == {"case_name", "status", "expect", "trace_detail"}
@@ -156,7 +161,7 @@ def test_a_case_without_golden_or_builtin_reference_says_no_numeric_reference(tm
 def test_converted_case_files_give_the_same_outcomes_and_metrics(msopst_run, tmp_path):
     _, original, _ = msopst_run
     converted = tmp_path / "converted"
-    for name, code in (("add_case.json", 1), ("relu_case.json", 1), ("reduce_case.json", 0)):
+    for name, code in (("add_case.json", 1), ("relu_case.json", 1), ("reduce_case.json", 0), ("fuzz_case.json", 1)):
         assert msopst_main(["convert", str(DATA / name), "-o", str(converted)]) == code  # 1: notes (bin, tanh)
     done, cases, _ = run_suite(converted, tmp_path, *SELECTION)
     assert done.returncode == 0, done.stdout[-3000:]
@@ -168,7 +173,7 @@ def test_converted_case_files_give_the_same_outcomes_and_metrics(msopst_run, tmp
         assert again["status"] == record["status"] == "passed"
         assert again["metrics"] == record["metrics"], test_id
         compared += 1
-    assert compared == 20  # nine static sub-cases in two modes, the dynamic one in two tests
+    assert compared == 26  # twelve static sub-cases in two modes, the dynamic one in two tests
 
 
 def test_convert_exit_codes(tmp_path):
