@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+
 from aclcts.core.constants import ErrorCode, EventRecordedStatus, EventStatus, EventWaitStatus, StreamStatus
 from aclcts.sim import core
 from aclcts.sim.api_device import STREAM_CONTEXT, context_or_error, drop_stream, new_stream
+from aclcts.sim.binding import IGNORES_ARGUMENTS
 from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized
 from aclcts.sim.errors import warn
 from aclcts.sim.seams import Seam
@@ -12,6 +15,8 @@ from aclcts.sim.streams import LAUNCH_MS, Event, Stream, Task
 
 TIMESTAMP_INVALID = int(ErrorCode.ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID)
 NO_STREAM_RESOURCE = int(ErrorCode.ACL_ERROR_RT_NO_STREAM_RESOURCE)
+#: The most events a device holds (CANN aclrtCreateEvent: 65535 on Atlas A2, whose Ascend910B1 is simulated).
+MAX_EVENTS = 65535
 
 
 def _create_stream(api: str) -> tuple[int, int]:
@@ -168,9 +173,15 @@ def _create_event(api: str, flag: int) -> tuple[int, int]:
     if isinstance(context, int):
         return 0, context
     st = core.STATE
-    event = Event(st.new_handle(), flag)
+    event = Event(st.new_handle(), flag, _next_event_id())
     st.register("event", event, api, event.handle)
     return event.handle, OK
+
+
+def _next_event_id() -> int:
+    """A new event's id: the process' events numbered from 0 in creation order (uint32)."""
+    ids = core.STATE.extensions.setdefault("event_ids", itertools.count())
+    return next(ids) & 0xFFFFFFFF
 
 
 @export("rt", "create_event", "")
@@ -298,6 +309,40 @@ def synchronize_event(event_handle: int) -> int:
         return event
     event.wait()
     return OK
+
+
+@export("rt", "synchronize_event_with_timeout", "ki")
+def synchronize_event_with_timeout(event_handle: int, timeout: int) -> int:
+    """aclrtSynchronizeEventWithTimeout: synchronize_event with timeout -1 = forever, > 0 ms; 0 or < -1 → 107000."""
+    api = "acl.rt.synchronize_event_with_timeout"
+    event = _event(api, event_handle)
+    if isinstance(event, int):
+        return event
+    if timeout == 0 or timeout < -1:
+        return fail(RT_PARAM_INVALID, f"{api}: timeout {timeout} must be -1 or > 0")
+    event.wait()
+    return OK
+
+
+@export("rt", "get_event_id", "k")
+def get_event_id(event_handle: int) -> tuple[int, int]:
+    """aclrtGetEventId: the event's id (uint32)."""
+    event = _event("acl.rt.get_event_id", event_handle)
+    if isinstance(event, int):
+        return 0, event
+    return event.event_id, OK
+
+
+@export("rt", "get_event_avail_num", IGNORES_ARGUMENTS)
+def get_event_avail_num() -> tuple[int, int]:
+    """aclrtGetEventAvailNum: how many more events the current device can hold (MAX_EVENTS less those holding a
+    record, as a device takes an event's resource at record_event)."""
+    context = context_or_error("acl.rt.get_event_avail_num")
+    if isinstance(context, int):
+        return 0, context
+    holding = sum(1 for kind, obj in core.STATE.objects.values()
+                  if kind == "event" and obj.stream is not None and obj.stream.device is context.device)
+    return max(0, MAX_EVENTS - holding), OK
 
 
 @export("rt", "event_elapsed_time", "kk")

@@ -105,10 +105,13 @@ CONVERTERS: dict[str, Callable[[Any], Any]] = {
 PARSE_FAILURE_MESSAGES: dict[str, str] = {name: f"{name} args parse failed!" for name in (
     "acl.set_tensor_dynamic_input", "acl.set_tensor_shape_range", "acl.get_tensor_desc_dim_range",
     "acl.set_tensor_value_range", "acl.rt.stream_query", "acl.rt.peek_at_last_error", "acl.rt.get_last_error",
-    "acl.rt.synchronize_device_with_timeout",
+    "acl.rt.synchronize_device_with_timeout", "acl.rt.synchronize_event_with_timeout",
 )}
-#: Wrappers that leave CPython's own PyArg_ParseTuple error in place (they only log their message).
-KEEPS_CPYTHON_MESSAGE = frozenset({"acl.util.start_thread", "acl.op.register_compile_func"})
+#: Wrappers that leave CPython's own PyArg_ParseTuple error in place (they only log their message, or, as
+#: acl.rt.get_event_id, pass their message to PyArg_ParseTuple instead of CHECK_NULL, which then sets none).
+KEEPS_CPYTHON_MESSAGE = frozenset({"acl.util.start_thread", "acl.op.register_compile_func", "acl.rt.get_event_id"})
+#: The codes of a wrapper that never parses its arguments: it accepts any positional ones and ignores them.
+IGNORES_ARGUMENTS = "*"
 
 
 def cpython_count_message(required: int, most: int, given: int) -> str:
@@ -119,8 +122,11 @@ def cpython_count_message(required: int, most: int, given: int) -> str:
 
 
 def cpython_conversion_error(codes: str, args: tuple) -> Exception:
-    """CPython's PyArg_ParseTuple error for the first argument its code rejects (the "s" and "O" codes)."""
+    """CPython's PyArg_ParseTuple error for the first argument its code rejects (the "k", "K", "s" and "O" codes)."""
     for position, (code, value) in enumerate(zip(codes, args), 1):
+        if code in "kK" and not isinstance(value, int):
+            kind = "None" if value is None else type(value).__name__
+            return TypeError(f"argument {position} must be int, not {kind}")
         if code == "s" and not isinstance(value, str):
             return TypeError(f"argument {position} must be str, not {type(value).__name__}")
         if code == "s" and "\0" in value:
@@ -130,6 +136,8 @@ def cpython_conversion_error(codes: str, args: tuple) -> Exception:
 
 def parser(full_name: str, codes: str) -> Callable[[tuple], tuple]:
     """Build the argument parser of one binding function from its PyArg_ParseTuple format string."""
+    if codes == IGNORES_ARGUMENTS:
+        return lambda args: []
     required = codes.index("|") if "|" in codes else len(codes)
     converters = tuple(CONVERTERS[c] for c in codes.replace("|", ""))
     most = len(converters)
