@@ -1,5 +1,6 @@
 """acl.rt host callbacks: launch_callback queues a host function on a stream; the thread subscribed to the stream
-with subscribe_report runs it when it calls process_report (CANN runtime API; docs/sim-contract-additions.md)."""
+with subscribe_report runs it when it calls process_report. The exception-info callback is told of each task that
+fails on a stream (CANN runtime API; docs/sim-contract-additions.md)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from aclcts.sim import core
 from aclcts.sim.api_stream import resolve_stream
 from aclcts.sim.binding import api_lock
 from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized
-from aclcts.sim.errors import warn
-from aclcts.sim.streams import LAUNCH_MS, Stream, Task
+from aclcts.sim.errors import SimMisuseError, warn
+from aclcts.sim.streams import FAILURE_LISTENERS, LAUNCH_MS, Stream, Task
 
 REPEAT_SUBSCRIBE = int(ErrorCode.ACL_ERROR_REPEAT_SUBSCRIBE)
 STREAM_NOT_SUBSCRIBE = int(ErrorCode.ACL_ERROR_STREAM_NOT_SUBSCRIBE)
@@ -189,3 +190,91 @@ def _next_due(subs: Subscriptions, thread_id: int, due: queue.SimpleQueue) -> Re
                 stream.drain(first.seq)
                 break
     return None if due.empty() else due.get_nowait()
+
+
+#: What the exception-info getters give for a null info (CANN pyACL documentation: 0xFFFFFFFF, no information).
+NO_INFO = 0xFFFFFFFF
+SET_EXCEPTION_CALLBACK = "acl.rt.set_exception_info_callback"
+
+
+@dataclass(frozen=True)
+class ExceptionInfo:
+    """What aclrtExceptionInfo holds about a task that failed on a stream."""
+
+    task_id: int
+    stream_id: int
+    thread_id: int
+    device_id: int
+    error_code: int
+
+
+@export("rt", "set_exception_info_callback", "|O")
+def set_exception_info_callback(func: Any = None) -> int:
+    """aclrtSetExceptionInfoCallback: func(info) runs for each task that fails on a stream; None or no argument
+    clears it; the last call wins."""
+    if func is None:
+        core.STATE.extensions.pop("exception_callback", None)
+        return OK
+    if not callable(func):
+        raise TypeError(f"{SET_EXCEPTION_CALLBACK} args parse failed")
+    core.STATE.extensions["exception_callback"] = func
+    return OK
+
+
+def _tell_exception_callback(stream: Stream, task: Task, code: int) -> None:
+    """Run the exception-info callback, if one is set, with the info of a task that failed on a stream."""
+    callback = core.STATE.extensions.get("exception_callback")
+    if callback is None:
+        return
+    info = ExceptionInfo(task.seq & NO_INFO, stream.handle & NO_INFO, task.thread & NO_INFO, stream.device.id, code)
+    handle = core.STATE.register("exception_info", info, task.call)
+    try:
+        callback(handle)
+    except SimMisuseError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the binding drops a callback that raised, and goes on
+        core.STATE.extensions.pop("exception_callback", None)
+        warn(f"{SET_EXCEPTION_CALLBACK}: the exception-info callback raised {exc!r}; it is cleared, as the "
+             "binding does")
+    finally:
+        core.STATE.release(handle, f"{task.call} (its exception-info callback returned)")
+
+
+FAILURE_LISTENERS.append(_tell_exception_callback)
+
+
+def _info_field(api: str, info_handle: int, field_name: str) -> int:
+    """One field of the exception info behind a handle; NO_INFO for a null one."""
+    if info_handle == 0:
+        return NO_INFO
+    return getattr(core.STATE.lookup("exception_info", info_handle, api), field_name)
+
+
+@export("rt", "get_error_code_from_exception_info", "k")
+def get_error_code_from_exception_info(info_handle: int) -> int:
+    """aclrtGetErrorCodeFromExceptionInfo: the failed task's error code."""
+    return _info_field("acl.rt.get_error_code_from_exception_info", info_handle, "error_code")
+
+
+@export("rt", "get_task_id_from_exception_info", "k")
+def get_task_id_from_exception_info(info_handle: int) -> int:
+    """aclrtGetTaskIdFromExceptionInfo: the failed task's id (its place on its stream)."""
+    return _info_field("acl.rt.get_task_id_from_exception_info", info_handle, "task_id")
+
+
+@export("rt", "get_stream_id_from_exception_info", "k")
+def get_stream_id_from_exception_info(info_handle: int) -> int:
+    """aclrtGetStreamIdFromExceptionInfo: the id of the failed task's stream."""
+    return _info_field("acl.rt.get_stream_id_from_exception_info", info_handle, "stream_id")
+
+
+@export("rt", "get_thread_id_from_exception_info", "k")
+def get_thread_id_from_exception_info(info_handle: int) -> int:
+    """aclrtGetThreadIdFromExceptionInfo: the native id of the thread that queued the failed task."""
+    return _info_field("acl.rt.get_thread_id_from_exception_info", info_handle, "thread_id")
+
+
+@export("rt", "get_device_id_from_exception_info", "k")
+def get_device_id_from_exception_info(info_handle: int) -> int:
+    """aclrtGetDeviceIdFromExceptionInfo: the failed task's device."""
+    return _info_field("acl.rt.get_device_id_from_exception_info", info_handle, "device_id")

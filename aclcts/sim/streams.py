@@ -32,6 +32,7 @@ class Task:
     seq: int = 0
     copy_kind: int | None = None
     gate: threading.Event | None = None  # a blocking callback: the stream goes on once it is set
+    thread: int = 0  # the native id of the thread that queued it
 
 
 def _append(queue: deque, task: Task) -> None:
@@ -64,6 +65,7 @@ class Stream:
         if self.destroyed_by:
             raise SimMisuseError(f"{task.call}: stream {self.handle:#x} was destroyed ({self.destroyed_by})")
         task.seq = self.next_seq
+        task.thread = threading.get_native_id()
         self.next_seq += 1
         for region in task.regions:
             region.queued += 1
@@ -97,11 +99,18 @@ class Stream:
             self.done_seq = task.seq
             if task.gate is not None:
                 self.gate = task.gate
-            if code and not self.error:
-                self.error = code
-                self.error_message = f"{task.call} failed on the device with error {code}"
+            if code:
+                self.failed(task, code)
         if until is None:
             self.pass_gate()
+
+    def failed(self, task: Task, code: int) -> None:
+        """Keep the first failure of a task run on this stream for synchronisation and tell FAILURE_LISTENERS."""
+        if not self.error:
+            self.error = code
+            self.error_message = f"{task.call} failed on the device with error {code}"
+        for listener in FAILURE_LISTENERS:
+            listener(self, task, code)
 
     def pass_gate(self) -> None:
         """Wait until the last blocking callback run on this stream has been run by its report thread."""
@@ -129,12 +138,17 @@ class Stream:
         return code
 
 
+#: Called with (stream, task, code) for each task that fails on the device (api_callback tells the program).
+FAILURE_LISTENERS: list[Callable[[Stream, Task, int], None]] = []
+
+
 @dataclass(eq=False)
 class Event:
     """An event that a stream records and other streams or the host wait on."""
 
     handle: int
     flag: int = 0
+    event_id: int = 0
     stream: Stream | None = None
     seq: int = 0
     completed: bool = False
