@@ -747,6 +747,99 @@ def test_event_elapsed_time_is_a_non_negative_float_of_milliseconds(acl, res, st
         flow.check(acl.rt.destroy_event(end), "acl.rt.destroy_event")
 
 
+@pytest.mark.parametrize("timeout, expected", [
+    pytest.param(-1, OK, id="minus-1-waits-forever"),
+    pytest.param(1000, OK, id="1000ms"),
+    pytest.param(0, RT_PARAM_INVALID, id="0", marks=pytest.mark.negative),
+    pytest.param(-2, RT_PARAM_INVALID, id="minus-2", marks=pytest.mark.negative),
+])
+def test_synchronize_event_with_timeout_codes(acl, res, stream, event, timeout, expected):
+    dst, done = queue_memcpy_async(res, stream)
+    assert acl.rt.record_event(event, stream) == OK
+    assert acl.rt.synchronize_event_with_timeout(event, timeout) == expected
+    if expected == OK:
+        assert read_now(res, dst) == done
+    assert acl.rt.synchronize_stream(stream) == OK
+
+
+@pytest.mark.negative
+def test_synchronize_event_with_timeout_beyond_int32_is_the_wrappers_type_error(acl, event):
+    with pytest.raises(TypeError, match=r"^acl.rt.synchronize_event_with_timeout args parse failed!$"):
+        acl.rt.synchronize_event_with_timeout(event, 2 ** 31)
+
+
+def test_recorded_events_have_distinct_event_ids(acl, stream):
+    events = [flow.value(acl.rt.create_event(), "acl.rt.create_event") for _ in range(2)]
+    try:
+        for event in events:
+            flow.check(acl.rt.record_event(event, stream), "acl.rt.record_event")
+        assert acl.rt.synchronize_stream(stream) == OK
+        (first, ret1), (second, ret2) = (acl.rt.get_event_id(event) for event in events)
+        assert (ret1, ret2) == (OK, OK)
+        assert type(first) is int and type(second) is int and first != second
+    finally:
+        for event in events:
+            flow.check(acl.rt.destroy_event(event), "acl.rt.destroy_event")
+
+
+@pytest.mark.negative
+def test_get_event_id_of_a_non_int_keeps_cpythons_message(acl):
+    # The wrapper hands its own message to PyArg_ParseTuple as an extra argument, so CPython's message stays.
+    with pytest.raises(TypeError, match=r"^argument 1 must be int, not None$"):
+        acl.rt.get_event_id(None)
+
+
+def test_the_events_available_do_not_grow_when_an_event_is_recorded(acl, stream, event):
+    before, ret = acl.rt.get_event_avail_num()
+    assert ret == OK and type(before) is int and before > 0
+    assert acl.rt.record_event(event, stream) == OK
+    assert acl.rt.synchronize_stream(stream) == OK
+    after, ret = acl.rt.get_event_avail_num()
+    assert ret == OK and after <= before
+
+
+#: What an exception-info getter gives for a null info (CANN pyACL documentation: the information is empty).
+NO_EXCEPTION_INFO = 0xFFFFFFFF
+EXCEPTION_INFO_GETTERS = ("get_error_code_from_exception_info", "get_task_id_from_exception_info",
+                          "get_stream_id_from_exception_info", "get_thread_id_from_exception_info",
+                          "get_device_id_from_exception_info")
+
+
+@pytest.fixture
+def exception_callback(acl: Any) -> Iterator[list[int]]:
+    """An exception-info callback set for the test (cleared after it); the infos it was called with."""
+    infos: list[int] = []
+    assert acl.rt.set_exception_info_callback(infos.append) == OK
+    yield infos
+    flow.check(acl.rt.set_exception_info_callback(None), "acl.rt.set_exception_info_callback")
+
+
+def test_an_exception_info_callback_is_not_called_for_work_that_succeeds(acl, res, stream, exception_callback):
+    execute_add(res, device_copy(res, X1.tobytes()), device_copy(res, X2.tobytes()), flow.malloc(res, N), stream)
+    assert acl.rt.synchronize_stream(stream) == OK
+    assert exception_callback == []
+
+
+def test_the_exception_info_callback_is_replaced_and_cleared_with_none_or_no_argument(acl):
+    assert acl.rt.set_exception_info_callback(lambda info: None) == OK
+    assert acl.rt.set_exception_info_callback(lambda info: None) == OK
+    assert acl.rt.set_exception_info_callback(None) == OK
+    assert acl.rt.set_exception_info_callback(lambda info: None) == OK
+    assert acl.rt.set_exception_info_callback() == OK
+
+
+@pytest.mark.negative
+def test_a_non_callable_exception_info_callback_is_a_type_error(acl):
+    with pytest.raises(TypeError, match=r"^acl.rt.set_exception_info_callback args parse failed$"):
+        acl.rt.set_exception_info_callback(1)
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("getter", EXCEPTION_INFO_GETTERS)
+def test_exception_info_getters_of_a_null_info_give_all_ones(acl, getter):
+    assert getattr(acl.rt, getter)(0) == NO_EXCEPTION_INFO
+
+
 # ---------------------------------------------------------------- init and finalize, each in a fresh process
 
 
