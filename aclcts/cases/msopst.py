@@ -410,8 +410,8 @@ def _given_values(where: _Where, field: str, tensor: dict, source: str, dtype: n
 
 def _fixed_values(where: _Where, field: str, value: Any, source: str, dtype: np.dtype,
                   shape: tuple[int, ...]) -> list:
-    """The flat values of a `value` (or `const_value`) field: a literal list, or a .bin file (raw, the tensor's dtype) relative to the
-    case file; their count must be the shape's element count."""
+    """The flat values of a `value` (or `const_value`) field: a literal list, or a .bin file (raw, the tensor's dtype)
+    relative to the case file; their count must be the shape's element count."""
     if isinstance(value, str):
         path = value if os.path.isabs(value) else os.path.join(os.path.dirname(os.path.abspath(source)), value)
         if not os.path.isfile(path):

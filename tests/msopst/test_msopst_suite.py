@@ -142,6 +142,22 @@ def test_a_golden_function_off_by_a_factor_fails_its_cases_and_the_right_one_pas
     assert done.returncode == 0 and [r["status"] for r in cases.values()] == ["passed", "passed"]
 
 
+def test_a_golden_function_that_raises_fails_its_cases_in_one_line_without_a_traceback(tmp_path):
+    selection = ("conformance/test_execute.py", "-k", "Test_Add_001")
+    done, cases, st = run_suite(_with_golden(tmp_path, "calc_expect_func_raises"), tmp_path, *selection)
+    assert done.returncode == 1 and [r["status"] for r in cases.values()] == ["failed", "failed"]
+    said = ("calc_expect_func_file add_golden.py:calc_expect_func_raises raised ValueError: "
+            "this golden function always fails")
+    lines = [line for line in done.stdout.splitlines() if said in line]
+    assert len(lines) == 2 and all(line.startswith("GoldenError: ") and "add_case.json: case Test_Add_001_sub_case_00"
+                                   in line for line in lines), done.stdout
+    for frame in ("msopst.py:", "decorator.py:", "def call(", "raise GoldenError", "func(**kwargs)"):
+        assert frame not in done.stdout, frame
+    assert all(said in r["message"] for r in cases.values())
+    assert all(e["trace_detail"]["stage_result"][-1]["stage_name"] == "compare_data" and
+               e["trace_detail"]["stage_result"][-1]["status"] == "failed" for e in st["report_list"])
+
+
 def test_a_case_without_golden_or_builtin_reference_says_no_numeric_reference(tmp_path):
     folder = tmp_path / "cases"
     folder.mkdir()
