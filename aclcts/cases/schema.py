@@ -32,6 +32,7 @@ KEYS = {
     "shape_rule": False,
     "elements": False,
     "data_dependent": False,
+    "expect": False,
 }
 #: Keys that only a dynamic case (a shape with -1 dims or the unknown rank [-2]) may have.
 DYNAMIC_KEYS = ("shape_range", "runtime_shapes", "shape_rule", "elements", "data_dependent")
@@ -42,6 +43,8 @@ DISTRIBUTIONS = ("uniform", "normal", "integers", "choice", "special", "positive
 #: How a dynamic case's runtime input shapes relate (strategies.model_shapes) and which element values it draws.
 SHAPE_RULES = ("broadcast", "matmul", "concat", "each", "same")
 ELEMENT_KINDS = ("full", "finite", "pool")
+#: A case's expected outcome: "failed" means it must fail to compile or execute (msopst's `expect`).
+EXPECTS = ("success", "failed")
 #: The dimension written for an unknown rank: the whole shape is [-2].
 UNKNOWN_RANK = (-2,)
 
@@ -157,6 +160,8 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
         c.kind(spec, dict, path, "a mapping with one distribution (" + ", ".join(DISTRIBUTIONS) + ")")
         if len(spec) != 1 or next(iter(spec)) not in DISTRIBUTIONS:
             c.fail(path, "exactly one of " + ", ".join(DISTRIBUTIONS), spec)
+    if "expect" in data:
+        c.one_of(data["expect"], EXPECTS, ("expect",))
     if "profiles" in data:
         c.kind(data["profiles"], (list, dict), ("profiles",), "a list of value profile names, or a mapping data type -> "
                                                             "list of value profile names")

@@ -4,7 +4,9 @@ Each msopst sub-case becomes one aclcts case file named after it (`name:` keeps 
 id). A golden function (or the lack of any reference) is kept through a small generated module next to the case files
 that the case files name as `reference: module:ATTR`. What an aclcts case file cannot say exactly (msopst's beta,
 laplace, triangular, relu, sigmoid, softmax and tanh draws, integer or bool draws, a fixed `value` of a non-constant
-input, `expect: "failed"`) is reported, one line each, and the exit status is 1.
+input: the case-file schema has no such distribution and no fixed-data kind) is approximated by the nearest case-file
+distribution, said in a comment of the converted file and on stderr, one line per field, and the exit status is 1.
+`expect: "failed"` is carried as the case file's `expect` key.
 """
 
 from __future__ import annotations
@@ -33,18 +35,23 @@ def _values(case: Case, notes: list[str]) -> dict[str, Any]:
     for tensor in case.inputs:
         if tensor.const is not None:
             continue
+        if case.expect == "failed":
+            notes.append(f"{case.id}: input {tensor.name}: expect \"failed\": drawn from the case-file defaults (a "
+                         "case file's range is checked by computing its reference, which such a case may not have)")
+            continue
         (kind, args), = case.values[tensor.name].items()
         exact_float = tensor.np_dtype.kind == "f"
         if kind == FIXED:
             low, high = float(min(args)), float(max(args))
-            notes.append(f"{case.id}: input {tensor.name}: a fixed value is drawn uniform in [{low}, {high}] instead")
+            notes.append(f"{case.id}: input {tensor.name}: a fixed value (case files have no fixed-data kind) is drawn "
+                         f"uniform in [{low}, {high}] instead")
             result[tensor.name] = {"uniform": [low, high]}
         elif kind == DRAW_PREFIX + "normal":
             result[tensor.name] = {"normal": [float(args[0]), abs(float(args[1])) + 1e-4]}
         else:
             if kind != DRAW_PREFIX + "uniform":
-                notes.append(f"{case.id}: input {tensor.name}: data_distribute {kind[len(DRAW_PREFIX):]} is drawn "
-                             f"uniform in {list(args)} instead")
+                notes.append(f"{case.id}: input {tensor.name}: data_distribute {kind[len(DRAW_PREFIX):]} (no such "
+                             f"case-file distribution) is drawn uniform in {list(args)} instead")
             elif not exact_float:
                 notes.append(f"{case.id}: input {tensor.name}: {tensor.dtype_name} uniform draws are aclcts' "
                              "(integers in the range), not msopst's truncated floats")
@@ -68,6 +75,8 @@ def case_document(case: Case, reference: str, notes: list[str]) -> dict[str, Any
     doc["values"] = _values(case, notes)
     doc["precision"] = case.precision
     doc["format"] = {v: k for k, v in FORMAT_BY_NAME.items()}[case.format]
+    if case.expect != "success":
+        doc["expect"] = case.expect
     if case.dynamic:
         doc["shape_range"] = {t.name: [list(p) for p in t.shape_range] for t in case.inputs + case.outputs
                               if t.shape_range}
@@ -85,26 +94,23 @@ def convert(source: str, out: Path) -> list[str]:
     """Write the case files of an msopst file into out (a .yaml file for one sub-case, else a folder); the notes."""
     cases = load_msopst_cases(source)
     notes: list[str] = []
-    kept = []
-    for case in cases:
-        if case.expect == "failed":
-            notes.append(f"{case.id}: expect \"failed\" has no aclcts case-file key; sub-case left out")
-        else:
-            kept.append(case)
-    single = out.suffix in (".yaml", ".yml") and len(kept) == 1
+    single = out.suffix in (".yaml", ".yml") and len(cases) == 1
     folder = out.parent if single else out
     folder.mkdir(parents=True, exist_ok=True)
     module = _module_name(source)
     attrs: list[tuple[str, str]] = []
-    for index, case in enumerate(kept):
+    for index, case in enumerate(cases):
         reference = case.reference
         if ":" in reference:
             attr = f"REFERENCE_{index:03d}"
             attrs.append((attr, case.id))
             reference = f"{module}:{attr}"
-        doc = case_document(case, reference, notes)
-        text = HEADER.format(file=os.path.basename(source), name=case.id) + yaml.safe_dump(
+        case_notes: list[str] = []
+        doc = case_document(case, reference, case_notes)
+        comments = "".join(f"# not exact: {note}\n" for note in case_notes)
+        text = HEADER.format(file=os.path.basename(source), name=case.id) + comments + yaml.safe_dump(
             doc, sort_keys=False, default_flow_style=None, width=120)
+        notes += case_notes
         write_atomically(out if single else folder / f"{case.id}.yaml", text.encode())
     if attrs:
         relative = os.path.relpath(os.path.abspath(source), os.path.abspath(folder))

@@ -376,3 +376,16 @@ def test_a_folder_walk_takes_msopst_json_and_leaves_single_op_json_alone(tmp_pat
     single_op = tmp_path / "op_list.json"
     single_op.write_text('[{"op": "Add", "input_desc": [], "output_desc": []}]\n')
     assert case_files([str(tmp_path)]) == [str(msopst)]
+
+
+def test_a_case_file_expect_key_is_checked(tmp_path):
+    from aclcts.cases.load import expand_file
+    from aclcts.tools.msopst import convert
+
+    convert(str(ADD), tmp_path)
+    path = tmp_path / "Test_Add_mismatched_shapes_case_001_ND_float32.yaml"
+    assert "\nexpect: failed\n" in path.read_text()
+    expand_file(str(path))
+    path.write_text(path.read_text().replace("expect: failed", "expect: maybe"))
+    with pytest.raises(CaseFileError, match=r"expect: expected one of success, failed, got 'maybe'"):
+        expand_file(str(path))

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from aclcts.report.records import read_report
 from aclcts.tools.msopst import main as msopst_main
@@ -27,11 +28,10 @@ EXPECTED_FAILURE = "Test_Add_mismatched_shapes_case_001_ND_float32"
 FUZZED = ["Test_Relu_fuzz_fuzz_case_001_ND_float32", "Test_Relu_fuzz_fuzz_case_002_ND_float32",
           "Test_Add_fuzz_impl_fuzz_case_001_ND_float32", "Test_Add_fuzz_impl_fuzz_case_002_ND_float32"]
 REDUCE = [f"Test_ReduceSumD_001_sub_case_00{i}_ND_{t}" for i, t in zip(range(1, 5), ["float32", "float16"] * 2)]
-#: Sub-cases that `aclcts msopst convert` carries over exactly (same data, same reference, same policy).
-EXACT = ["Test_Add_001_sub_case_001_ND_float16", "Test_Add_001_sub_case_002_ND_float32",
-         "Test_Add_const_case_001_ND_float32", "Test_Add_dynamic_case_001_ND_float32",
-         "Test_Relu_001_sub_case_001_ND_float32", "Test_Relu_001_sub_case_002_NCHW_float32", *REDUCE,
-         FUZZED[0], *FUZZED[2:]]
+#: Sub-cases whose data `aclcts msopst convert` cannot carry (a case file has no fixed-data kind and none of msopst's
+#: triangular/tanh draws): their outcomes are compared, their metrics (of other data) are not.
+APPROXIMATED = ["Test_Add_bin_case_001_ND_float32", "Test_Relu_builtin_case_001_ND_float16",
+                "Test_Relu_fuzz_fuzz_case_002_ND_float32"]
 
 
 def run_suite(cases: Path, out: Path, *selection: str) -> tuple[subprocess.CompletedProcess, dict, dict]:
@@ -174,22 +174,56 @@ def test_a_case_without_golden_or_builtin_reference_says_no_numeric_reference(tm
     assert "no numeric reference" in entry["trace_detail"]["stage_result"][-1]["result"]
 
 
-def test_converted_case_files_give_the_same_outcomes_and_metrics(msopst_run, tmp_path):
-    _, original, _ = msopst_run
-    converted = tmp_path / "converted"
+@pytest.fixture(scope="module")
+def converted_run(tmp_path_factory):
+    """Every example file converted (exit 1: notes on the approximated fields) and the converted files run."""
+    out = tmp_path_factory.mktemp("msopst-converted")
     for name, code in (("add_case.json", 1), ("relu_case.json", 1), ("reduce_case.json", 0), ("fuzz_case.json", 1)):
-        assert msopst_main(["convert", str(DATA / name), "-o", str(converted)]) == code  # 1: notes (bin, tanh)
-    done, cases, _ = run_suite(converted, tmp_path, *SELECTION)
-    assert done.returncode == 0, done.stdout[-3000:]
-    compared = 0
+        assert msopst_main(["convert", str(DATA / name), "-o", str(out / "cases")]) == code
+    return run_suite(out / "cases", out, *SELECTION)
+
+
+def test_converted_case_files_give_the_same_outcomes_and_metrics(msopst_run, converted_run):
+    """Outcomes of every sub-case but the expect-failed one (next test); metrics of every sub-case whose data convert
+    carries exactly (all but APPROXIMATED: their inputs differ, so their metrics do)."""
+    _, original, _ = msopst_run
+    _, cases, _ = converted_run
+    outcomes = metrics = 0
     for test_id, record in original.items():
-        if case_of(test_id) not in EXACT:
+        if case_of(test_id) == EXPECTED_FAILURE:
             continue
         again = cases[test_id]
-        assert again["status"] == record["status"] == "passed"
-        assert again["metrics"] == record["metrics"], test_id
-        compared += 1
-    assert compared == 26  # twelve static sub-cases in two modes, the dynamic one in two tests
+        assert again["status"] == record["status"] == "passed", test_id
+        outcomes += 1
+        if case_of(test_id) not in APPROXIMATED:
+            assert again["metrics"] == record["metrics"], test_id
+            metrics += 1
+    assert (outcomes, metrics) == (32, 26)  # 15 static sub-cases in two modes, the dynamic one in two tests
+
+
+@pytest.mark.xfail(strict=True, reason="the case file's expect key is checked and written, but cases/load.py does "
+                                       "not yet pass it to Case (one-line change in a file outside this work)")
+def test_a_converted_expect_failed_case_keeps_its_outcome(msopst_run, converted_run):
+    _, original, _ = msopst_run
+    _, cases, _ = converted_run
+    ids = [t for t in original if case_of(t) == EXPECTED_FAILURE]
+    assert ids and all(cases[t]["status"] == original[t]["status"] == "xfailed" for t in ids)
+
+
+def test_convert_carries_expect_and_comments_each_approximated_field(tmp_path, capsys):
+    assert msopst_main(["convert", str(DATA / "add_case.json"), "-o", str(tmp_path)]) == 1
+    warnings = [w for w in capsys.readouterr().err.splitlines() if "Test_Add_bin" in w]
+    assert warnings == [
+        "aclcts msopst: not exact: Test_Add_bin_case_001_ND_float32: input x1: a fixed value (case files have no "
+        "fixed-data kind) is drawn uniform in [-6.0, 5.0] instead",
+        "aclcts msopst: not exact: Test_Add_bin_case_001_ND_float32: input x2: data_distribute triangular (no such "
+        "case-file distribution) is drawn uniform in [0.0, 1.0] instead"]
+    text = (tmp_path / "Test_Add_bin_case_001_ND_float32.yaml").read_text().splitlines()
+    assert [line[len("# not exact: "):] for line in text if line.startswith("# not exact: ")] == [
+        w.partition("not exact: ")[2] for w in warnings]
+    failed = yaml.safe_load((tmp_path / f"{EXPECTED_FAILURE}.yaml").read_text())
+    assert failed["expect"] == "failed"
+    assert "expect" not in yaml.safe_load((tmp_path / "Test_Add_001_sub_case_001_ND_float16.yaml").read_text())
 
 
 def test_convert_exit_codes(tmp_path):
