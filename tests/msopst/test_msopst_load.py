@@ -350,9 +350,19 @@ def test_a_file_breaking_msopst_rules_is_one_line_naming_file_case_and_field(tmp
 
 def test_more_than_1000_top_level_cases_is_refused_before_expansion(tmp_path):
     path = write(tmp_path, [add_case(f"T{i}") for i in range(msopst.MAX_CASES + 1)])
-    with pytest.raises(CaseFileError, match="at most 1000 cases"):
+    with pytest.raises(CaseFileError) as info:
         msopst.load_msopst_cases(path)
+    assert str(info.value) == f"{path}: (top level): expected at most 1000 cases (msopst's limit), got 1001"
     assert len(msopst.load_msopst_cases(write(tmp_path, [add_case(f"T{i}") for i in range(3)], "ok.json"))) == 3
+
+
+def test_a_case_name_used_in_two_files_is_one_line_naming_both(tmp_path):
+    from aclcts.cases.load import load_cases
+
+    first, second = write(tmp_path, [add_case("T")], "a.json"), write(tmp_path, [add_case("T")], "b.json")
+    with pytest.raises(CaseFileError) as info:
+        load_cases([first, second], kind="all")
+    assert str(info.value) == f"{second}: case id T_case_001_ND_float32 is also produced by {first}"
 
 
 def test_duplicate_json_keys_and_non_json_are_one_line(tmp_path):
