@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from aclcts.core.yamlpos import Path
@@ -40,6 +41,8 @@ MODES = ("execute_v2", "handle")
 ATTR_TYPES = ("bool", "int", "float", "string", "list_bool", "list_int", "list_float", "list_string",
               "list_list_int", "data_type", "list_data_type")
 DISTRIBUTIONS = ("uniform", "normal", "integers", "choice", "special", "positive")
+#: The smallest and largest int a distribution parameter may be (NumPy's generator draws int64).
+INT64 = (-2 ** 63, 2 ** 63 - 1)
 #: How a dynamic case's runtime input shapes relate (strategies.model_shapes) and which element values it draws.
 SHAPE_RULES = ("broadcast", "matmul", "concat", "each", "same")
 ELEMENT_KINDS = ("full", "finite", "pool")
@@ -85,6 +88,50 @@ class CaseChecker(SchemaChecker):
         low, high = value
         if low < 0 or (high != -1 and high < low):
             self.fail(path, "0 <= min <= max (max -1 = no upper bound)", value)
+
+
+def _int64(value: Any) -> bool:
+    """Whether value is an int (not a bool) within INT64."""
+    return isinstance(value, int) and not isinstance(value, bool) and INT64[0] <= value <= INT64[1]
+
+
+def _finite(value: Any) -> bool:
+    """Whether value is an int within INT64 or a finite float."""
+    return _int64(value) or (isinstance(value, float) and math.isfinite(value))
+
+
+def _range(args: Any, number: Callable[[Any], bool] = _finite) -> bool:
+    """Whether args is a [low, high] pair of numbers with low <= high and a finite high - low."""
+    return (isinstance(args, list) and len(args) == 2 and all(number(v) for v in args) and args[0] <= args[1]
+            and math.isfinite(args[1] - args[0]))
+
+
+def _normal(args: Any) -> bool:
+    """Whether args is a [mean, std] pair of finite numbers with std >= 0."""
+    return isinstance(args, list) and len(args) == 2 and all(_finite(v) for v in args) and args[1] >= 0
+
+
+def _choice(args: Any) -> bool:
+    """Whether args is a non-empty list of numbers (ints within INT64, floats including inf and NaN, or bools)."""
+    return isinstance(args, list) and bool(args) and all(
+        _int64(v) or isinstance(v, (bool, float)) for v in args)
+
+
+def _special(args: Any) -> bool:
+    """Whether args is [] or [fraction] with 0 <= fraction <= 1."""
+    return isinstance(args, list) and len(args) <= 1 and all(_finite(v) and 0 <= v <= 1 for v in args)
+
+
+#: Each distribution's check of its parameters and what the error says they should be.
+PARAMETERS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "uniform": (_range, "a [low, high] pair of finite numbers with low <= high and a finite high - low"),
+    "positive": (lambda args: _range(args) and args[0] >= 0,
+                 "a [low, high] pair of finite numbers with 0 <= low <= high and a finite high - low"),
+    "integers": (lambda args: _range(args, _int64), "a [low, high] pair of int64 ints with low <= high"),
+    "normal": (_normal, "a [mean, std] pair of finite numbers with std >= 0"),
+    "choice": (_choice, "a non-empty list of numbers"),
+    "special": (_special, "[] or [fraction] with 0 <= fraction <= 1"),
+}
 
 
 def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes: set[str]) -> None:
@@ -160,6 +207,9 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
         c.kind(spec, dict, path, "a mapping with one distribution (" + ", ".join(DISTRIBUTIONS) + ")")
         if len(spec) != 1 or next(iter(spec)) not in DISTRIBUTIONS:
             c.fail(path, "exactly one of " + ", ".join(DISTRIBUTIONS), spec)
+        (kind, args), = spec.items()
+        if not PARAMETERS[kind][0](args):
+            c.fail(path + (kind,), PARAMETERS[kind][1], args)
     if "expect" in data:
         c.one_of(data["expect"], EXPECTS, ("expect",))
     if "profiles" in data:

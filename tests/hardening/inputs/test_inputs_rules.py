@@ -117,6 +117,19 @@ MINIMAL_CASE = ["op: Add", "family: elementwise", "source: REG_OP(Add)", "inputs
     (["attrs: 3"], "attrs"),
     (["shapes: [[[2]]]", "const: {x2: [[1], {}]}"], "const.x2"),
     (["dtypes: [{x1: [float32], '*': float32}]"], "dtypes[0].x1"),
+    (["values: {x1: {integers: [{}, 8]}}"], "values.x1.integers"),
+    (["values: {x1: {integers: [[], 8]}}"], "values.x1.integers"),
+    (["values: {x1: {integers: null}}"], "values.x1.integers"),
+    (["values: {x1: {integers: [0, 9223372036854775808]}}"], "values.x1.integers"),
+    (["values: {x1: {uniform: [5, 1]}}"], "values.x1.uniform"),
+    (["values: {x1: {uniform: [-1.7e+308, 1.7e+308]}}"], "values.x1.uniform"),
+    (["values: {x1: {uniform: [.nan, 1]}}"], "values.x1.uniform"),
+    (["values: {default: {positive: [-1, 1]}}"], "values.default.positive"),
+    (["values: {x1: {normal: [0, -1]}}"], "values.x1.normal"),
+    (["values: {x1: {choice: []}}"], "values.x1.choice"),
+    (["values: {x1: {choice: [1, [2]]}}"], "values.x1.choice"),
+    (["values: {x1: {special: [2]}}"], "values.x1.special"),
+    (["values: {x1: {special: 0.25}}"], "values.x1.special"),
 ])
 def test_malformed_case_values_the_fuzz_found_are_case_file_errors(tmp_path, extra, field):
     kept = [text for text in MINIMAL_CASE if text.split(":")[0] not in {e.split(":")[0] for e in extra}]
