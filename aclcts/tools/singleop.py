@@ -13,12 +13,19 @@ from aclcts.atc import generate_singleop_json
 from aclcts.cases import CaseFileError, load_cases
 from aclcts.core.files import write_atomically
 from aclcts.core.opmodel import OpModel, model_file_name
+from aclcts.pytest_plugin.library import suite_model_cases
 
 PROG = "aclcts singleop"
 DEFAULT_GOLDEN = "golden"
+#: The repository's case library: the models conformance/'s step tests execute and its dynamic/ cases, which
+#: `pytest conformance/` compiles and runs whatever --cases selects.
+REPOSITORY_CASES = "cases"
 USAGE_EPILOG = f"""A PATH that is a golden folder (one holding {golden.DEFINITIONS}) adds its curated cases;
 any other PATH is a case file or a folder of them. Without a golden folder among the PATHs
 or --golden-dir, ./{DEFAULT_GOLDEN} is used when it has {golden.DEFINITIONS}, as `pytest conformance/` does.
+With case PATHs, the models also include those `pytest conformance/ --cases PATH` needs
+whatever the PATHs select: the step tests' own (Add int32 [8, 16] and the like) and the
+dynamic cases of ./{REPOSITORY_CASES}/dynamic.
 
 example on an NPU host:
   aclcts singleop cases golden -o build/op_list.json
@@ -66,16 +73,24 @@ def golden_models(folders: list[Path], soc: str) -> list[tuple[str, OpModel]]:
 
 
 def suite_models(case_paths: list[str], golden_folders: list[Path], soc: str) -> list[tuple[str, OpModel]]:
-    """(case id, model) for every static case of the case paths and every golden case, in order."""
+    """(case id, model) for every static case of the case paths, every golden case and, with case paths, every case of
+    the step tests' own models (./cases's SUITE_MODEL_CASES) not among them, in order."""
     library = [(case.id, case.op_model(soc)) for case in load_cases(case_paths)] if case_paths else []
-    return library + golden_models(golden_folders, soc)
+    entries = library + golden_models(golden_folders, soc)
+    named = {case_id for case_id, _ in entries}
+    steps = suite_model_cases(Path(REPOSITORY_CASES)) if case_paths else []
+    return entries + [(case.id, case.op_model(soc)) for case in steps if case.id not in named]
 
 
 def dynamic_models(case_paths: list[str], soc: str) -> list[tuple[str, OpModel]]:
-    """("dynamic-" + case id, model) for every dynamic-shape case (-1 dims or [-2]) of the library, in order."""
+    """("dynamic-" + case id, model) for every dynamic-shape case (-1 dims or [-2]) of the case paths and of
+    ./cases/dynamic, which `pytest conformance/` runs whatever --cases selects, in order."""
     if not case_paths:
         return []
-    return [(f"dynamic-{case.id}", case.op_model(soc)) for case in load_cases(case_paths, kind="dynamic")]
+    shipped = Path(REPOSITORY_CASES) / "dynamic"
+    cases = load_cases(case_paths, kind="dynamic")
+    cases += load_cases([str(shipped)], kind="dynamic") if shipped.is_dir() else []
+    return [(f"dynamic-{case.id}", case.op_model(soc)) for case in {case.id: case for case in cases}.values()]
 
 
 def build(case_paths: list[str], golden_folders: list[Path], soc: str,
