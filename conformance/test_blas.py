@@ -54,7 +54,8 @@ def test_hgemm_and_s8gemm_handles_match_reference_on_every_execution(acl, stream
     return executor.run_gemm(acl, stream, op_case, case_inputs, "create_handle_for_" + _typed(op_case))
 
 
-#: A GEMM no case file compiles (fp16 A [61, 29], B [29, 3], C [61, 3]) and one that gemm.yaml compiles.
+#: A GEMM no case file compiles (fp16 A [61, 29], B [29, 3], C [61, 3]) and one that gemm.yaml compiles, a suite model
+#: (aclcts/pytest_plugin/library.py SUITE_MODEL_CASES) that every run's model folder holds whatever --cases selects.
 UNCOMPILED = Gemm(N, N, 61, 3, 29, (FP16, FP16, FP16))
 COMPILED = Gemm(N, N, 16, 16, 16, (FP16, FP16, FP16))
 #: Invalid gemm_ex arguments, listed in the documented check order (pyacl-api.md §7): null pointers, sizes,

@@ -60,7 +60,9 @@ def test_hgemv_and_s8gemv_handles_match_reference_on_every_execution(acl, stream
     return executor.run_gemm(acl, stream, op_case, case_inputs, "create_handle_for_" + _typed(op_case))
 
 
-#: A matrix-vector product no case file compiles (A [61, 29]), and one that cases/matmul/gemv.yaml compiles.
+#: A matrix-vector product no case file compiles (A [61, 29]), and one that cases/matmul/gemv.yaml compiles, a suite
+#: model (aclcts/pytest_plugin/library.py SUITE_MODEL_CASES) that every run's model folder holds whatever --cases
+#: selects.
 UNCOMPILED = Gemm(N, N, 61, 1, 29, (FP16, FP16, FP16))
 COMPILED = Gemm(N, N, 16, 1, 16, (FP16, FP16, FP16))
 #: Invalid gemv_ex arguments in the documented check order (gemv_ex is gemm_ex(trans_a, N, N, m, 1, n, ...)):

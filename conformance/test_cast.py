@@ -33,7 +33,8 @@ def test_cast_handle_matches_reference_on_every_execution(acl, stream, op_case, 
 
 
 FP32, FP16, INT16 = int(DataType.ACL_FLOAT), int(DataType.ACL_FLOAT16), int(DataType.ACL_INT16)
-#: A pair the case library compiles at this shape (cases/cast/cast_to_float16.yaml) and one it never compiles.
+#: A pair compiled at this shape whatever --cases selects (cases/cast/cast_to_float16.yaml, a suite model of
+#: aclcts/pytest_plugin/library.py SUITE_MODEL_CASES) and one never compiled.
 COMPILED = (FP32, FP16, (16, 32))
 UNCOMPILED = (FP32, INT16, (16, 32))
 

@@ -681,6 +681,8 @@ def set_attrs(acl: Any, attr: int, settings: list[tuple[str, str, Any]]) -> None
         flow.check(result[-1] if isinstance(result, tuple) else result, f"acl.op.{setter}({name!r})")
 
 
+#: The shape of the suite model Add int32 (aclcts/pytest_plugin/library.py SUITE_MODEL_CASES), which every run's model
+#: folder holds.
 LIBRARY_ADD = (8, 16)
 
 

@@ -27,7 +27,8 @@ OP_NOT_FOUND = ErrorCode.ACL_ERROR_OP_NOT_FOUND
 INT32, INT64, FLOAT, FLOAT16 = (int(DataType.ACL_INT32), int(DataType.ACL_INT64), int(DataType.ACL_FLOAT),
                                 int(DataType.ACL_FLOAT16))
 ND, NCHW, NHWC = int(Format.ACL_FORMAT_ND), int(Format.ACL_FORMAT_NCHW), int(Format.ACL_FORMAT_NHWC)
-#: Add int32 [8, 16] is in the case library, so its model is in the session's model folder on every backend.
+#: Add int32 [8, 16] is a suite model (aclcts/pytest_plugin/library.py SUITE_MODEL_CASES): the session's model folder
+#: holds it on every backend whatever --cases selects.
 LIBRARY = (INT32, [8, 16], ND)
 #: Models of these tests only (loaded with acl.op.load): shapes and types no other test executes.
 NCHW_SHAPE = [1, 3, 5, 7]

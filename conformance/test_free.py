@@ -17,7 +17,8 @@ OK = ErrorCode.ACL_SUCCESS
 INVALID_PARAM = ErrorCode.ACL_ERROR_INVALID_PARAM
 INT32 = int(DataType.ACL_INT32)
 ND = int(Format.ACL_FORMAT_ND)
-#: Add int32 [8, 16] is in the case library, so its model is in the session's model folder on every backend.
+#: Add int32 [8, 16] is a suite model (aclcts/pytest_plugin/library.py SUITE_MODEL_CASES): the session's model folder
+#: holds it on every backend whatever --cases selects.
 SHAPE = (8, 16)
 X1 = np.arange(128, dtype=np.int32).reshape(SHAPE) * 3 - 5
 X2 = np.arange(128, dtype=np.int32).reshape(SHAPE) + 1000

@@ -25,13 +25,14 @@ def test_execute_with_handle_matches_reference_on_every_execution(acl, stream, o
 OK, API_NOT_SUPPORT = ErrorCode.ACL_SUCCESS, ErrorCode.ACL_ERROR_API_NOT_SUPPORT
 OP_NOT_FOUND = ErrorCode.ACL_ERROR_OP_NOT_FOUND
 INT32, ND = int(DataType.ACL_INT32), int(Format.ACL_FORMAT_ND)
-#: Add int32 [8, 16] is in the case library; [3, 47] with x2 constant is compiled by the test that needs it.
+#: Add int32 [8, 16] is a suite model (aclcts/pytest_plugin/library.py SUITE_MODEL_CASES), in every run's model folder
+#: whatever --cases selects; [3, 47] with x2 constant is compiled by the test that needs it.
 ADD_SHAPE, CONST_SHAPE = (8, 16), (3, 47)
 CONST = np.arange(3 * 47, dtype=np.int32).reshape(CONST_SHAPE) - 70
 
 
 def add_handle(acl: Any, res: flow.Resources) -> tuple[int, int]:
-    """A handle of the case library's Add int32 [8, 16]; (handle, its byte size)."""
+    """A handle of the suite model Add int32 [8, 16]; (handle, its byte size)."""
     descs = [flow.create_desc(res, INT32, ADD_SHAPE, ND) for _ in range(3)]
     handle = flow.value(acl.op.create_handle("Add", descs[:2], descs[2:], 0), "acl.op.create_handle")
     res.handles.append(handle)

@@ -2,7 +2,8 @@
 
 Each scenario id names a probe here (how to provoke the failure) and an entry of the release's error-code table
 file (what the documentation says must happen). Probes spoil one argument of an otherwise valid call on
-the case library's Add int32 [8, 16] model.
+the suite model Add int32 [8, 16] (aclcts/pytest_plugin/library.py SUITE_MODEL_CASES), which every run's model folder
+holds whatever --cases selects.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ HUGE_FIRST, NORMAL = int(MemMallocPolicy.ACL_MEM_MALLOC_HUGE_FIRST), int(MemMall
 HOST_PLACED = int(MemType.ACL_MEMTYPE_HOST)
 N, T = int(TransType.ACL_TRANS_N), int(TransType.ACL_TRANS_T)
 HIGH, LOW = int(ComputeType.ACL_COMPUTE_HIGH_PRECISION), int(ComputeType.ACL_COMPUTE_LOW_PRECISION)
-#: The valid call every probe starts from: Add of two int32 [8, 16] tensors (cases/elementwise/add.yaml).
+#: The valid call every probe starts from: Add of two int32 [8, 16] tensors (cases/elementwise/add.yaml, a suite model).
 OP, SHAPE, NBYTES = "Add", [8, 16], 8 * 16 * 4
 #: Milliseconds a probe waits for its stream; a hang becomes 507046 instead of a hung run.
 SYNC_TIMEOUT_MS = 10_000

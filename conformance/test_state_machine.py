@@ -1,6 +1,6 @@
-"""API call sequences as a hypothesis state machine: malloc/free, descs and buffers, handles over the case library's
-static Add int32 [8, 16] model, memcpy_async and synchronize, checked against the documented contract
-(pyacl-api.md §3, §4, §6.1)."""
+"""API call sequences as a hypothesis state machine: malloc/free, descs and buffers, handles over the suite model
+Add int32 [8, 16] (in every run's model folder whatever --cases selects), memcpy_async and synchronize, checked
+against the documented contract (pyacl-api.md §3, §4, §6.1)."""
 
 import numpy as np
 import pytest

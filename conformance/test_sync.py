@@ -30,7 +30,8 @@ H2H = int(MemcpyKind.ACL_MEMCPY_HOST_TO_HOST)
 H2D = int(MemcpyKind.ACL_MEMCPY_HOST_TO_DEVICE)
 D2H = int(MemcpyKind.ACL_MEMCPY_DEVICE_TO_HOST)
 D2D = int(MemcpyKind.ACL_MEMCPY_DEVICE_TO_DEVICE)
-#: Add int32 [8, 16] is in the case library, so its model is in the session's model folder on every backend.
+#: Add int32 [8, 16] is a suite model (aclcts/pytest_plugin/library.py SUITE_MODEL_CASES): the session's model folder
+#: holds it on every backend whatever --cases selects.
 SHAPE = (8, 16)
 X1 = np.arange(128, dtype=np.int32).reshape(SHAPE) * 3 - 5
 X2 = np.arange(128, dtype=np.int32).reshape(SHAPE) + 1000
