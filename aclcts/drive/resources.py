@@ -157,6 +157,9 @@ class _Proxy:
     def __dir__(self) -> list[str]:
         return dir(self._target)
 
+    def __repr__(self) -> str:
+        return f"acl.{self._prefix}".rstrip(".")
+
 
 class TrackingAcl(_Proxy):
     """A pyacl-compatible wrapper around a backend's acl module that tracks every object it creates."""

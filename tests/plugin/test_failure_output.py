@@ -7,6 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from aclcts.core.listing import SHOWN_IN_FULL
+from aclcts.drive.resources import TrackingAcl
 from aclcts.pytest_plugin.failures import FIRST, NO_OP, REPRODUCE, summary_lines
 
 FAILING = textwrap.dedent("""
@@ -123,3 +124,8 @@ def test_the_summary_puts_the_op_with_most_failures_first_tests_of_no_op_last_an
     assert lines[0].split()[2:] == ["failed:", "crash", "1,", "timeout", "1"]
     assert lines[1].split() == [FIRST, "t.py::test_b[MatMul-float16-2x2]"]
     assert lines[2].split()[2:] == ["failed:", "precision", "1"] and lines[4].strip() == f"{REPRODUCE} pytest x"
+
+
+def test_a_tracked_acl_and_its_submodules_read_as_the_acl_names_a_failing_assert_shows():
+    tracked = TrackingAcl(SimpleNamespace(op=SimpleNamespace(), rt=SimpleNamespace()))
+    assert (repr(tracked), repr(tracked.op), repr(tracked.rt)) == ("acl", "acl.op", "acl.rt")
