@@ -15,7 +15,7 @@ from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, TensorCase
 from aclcts.cases.msopst import is_msopst_file, load_msopst_cases
 from aclcts.cases.prototype_check import check_prototype
 from aclcts.cases.profiles import check_ranges, with_profiles
-from aclcts.cases.schema import MODES, CaseChecker, CaseFileError, check_case_file
+from aclcts.cases.schema import MODES, REFUSALS, CaseChecker, CaseFileError, check_case_file, refusal
 from aclcts.core.inputs import MAX_YAML_BYTES, file_problem, one_line, read_text
 from aclcts.core.yamlschema import parse_yaml
 from aclcts.core.opmodel import canonical_attr
@@ -133,9 +133,9 @@ def expand_file(source: str) -> list[Case]:
                 computed = ref.shape([t.shape for t in in_cases],
                                      [t.const_array() if t.const is not None else None for t in in_cases],
                                      {k: list(v) if isinstance(v, tuple) else v for k, v in attr_values.items()})
-            except ValueError as exc:
+            except REFUSALS as exc:
                 raise c.problem(("shapes", s_index),
-                             f"the reference shape function refused it: {exc}") from None
+                                f"the reference shape function refused it: {refusal(op, exc)}") from None
         out_shapes = [tuple(shape_of.get(n, computed[i] if i < len(computed) else ())) for i, n in enumerate(outputs)]
         out_cases = tuple(TensorCase(n, DTYPE_BY_NAME[dtypes[n]], s, None, _ranges(s, ranges.get(n)))
                           for n, s in zip(outputs, out_shapes))

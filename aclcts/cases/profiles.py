@@ -29,6 +29,7 @@ import ml_dtypes
 import numpy as np
 
 from aclcts.cases.case import Case, TensorCase
+from aclcts.cases.schema import REFUSALS, refusal
 from aclcts.core.yamlschema import SchemaChecker
 
 UNIT = "unit"
@@ -283,7 +284,7 @@ RANGE_KINDS = ("uniform", "positive", "integers")
 
 def check_ranges(cases: Sequence[Case], c: SchemaChecker) -> None:
     """Fail at the first `values` range (uniform, positive, integers) of a compute op whose ends, filled into the
-    case's inputs in every combination, give an infinite reference output."""
+    case's inputs in every combination, give an infinite reference output or inputs the reference refuses."""
     from aclcts.reference import reference
 
     checked: set[tuple] = set()
@@ -302,8 +303,11 @@ def check_ranges(cases: Sequence[Case], c: SchemaChecker) -> None:
             fill = dict(zip(names, ends))
             inputs = [t.const_array() if t.const is not None else
                       np.full(t.shape, fill.get(t.name, 1.0), dtype=np.float64).astype(t.np_dtype) for t in case.inputs]
-            with np.errstate(all="ignore"):
-                outputs = ref.compute(inputs, case.attr_values(), [t.np_dtype for t in case.outputs])
+            try:
+                with np.errstate(all="ignore"):
+                    outputs = ref.compute(inputs, case.attr_values(), [t.np_dtype for t in case.outputs])
+            except REFUSALS as exc:
+                c.fail(("shapes",), f"shapes and attrs the reference accepts; {case.id}: {refusal(case.op, exc)}")
             if any(np.isinf(np.asarray(o, dtype=np.float64)).any() for o in outputs):
                 at = ", ".join(f"{n}={v}" for n, v in fill.items())
                 name = names[0] if names[0] in case.values else "default"

@@ -56,6 +56,18 @@ class CaseFileError(Exception):
     """A case file breaks the schema; the message is `file:line: field: what was expected`."""
 
 
+#: What a reference's shape or compute function raises for inputs it cannot take (an IndexError: a rank, an attr list
+#: or a const shorter than the op indexes).
+REFUSALS = (ValueError, IndexError)
+
+
+def refusal(op: str, exc: Exception) -> str:
+    """A reference's refusal of a case as one message naming the op (a ValueError's own message names it)."""
+    if isinstance(exc, ValueError):
+        return str(exc)
+    return f"{op}: {type(exc).__name__}: {exc} (an input rank, attr list or const shorter than the op needs)"
+
+
 class CaseChecker(SchemaChecker):
     """The case file's checks; fields are written as in the file (dtypes[1].y) and a got of None is left out."""
 

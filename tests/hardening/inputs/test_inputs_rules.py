@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 
 import pytest
+import yaml
 
 from aclcts.atc.jsonpos import DuplicateJsonKey, JsonTooDeep, LocatedJson
 from aclcts.cases import CaseFileError, case_files, expand_file
@@ -107,6 +109,7 @@ def test_json_nesting_limit_names_the_line():
     assert info.value.line == 2
 
 
+CASES = Path(__file__).resolve().parents[3] / "cases"
 MINIMAL_CASE = ["op: Add", "family: elementwise", "source: REG_OP(Add)", "inputs: [x1, x2]", "outputs: [y]",
                 "dtypes: [float32]", "shapes: [[[2], [2]]]"]
 
@@ -138,6 +141,23 @@ def test_malformed_case_values_the_fuzz_found_are_case_file_errors(tmp_path, ext
     with pytest.raises(CaseFileError) as info:
         expand_file(str(source))
     assert str(info.value).startswith(f"{source}:{len(kept) + len(extra)}: {field}: "), str(info.value)
+
+
+@pytest.mark.parametrize("library_file, change, field, words", [
+    ("pooling/max_pool_nchw.yaml", {"shapes": [[[2, 9, 8]]]}, "shapes[0]", "MaxPool: IndexError"),
+    ("movement/concat_v2_negative_axis.yaml", {"const": {"concat_dim": []}}, "shapes[0]", "ConcatV2: IndexError"),
+    ("reduction/cumprod_d.yaml", {"shapes": [[[6]]]}, "shapes", "CumprodD: axis 1 out of range for rank 1"),
+])
+def test_shapes_the_reference_refuses_the_fuzz_found_are_case_file_errors(tmp_path, library_file, change, field,
+                                                                           words):
+    data = yaml.safe_load((CASES / library_file).read_text(encoding="utf-8")) | change
+    source = tmp_path / "case.yaml"
+    source.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    with pytest.raises(CaseFileError) as info:
+        expand_file(str(source))
+    message = str(info.value)
+    assert message.startswith(f"{source}:") and f": {field}: " in message and words in message, message
+    assert "\n" not in message
 
 
 def test_a_newline_in_a_key_is_escaped_so_the_message_stays_one_line(tmp_path):
