@@ -24,7 +24,8 @@ SINK = "comparisons"
 @dataclass(frozen=True)
 class Judged:
     """One output of one execution compared with the reference: the comparison and its worst-element table (and
-    the bytes the op wrote between the output's size and its 32-byte aligned end, tolerated but reported)."""
+    the bytes the op wrote between the output's size and its 32-byte aligned end, tolerated but reported), with the
+    output and the reference it was compared with (in the output's dtype), for the data files of a report."""
 
     output: str
     execution: int
@@ -32,6 +33,8 @@ class Judged:
     inputs: tuple[tuple[str, np.ndarray], ...] = field(default=(), repr=False, compare=False)
     shape: tuple[int, ...] | None = None
     tail_written: int = 0
+    actual: np.ndarray | None = field(default=None, repr=False, compare=False)
+    expected: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def metrics(self, worst: int) -> dict[str, Any]:
         """The comparison's metrics for a report, with `tail_bytes_written` when the op wrote past the output's size
@@ -87,7 +90,8 @@ def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]
             policy = policy_for(case, tensor)
             in_actual_dtype = expected.astype(actual.dtype) if expected.dtype != actual.dtype else expected
             comparison = compare(actual, in_actual_dtype, policy)
-            judged = Judged(tensor.name, run_index, comparison, named_inputs, actual.shape, tail)
+            judged = Judged(tensor.name, run_index, comparison, named_inputs, actual.shape, tail, actual,
+                            in_actual_dtype)
             if into is not None:
                 into.append(judged)
             never_written = (unwritten & ~bits_equal(actual, in_actual_dtype)) if unwritten.any() else unwritten

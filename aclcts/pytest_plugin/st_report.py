@@ -6,21 +6,33 @@ shows them and one stage per test that ran it: `atc_single_op_convert` (its mode
 A case's status is "failed" if any stage failed; the summary counts a case as a success when its status equals its
 expect, as msopst does. Every test process puts the case's details on its reports; the controlling process writes the
 file when the session ends.
+
+The data files are written by the test process that compared the case, as the test's call report is made (the arrays
+never travel to the controller, only their paths): the inputs, the references and the outputs of the first execution
+of the first test that compared the case, raw little-endian (`ndarray.tofile`) under msopst's names in
+`<report stem>_data/<case>/`, which appears whole (a folder renamed into place; a later test of the case finds it
+there and keeps it). The st_case_info names them by absolute path, as msopst does.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from aclcts.core.files import write_atomically
+from aclcts.core.files import folder_mode, unsafe_name, write_atomically
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from aclcts.cases import Case
+    from aclcts.judge.decorator import Judged
 
 # The case side (aclcts.cases, NumPy) is imported where a test process needs it, not here: a pytest-xdist controller
 # loads this module too and starts its workers without it.
@@ -32,6 +44,8 @@ COMPARE_FAILURES = ("PrecisionMismatch", "GoldenError")
 #: The metrics of a comparison given as compare_data's result (msopst reports error rates).
 RATES = ("policy", "params", "passed", "n", "mismatch_ratio", "max_abs", "max_rel", "mare", "mere",
          "n_nan_mismatch", "n_inf_mismatch")
+#: Above this many bytes of inputs, references and outputs a case's data files are not written (its entry says so).
+DATA_LIMIT = 64 * 2**20
 
 
 def add_options(group: Any) -> None:
@@ -45,13 +59,19 @@ def configure(config: pytest.Config) -> None:
     path = config.getoption("--st-report")
     if not path:
         return
-    config.pluginmanager.register(CaseMarker(), "aclcts-st-report-marker")
+    report = Path(config.invocation_params.dir, path)
+    config.pluginmanager.register(CaseMarker(data_folder(report)), "aclcts-st-report-marker")
     if hasattr(config, "workerinput"):
         return
-    folder = Path(path).parent
-    if not folder.is_dir():
-        raise pytest.UsageError(f"--st-report={path}: no such folder {folder}")
-    config.pluginmanager.register(StReporter(config, Path(path)), "aclcts-st-report")
+    if not report.parent.is_dir():
+        raise pytest.UsageError(f"--st-report={path}: no such folder {report.parent}")
+    shutil.rmtree(data_folder(report), ignore_errors=True)
+    config.pluginmanager.register(StReporter(config, report), "aclcts-st-report")
+
+
+def data_folder(report: Path) -> Path:
+    """The folder beside the report that holds one folder of data files per case: `<report stem>_data`."""
+    return report.with_name(f"{report.stem}_data")
 
 
 def _case_of(item: pytest.Item) -> Case | None:
@@ -86,8 +106,74 @@ def op_params(case: Case) -> dict[str, Any]:
     return params
 
 
+def _data_files(case: Case, params: dict[str, Any], judged: list[Judged]) -> dict[str, dict[str, np.ndarray]]:
+    """The case's data files by kind (input, expect, output) and path in its folder, under msopst's names."""
+    name = case.id
+    files: dict[str, dict[str, np.ndarray]] = {"input": {}, "expect": {}, "output": {}}
+    for k, (_, array) in enumerate(judged[0].inputs):
+        files["input"][f"{name}_input_{k}.bin"] = array
+    for i, (one, desc) in enumerate(zip(judged, params["output_desc"])):
+        files["expect"][f"expect/{name}_expect_output_{i}_{desc['type']}.bin"] = one.expected
+        files["output"][f"{name}_output_{i}.bin"] = one.actual
+    return files
+
+
+def _write_once(target: Path, files: dict[str, np.ndarray]) -> None:
+    """Write the files into a new folder renamed to target, unless target is there (another test wrote it first)."""
+    import numpy as np
+
+    tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"))
+    try:
+        os.chmod(tmp, folder_mode())
+        for relative, array in files.items():
+            (tmp / relative).parent.mkdir(mode=folder_mode(), exist_ok=True)
+            np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tofile(tmp / relative)
+        os.rename(tmp, target)
+    except OSError:
+        if not target.is_dir():
+            raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _unwritable(case: Case, first: dict[str, Judged]) -> str | None:
+    """Why the files of these comparisons (by output name) cannot be written, or None."""
+    if set(first) != {t.name for t in case.outputs}:
+        return "not every output was compared"
+    if any(one.actual is None or one.expected is None for one in first.values()):
+        return "the comparisons do not hold their arrays"
+    if unsafe_name(case.id):
+        return f"the case id cannot be a folder name ({unsafe_name(case.id)})"
+    return None
+
+
+def case_data(folder: Path, case: Case, params: dict[str, Any], compared: list[Judged]) -> dict[str, Any]:
+    """Write the data files of the case's first execution in this test (unless there already); their paths, or why
+    not in `note` (nothing when the test compared nothing)."""
+    first = {one.output: one for one in compared if one.execution == 0}
+    if not first:
+        return {}
+    why = _unwritable(case, first)
+    if why:
+        return {"note": f"data files not written: {why}"}
+    files = _data_files(case, params, [first[t.name] for t in case.outputs])
+    size = sum(array.nbytes for kind in files.values() for array in kind.values())
+    if size > DATA_LIMIT:
+        return {"note": f"data files not written: {size / 2**20:.1f} MiB for this case, above the limit of "
+                        f"{DATA_LIMIT // 2**20} MiB"}
+    folder.mkdir(mode=folder_mode(), parents=True, exist_ok=True)
+    target = folder / case.id
+    _write_once(target, {path: array for kind in files.values() for path, array in kind.items()})
+    return {"input_data_path": str(target), "expect_data_paths": [str(target / f) for f in files["expect"]],
+            "planned_output_data_paths": [str(target / f) for f in files["output"]]}
+
+
 class CaseMarker:
-    """Runs in every test process: puts the case's name, expect, parameters and the failure's type on its reports."""
+    """Runs in every test process: puts the case's name, expect, parameters, the failure's type and the paths of its
+    data files (written here) on its reports."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
@@ -98,10 +184,13 @@ class CaseMarker:
             return
         report = outcome.get_result()
         from aclcts.cases import msopst
+        from aclcts.pytest_plugin.comparisons import comparisons_of
 
         info = msopst.INFO.get(case.id)
+        params = op_params(case)
+        data = case_data(self.folder, case, params, comparisons_of(item)) if call.when == "call" else {}
         setattr(report, KEY, {
-            "case_name": case.id, "expect": case.expect, "op_params": op_params(case), "case_file": case.file,
+            "case_name": case.id, "expect": case.expect, "op_params": params, "data": data,
             "reference": info.reference_kind if info else "builtin",
             "error_type": call.excinfo.typename if call.excinfo is not None else "",
         })
@@ -134,7 +223,8 @@ def stages(report: pytest.TestReport, details: dict[str, Any]) -> list[dict[str,
     ran = report.passed or strict_xpass or compare_failed or no_reference
     run_status = "success" if ran else "skipped" if report.skipped and not getattr(report, "wasxfail", None) \
         else "failed"
-    result = [{"status": run_status, "result": None if ran else message, "stage_name": "run_acl_code", "cmd": cmd}]
+    note = details["data"].get("note") if ran else message
+    result = [{"status": run_status, "result": note, "stage_name": "run_acl_code", "cmd": cmd}]
     rates = {str(k): {r: v.get(r) for r in RATES} for k, v in report.user_properties if isinstance(v, dict)}
     if no_reference:
         result.append({"status": "success", "result": message, "stage_name": "compare_data", "cmd": ""})
@@ -160,10 +250,13 @@ class StReporter:
         entry = self.cases.setdefault(details["case_name"], {
             "case_name": details["case_name"], "status": "success", "expect": details["expect"],
             "trace_detail": {"st_case_info": {"case_name": details["case_name"], "op_params": details["op_params"],
-                                              "case_file": details["case_file"], "input_data_path": "",
-                                              "expect_data_paths": [], "planned_output_data_paths": []},
+                                              "input_data_path": "", "expect_data_paths": [],
+                                              "planned_output_data_paths": []},
                              "stage_result": [{"status": "success", "result": None,
                                                "stage_name": "atc_single_op_convert", "cmd": ""}]}})
+        info = entry["trace_detail"]["st_case_info"]
+        if "input_data_path" in details["data"] and not info["input_data_path"]:
+            info.update({key: value for key, value in details["data"].items() if key in info})
         found = stages(report, details)
         entry["trace_detail"]["stage_result"] += found
         if any(s["status"] != "success" for s in found):
