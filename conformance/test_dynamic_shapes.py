@@ -17,6 +17,7 @@ from aclcts.core.dtypes import numpy_dtype
 from aclcts.core.opmodel import canonical_attr
 from aclcts.drive import executor
 from aclcts.judge.compare import compare, default_policy
+from aclcts.judge.decorator import Judged
 from aclcts.pytest_plugin.library import dynamic_cases
 from aclcts.reference import reference
 
@@ -79,8 +80,11 @@ def _expected(model, runtime):
     return [list(s) for s in shapes], arrays
 
 
-def _differences(model, executed, expected_shapes, expected_arrays):
-    problems = []
+def _differences(model, executed, expected_shapes, expected_arrays, inputs, into):
+    """What differs from the reference; the comparisons made replace those in `into` (the `comparisons` fixture's
+    list, reported as metrics): hypothesis runs a test body once per example, a failing one's shrunk example last."""
+    problems, judged = [], []
+    named = tuple((tensor.name, np.asarray(array)) for tensor, array in zip(model.inputs, inputs))
     for tensor, dims, size, count, actual, shape, want in zip(model.outputs, executed.dims, executed.sizes,
                                                               executed.counts, executed.arrays, expected_shapes,
                                                               expected_arrays):
@@ -93,20 +97,24 @@ def _differences(model, executed, expected_shapes, expected_arrays):
             problems.append(f"output {tensor.name}: element count {count} and size {size}, expected {elements} "
                             f"and {elements * itemsize}")
             continue
-        want = np.asarray(want)
-        result = compare(actual, want.astype(actual.dtype), default_policy(actual.dtype, model.family))
+        want = np.asarray(want).astype(actual.dtype)
+        result = compare(actual, want, default_policy(actual.dtype, model.family))
+        judged.append(Judged(tensor.name, 0, result, named, actual.shape, actual=actual, expected=want))
         if not result.passed:
             problems.append(f"output {tensor.name}: differs from the reference (max abs {result.max_abs:.4g}, "
                             f"worst {result.worst(3)})")
+    into[:] = judged
     return problems
 
 
-def _assert_execution_matches_the_reference(acl: Any, stream: int, model: Case, runtime: list[np.ndarray]) -> None:
+def _assert_execution_matches_the_reference(acl: Any, stream: int, model: Case, runtime: list[np.ndarray],
+                                            into: list[Judged]) -> None:
     """execute_v2 at these runtime inputs returns 0 and writes the reference's shapes and values."""
     shapes, arrays = _expected(model, runtime)
-    executed = executor.execute_dynamic(acl, stream, model, executor.case_inputs(model, runtime), shapes)
+    inputs = executor.case_inputs(model, runtime)
+    executed = executor.execute_dynamic(acl, stream, model, inputs, shapes)
     assert executed.ret == 0, f"execute_v2 at input shapes {[a.shape for a in runtime]} returned {executed.ret}"
-    problems = _differences(model, executed, shapes, arrays)
+    problems = _differences(model, executed, shapes, arrays, inputs, into)
     assert not problems, "\n".join(problems)
 
 
@@ -114,38 +122,40 @@ def _assert_execution_matches_the_reference(acl: Any, stream: int, model: Case, 
 @pytest.mark.execute
 @over(shape_determined)
 @given(data=st.data())
-def test_execute_v2_at_shapes_inside_the_range_matches_the_reference(acl, stream, model, data):
+def test_execute_v2_at_shapes_inside_the_range_matches_the_reference(acl, stream, model, data, comparisons):
     runtime = data.draw(strategies.model_arrays(model), label="inputs")
-    _assert_execution_matches_the_reference(acl, stream, model, runtime)
+    _assert_execution_matches_the_reference(acl, stream, model, runtime, comparisons)
 
 
 @LOADED
 @pytest.mark.execute
 @over(unknown_rank)
-def test_execute_v2_of_an_unknown_rank_model_accepts_every_rank(acl, stream, model, shapes):
+def test_execute_v2_of_an_unknown_rank_model_accepts_every_rank(acl, stream, model, shapes, comparisons):
     runtime = [np.full(shape, 1.5, numpy_dtype(t.dtype)) for shape, t in zip(shapes, model.inputs)]
-    _assert_execution_matches_the_reference(acl, stream, model, runtime)
+    _assert_execution_matches_the_reference(acl, stream, model, runtime, comparisons)
 
 
 @LOADED
 @pytest.mark.execute
 @over(ranked)
-def test_execute_v2_at_the_runtime_shapes_of_the_case_file_matches_the_reference(acl, stream, model, shapes, pytestconfig):
+def test_execute_v2_at_the_runtime_shapes_of_the_case_file_matches_the_reference(acl, stream, model, shapes, pytestconfig,
+                                                                                 comparisons):
     runtime = draw_runtime(model, shapes, model.seed(pytestconfig.getoption("--aclcts-seed")))
-    _assert_execution_matches_the_reference(acl, stream, model, runtime)
+    _assert_execution_matches_the_reference(acl, stream, model, runtime, comparisons)
 
 
 @LOADED
 @pytest.mark.execute
 @over(ranked)
 @given(data=st.data())
-def test_execute_v2_with_outputs_at_the_range_maximum_writes_the_real_shape_back(acl, stream, model, data):
+def test_execute_v2_with_outputs_at_the_range_maximum_writes_the_real_shape_back(acl, stream, model, data, comparisons):
     runtime = data.draw(strategies.model_arrays(model), label="inputs")
     shapes, arrays = _expected(model, runtime)
     maximum = [[hi for _, hi in t.dim_ranges()] for t in model.outputs]
-    executed = executor.execute_dynamic(acl, stream, model, executor.case_inputs(model, runtime), maximum)
+    inputs = executor.case_inputs(model, runtime)
+    executed = executor.execute_dynamic(acl, stream, model, inputs, maximum)
     assert executed.ret == 0, f"execute_v2 with output descs {maximum} returned {executed.ret}"
-    problems = _differences(model, executed, shapes, arrays)
+    problems = _differences(model, executed, shapes, arrays, inputs, comparisons)
     assert not problems, "\n".join(problems)
 
 
