@@ -11,15 +11,12 @@ import pytest
 MODEL_DIR_LEVELS = 3
 
 
-def model_dir_problem(path: str, need_models: bool) -> str | None:
-    """Why path cannot be --model-dir (missing, not a folder, or, if need_models, no *.om model where set_model_dir
-    looks), or None."""
+def model_dir_problem(path: str) -> str | None:
+    """Why path cannot be --model-dir (missing, not a folder, or no *.om model where set_model_dir looks), or None."""
     if not os.path.exists(path):
         return "no such folder"
     if not os.path.isdir(path):
         return "not a folder"
-    if not need_models:
-        return None
     root = os.path.realpath(path)
     for folder, subfolders, files in os.walk(root):
         if any(name.endswith(".om") for name in files):
@@ -32,8 +29,8 @@ def model_dir_problem(path: str, need_models: bool) -> str | None:
 def check_model_dir(config: pytest.Config) -> None:
     """Stop the run with one usage line if --model-dir is missing on the NPU or names no usable folder.
 
-    Every backend needs the folder to exist; the NPU also needs op models in it (the simulator compiles what a test
-    needs from its own JSON, so an empty folder is a valid start there).
+    A given --model-dir replaces the compiled case library on every backend, so on every backend it must hold op
+    models: an empty folder would fail every test that executes an op with ACL_ERROR_OP_NOT_FOUND.
     """
     backend = config.getoption("--backend")
     model_dir = config.getoption("--model-dir")
@@ -41,7 +38,7 @@ def check_model_dir(config: pytest.Config) -> None:
         raise pytest.UsageError(
             "--backend=npu needs --model-dir=DIR with op models built by the real ATC from `aclcts singleop`"
         )
-    problem = model_dir and model_dir_problem(model_dir, need_models=backend == "npu")
+    problem = model_dir and model_dir_problem(model_dir)
     if problem:
         raise pytest.UsageError(f"--model-dir={model_dir}: {problem}; expected the --output folder of "
                                 "`atc --singleop=op_list.json` run on the JSON from `aclcts singleop`")

@@ -94,7 +94,7 @@ def test_a_crashing_test_fails_and_the_next_test_still_runs(pytester, monkeypatc
         def test_after_the_crash(acl):
             assert acl.rt.malloc(0, 2) == (0, 100000)
     """))
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", f"--model-dir={pytester.path}")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist")
     result.assert_outcomes(failed=1, passed=1)
     result.stdout.fnmatch_lines(["*ChildProcessFailure: isolated probe *crash() was killed by signal 11 (SIGSEGV)*"])
 

@@ -31,8 +31,7 @@ LEAKS = textwrap.dedent("""
 def result(pytester, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     pytester.makepyfile(test_leaky=LEAKS)
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", "-rN",
-                                         f"--model-dir={pytester.path}")
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", "-rN")
 
 
 def test_each_leaking_test_fails_and_the_clean_one_passes(result):

@@ -44,11 +44,12 @@ def test_a_file_is_not_a_model_folder(pytester, one_model):
     assert_one_usage_line(run(pytester, "--backend=npu", f"--model-dir={one_model}"), one_model, "not a folder")
 
 
-def test_a_folder_without_om_files_holds_no_models(pytester, tmp_path):
+@pytest.mark.parametrize("backend", ["npu", "sim"])
+def test_a_folder_without_om_files_holds_no_models(pytester, tmp_path, backend):
     folder = tmp_path / "op_models"
     (folder / "logs").mkdir(parents=True)
     (folder / "op_list.json").write_text("[]", encoding="utf-8")
-    assert_one_usage_line(run(pytester, "--backend=npu", f"--model-dir={folder}"), folder, "holds no op models")
+    assert_one_usage_line(run(pytester, f"--backend={backend}", f"--model-dir={folder}"), folder, "holds no op models")
 
 
 def test_a_model_deeper_than_set_model_dir_looks_does_not_count(pytester, tmp_path, one_model):
