@@ -3,6 +3,7 @@ functions, st_report.json, conversion."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -10,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
@@ -32,13 +34,36 @@ REDUCE = [f"Test_ReduceSumD_001_sub_case_00{i}_ND_{t}" for i, t in zip(range(1, 
 #: triangular/tanh draws): their outcomes are compared, their metrics (of other data) are not.
 APPROXIMATED = ["Test_Add_bin_case_001_ND_float32", "Test_Relu_builtin_case_001_ND_float16",
                 "Test_Relu_fuzz_fuzz_case_002_ND_float32"]
+DYNAMIC = "Test_Add_dynamic_case_001_ND_float32"
+#: st_report.json's keys at each level (msopst.md §8.2).
+REPORT_KEYS, ENTRY_KEYS = {"run_cmd", "report_list", "summary"}, {"case_name", "status", "expect", "trace_detail"}
+TRACE_KEYS, STAGE_KEYS = {"st_case_info", "stage_result"}, {"status", "result", "stage_name", "cmd"}
+INFO_KEYS = {"case_name", "op_params", "input_data_path", "expect_data_paths", "planned_output_data_paths"}
+SUMMARY_KEYS = {"test case count", "success count", "failed count"}
+#: op_params' keys: the case-level fields each example sub-case gives (its golden function's two unless it has none).
+PARAMS_KEYS = {"op", "input_desc", "output_desc", "case_name"}
+GOLDEN_KEYS = {"calc_expect_func_file", "calc_expect_func_file_func"}
+NO_GOLDEN = {"Test_Add_bin_case_001_ND_float32", "Test_Relu_builtin_case_001_ND_float16"}
+TENSOR_KEYS, DRAWN_KEYS = {"format", "ori_format", "shape", "ori_shape", "type", "name"}, {"data_distribute",
+                                                                                          "value_range"}
+#: Tensor fields only some example tensors give, by (case, side, position).
+EXTRA_TENSOR_KEYS = {(DYNAMIC, side, k): {"typical_shape", "shape_range"}
+                     for side, k in (("input_desc", 0), ("input_desc", 1), ("output_desc", 0))}
+EXTRA_TENSOR_KEYS[("Test_Add_const_case_001_ND_float32", "input_desc", 1)] = {"is_const", "const_value", "value"}
+EXTRA_TENSOR_KEYS[("Test_Add_bin_case_001_ND_float32", "input_desc", 0)] = {"value"}
+#: The compare_data result's rates of each output (aclcts/pytest_plugin/st_report.py RATES).
+RATE_KEYS = {"policy", "params", "passed", "n", "mismatch_ratio", "max_abs", "max_rel", "mare", "mere",
+             "n_nan_mismatch", "n_inf_mismatch"}
 
 
-def run_suite(cases: Path, out: Path, *selection: str) -> tuple[subprocess.CompletedProcess, dict, dict]:
-    """Run the selection on the case files with --report and --st-report; (process, cases by test id, st_report)."""
+def run_suite(cases: Path, out: Path, *selection: str, workers: int = 0) -> tuple[subprocess.CompletedProcess, dict,
+                                                                                 dict]:
+    """Run the selection on the case files with --report and --st-report (in workers pytest-xdist processes if not 0);
+    (process, cases by test id, st_report)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS"))}
     env.pop("PYTEST_CURRENT_TEST", None)
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist",
+    parallel = ["-n", str(workers)] if workers else ["-p", "no:xdist"]
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *parallel,
                *(selection or SELECTION), "--cases", str(cases), "--model-cache=off",
                f"--report={out / 'report.jsonl'}", f"--st-report={out / 'st_report.json'}"]
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
@@ -83,33 +108,139 @@ def test_the_ratio_policy_of_error_threshold_is_what_judged_them(msopst_run):
         assert key in const["metrics"]["y[0]"]  # every other aclcts metric is still recorded
 
 
-def test_st_report_has_msopst_layout_field_by_field(msopst_run):
-    _, _, st = msopst_run
-    assert set(st) == {"run_cmd", "report_list", "summary"}
+def _itemsize(type_name: str) -> int:
+    """Bytes per element of an msopst type name ("float" is float32)."""
+    return np.dtype({"float": "float32"}.get(type_name, type_name)).itemsize
+
+
+def _expected_summary(cases: dict) -> dict:
+    """msopst's summary from the run's outcomes: a case succeeds when every test of it passed (the expect-failed one:
+    failed as expected)."""
+    outcomes: dict[str, set[str]] = {}
+    for test_id, record in cases.items():
+        outcomes.setdefault(case_of(test_id), set()).add(record["status"])
+    success = sum(1 for name, found in outcomes.items() if found == ({"xfailed"} if name == EXPECTED_FAILURE
+                                                                     else {"passed"}))
+    return {"test case count": len(outcomes), "success count": success, "failed count": len(outcomes) - success}
+
+
+def _check_params(name: str, params: dict) -> None:
+    """op_params, its input_desc and output_desc entries have exactly msopst's keys the example case gives."""
+    keys = PARAMS_KEYS | (set() if name in NO_GOLDEN else GOLDEN_KEYS) | ({"attr"} if "ReduceSumD" in name else set())
+    assert set(params) == keys, name
+    assert params["case_name"] == name
+    for side, base in (("input_desc", TENSOR_KEYS | DRAWN_KEYS), ("output_desc", TENSOR_KEYS)):
+        for k, tensor in enumerate(params[side]):
+            want = base | EXTRA_TENSOR_KEYS.get((name, side, k), set())
+            assert set(tensor) == (want - {"name"} if name == "Test_Relu_builtin_case_001_ND_float16" else want), \
+                (name, side, k)
+
+
+def _check_stages(name: str, stages: list, outputs: list, cases: dict) -> None:
+    """atc_single_op_convert, then run_acl_code (cmd: the test id) and compare_data (the rates of the output's every
+    execution) per test, in whichever order the tests ran."""
+    tests = sorted(t for t in cases if case_of(t) == name)
+    assert all(set(stage) == STAGE_KEYS for stage in stages), name
+    assert stages[0] == {"status": "success", "result": None, "stage_name": "atc_single_op_convert", "cmd": ""}
+    if name == EXPECTED_FAILURE:
+        assert sorted((s["stage_name"], s["status"], s["cmd"]) for s in stages[1:]) == [
+            ("run_acl_code", "failed", t) for t in tests]
+        assert all("507015" in s["result"] for s in stages[1:])
+        return
+    assert [s["stage_name"] for s in stages[1:]] == ["run_acl_code", "compare_data"] * len(tests), name
+    runs, compares = stages[1::2], stages[2::2]
+    assert sorted((s["status"], s["result"], s["cmd"]) for s in runs) == [("success", None, t) for t in tests], name
+    output = outputs[0].get("name", "output0")
+    for stage in compares:  # one rates entry per execution of the output (the handle tests execute three times)
+        result = stage["result"]
+        assert (stage["status"], stage["cmd"]) == ("success", "") and set(result) == {f"{output}[{j}]" for j in
+                                                                                      range(len(result))}, name
+        assert all(set(rates) == RATE_KEYS and rates["passed"] is True for rates in result.values()), name
+
+
+def _check_data(name: str, info: dict) -> None:
+    """The data files named exist under msopst's names, each the byte size of its tensor (shape product x type size;
+    the dynamic case's: whole rows of its 16 float32 columns, inputs and output alike)."""
+    params = info["op_params"]
+    if name == EXPECTED_FAILURE:  # never compared: no data
+        assert (info["input_data_path"], info["expect_data_paths"], info["planned_output_data_paths"]) == ("", [], [])
+        return
+    folder = Path(info["input_data_path"])
+    assert folder.is_absolute() and folder.is_dir(), name
+    inputs = [folder / f"{name}_input_{k}.bin" for k in range(len(params["input_desc"]))]
+    outputs = params["output_desc"]
+    assert info["expect_data_paths"] == [str(folder / "expect" / f"{name}_expect_output_{i}_{t['type']}.bin")
+                                         for i, t in enumerate(outputs)], name
+    assert info["planned_output_data_paths"] == [str(folder / f"{name}_output_{i}.bin") for i in range(len(outputs))]
+    tensors = [*zip(inputs, params["input_desc"]), *zip(map(Path, info["expect_data_paths"]), outputs),
+               *zip(map(Path, info["planned_output_data_paths"]), outputs)]
+    sizes = [path.stat().st_size for path, _ in tensors]
+    if name == DYNAMIC:
+        assert len(set(sizes)) == 1 and sizes[0] % (16 * 4) == 0 and sizes[0] > 0, sizes
+        return
+    assert sizes == [int(np.prod(t["shape"])) * _itemsize(t["type"]) for _, t in tensors], name
+
+
+def _check_golden_data(info: dict) -> None:
+    """Test_Add_001's expected output file holds the golden function's output for its input files, and the output file
+    the same values."""
+    spec = importlib.util.spec_from_file_location("add_golden_check", DATA / "add_golden.py")
+    golden = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(golden)
+    folder, name = Path(info["input_data_path"]), info["case_name"]
+    x1, x2 = (np.fromfile(folder / f"{name}_input_{k}.bin", np.float16).reshape(8, 16) for k in range(2))
+    (want,) = golden.calc_expect_func({"value": x1}, {"value": x2}, {"dtype": "float16"})
+    assert Path(info["expect_data_paths"][0]).read_bytes() == want.tobytes()
+    assert np.array_equal(np.fromfile(info["planned_output_data_paths"][0], np.float16), want.reshape(-1))
+
+
+def check_st_report(st: dict, cases: dict) -> None:
+    """st_report.json against msopst's layout, field by field, and against the run's outcomes (report.jsonl)."""
+    assert set(st) == REPORT_KEYS
     assert "--st-report=" in st["run_cmd"]
+    assert set(st["summary"]) == SUMMARY_KEYS and st["summary"] == _expected_summary(cases)
     assert st["summary"] == {"test case count": 17, "success count": 17, "failed count": 0}
     entries = {e["case_name"]: e for e in st["report_list"]}
-    entry = entries["Test_Add_001_sub_case_001_ND_float16"]
-    assert set(entry) == {"case_name", "status", "expect", "trace_detail"}
-    assert (entry["status"], entry["expect"]) == ("success", "success")
-    info = entry["trace_detail"]["st_case_info"]
-    assert {"case_name", "op_params", "input_data_path", "expect_data_paths", "planned_output_data_paths"} <= set(info)
-    params = info["op_params"]
-    assert params["op"] == "Add" and params["case_name"] == "Test_Add_001_sub_case_001_ND_float16"
+    assert len(entries) == len(st["report_list"]) == 17
+    for name, entry in entries.items():
+        assert set(entry) == ENTRY_KEYS and set(entry["trace_detail"]) == TRACE_KEYS, name
+        expect = "failed" if name == EXPECTED_FAILURE else "success"
+        assert (entry["status"], entry["expect"]) == (expect, expect), name
+        info = entry["trace_detail"]["st_case_info"]
+        assert set(info) == INFO_KEYS and info["case_name"] == name, name
+        _check_params(name, info["op_params"])
+        _check_stages(name, entry["trace_detail"]["stage_result"], info["op_params"]["output_desc"], cases)
+        _check_data(name, info)
+    _check_golden_data(entries["Test_Add_001_sub_case_001_ND_float16"]["trace_detail"]["st_case_info"])
+
+
+def test_st_report_has_msopst_layout_field_by_field(msopst_run):
+    _, cases, st = msopst_run
+    check_st_report(st, cases)
+    entries = {e["case_name"]: e for e in st["report_list"]}
+    params = entries["Test_Add_001_sub_case_001_ND_float16"]["trace_detail"]["st_case_info"]["op_params"]
+    assert params["op"] == "Add"
     assert params["input_desc"][0] == {"format": "ND", "ori_format": "ND", "shape": [8, 16], "ori_shape": [8, 16],
                                        "type": "float16", "data_distribute": "uniform", "value_range": [-1.0, 1.0],
                                        "name": "x1"}
     assert Path(params["calc_expect_func_file"]).name == "add_golden.py"
     assert params["calc_expect_func_file_func"] == "calc_expect_func"
-    stages = entry["trace_detail"]["stage_result"]
-    assert all(set(s) == {"status", "result", "stage_name", "cmd"} for s in stages)
-    assert [s["stage_name"] for s in stages] == ["atc_single_op_convert", "run_acl_code", "compare_data",
-                                                  "run_acl_code", "compare_data"]
-    compare = stages[2]["result"]["y[0]"]
-    assert compare["policy"] == "ratio" and compare["passed"] is True and compare["mismatch_ratio"] == 0.0
-    failed = entries[EXPECTED_FAILURE]
-    assert (failed["status"], failed["expect"]) == ("failed", "failed")
-    assert any("507015" in str(s["result"]) for s in failed["trace_detail"]["stage_result"])
+    compare = entries["Test_Add_001_sub_case_001_ND_float16"]["trace_detail"]["stage_result"][2]["result"]["y[0]"]
+    assert compare["policy"] == "ratio" and compare["mismatch_ratio"] == 0.0
+    dynamic = [s["stage_name"] for s in entries[DYNAMIC]["trace_detail"]["stage_result"]]
+    assert dynamic == ["atc_single_op_convert"] + ["run_acl_code", "compare_data"] * 2
+
+
+def test_st_report_under_two_workers_has_the_same_layout_and_data_files(tmp_path):
+    stale = tmp_path / "st_report_data" / "stale.bin"
+    stale.parent.mkdir()
+    stale.write_bytes(b"from an earlier run")
+    done, cases, st = run_suite(DATA, tmp_path, workers=2)
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert not stale.exists()  # the data folder is the run's own
+    check_st_report(st, cases)
+    assert all(str(tmp_path / "st_report_data") in e["trace_detail"]["st_case_info"]["input_data_path"]
+               for e in st["report_list"] if e["case_name"] != EXPECTED_FAILURE)
 
 
 def _with_golden(tmp_path: Path, function: str) -> Path:
