@@ -11,7 +11,8 @@ The data files are written by the test process that compared the case, as the te
 never travel to the controller, only their paths): the inputs, the references and the outputs of the first execution
 of the first test that compared the case, raw little-endian (`ndarray.tofile`) under msopst's names in
 `<report stem>_data/<case>/`, which appears whole (a folder renamed into place; a later test of the case finds it
-there and keeps it). The st_case_info names them by absolute path, as msopst does.
+there and keeps it; the controller removes a previous run's folder first). The st_case_info names them by absolute
+path, as msopst does.
 """
 
 from __future__ import annotations
@@ -159,8 +160,8 @@ def case_data(folder: Path, case: Case, params: dict[str, Any], compared: list[J
     files = _data_files(case, params, [first[t.name] for t in case.outputs])
     size = sum(array.nbytes for kind in files.values() for array in kind.values())
     if size > DATA_LIMIT:
-        return {"note": f"data files not written: {size / 2**20:.1f} MiB for this case, above the limit of "
-                        f"{DATA_LIMIT // 2**20} MiB"}
+        return {"note": f"data files not written: {size:,} bytes for this case, above the limit of {DATA_LIMIT:,} "
+                        "bytes (DATA_LIMIT)"}
     folder.mkdir(mode=folder_mode(), parents=True, exist_ok=True)
     target = folder / case.id
     _write_once(target, {path: array for kind in files.values() for path, array in kind.items()})
