@@ -149,7 +149,8 @@ def expand_file(source: str) -> list[Case]:
         cases.append(Case(case_id, op, data["family"], source, data["source"], data.get("reference", op), in_cases,
                           out_cases, attrs, modes, data.get("values", {}), data.get("precision"), fmt,
                           data.get("dynamic_input", ""), runtime, data.get("shape_rule", "each"),
-                          data.get("elements", "full"), tuple(data.get("data_dependent", ()))))
+                          data.get("elements", "full"), tuple(data.get("data_dependent", ())),
+                          data.get("expect", "success")))
     check_ranges(cases, c)
     return with_profiles(cases, data, c)
 

@@ -332,8 +332,6 @@ def test_converted_case_files_give_the_same_outcomes_and_metrics(msopst_run, con
     assert (outcomes, metrics) == (32, 26)  # 15 static sub-cases in two modes, the dynamic one in two tests
 
 
-@pytest.mark.xfail(strict=True, reason="the case file's expect key is checked and written, but cases/load.py does "
-                                       "not yet pass it to Case (one-line change in a file outside this work)")
 def test_a_converted_expect_failed_case_keeps_its_outcome(msopst_run, converted_run):
     _, original, _ = msopst_run
     _, cases, _ = converted_run
