@@ -16,8 +16,8 @@ from aclcts.core.constants import DataType, ErrorCode, Format
 from aclcts.core.dtypes import numpy_dtype
 from aclcts.core.opmodel import canonical_attr
 from aclcts.drive import executor
-from aclcts.judge.compare import compare, default_policy
-from aclcts.judge.decorator import Judged
+from aclcts.judge.compare import compare
+from aclcts.judge.decorator import Judged, policy_for
 from aclcts.pytest_plugin.library import dynamic_cases
 from aclcts.reference import reference
 
@@ -98,7 +98,7 @@ def _differences(model, executed, expected_shapes, expected_arrays, inputs, into
                             f"and {elements * itemsize}")
             continue
         want = np.asarray(want).astype(actual.dtype)
-        result = compare(actual, want, default_policy(actual.dtype, model.family))
+        result = compare(actual, want, policy_for(model, tensor))
         judged.append(Judged(tensor.name, 0, result, named, actual.shape, actual=actual, expected=want))
         if not result.passed:
             problems.append(f"output {tensor.name}: differs from the reference (max abs {result.max_abs:.4g}, "
