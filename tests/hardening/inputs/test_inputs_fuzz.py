@@ -5,7 +5,9 @@ Seeds are the repository's real files (case files, the examples' single-op JSON,
 UTF-8, a duplicated key and deep nesting, or by one value replaced with a random one or removed; fully random YAML and
 JSON structures come beside them. The number of
 inputs per loader is the hypothesis profile's max_examples times FACTOR (the `ci` profile: a few seconds in all), or
-ACLCTS_FUZZ_EXAMPLES when set, e.g. ACLCTS_FUZZ_EXAMPLES=2000 for 12,000 inputs over the six loaders.
+ACLCTS_FUZZ_EXAMPLES when set, e.g. ACLCTS_FUZZ_EXAMPLES=2000 for 12,000 inputs over the six loaders. The `ci`
+profile derandomizes, so a long run explores new inputs only under another profile and seed:
+ACLCTS_HYPOTHESIS_PROFILE=default ACLCTS_FUZZ_EXAMPLES=2000 pytest THIS_FILE -p no:xdist --hypothesis-seed=N.
 """
 
 from __future__ import annotations
