@@ -12,11 +12,12 @@ from typing import Any
 import numpy as np
 
 from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, TensorCase
-from aclcts.cases.msopst import is_msopst_file, load_msopst_cases
+from aclcts.cases.msopst import FIXED, is_msopst_file, load_msopst_cases
 from aclcts.cases.prototype_check import check_prototype
 from aclcts.cases.profiles import check_ranges, with_profiles
-from aclcts.cases.schema import MODES, REFUSALS, CaseChecker, CaseFileError, check_case_file, refusal
-from aclcts.core.inputs import MAX_YAML_BYTES, file_problem, one_line, read_text
+from aclcts.cases.schema import (FIXED_KINDS, MODES, REFUSALS, CaseChecker, CaseFileError, check_case_file, data_file,
+                                 numbers, refusal)
+from aclcts.core.inputs import MAX_YAML_BYTES, file_problem, one_line, read_bytes, read_text
 from aclcts.core.yamlschema import parse_yaml
 from aclcts.core.opmodel import canonical_attr
 from aclcts.reference import reference
@@ -79,6 +80,43 @@ def _importable(folder: str) -> None:
     """Let a custom op's reference module (`reference: module:ATTR`) be imported from its case file's folder."""
     if folder not in sys.path:
         sys.path.append(folder)
+
+
+def _data_of(c: CaseChecker, source: str, tensor: TensorCase, case_id: str, spec: dict) -> list:
+    """An input's fixed data (`fixed` values or a raw `file` of its dtype) as the flat values msopst's draw takes,
+    checked against the case's shape: one value per element."""
+    (kind, args), = spec.items()
+    path = ("values", tensor.name, kind)
+    of = f"input {tensor.name} of case {case_id}"
+    if tensor.dynamic:
+        c.fail(path, f"an input with a static shape for fixed data ({of} has shape {list(tensor.shape)})")
+    count = int(np.prod(tensor.shape, dtype=np.int64))
+    if kind == "fixed":
+        flat = list(numbers(args))
+        if len(flat) != count:
+            c.fail(path, f"{count} value(s), the element count of {of} (shape {list(tensor.shape)})", len(flat))
+        return flat
+    full, size = data_file(source, args), count * tensor.np_dtype.itemsize
+    try:
+        got = os.stat(full).st_size
+    except OSError as exc:
+        raise c.problem(path, f"cannot read {full}: {exc.strerror or exc}") from None
+    if got != size:
+        c.fail(path, f"a file of {size} bytes, {count} {tensor.dtype_name} element(s) of {of} (shape "
+                     f"{list(tensor.shape)}); {args} has {got}")
+    try:
+        raw = read_bytes(full, "values", size, CaseFileError)
+    except CaseFileError as exc:
+        raise c.problem(path, str(exc)) from None
+    return np.frombuffer(raw, dtype=tensor.np_dtype).tolist()
+
+
+def _case_values(c: CaseChecker, source: str, values: dict, inputs: tuple[TensorCase, ...], case_id: str) -> dict:
+    """A case's `values`: the file's, with each non-constant input's fixed data read for this case's dtype and shape
+    and given as msopst's FIXED kind (the draw reshapes it)."""
+    given = [t for t in inputs if t.const is None and set(values.get(t.name, ())) & set(FIXED_KINDS)]
+    fixed = {t.name: _data_of(c, source, t, case_id, values[t.name]) for t in given}
+    return values | {name: {FIXED: flat} for name, flat in fixed.items()} if fixed else values
 
 
 def expand_file(source: str) -> list[Case]:
@@ -146,8 +184,9 @@ def expand_file(source: str) -> list[Case]:
         if case_id in seen:
             case_id = f"{case_id}-{d_index}.{s_index}.{a_index}"
         seen.add(case_id)
+        values = _case_values(c, source, data.get("values", {}), in_cases, case_id)
         cases.append(Case(case_id, op, data["family"], source, data["source"], data.get("reference", op), in_cases,
-                          out_cases, attrs, modes, data.get("values", {}), data.get("precision"), fmt,
+                          out_cases, attrs, modes, values, data.get("precision"), fmt,
                           data.get("dynamic_input", ""), runtime, data.get("shape_rule", "each"),
                           data.get("elements", "full"), tuple(data.get("data_dependent", ())),
                           data.get("expect", "success")))

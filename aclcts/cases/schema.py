@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from aclcts.core.files import inside, unsafe_name
+from aclcts.core.inputs import file_problem
 from aclcts.core.yamlpos import Path
 from aclcts.core.yamlschema import SchemaChecker
 
@@ -40,7 +43,13 @@ DYNAMIC_KEYS = ("shape_range", "runtime_shapes", "shape_rule", "elements", "data
 MODES = ("execute_v2", "handle")
 ATTR_TYPES = ("bool", "int", "float", "string", "list_bool", "list_int", "list_float", "list_string",
               "list_list_int", "data_type", "list_data_type")
-DISTRIBUTIONS = ("uniform", "normal", "integers", "choice", "special", "positive")
+#: msopst's data_distribute names (aclcts.cases.msopst.DISTRIBUTIONS, which imports this module); a case file draws
+#: with one as `msopst_<name>: [min, max]`, msopst's value_range, by msopst's data rules.
+MSOPST_DISTRIBUTIONS = ("uniform", "normal", "beta", "laplace", "triangular", "relu", "sigmoid", "softmax", "tanh")
+MSOPST_KINDS = tuple(f"msopst_{name}" for name in MSOPST_DISTRIBUTIONS)
+#: Kinds that give an input's data instead of drawing it: the values themselves, or a raw file of them.
+FIXED_KINDS = ("fixed", "file")
+DISTRIBUTIONS = ("uniform", "normal", "integers", "choice", "special", "positive") + FIXED_KINDS + MSOPST_KINDS
 #: The smallest and largest int a distribution parameter may be (NumPy's generator draws int64).
 INT64 = (-2 ** 63, 2 ** 63 - 1)
 #: How a dynamic case's runtime input shapes relate (strategies.model_shapes) and which element values it draws.
@@ -134,6 +143,25 @@ def _special(args: Any) -> bool:
     return isinstance(args, list) and len(args) <= 1 and all(_finite(v) and 0 <= v <= 1 for v in args)
 
 
+def numbers(value: Any) -> Iterator[Any]:
+    """The leaves of a (nested) list, in order; value itself when it is not a list."""
+    if not isinstance(value, list):
+        yield value
+        return
+    for item in value:
+        yield from numbers(item)
+
+
+def _fixed(args: Any) -> bool:
+    """Whether args is a list (nested lists allowed) of numbers: ints within INT64, floats (inf and NaN too), bools."""
+    return isinstance(args, list) and all(_int64(v) or isinstance(v, (bool, float)) for v in numbers(args))
+
+
+def _file(args: Any) -> bool:
+    """Whether args is a relative path whose every part is a plain name (no '..', '.', empty part or NUL)."""
+    return isinstance(args, str) and all(unsafe_name(part) is None for part in args.split("/"))
+
+
 #: Each distribution's check of its parameters and what the error says they should be.
 PARAMETERS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "uniform": (_range, "a [low, high] pair of finite numbers with low <= high and a finite high - low"),
@@ -143,7 +171,51 @@ PARAMETERS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "normal": (_normal, "a [mean, std] pair of finite numbers with std >= 0"),
     "choice": (_choice, "a non-empty list of numbers"),
     "special": (_special, "[] or [fraction] with 0 <= fraction <= 1"),
-}
+    "fixed": (_fixed, "a list of numbers (nested lists allowed), one per element of the input"),
+    "file": (_file, "a relative path of plain names (no '..', '.', empty part or NUL) to a raw data file"),
+} | {kind: (_range, "a [min, max] pair of finite numbers with min <= max and a finite max - min (msopst's "
+                    "value_range)") for kind in MSOPST_KINDS}
+
+
+def data_file(source: str, name: str) -> str:
+    """The path of a `file:` value: name relative to the case file's folder."""
+    return os.path.join(os.path.dirname(os.path.abspath(source)), name)
+
+
+def _check_values(c: CaseChecker, data: dict, source: str) -> None:
+    """Each `values` entry: an input (or default) with one known kind, its parameters, a data file inside the case
+    file's folder."""
+    for name, spec in data.get("values", {}).items():
+        path = ("values", name)
+        if name != "default" and name not in data["inputs"]:
+            c.fail(path, "an input name or 'default'", name)
+        c.kind(spec, dict, path, "a mapping with one distribution (" + ", ".join(DISTRIBUTIONS) + ")")
+        if len(spec) != 1 or next(iter(spec)) not in DISTRIBUTIONS:
+            c.fail(path, "exactly one of " + ", ".join(DISTRIBUTIONS), spec)
+        (kind, args), = spec.items()
+        if name == "default" and kind in FIXED_KINDS:
+            c.fail(path + (kind,), "a distribution: fixed data (fixed, file) is given per input, not as the default")
+        if not PARAMETERS[kind][0](args):
+            c.fail(path + (kind,), PARAMETERS[kind][1], args if kind != "fixed" else _first_bad(args))
+        if kind == "file":
+            _check_data_file(c, path + (kind,), source, args)
+
+
+def _first_bad(args: Any) -> Any:
+    """What a `fixed` error shows: the first leaf that is not a number, or the value when it is not a list."""
+    if not isinstance(args, list):
+        return args
+    return next(v for v in numbers(args) if not (_int64(v) or isinstance(v, (bool, float))))
+
+
+def _check_data_file(c: CaseChecker, path: Path, source: str, name: str) -> None:
+    """A `file:` value names a regular file inside the case file's folder (symbolic links resolved)."""
+    full = data_file(source, name)
+    if not inside(os.path.dirname(os.path.abspath(source)), os.path.realpath(full)):
+        c.fail(path, "a file inside the case file's folder (a symbolic link leads out of it)", name)
+    problem = file_problem(full)
+    if problem is not None:
+        c.fail(path, f"a regular file relative to the case file ({full}: {problem})", name)
 
 
 def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes: set[str]) -> None:
@@ -212,16 +284,7 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
         if not isinstance(values, (int, float)) and not (
                 isinstance(values, list) and all(isinstance(v, (int, float)) for v in values)):
             c.fail(("const", name), "a number or a list of numbers", values)
-    for name, spec in data.get("values", {}).items():
-        path = ("values", name)
-        if name != "default" and name not in data["inputs"]:
-            c.fail(path, "an input name or 'default'", name)
-        c.kind(spec, dict, path, "a mapping with one distribution (" + ", ".join(DISTRIBUTIONS) + ")")
-        if len(spec) != 1 or next(iter(spec)) not in DISTRIBUTIONS:
-            c.fail(path, "exactly one of " + ", ".join(DISTRIBUTIONS), spec)
-        (kind, args), = spec.items()
-        if not PARAMETERS[kind][0](args):
-            c.fail(path + (kind,), PARAMETERS[kind][1], args)
+    _check_values(c, data, source)
     if "expect" in data:
         c.one_of(data["expect"], EXPECTS, ("expect",))
     if "profiles" in data:

@@ -6,11 +6,15 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from aclcts.atc import generate_singleop_json
 from aclcts.atc.parser import parse_singleop
 from aclcts.cases import Case, CaseFileError, case_files, expand_file, load_cases
+from aclcts.cases.msopst import DISTRIBUTIONS, msopst_draw
+from aclcts.cases.schema import MSOPST_DISTRIBUTIONS
+from aclcts.cases.values import draw_inputs
 
 LIBRARY = Path(__file__).resolve().parents[2] / "cases"
 
@@ -182,6 +186,73 @@ def test_bad_distribution(tmp_path):
 def test_distribution_for_an_unknown_input(tmp_path):
     source = write(tmp_path, MINIMAL + ["values:", "  x9: {uniform: [0, 1]}"])
     assert_names(error_of(source), source, 11, "values.x9")
+
+
+#: One shape set of MINIMAL's Add (x1 [2, 3], x2 [3]) for the fixed-data tests: 6 and 3 elements.
+FIXED_SHAPES = MINIMAL[:7] + ["  - [[2, 3], [3]]"]
+
+
+def test_fixed_data_and_msopst_draws_are_what_the_inputs_get(tmp_path):
+    np.arange(6, dtype=np.float32).tofile(tmp_path / "x1.bin")
+    source = write(tmp_path, replaced(6, "dtypes: [float32]")[:7] + ["  - [[2, 3], [3]]", "values:",
+                                                                     "  x1: {file: x1.bin}",
+                                                                     "  x2: {fixed: [[1.5], [.nan], [-2]]}"])
+    (case, *_) = expand_file(source)
+    x1, x2 = draw_inputs(case, 7)
+    assert x1.dtype == np.float32 and x1.tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert np.array_equal(x2, np.array([1.5, np.nan, -2], np.float32), equal_nan=True)
+    source = write(tmp_path, FIXED_SHAPES + ["values:", "  x1: {msopst_triangular: [0, 1]}",
+                                             "  x2: {msopst_tanh: [-4, 4]}"], "draws.yaml")
+    for case in expand_file(source)[:2]:
+        x1, x2 = draw_inputs(case, 7)
+        rng = np.random.default_rng(7)
+        assert np.array_equal(x1, msopst_draw("msopst_triangular", [0, 1], (2, 3), x1.dtype, rng))
+        assert np.array_equal(x2, msopst_draw("msopst_tanh", [-4, 4], (3,), x2.dtype, rng))
+        assert (0 <= x1).all() and (x1 <= 1).all() and (np.abs(x2) < 1).all()
+
+
+def test_the_msopst_kinds_are_msopsts_distributions():
+    assert MSOPST_DISTRIBUTIONS == DISTRIBUTIONS
+
+
+@pytest.mark.parametrize("values, field, words", [
+    (["  x1: {fixed: [1, 2]}"], "values.x1.fixed", "expected 6 value(s), the element count of input x1 of case "
+                                                   "Add-float16-2x3_3 (shape [2, 3]), got 2"),
+    (["  x1: {fixed: [[1, 2, 3], [4, 5, x]]}"], "values.x1.fixed", "got 'x'"),
+    (["  x1: {fixed: 1.5}"], "values.x1.fixed", "a list of numbers (nested lists allowed)"),
+    (["  x1: {fixed: [1, 2, 3, 4, 5, 9223372036854775808]}"], "values.x1.fixed", "got 9223372036854775808"),
+    (["  default: {fixed: [1]}"], "values.default.fixed", "fixed data (fixed, file) is given per input"),
+    (["  x1: {file: missing.bin}"], "values.x1.file", "No such file or directory"),
+    (["  x1: {file: ../outside.bin}"], "values.x1.file", "no '..'"),
+    (["  x1: {file: /etc/passwd}"], "values.x1.file", "a relative path"),
+    (["  x1: {file: [a.bin]}"], "values.x1.file", "got ['a.bin']"),
+    (["  x1: {file: sub}"], "values.x1.file", "a folder, not a regular file"),
+    (["  x1: {file: link.bin}"], "values.x1.file", "a file inside the case file's folder"),
+    (["  x1: {file: short.bin}"], "values.x1.file", "a file of 12 bytes, 6 float16 element(s) of input x1 of case "
+                                                    "Add-float16-2x3_3 (shape [2, 3]); short.bin has 10"),
+    (["  x1: {msopst_beta: [2, 1]}"], "values.x1.msopst_beta", "min <= max"),
+    (["  x1: {msopst_relu: [.inf, 1]}"], "values.x1.msopst_relu", "finite numbers"),
+    (["  x1: {msopst_relu: 1}"], "values.x1.msopst_relu", "a [min, max] pair"),
+    (["  x1: {msopst_gamma: [0, 1]}"], "values.x1", "msopst_tanh"),
+])
+def test_bad_fixed_data_or_msopst_draw_names_file_line_and_field(tmp_path, values, field, words):
+    (tmp_path / "sub").mkdir()
+    (tmp_path.parent / "outside.bin").write_bytes(bytes(12))
+    (tmp_path / "link.bin").symlink_to(tmp_path.parent / "outside.bin")
+    (tmp_path / "short.bin").write_bytes(bytes(10))
+    source = write(tmp_path, FIXED_SHAPES + ["values:"] + values)
+    message = error_of(source)
+    assert_names(message, source, 10, field)
+    assert words in message, message
+
+
+def test_fixed_data_of_a_dynamic_input_is_refused(tmp_path):
+    source = write(tmp_path, ["op: Add", "family: elementwise", "source: x", "inputs: [x1, x2]", "outputs: [y]",
+                              "dtypes: [float32]", "shapes: [{x1: [-1, 3], x2: [3], y: [-1, 3]}]",
+                              "shape_range: {x1: [[1, 4]], y: [[1, 4]]}", "values:", "  x1: {fixed: [1, 2, 3]}"])
+    message = error_of(source)
+    assert_names(message, source, 10, "values.x1.fixed")
+    assert "an input with a static shape for fixed data" in message, message
 
 
 def test_bad_mode(tmp_path):
