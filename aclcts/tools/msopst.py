@@ -1,12 +1,13 @@
 """`aclcts msopst convert CASE.json -o FILE.yaml`: msopst case JSON written as aclcts case files.
 
 Each msopst sub-case becomes one aclcts case file named after it (`name:` keeps msopst's sub-case name as the case
-id). A golden function (or the lack of any reference) is kept through a small generated module next to the case files
-that the case files name as `reference: module:ATTR`. What an aclcts case file cannot say exactly (msopst's beta,
-laplace, triangular, relu, sigmoid, softmax and tanh draws, integer or bool draws, a fixed `value` of a non-constant
-input: the case-file schema has no such distribution and no fixed-data kind) is approximated by the nearest case-file
-distribution, said in a comment of the converted file and on stderr, one line per field, and the exit status is 1.
-`expect: "failed"` is carried as the case file's `expect` key.
+id, so the converted case draws from the same seed). A golden function (or the lack of any reference) is kept through
+a small generated module next to the case files that the case files name as `reference: module:ATTR`. Input data are
+carried exactly: a fixed `value` as `fixed: [...]`, or a .bin `value` copied beside the case file as
+`file: <case>.<input>.bin`; a draw as `msopst_<data_distribute>: value_range` (a float uniform one as `uniform`, which
+draws the same). What a case file still cannot say (a fixed `value` of a dynamic input: a case file's fixed data has
+one shape) is approximated by a uniform draw over its range, said in a comment of the converted file and on stderr, one
+line per field, and the exit status is 1. `expect: "failed"` is carried as the case file's `expect` key.
 """
 
 from __future__ import annotations
@@ -18,49 +19,65 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
 from aclcts.cases import Case, CaseFileError
-from aclcts.cases.case import FORMAT_BY_NAME
-from aclcts.cases.msopst import DRAW_PREFIX, FIXED, load_msopst_cases
+from aclcts.cases.case import FORMAT_BY_NAME, TensorCase
+from aclcts.cases.msopst import DRAW_PREFIX, FIXED, INFO, load_msopst_cases
 from aclcts.core.files import write_atomically
 
 PROG = "aclcts msopst"
 HEADER = "# Converted by `aclcts msopst convert` from msopst case {file}, sub-case {name}.\n"
 
 
-def _values(case: Case, notes: list[str]) -> dict[str, Any]:
-    """The case file's `values`: msopst's draws that aclcts draws identically, else the nearest, with a note."""
+def _data_file(case: Case, given: str) -> bytes:
+    """The bytes of an msopst `value` .bin (absolute, or relative to the msopst case file)."""
+    return Path(given if os.path.isabs(given) else os.path.join(os.path.dirname(os.path.abspath(case.file)),
+                                                                given)).read_bytes()
+
+
+def _fixed(case: Case, tensor: TensorCase, given: Any, files: dict[str, bytes]) -> dict[str, Any]:
+    """A fixed `value`'s kind: a .bin copied beside the case file as `file:`, a literal list as `fixed:` (complex
+    values, which YAML cannot write, as a .bin of the input's dtype); the files to write go into files."""
+    flat = case.values[tensor.name][FIXED]
+    if isinstance(given, str):
+        data = _data_file(case, given)
+    elif tensor.np_dtype.kind == "c":
+        data = np.asarray(flat, tensor.np_dtype).tobytes()
+    else:
+        return {"fixed": list(flat)}
+    name = f"{case.id}.{tensor.name}.bin"
+    files[name] = data
+    return {"file": name}
+
+
+def _values(case: Case, notes: list[str], files: dict[str, bytes]) -> dict[str, Any]:
+    """The case file's `values`: each input's data as msopst gives or draws it (a float uniform draw as the case file's
+    own `uniform`, which draws the same); what a case file cannot carry, approximated with a note."""
     result: dict[str, Any] = {}
-    for tensor in case.inputs:
+    described = INFO[case.id].op_params["input_desc"]
+    for tensor, desc in zip(case.inputs, described):
         if tensor.const is not None:
             continue
-        if case.expect == "failed":
-            notes.append(f"{case.id}: input {tensor.name}: expect \"failed\": drawn from the case-file defaults (a "
-                         "case file's range is checked by computing its reference, which such a case may not have)")
-            continue
         (kind, args), = case.values[tensor.name].items()
-        exact_float = tensor.np_dtype.kind == "f"
-        if kind == FIXED:
+        if kind == FIXED and tensor.dynamic:
             low, high = float(min(args)), float(max(args))
-            notes.append(f"{case.id}: input {tensor.name}: a fixed value (case files have no fixed-data kind) is drawn "
-                         f"uniform in [{low}, {high}] instead")
+            notes.append(f"{case.id}: input {tensor.name}: a fixed value of a dynamic input (a case file's fixed data "
+                         f"has one shape) is drawn uniform in [{low}, {high}] instead")
             result[tensor.name] = {"uniform": [low, high]}
-        elif kind == DRAW_PREFIX + "normal":
-            result[tensor.name] = {"normal": [float(args[0]), abs(float(args[1])) + 1e-4]}
-        else:
-            if kind != DRAW_PREFIX + "uniform":
-                notes.append(f"{case.id}: input {tensor.name}: data_distribute {kind[len(DRAW_PREFIX):]} (no such "
-                             f"case-file distribution) is drawn uniform in {list(args)} instead")
-            elif not exact_float:
-                notes.append(f"{case.id}: input {tensor.name}: {tensor.dtype_name} uniform draws are aclcts' "
-                             "(integers in the range), not msopst's truncated floats")
+        elif kind == FIXED:
+            result[tensor.name] = _fixed(case, tensor, desc.get("value"), files)
+        elif kind == DRAW_PREFIX + "uniform" and tensor.np_dtype.kind == "f":
             result[tensor.name] = {"uniform": [float(v) for v in args]}
+        else:
+            result[tensor.name] = {kind: [float(v) for v in args]}
     return result
 
 
-def case_document(case: Case, reference: str, notes: list[str]) -> dict[str, Any]:
-    """The aclcts case file of one msopst sub-case, as a mapping in the keys' documented order."""
+def case_document(case: Case, reference: str, notes: list[str], files: dict[str, bytes]) -> dict[str, Any]:
+    """The aclcts case file of one msopst sub-case, as a mapping in the keys' documented order; the data files it
+    names (by name, beside it) go into files."""
     doc: dict[str, Any] = {
         "name": case.id, "op": case.op, "family": case.family, "source": case.source, "reference": reference,
         "inputs": [t.name for t in case.inputs], "outputs": [t.name for t in case.outputs],
@@ -72,7 +89,7 @@ def case_document(case: Case, reference: str, notes: list[str]) -> dict[str, Any
         doc["const"] = const
     if case.attrs:
         doc["attrs"] = [{a.name: {"type": a.type, "value": v} for a, v in zip(case.attrs, case.attr_values().values())}]
-    doc["values"] = _values(case, notes)
+    doc["values"] = _values(case, notes, files)
     doc["precision"] = case.precision
     doc["format"] = {v: k for k, v in FORMAT_BY_NAME.items()}[case.format]
     if case.expect != "success":
@@ -106,7 +123,10 @@ def convert(source: str, out: Path) -> list[str]:
             attrs.append((attr, case.id))
             reference = f"{module}:{attr}"
         case_notes: list[str] = []
-        doc = case_document(case, reference, case_notes)
+        files: dict[str, bytes] = {}
+        doc = case_document(case, reference, case_notes, files)
+        for name, data in files.items():
+            write_atomically(folder / name, data)
         comments = "".join(f"# not exact: {note}\n" for note in case_notes)
         text = HEADER.format(file=os.path.basename(source), name=case.id) + comments + yaml.safe_dump(
             doc, sort_keys=False, default_flow_style=None, width=120)

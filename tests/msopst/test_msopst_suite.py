@@ -15,6 +15,9 @@ import numpy as np
 import pytest
 import yaml
 
+from aclcts.cases import expand_file
+from aclcts.cases.msopst import load_msopst_cases
+from aclcts.cases.values import draw_inputs
 from aclcts.report.records import read_report
 from aclcts.tools.msopst import main as msopst_main
 
@@ -30,10 +33,6 @@ EXPECTED_FAILURE = "Test_Add_mismatched_shapes_case_001_ND_float32"
 FUZZED = ["Test_Relu_fuzz_fuzz_case_001_ND_float32", "Test_Relu_fuzz_fuzz_case_002_ND_float32",
           "Test_Add_fuzz_impl_fuzz_case_001_ND_float32", "Test_Add_fuzz_impl_fuzz_case_002_ND_float32"]
 REDUCE = [f"Test_ReduceSumD_001_sub_case_00{i}_ND_{t}" for i, t in zip(range(1, 5), ["float32", "float16"] * 2)]
-#: Sub-cases whose data `aclcts msopst convert` cannot carry (a case file has no fixed-data kind and none of msopst's
-#: triangular/tanh draws): their outcomes are compared, their metrics (of other data) are not.
-APPROXIMATED = ["Test_Add_bin_case_001_ND_float32", "Test_Relu_builtin_case_001_ND_float16",
-                "Test_Relu_fuzz_fuzz_case_002_ND_float32"]
 DYNAMIC = "Test_Add_dynamic_case_001_ND_float32"
 #: st_report.json's keys at each level (msopst.md §8.2).
 REPORT_KEYS, ENTRY_KEYS = {"run_cmd", "report_list", "summary"}, {"case_name", "status", "expect", "trace_detail"}
@@ -307,29 +306,27 @@ def test_a_case_without_golden_or_builtin_reference_says_no_numeric_reference(tm
 
 @pytest.fixture(scope="module")
 def converted_run(tmp_path_factory):
-    """Every example file converted (exit 1: notes on the approximated fields) and the converted files run."""
+    """Every example file converted (exit 0: every field carried exactly) and the converted files run."""
     out = tmp_path_factory.mktemp("msopst-converted")
-    for name, code in (("add_case.json", 1), ("relu_case.json", 1), ("reduce_case.json", 0), ("fuzz_case.json", 1)):
-        assert msopst_main(["convert", str(DATA / name), "-o", str(out / "cases")]) == code
+    for name in ("add_case.json", "relu_case.json", "reduce_case.json", "fuzz_case.json"):
+        assert msopst_main(["convert", str(DATA / name), "-o", str(out / "cases")]) == 0
     return run_suite(out / "cases", out, *SELECTION)
 
 
 def test_converted_case_files_give_the_same_outcomes_and_metrics(msopst_run, converted_run):
-    """Outcomes of every sub-case but the expect-failed one (next test); metrics of every sub-case whose data convert
-    carries exactly (all but APPROXIMATED: their inputs differ, so their metrics do)."""
+    """Outcomes and metrics of every sub-case but the expect-failed one (next test): convert carries every input's
+    data exactly (fixed values, .bin files and msopst's draws), so the converted cases compare the same data."""
     _, original, _ = msopst_run
     _, cases, _ = converted_run
-    outcomes = metrics = 0
+    compared = 0
     for test_id, record in original.items():
         if case_of(test_id) == EXPECTED_FAILURE:
             continue
         again = cases[test_id]
         assert again["status"] == record["status"] == "passed", test_id
-        outcomes += 1
-        if case_of(test_id) not in APPROXIMATED:
-            assert again["metrics"] == record["metrics"], test_id
-            metrics += 1
-    assert (outcomes, metrics) == (32, 26)  # 15 static sub-cases in two modes, the dynamic one in two tests
+        assert again["metrics"] == record["metrics"], test_id
+        compared += 1
+    assert compared == 32  # 15 static sub-cases in two modes, the dynamic one in two tests
 
 
 def test_a_converted_expect_failed_case_keeps_its_outcome(msopst_run, converted_run):
@@ -339,20 +336,57 @@ def test_a_converted_expect_failed_case_keeps_its_outcome(msopst_run, converted_
     assert ids and all(cases[t]["status"] == original[t]["status"] == "xfailed" for t in ids)
 
 
-def test_convert_carries_expect_and_comments_each_approximated_field(tmp_path, capsys):
-    assert msopst_main(["convert", str(DATA / "add_case.json"), "-o", str(tmp_path)]) == 1
-    warnings = [w for w in capsys.readouterr().err.splitlines() if "Test_Add_bin" in w]
-    assert warnings == [
-        "aclcts msopst: not exact: Test_Add_bin_case_001_ND_float32: input x1: a fixed value (case files have no "
-        "fixed-data kind) is drawn uniform in [-6.0, 5.0] instead",
-        "aclcts msopst: not exact: Test_Add_bin_case_001_ND_float32: input x2: data_distribute triangular (no such "
-        "case-file distribution) is drawn uniform in [0.0, 1.0] instead"]
-    text = (tmp_path / "Test_Add_bin_case_001_ND_float32.yaml").read_text().splitlines()
-    assert [line[len("# not exact: "):] for line in text if line.startswith("# not exact: ")] == [
-        w.partition("not exact: ")[2] for w in warnings]
+def test_convert_carries_expect_fixed_data_and_msopst_draws_exactly(tmp_path, capsys):
+    assert msopst_main(["convert", str(DATA / "add_case.json"), "-o", str(tmp_path)]) == 0
+    assert capsys.readouterr().err == ""
+    text = (tmp_path / "Test_Add_bin_case_001_ND_float32.yaml").read_text()
+    assert "not exact" not in text
+    values = yaml.safe_load(text)["values"]
+    assert values == {"x1": {"file": "Test_Add_bin_case_001_ND_float32.x1.bin"},
+                      "x2": {"msopst_triangular": [0.0, 1.0]}}
+    assert (tmp_path / values["x1"]["file"]).read_bytes() == (DATA / "add_x1_3x4_float32.bin").read_bytes()
     failed = yaml.safe_load((tmp_path / f"{EXPECTED_FAILURE}.yaml").read_text())
     assert failed["expect"] == "failed"
-    assert "expect" not in yaml.safe_load((tmp_path / "Test_Add_001_sub_case_001_ND_float16.yaml").read_text())
+    assert failed["values"] == {"x1": {"uniform": [0.1, 1.0]}, "x2": {"uniform": [0.1, 1.0]}}  # msopst's defaults
+    first = yaml.safe_load((tmp_path / "Test_Add_001_sub_case_001_ND_float16.yaml").read_text())
+    assert "expect" not in first
+    assert first["values"] == {"x1": {"uniform": [-1.0, 1.0]}, "x2": {"msopst_normal": [0.0, 2.0]}}
+
+
+def test_convert_writes_a_literal_value_as_fixed_and_draws_the_same_inputs(tmp_path):
+    source = tmp_path / "literal.json"
+    source.write_text(json.dumps([{
+        "case_name": "Test_Literal", "op": "Add",
+        "input_desc": [{"name": "x1", "format": "ND", "type": "int32", "shape": [2, 2], "value": [[1, -2], [3, 4]]},
+                       {"name": "x2", "format": "ND", "type": "int32", "shape": [2, 2],
+                        "data_distribute": "sigmoid", "value_range": [-3, 3]}],
+        "output_desc": [{"name": "y", "format": "ND", "type": "int32", "shape": [2, 2]}]}]))
+    out = tmp_path / "out.yaml"
+    assert msopst_main(["convert", str(source), "-o", str(out)]) == 0
+    assert yaml.safe_load(out.read_text())["values"] == {"x1": {"fixed": [1, -2, 3, 4]},
+                                                         "x2": {"msopst_sigmoid": [-3.0, 3.0]}}
+    (original,) = load_msopst_cases(str(source))
+    (converted, *_) = expand_file(str(out))
+    assert converted.id == original.id
+    for mine, theirs in zip(draw_inputs(converted, 11), draw_inputs(original, 11)):
+        assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs)
+
+
+def test_convert_notes_the_fixed_value_of_a_dynamic_input_it_cannot_carry(tmp_path, capsys):
+    source = tmp_path / "dynamic.json"
+    dynamic = {"name": "x1", "format": "ND", "type": "float32", "shape": [-1], "typical_shape": [3],
+               "shape_range": [[1, 8]]}
+    source.write_text(json.dumps([{
+        "case_name": "Test_Dynamic_value", "op": "Relu", "input_desc": [{**dynamic, "value": [1.0, -2.0, 3.0]}],
+        "output_desc": [{**dynamic, "name": "y"}]}]))
+    out = tmp_path / "out.yaml"
+    assert msopst_main(["convert", str(source), "-o", str(out)]) == 1
+    warning = ("Test_Dynamic_value_case_001_ND_float32: input x1: a fixed value of a dynamic input (a case file's fixed "
+               "data has one shape) is drawn uniform in [-2.0, 3.0] instead")
+    assert capsys.readouterr().err.splitlines() == [f"aclcts msopst: not exact: {warning}"]
+    assert f"# not exact: {warning}" in out.read_text().splitlines()
+    (case, *_) = expand_file(str(out))
+    assert case.values == {"x1": {"uniform": [-2.0, 3.0]}}
 
 
 def test_convert_exit_codes(tmp_path):
