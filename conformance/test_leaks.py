@@ -20,9 +20,10 @@ import pytest
 from aclcts.drive import flow
 
 from aclcts.drive import executor
-from aclcts.cases import Case, load_cases
+from aclcts.cases import Case
 from aclcts.cases.values import draw_inputs
 from aclcts.core.constants import DataType, Format, MemMallocPolicy
+from aclcts.pytest_plugin.library import library_cases
 
 pytestmark = pytest.mark.leak
 
@@ -54,14 +55,13 @@ def synchronize(acl: Any, stream: int) -> None:
     flow.check(acl.rt.synchronize_stream_with_timeout(stream, SYNC_TIMEOUT_MS), "acl.rt.synchronize_stream_with_timeout")
 
 
-def library(config: pytest.Config, folder: str, wanted: Callable[[Case], bool], what: str) -> Case:
-    """The first case (of --cases, else of the repository's cases/<folder>) that `wanted` accepts; skip if none."""
-    paths = config.getoption("--cases") or [str(config.rootpath / "cases" / folder)]
-    existing = [p for p in paths if Path(p).exists()]
-    for case in load_cases(existing) if existing else []:
-        if wanted(case):
+def library(config: pytest.Config, family: str, wanted: Callable[[Case], bool], what: str) -> Case:
+    """The first case of the run's case library (--cases, else cases/) of the family that `wanted` accepts; skip if
+    none."""
+    for case in library_cases(config):
+        if case.family == family and wanted(case):
             return case
-    pytest.skip(f"no {what} case in {', '.join(paths)}; that lifecycle is not checked")
+    pytest.skip(f"no {what} case in the run's case library; that lifecycle is not checked")
 
 
 def _is_flow_case(case: Case) -> bool:

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from aclcts.drive import flow
-from aclcts.cases import Case, load_cases
+from aclcts.cases import Case
+from aclcts.pytest_plugin.library import library_cases
 from aclcts.cases.values import draw_inputs
 from aclcts.core.constants import DataType, Format, MemMallocPolicy
 from aclcts.drive import executor
@@ -35,12 +36,11 @@ JOIN_TIMEOUT = 120.0
 @pytest.fixture(scope="module")
 def binary_cases(pytestconfig: pytest.Config) -> list[Case]:
     """Up to three elementwise cases of different ops: two int32 inputs and one output of one static shape."""
-    paths = pytestconfig.getoption("--cases") or [str(pytestconfig.rootpath / "cases" / "elementwise")]
     chosen: dict[str, Case] = {}
-    for case in load_cases(paths):
+    for case in library_cases(pytestconfig):
         tensors = case.inputs + case.outputs
         shape = case.inputs[0].shape if case.inputs else ()
-        if (case.op not in chosen and "handle" in case.modes and len(case.inputs) == 2 and len(case.outputs) == 1
+        if (case.family == "elementwise" and case.op not in chosen and "handle" in case.modes and len(case.inputs) == 2 and len(case.outputs) == 1
                 and not case.attrs and shape and 0 not in shape
                 and all(t.dtype == INT32 and t.const is None and t.shape == shape for t in tensors)):
             chosen[case.op] = case

@@ -41,6 +41,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--model-dir", default=None, help="op models built by ATC (required with --backend=npu)")
     group.addoption("--cases", nargs="+", default=None, action="extend",
                     help="case files or folders (default: the repository's cases/)")
+    group.addoption("--ops", default=None, metavar="OP[,OP...]",
+                    help="run only the cases (and golden cases) of these op types, e.g. --ops=Add,MatMul")
+    group.addoption("--smoke", action="store_true",
+                    help="run the smoke selection: the step tests' own models and one case per family and kind "
+                         "(static or dynamic, modes, const inputs); its size does not grow with the library")
     group.addoption("--aclcts-seed", type=int, default=DEFAULT_SEED, help=f"input seed (default {DEFAULT_SEED})")
     group.addoption("--model-cache", default=None, metavar="DIR|off",
                     help="compiled-model cache folder (default $ACLCTS_MODEL_CACHE or ~/.cache/aclcts/models); "

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 #: Options that change what a test does, repeated in its reproducing command line when the run gave them.
-REPRO_OPTIONS = ("--model-dir", "--device-id", "--golden-dir", "--model-cache", "--error-codes",
+REPRO_OPTIONS = ("--ops", "--smoke", "--model-dir", "--device-id", "--golden-dir", "--model-cache", "--error-codes",
                  "--error-codes-lenient", "--isolate", "--cann-version", "--expectations-today", "--timeout",
                  "--timeout-method", "--memory-budget", "--hypothesis-profile", "--hypothesis-seed", "--rootdir", "-c", "--import-mode",
                  "--noconftest")

@@ -31,10 +31,11 @@ from aclcts.drive.backends import Backend, BackendError, device_problem, load_ba
 from aclcts.drive.resources import LeakedObjects
 from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.load import case_files
+from aclcts.cases.selection import of_ops, smoke
 from aclcts.cases.values import draw_inputs
 from aclcts.core.error_codes import ErrorCodesError, load_error_codes
-from aclcts.pytest_plugin.library import (CASES, DYNAMIC_CASES, GOLDEN, dynamic_cases, golden_folder, library_cases,
-                                          suite_model_cases)
+from aclcts.pytest_plugin.library import (CASES, DYNAMIC_CASES, GOLDEN, SUITE_MODEL_CASES, dynamic_cases, golden_folder,
+                                          library_cases, suite_model_cases)
 from aclcts.drive.resources import TrackingAcl
 from aclcts.pytest_plugin.tuning import unrewritten
 from aclcts.pytest_plugin.xdist_usage import raise_usage_error, usage_error
@@ -57,7 +58,7 @@ def pytest_configure(config: pytest.Config) -> None:
         cases = load_cases([p for p in paths if Path(p).exists() or config.getoption("--cases")], kind="all",
                            warn=warn)
         shipped = config.rootpath / "cases" / "dynamic"
-        cases += load_cases([str(shipped)], kind="dynamic", warn=warn) if shipped.is_dir() else []
+        own = load_cases([str(shipped)], kind="dynamic", warn=warn) if shipped.is_dir() else []
     except CaseFileError as exc:
         usage_error(config, f"case library: {exc}")
         return
@@ -66,14 +67,37 @@ def pytest_configure(config: pytest.Config) -> None:
         usage_error(config, f"--cases {empty[0]}: the folder holds no case file (*.yaml, *.yml, msopst *.json); a run that selects "
                             "no case tests nothing")
         return
+    try:
+        cases, golden_cases = _narrowed(config, cases, _golden_cases(config))
+    except ValueError as exc:
+        usage_error(config, str(exc))
+        return
+    cases += own
     config.stash[CASES] = [c for c in cases if not c.dynamic]
     config.stash[DYNAMIC_CASES] = list({c.id: c for c in cases if c.dynamic}.values())
-    config.stash[GOLDEN] = _golden_cases(config)
+    config.stash[GOLDEN] = golden_cases
     problem = _load_session_needs(config)
     if problem:
         usage_error(config, problem)
         return
     allure_report.configure(config)
+
+
+def _narrowed(config: pytest.Config, cases: list[Case], golden_cases: list) -> tuple[list[Case], list]:
+    """The case library and golden cases narrowed by --ops and --smoke; ValueError (the usage line) for an --ops name
+    that no case has."""
+    spelled = config.getoption("--ops")
+    ops = [op.strip() for op in (spelled or "").split(",") if op.strip()]
+    unknown = sorted(set(ops) - {c.op for c in cases} - {g.case.op for g in golden_cases})
+    if unknown:
+        raise ValueError(f"--ops={spelled}: no case of op type {', '.join(unknown)} in the case library or the golden "
+                         "store; expected op types as the case files name them, e.g. --ops=Add,MatMul")
+    if ops:
+        cases = of_ops(cases, ops)
+        golden_cases = [g for g in golden_cases if g.case.op in ops]
+    if config.getoption("--smoke"):
+        cases = smoke(cases, keep=[case_id for _, case_id in SUITE_MODEL_CASES])
+    return cases, golden_cases
 
 
 def _load_session_needs(config: pytest.Config) -> str | None:
