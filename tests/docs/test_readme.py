@@ -154,6 +154,17 @@ RULES: tuple[Rule, ...] = (
          "that exists, or a requirement the installed version meets"),
     Rule(r"^(npx|npm|allure) ", "skip",
          "Allure's report generator is an npm package that needs Java; neither is installed for the tests"),
+    Rule(r"--report=build/(base|new)\.jsonl", "rewrite",
+         "README's comparison of a clean and a faulted run: both run over the ops its two faults change (Add, Exp), "
+         "so that the diff that follows shows the new failures and the drift README names",
+         lambda words, copy: [[*words, "--ops=Add,Exp"]]),
+    Rule(r"^(\S+=\S+ )*pytest conformance/(?!\S)(?!.*( -k | -m |--cases|--report=build/(base|new)\.jsonl))", "rewrite",
+         "a whole-suite run: over the smoke selection (--smoke: the step tests and one case per family and kind), so "
+         "that this test's time does not grow with the case library; CI's `pytest conformance/` runs the whole library",
+         lambda words, copy: [[*words, "--smoke"]]),
+    Rule(r"(?s)^aclcts sim run -- sh -c .*pytest conformance/", "rewrite",
+         "the NPU host rehearsal's whole-suite run: over the smoke selection, as the other whole-suite runs",
+         lambda words, copy: [["PYTEST_ADDOPTS=--smoke", *words]]),
     Rule(r"^pytest -n 2$", "rewrite",
          "the project's own tests, of which this doc test is one: running them here would run it again; CI runs "
          "them (.ci/run); collecting them checks the command",

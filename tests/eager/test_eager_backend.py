@@ -92,11 +92,13 @@ def test_a_module_attr_backend_declares_deferred_execution_only_by_its_attribute
 
 @pytest.mark.slow
 def test_the_whole_conformance_suite_passes_on_a_backend_that_completes_all_work_eagerly(tmp_path):
+    """Every step test and the smoke selection of the case library (`pytest conformance/ --smoke`), whose size does not
+    grow with the library."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS", "ACLCTS_SIM_"))}
     env["PYTHONPATH"] = os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     report = tmp_path / "run.jsonl"
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "conformance/",
-                           "--backend=eager_backend:make", f"--report={report}", "-p", "no:xdist"],
+                           "--backend=eager_backend:make", f"--report={report}", "-p", "no:xdist", "--smoke"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=SUITE_TIMEOUT)
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     assert report.read_text().count('"status":"passed"') > 1000
