@@ -1,4 +1,5 @@
-"""Benchmarks: `aclcts bench [runtime|ops|kernels|overhead|suite|all] [--quick] [--cases PATH ...]` prints one table."""
+"""Benchmarks: `aclcts bench [runtime|ops|kernels|overhead|suite|all|ci] [--quick] [--cases PATH ...] [--clone-ops N]`
+prints one table."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from aclcts.cases import Case, CaseFileError, TensorCase, load_cases
 from aclcts.cases.values import draw_inputs
 from aclcts.core.opmodel import OpModel, TensorSpec
 from aclcts.drive.resources import TrackingAcl
-from aclcts.tools import bench_kernels
+from aclcts.tools import bench_ci, bench_kernels
 from aclcts.judge.decorator import judge
 
 ACL_INT32, ACL_FLOAT16, ACL_ND = 3, 1, 2
@@ -72,6 +73,7 @@ class Settings:
 
     quick: bool
     cases: tuple[str, ...]
+    clone_ops: int = 0
 
     @property
     def small_calls(self) -> int:
@@ -427,12 +429,30 @@ SUITES: dict[str, Callable[[Settings], Iterator[Row]]] = {
 }
 
 
+def ci_figures(settings: Settings) -> Iterator[Row]:
+    """.ci/run on a fresh clone of this checkout's HEAD: each part's wall time and the slowest tests."""
+    try:
+        for figure, value, unit in bench_ci.ci_rows(bench_ci.repository_root(Path.cwd()), settings.clone_ops):
+            yield Row(figure, value, unit)
+    except bench_ci.CiRunError as exc:
+        raise BenchError(str(exc)) from None
+
+
+#: Benchmarks that run only when named: `ci` runs all of CI (minutes), never part of `all`.
+ON_REQUEST: dict[str, Callable[[Settings], Iterator[Row]]] = {"ci": ci_figures}
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__)
-    parser.add_argument("suites", nargs="*", metavar="SUITE", help=f"{', '.join(SUITES)} or all (default all)")
+    parser.add_argument("suites", nargs="*", metavar="SUITE",
+                        help=f"{', '.join(SUITES)} or all (default all); ci: .ci/run on a fresh clone of HEAD, by part, "
+                             "with its slowest tests")
     parser.add_argument("--quick", action="store_true",
                         help="CI smoke: fewer calls, 1,000 models instead of 10,000, the suite with -m execute")
     parser.add_argument("--cases", nargs="+", default=[], help="case files or folders (default cases/)")
+    parser.add_argument("--clone-ops", type=int, default=0, metavar="N",
+                        help="ci: add N op types to the clone's library, each a copy of an existing op's prototype, "
+                             "reference, kernel and case file (a scale experiment)")
     return parser
 
 
@@ -440,12 +460,17 @@ def main(argv: list[str] | None = None) -> int:
     """Print the figures of the chosen benchmark suites as one table, each row as soon as it is measured."""
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
     chosen = list(SUITES) if args.suites in ([], ["all"]) else args.suites
-    unknown = [n for n in chosen if n not in SUITES]
+    benchmarks = {**SUITES, **ON_REQUEST}
+    unknown = [n for n in chosen if n not in benchmarks]
     if unknown:
         print(f"{PROG}: error: unknown suite {', '.join(unknown)}; expected "
-              f"{', '.join(SUITES)} or all", file=sys.stderr)
+              f"{', '.join(benchmarks)} or all", file=sys.stderr)
         return 2
-    settings = Settings(args.quick, tuple(args.cases))
+    if args.clone_ops < 0 or (args.clone_ops and "ci" not in chosen):
+        print(f"{PROG}: error: --clone-ops={args.clone_ops}: expected a count of 0 or more, with the ci benchmark",
+              file=sys.stderr)
+        return 2
+    settings = Settings(args.quick, tuple(args.cases), args.clone_ops)
     try:
         _library(settings)
     except CaseFileError as exc:
@@ -454,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'figure':<{FIGURE_WIDTH}}  {'value':>10}  {'unit':<10}  {'target':<8}  verdict", flush=True)
     try:
         for name in chosen:
-            for row in SUITES[name](settings):
+            for row in benchmarks[name](settings):
                 print(row.line(), flush=True)
     except BenchError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
