@@ -113,6 +113,13 @@ def operators_page(cases_root: str) -> str:
     return "".join(parts)
 
 
+def _generated(cases: str) -> str:
+    """The page for the case library folder cases; CaseFileError when it is missing or one of its files is bad."""
+    if not os.path.isdir(cases):
+        raise CaseFileError(f"--cases {cases}: no such case library folder")
+    return operators_page(cases)
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of `aclcts docs`."""
     top = argparse.ArgumentParser(prog=PROG, description="Write the documentation pages made from the registries.")
@@ -128,13 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run `aclcts docs`; exit 0 written or current, 1 stale (--check), 2 usage error."""
     try:
         args = parser().parse_args(argv)
+        text = _generated(args.cases)
     except SystemExit as exc:
         return int(exc.code or 0)
-    if not os.path.isdir(args.cases):
-        print(f"{PROG}: --cases {args.cases}: no such case library folder", file=sys.stderr)
-        return 2
-    try:
-        text = operators_page(args.cases)
     except CaseFileError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
