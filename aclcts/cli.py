@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "kill-matrix": ("aclcts.tools.killmatrix", "run the suite once per injected simulator fault"),
     "bench": ("aclcts.tools.bench", "measure the simulator and the suite, print one table"),
     "msopst": ("aclcts.tools.msopst", "convert msopst case JSON into aclcts case files"),
+    "docs": ("aclcts.tools.opsdoc", "write the pages made from the registries (docs/operators.md)"),
 }
 
 EPILOG = """exit status: 0 ok, 1 findings (a failed compile, new failures, a missed target), 2 usage error;

@@ -1,5 +1,5 @@
-"""The binding's conventions (pyacl-api.md §1, §13): positional arguments, the wrapper's exceptions, argument
-conversion by parse code, and return shapes. Each case carries the marker of its call's documented step."""
+"""The binding's conventions (docs/contract/binding-conventions.md): positional arguments, the wrapper's exceptions,
+argument conversion by parse code, and return shapes. Each case carries the marker of its call's documented step."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""acl.blas GEMM wrappers (pyacl-api.md §7): gemm_ex, hgemm, s8gemm and their handle forms over the GEMM cases."""
+"""acl.blas GEMM wrappers (docs/contract/handles-blas-cast.md#gemm-wrappers): gemm_ex, hgemm, s8gemm and their handle
+forms over the GEMM cases."""
 
 from __future__ import annotations
 
@@ -58,7 +59,8 @@ def test_hgemm_and_s8gemm_handles_match_reference_on_every_execution(acl, stream
 #: (aclcts/pytest_plugin/library.py SUITE_MODEL_CASES) that every run's model folder holds whatever --cases selects.
 UNCOMPILED = Gemm(N, N, 61, 3, 29, (FP16, FP16, FP16))
 COMPILED = Gemm(N, N, 16, 16, 16, (FP16, FP16, FP16))
-#: Invalid gemm_ex arguments, listed in the documented check order (pyacl-api.md §7): null pointers, sizes,
+#: Invalid gemm_ex arguments, listed in the documented check order (docs/contract/handles-blas-cast.md#gemm_ex-checks):
+#: null pointers, sizes,
 #: trans_a/trans_b, trans_c, leading dimensions, compute type. All give 100000, and all come before the model lookup.
 NULL_POINTERS = {f"{name}=0": {name: 0} for name in ("alpha", "beta", "a", "b", "c")}
 INVALID_VALUES = {
@@ -161,7 +163,7 @@ def test_create_handle_without_a_model_is_op_not_found(acl, api):
     assert (handle, ret) == (0, OP_NOT_FOUND), f"{api}, no model: expected (0, 100024), got {(handle, ret)}"
 
 
-# ---------------------------------------------------------------- more out-of-range values (§7)
+# ------------------------------------------------------- more out-of-range values (handles-blas-cast.md#gemm_ex-checks)
 
 
 #: gemm_ex values outside the documented ranges beyond INVALID_VALUES: every one is 100000 before the model lookup.

@@ -1,4 +1,5 @@
-"""acl.blas GEMV wrappers (pyacl-api.md §7): gemv_ex, hgemv, s8gemv and their handle forms over the GEMM cases with n = 1."""
+"""acl.blas GEMV wrappers (docs/contract/handles-blas-cast.md#gemv): gemv_ex, hgemv, s8gemv and their handle forms over
+the GEMM cases with n = 1."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""acl.op.cast and acl.op.create_handle_for_cast (pyacl-api.md §6.1, atc-singleop.md §9) over the Cast cases."""
+"""acl.op.cast and acl.op.create_handle_for_cast (docs/contract/handles-blas-cast.md#cast) over the Cast cases."""
 
 from __future__ import annotations
 
@@ -72,7 +72,8 @@ def test_create_handle_for_cast_of_a_pair_without_a_model_is_op_not_found(acl):
 
 
 # ---------------------------------------------------------------- the Cast model rules, each in a fresh process
-# acl.op.cast passes dst_type (the dst desc's type) and, once some loaded Cast model has one, truncate (§6.1):
+# acl.op.cast passes dst_type (the dst desc's type) and, once some loaded Cast model has one, truncate
+# (docs/contract/handles-blas-cast.md#cast):
 # which models are loaded decides it, so each rule runs in a process of its own with its own model folder.
 
 

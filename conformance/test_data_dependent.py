@@ -1,6 +1,6 @@
 """Outputs whose shape depends on input values (NonZero, Unique, TopK with k at run time; the data_dependent cases of
 cases/dynamic): the documented max-shape flow end to end — infer_shape, the range maximum, execute_v2, the real shape
-read back (pyacl-api.md §9)."""
+read back (docs/contract/op-load-execute.md#dynamic-shape-flow)."""
 
 from pathlib import Path
 

@@ -1,4 +1,5 @@
-"""Tensor descs, data buffers and op attributes (pyacl-api.md §4, §5) and their effect on model matching (§6.3)."""
+"""Tensor descs, data buffers and op attributes (docs/contract/tensor-desc-and-buffers.md, attributes.md) and
+their effect on model matching (docs/contract/op-load-execute.md#matching-an-execution-to-a-model)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ FLOAT, INT32 = int(DataType.ACL_FLOAT), int(DataType.ACL_INT32)
 ND = int(Format.ACL_FORMAT_ND)
 H2H = int(MemcpyKind.ACL_MEMCPY_HOST_TO_HOST)
 
-#: aclDataTypeSize per aclDataType (pyacl-api.md §11.1), including the quirks: FLOAT6/FLOAT4 fall
+#: aclDataTypeSize per aclDataType (docs/contract/enums.md#data-types), including the quirks: FLOAT6/FLOAT4 fall
 #: through to 8, and so does every unused value.
 TYPE_SIZES = {
     -1: 0, 0: 4, 1: 2, 2: 1, 3: 4, 4: 1, 6: 2, 7: 2, 8: 4, 9: 8, 10: 8, 11: 8, 12: 1, 13: 0, 16: 8,
@@ -64,7 +65,8 @@ def test_scalar_tensor_desc_has_one_element_of_the_type_size(acl, res, data_type
 
 # ---------------------------------------------------------------- dims: static, scalar, empty, dynamic
 
-#: dims → (num_dims, element count, byte size) of a float32 desc (pyacl-api.md §4).
+#: dims → (num_dims, element count, byte size) of a float32 desc
+#: (docs/contract/tensor-desc-and-buffers.md#desc-getters).
 SHAPES = [
     pytest.param([2, 3, 4, 5], 4, 120, 480, id="static-4d"),
     pytest.param([7], 1, 7, 28, id="static-1d"),
@@ -243,7 +245,8 @@ def test_get_tensor_desc_dim_range_errors_are_none_100000(acl, ranged, index, co
 
 
 # ---------------------------------------------------------------- negative and out-of-range indices
-#: The index argument of every indexed desc getter is a size_t (`k`, pyacl-api.md §1.6): a negative Python int wraps
+#: The index argument of every indexed desc getter is a size_t (`k`,
+#: docs/contract/binding-conventions.md#argument-parse-codes): a negative Python int wraps
 #: mod 2**64, so -1 is 2**64 - 1, an index past every dim, never "the last dim" as Python indexing would read it.
 FAR_INDICES = [pytest.param(-1, id="minus-1"), pytest.param(-3, id="minus-rank"),
                pytest.param(-(1 << 63), id="int64-min"), pytest.param((1 << 64) - 1, id="2**64-1"),
@@ -543,7 +546,8 @@ def test_set_attr_parse_failures_raise_the_wrappers_type_error(acl, attr, call, 
     assert str(raised.value) == f"acl.op.{name} args parse failed"
 
 
-#: Values at the edges of each setter's parse code (pyacl-api.md §1.6): masked bools, int64 limits, __index__ ints.
+#: Values at the edges of each setter's parse code (docs/contract/binding-conventions.md#argument-parse-codes): masked
+#: bools, int64 limits, __index__ ints.
 EDGE_VALUES = [
     pytest.param("set_attr_bool", 255, id="bool-255"), pytest.param("set_attr_bool", 256, id="bool-256-masked"),
     pytest.param("set_attr_int", 2 ** 63 - 1, id="int-int64-max"),

@@ -1,7 +1,7 @@
 """Dynamic-shape cases (-1 dims with shape_range, and [-2]; cases/dynamic/*.yaml or --cases): execute_v2 inside and
 outside the range, the real shape written back, infer_shape's dims and ranges, and desc sizes of dynamic dims
-(pyacl-api.md §4, §6.2, §9; atc-singleop.md §6, §9). Each test runs over the run's dynamic cases (the case library's
-and cases/dynamic's) that its `over` filter selects; the ids are the case ids."""
+(docs/contract/op-load-execute.md#dynamic-shape-flow, docs/contract/single-op-json.md#dynamic-shapes). Each test runs
+over the run's dynamic cases (the case library's and cases/dynamic's) that its `over` filter selects; the ids are the case ids."""
 
 from typing import Any
 

@@ -19,7 +19,7 @@ def test_execute_v2_matches_reference(acl, stream, op_case, case_inputs):
     return executor.run(acl, stream, op_case, case_inputs, "execute_v2")
 
 
-# ---------------------------------------------------------------- how execute_v2 finds a model (pyacl-api.md §6.2–§6.4)
+# ----------------------------------- how execute_v2 finds a model (op-load-execute.md#matching-an-execution-to-a-model)
 
 
 OK, INVALID_PARAM = ErrorCode.ACL_SUCCESS, ErrorCode.ACL_ERROR_INVALID_PARAM
@@ -263,7 +263,9 @@ def test_an_empty_input_with_an_output_that_is_not_empty_is_matched_as_usual(res
     assert attempt(res, stream, "Add", [(INT32, [0, 16])] * 2, [LIBRARY]) == OP_NOT_FOUND
 
 
-# One desc short, C reads the list's NULL end (§6.2 step 4); a longer desc list is ignored there, so not checked.
+# One desc short, C reads the list's NULL end
+# (docs/contract/op-load-execute.md#execute_v2-check-order, step 4); a longer desc list is ignored there, so not
+# checked.
 @pytest.mark.negative
 @pytest.mark.parametrize("which", ["fewer-input-descs", "fewer-output-descs"])
 def test_desc_and_buffer_lists_of_different_lengths_fail(acl, res, stream, which):
@@ -298,7 +300,7 @@ def test_the_deprecated_execute_matches_checks_and_runs_like_execute_v2(acl, res
     np.testing.assert_array_equal(flow.array_from(flow.copy_to_host(res, out[2], x.nbytes), INT32, (8, 16)), x * 2)
 
 
-# ---------------------------------------------------------------- the op queue and the operator selector (§6.1)
+# ---------------------------------------------------------- the op queue and the operator selector (op-load-execute.md)
 
 
 @pytest.mark.parametrize("count", [1, 2 ** 40, 20000], ids=["1", "2-pow-40", "the-default-20000"])
@@ -320,7 +322,7 @@ def test_register_compile_func_twice_for_one_op_is_100030(acl):
         flow.check(acl.op.unregister_compile_func("AclctsSelectedOp"), "acl.op.unregister_compile_func")
 
 
-# ---------------------------------------------------------------- output descs of a data-dependent output (§6.1, §9)
+# --------------------------------------------------------- output descs of a data-dependent output (op-load-execute.md)
 
 #: NonZero int32 x [-1, 3] (rows 1 to 4): y int64 [count, 2] of the nonzero indices, count known only after it ran.
 NONZERO_MAX = [12, 2]

@@ -1,4 +1,5 @@
-"""Copy-back and release (pyacl-api.md §3.1, §4, §8, §10): what freeing does and does not touch."""
+"""Copy-back and release (docs/contract/memory.md, tensor-desc-and-buffers.md, utilities.md): what freeing does and
+does not touch."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ N = X1.nbytes
 
 @pytest.fixture
 def unsafe_probe(pytestconfig: pytest.Config) -> None:
-    """Skip on the NPU: the probe would misuse real hardware (pyacl-api.md §17 leaves the codes UNCONFIRMED)."""
+    """Skip on the NPU: the probe would misuse real hardware (docs/contract/error-codes.md#open-questions leaves the
+    codes UNCONFIRMED)."""
     if pytestconfig.getoption("--backend") == "npu":
         pytest.skip("probe that may crash real hardware; runs on the simulator and other backends only")
 

@@ -19,7 +19,7 @@ def test_execute_with_handle_matches_reference_on_every_execution(acl, stream, o
     return executor.run(acl, stream, op_case, case_inputs, "handle")
 
 
-# ---------------------------------------------------------------- create_handle and execute_with_handle rules (§6.1)
+# ------------------------------------------- create_handle and execute_with_handle rules (handles-blas-cast.md#handles)
 
 
 OK, API_NOT_SUPPORT = ErrorCode.ACL_SUCCESS, ErrorCode.ACL_ERROR_API_NOT_SUPPORT
@@ -165,11 +165,12 @@ def test_int64_attr_values_that_differ_only_above_bit_31_do_not_match_the_model(
 
 
 # ---------------------------------------------------------------- a handle outlives the descs and attr it was made from
-#: Named expectation (pyacl-api.md leaves it UNCONFIRMED): create_handle reads the descs and attr it is given when it
+#: Named expectation (docs/contract/handles-blas-cast.md#handles leaves it UNCONFIRMED): create_handle reads the descs
+#: and attr it is given when it
 #: is created, so a handle runs as created after they are destroyed or changed. An expectations file entry naming
 #: these tests records a release where this does not hold.
-HANDLE_KEEPS_ITS_CREATION = ("expectation (UNCONFIRMED in pyacl-api.md): a handle runs as created after the descs "
-                             "and attr it was created from are destroyed or changed")
+HANDLE_KEEPS_ITS_CREATION = ("expectation (UNCONFIRMED in docs/contract/handles-blas-cast.md#handles): a handle runs "
+                             "as created after the descs and attr it was created from are destroyed or changed")
 
 
 def test_expectation_a_handle_runs_after_its_descs_and_attr_are_destroyed(acl, res, stream, compile_ops):

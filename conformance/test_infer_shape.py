@@ -1,4 +1,5 @@
-"""acl.op.infer_shape and the tensor-desc dim and range getters read after it (pyacl-api.md §4, §6.1, §9, §13)."""
+"""acl.op.infer_shape and the tensor-desc dim and range getters read after it
+(docs/contract/op-load-execute.md#infer_shape)."""
 
 from __future__ import annotations
 
@@ -18,12 +19,14 @@ INVALID_PARAM = ErrorCode.ACL_ERROR_INVALID_PARAM
 FLOAT, FLOAT16, INT32 = int(DataType.ACL_FLOAT), int(DataType.ACL_FLOAT16), int(DataType.ACL_INT32)
 ND, NCHW = int(Format.ACL_FORMAT_ND), int(Format.ACL_FORMAT_NCHW)
 H2H = int(MemcpyKind.ACL_MEMCPY_HOST_TO_HOST)
-#: Dims no model of the suite is compiled for: inference must not need a loaded model (§6.1).
+#: Dims no model of the suite is compiled for: inference must not need a loaded model
+#: (docs/contract/op-load-execute.md#infer_shape).
 UNCOMPILED_DIMS = [7, 999, 3]
 
 
 def host_input(res: flow.Resources, array: np.ndarray, name: str = "") -> tuple[int, int]:
-    """(desc, buffer) of an input whose data is in host memory, where infer_shape reads it (§6.1)."""
+    """(desc, buffer) of an input whose data is in host memory, where infer_shape reads it
+    (docs/contract/op-load-execute.md#infer_shape)."""
     desc = flow.create_desc(res, acl_data_type(array.dtype), array.shape, ND)
     if name:
         res.acl.set_tensor_desc_name(desc, name)

@@ -46,7 +46,7 @@ TRACEMALLOC_BOUND_PER_CYCLE = 2048
 RSS_BOUND = 6 * MIB
 PAYLOAD = 64 << 10
 SYNC_TIMEOUT_MS = 10_000
-#: Supported gemm_ex data-type triples (A, B, C), pyacl-api.md §7.
+#: Supported gemm_ex data-type triples (A, B, C), docs/contract/handles-blas-cast.md#supported-data-types.
 GEMM_TRIPLES = {(FP16, FP16, FP16), (FP16, FP16, FP32), (INT8, INT8, FP32), (INT8, INT8, INT32)}
 
 

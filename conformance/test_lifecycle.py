@@ -1,4 +1,4 @@
-"""Object lifecycles: once, many alive at once, loops, interleaved and from several threads (pyacl-api.md §2–§6).
+"""Object lifecycles: once, many alive at once, loops, interleaved and from several threads (docs/contract/README.md).
 
 Handles run elementwise int32 cases of the case library and every result is judged against the reference;
 descs, buffers, attrs, streams and device memory go through the same patterns and are checked by use.

@@ -1,4 +1,4 @@
-"""Loading op models (pyacl-api.md §6.1, atc-singleop.md §8): acl.op.set_model_dir and acl.op.load."""
+"""Loading op models (docs/contract/op-load-execute.md#set_model_dir, #load): acl.op.set_model_dir and acl.op.load."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ INVALID_PARAM = ErrorCode.ACL_ERROR_INVALID_PARAM
 REPEAT_INITIALIZE = ErrorCode.ACL_ERROR_REPEAT_INITIALIZE
 READ_MODEL_FAILURE = ErrorCode.ACL_ERROR_READ_MODEL_FAILURE
 OP_NOT_FOUND = ErrorCode.ACL_ERROR_OP_NOT_FOUND
-#: pyacl-api.md §6.1 says any later call gives 100002; atc-singleop.md §8 resolves the path first (100014).
+#: docs/contract/op-load-execute.md#set_model_dir: any later call gives 100002, the path is resolved first (100014).
 MISSING_AFTER_SUCCESS = {REPEAT_INITIALIZE, READ_MODEL_FAILURE}
 BAD_MODEL = {ErrorCode.ACL_ERROR_DESERIALIZE_MODEL, ErrorCode.ACL_ERROR_PARSE_MODEL}
 INT32 = int(DataType.ACL_INT32)

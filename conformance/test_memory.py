@@ -1,4 +1,5 @@
-"""Device and host memory (pyacl-api.md §3): malloc, malloc_host, memcpy[_async], memset[_async], get_mem_info."""
+"""Device and host memory (docs/contract/memory.md): malloc, malloc_host, memcpy[_async], memset[_async],
+get_mem_info."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ DEFAULT = int(MemcpyKind.ACL_MEMCPY_DEFAULT)
 H2BUF2D = int(MemcpyKind.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
 P = MemMallocPolicy
 HUGE1G_POLICIES = (P.ACL_MEM_MALLOC_HUGE1G_ONLY, P.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
-#: SoCs with 1 GiB pages (pyacl-api.md §11.3: HUGE1G is for Atlas A2/A3 only).
+#: SoCs with 1 GiB pages (docs/contract/enums.md#runtime-enums: HUGE1G is for Atlas A2/A3 only).
 HUGE1G_SOCS = ("Ascend910B", "Ascend910_93")
 MIB = 1 << 20
 
@@ -49,7 +50,7 @@ def skip_unless_policy_available(acl: Any, policy: int) -> None:
 
 
 def malloc_reservation(acl: Any, size: int, policy: int) -> int:
-    """What acl.rt.malloc(size, policy) takes from get_mem_info's free (pyacl-api.md §3.1, §14)."""
+    """What acl.rt.malloc(size, policy) takes from get_mem_info's free (docs/contract/memory.md#malloc-and-free)."""
     if policy in HUGE1G_POLICIES or soc_name(acl).startswith("Ascend950"):
         return align_up(size, 32)
     return align_up(size, 32) + 32
@@ -249,7 +250,7 @@ def test_memcpy_needs_no_alignment(acl, res):
     assert read(res, dst, "device", SIZE) == pattern(SIZE, 2)[:1] + pattern(SIZE, 1)[3:35] + pattern(SIZE, 2)[33:]
 
 
-#: kind is a reserved parameter: the runtime takes the direction from the addresses (pyacl-api.md §3.1).
+#: kind is a reserved parameter: the runtime takes the direction from the addresses (docs/contract/memory.md#memcpy).
 @pytest.mark.parametrize("src_where, dst_where, kind", [
     pytest.param("device", "host", H2D, id="device-to-host-with-HOST_TO_DEVICE"),
     pytest.param("host", "device", D2H, id="host-to-device-with-DEVICE_TO_HOST"),
@@ -282,7 +283,7 @@ def test_memcpy_with_dst_equal_to_src_is_a_successful_no_op(acl, res):
 
 
 #: (dst, dest_max, src, count, kind) → code, in the documented check order: null pointers, then the
-#: kind (0–5 accepted), then the runtime's size checks (pyacl-api.md §3.1, §13).
+#: kind (0–5 accepted), then the runtime's size checks (docs/contract/memory.md#memcpy).
 CHECK_ORDER = [
     pytest.param(("null", SIZE, "src", SIZE, D2D), INVALID_PARAM, id="dst-null"),
     pytest.param(("dst", SIZE, "null", SIZE, D2D), INVALID_PARAM, id="src-null"),
@@ -462,7 +463,8 @@ def test_get_mem_info_is_per_device(acl, session, res):
 
 # ---------------------------------------------------------------- memcpy2d
 
-#: (dpitch, spitch, width, kind) → code: width above either pitch, and kinds other than 1–4 (pyacl-api.md §3.1).
+#: (dpitch, spitch, width, kind) → code: width above either pitch, and kinds other than 1–4
+#: (docs/contract/memory.md#memcpy2d).
 MEMCPY2D_CHECKS = [
     pytest.param(32, 16, 17, H2D, INVALID_PARAM, id="width-above-spitch"),
     pytest.param(16, 32, 17, H2D, INVALID_PARAM, id="width-above-dpitch"),
@@ -521,7 +523,7 @@ def test_memcpy2d_async_copies_the_rows_after_synchronize(acl, res, stream):
     assert read(res, dst, "device", SIZE) == rows_copied(pattern(SIZE, 1), pattern(SIZE, 2), 64, 32, 20, 3)
 
 
-# ---------------------------------------------------------------- binding (pyacl-api.md §1.5)
+# ---------------------------------------------------------------- binding (binding-conventions.md#two-error-channels)
 
 
 @pytest.mark.negative
@@ -543,7 +545,7 @@ def test_memory_calls_that_fail_to_parse_raise_the_wrappers_type_error(acl, call
     assert str(raised.value) == f"{name} args parse failed"
 
 
-# ---------------------------------------------------------------- acl.util: host pointers (pyacl-api.md §1.9, §8)
+# ------------------------------------------------------------ acl.util: host pointers (utilities.md#bytes-and-pointers)
 
 
 def fresh_bytes(text: str) -> bytes:

@@ -1,4 +1,5 @@
-"""Invalid arguments, one at a time, get the documented code or binding exception (pyacl-api.md §1–§8, §13).
+"""Invalid arguments, one at a time, get the documented code or binding exception
+(docs/contract/error-codes.md#failure-paths).
 
 Each scenario id names a probe here (how to provoke the failure) and an entry of the release's error-code table
 file (what the documentation says must happen). Probes spoil one argument of an otherwise valid call on
@@ -263,7 +264,7 @@ def _device_count(acl: Any) -> int:
     return flow.value(acl.rt.get_device_count(), "acl.rt.get_device_count")
 
 
-#: Calls the binding must refuse before anything reaches C (pyacl-api.md §1.5–§1.7 and per function).
+#: Calls the binding must refuse before anything reaches C (docs/contract/binding-conventions.md and per function).
 BINDING: dict[str, Probe] = {
     "binding.init.none_config": act(lambda a, e: a.init(None)),
     "binding.rt.set_device.str": act(lambda a, e: a.rt.set_device("0")),
@@ -375,9 +376,9 @@ BINDING: dict[str, Probe] = {
     "binding.blas.create_handle_for_gemm_ex.float_m": act(lambda a, e: _gemm_handle(a, e, m=61.0)),
 }
 
-#: C-level failures: the documented aclError (pyacl-api.md §2–§8, §13).
+#: C-level failures: the documented aclError (docs/contract/error-codes.md#failure-paths).
 CODES: dict[str, Probe] = {
-    # device, context, stream (§2)
+    # device, context, stream (init-device-context-stream.md)
     "init.repeat": act(lambda a, e: a.init()),
     "rt.set_device.id_equal_to_count": act(lambda a, e: a.rt.set_device(_device_count(a))),
     "rt.set_device.id_999": act(lambda a, e: a.rt.set_device(999)),
@@ -396,7 +397,7 @@ CODES: dict[str, Probe] = {
     "rt.memcpy_async.stream_of_other_device": _other_context_stream(
         lambda a, e, s: a.rt.memcpy_async(e.ptrs[0], NBYTES, e.ptrs[1], NBYTES, D2D, s), other_device=True),
     "op.execute_v2.stream_of_other_device": _other_context_stream(_execute_on, other_device=True),
-    # memory (§3.1)
+    # memory (memory.md)
     "rt.malloc.size_0.huge_first": act(lambda a, e: a.rt.malloc(0, HUGE_FIRST)),
     "rt.malloc.size_0.normal_only": act(lambda a, e: a.rt.malloc(0, NORMAL)),
     "rt.malloc_host.size_0": act(lambda a, e: a.rt.malloc_host(0)),
@@ -433,7 +434,7 @@ CODES: dict[str, Probe] = {
     "rt.memcpy2d.width_above_dpitch": act(lambda a, e: a.rt.memcpy2d(e.ptrs[0], 16, e.ptrs[1], 64, 32, 2, D2D)),
     "rt.memcpy2d.kind_host_to_host": act(lambda a, e: a.rt.memcpy2d(e.host, 64, e.host + 256, 64, 32, 2, H2H)),
     "rt.memcpy2d.kind_5": act(lambda a, e: a.rt.memcpy2d(e.ptrs[0], 64, e.host, 64, 32, 2, 5)),
-    # tensor descs and data buffers (§4)
+    # tensor descs and data buffers (tensor-desc-and-buffers.md)
     "get_tensor_desc_dim_v2.index_equal_to_num_dims": act(lambda a, e: a.get_tensor_desc_dim_v2(e.descs[0], 2)),
     "get_tensor_desc_dim_v2.index_huge": act(lambda a, e: a.get_tensor_desc_dim_v2(e.descs[0], 2 ** 40)),
     "get_tensor_desc_dim_v2.null_desc": act(lambda a, e: a.get_tensor_desc_dim_v2(0, 0)),
@@ -462,7 +463,7 @@ CODES: dict[str, Probe] = {
     "update_data_buffer.null": act(lambda a, e: a.update_data_buffer(0, e.ptrs[0], NBYTES)),
     "get_data_buffer_addr.null": act(lambda a, e: a.get_data_buffer_addr(0)),
     "get_data_buffer_size_v2.null": act(lambda a, e: a.get_data_buffer_size_v2(0)),
-    # attributes (§5)
+    # attributes (attributes.md)
     "op.set_attr_bool.null_attr": act(lambda a, e: a.op.set_attr_bool(0, "b", True)),
     "op.set_attr_int.null_attr": act(lambda a, e: a.op.set_attr_int(0, "n", 1)),
     "op.set_attr_float.null_attr": act(lambda a, e: a.op.set_attr_float(0, "x", 1.0)),
@@ -474,14 +475,14 @@ CODES: dict[str, Probe] = {
     "op.set_attr_list_list_int.null_attr": act(lambda a, e: a.op.set_attr_list_list_int(0, "l", [[1], [2, 3]])),
     "op.set_attr_data_type.null_attr": act(lambda a, e: a.op.set_attr_data_type(0, "t", INT32)),
     "op.set_attr_list_data_type.null_attr": act(lambda a, e: a.op.set_attr_list_data_type(0, "t", [INT32])),
-    # model loading (§6.1)
+    # model loading (op-load-execute.md)
     "op.set_model_dir.repeat": act(lambda a, e: a.op.set_model_dir(".")),
     "op.set_model_dir.repeat_with_missing_folder": act(lambda a, e: a.op.set_model_dir("no-such-model-folder")),
     "op.load.null_model": act(lambda a, e: a.op.load(0, NBYTES)),
     "op.load.size_0": act(lambda a, e: a.op.load(e.host, 0)),
     "op.load.garbage": _garbage_model,
     "op.set_max_op_queue_num.zero": act(lambda a, e: a.op.set_max_op_queue_num(0)),
-    # execute_v2 (§6.2)
+    # execute_v2 (op-load-execute.md#execute_v2-check-order)
     "op.execute_v2.null_input_desc": act(lambda a, e: a.op.execute_v2(
         OP, [e.descs[0], 0], e.in_bufs, e.out_descs, e.out_bufs, e.attr, e.stream)),
     "op.execute_v2.null_output_desc": act(lambda a, e: a.op.execute_v2(
@@ -517,7 +518,7 @@ CODES: dict[str, Probe] = {
         OP, [0, e.descs[1]], e.in_bufs, e.out_descs, e.out_bufs, e.attr, e.stream)),
     "op.execute.unknown_op_type": act(lambda a, e: a.op.execute(
         "NoSuchOperator", e.in_descs, e.in_bufs, e.out_descs, e.out_bufs, e.attr, e.stream)),
-    # handles (§6.1)
+    # handles (handles-blas-cast.md#handles)
     "op.create_handle.unknown_op_type": create_handle_with(op="NoSuchOperator"),
     "op.create_handle.uncompiled_data_type": create_handle_with([{"data_type": INT16}] * 2, [{"data_type": INT16}]),
     "op.create_handle.uncompiled_shape": create_handle_with([{"dims": UNCOMPILED_DIMS}] * 2,
@@ -543,15 +544,15 @@ CODES: dict[str, Probe] = {
     "op.execute_with_handle.one_output_too_many":
         with_handle(lambda a, e, h: a.op.execute_with_handle(h, e.in_bufs, e.bufs[1:], e.stream)),
     "op.execute_with_handle.every_output_buffer_empty": _zero_size_output,
-    # infer_shape (§6.1)
+    # infer_shape (op-load-execute.md#infer_shape)
     "op.infer_shape.empty_input_buffer": _empty_infer_input,
-    # cast (§6.1)
+    # cast (handles-blas-cast.md#cast)
     "op.cast.null_dst_desc": _cast_probe(INT32, FP16, null="dst"),
     "op.cast.null_src_desc": _cast_probe(INT32, FP16, null="src"),
     "op.cast.uncompiled_source_type": _cast_probe(INT16, FP16),
     "op.create_handle_for_cast.uncompiled_source_type": _cast_probe(INT16, FP16, handle=True),
     "op.create_handle_for_cast.null_dst_desc": _cast_probe(INT32, FP16, handle=True, null="dst"),
-    # blas (§7)
+    # blas (handles-blas-cast.md#gemm_ex-checks)
     "blas.gemm_ex.null_alpha": act(lambda a, e: _gemm(a, e, alpha=0)),
     "blas.gemm_ex.null_c": act(lambda a, e: _gemm(a, e, c=0)),
     "blas.gemm_ex.m_0": act(lambda a, e: _gemm(a, e, m=0)),
@@ -639,7 +640,8 @@ def _destroyed_stream(acl: Any, env: Env, call: Callable[[int], int]) -> Act:
 
 
 #: Misuse that would corrupt or crash real hardware: use after free, double free, destroyed handles, copies
-#: beyond an allocation. The exact code is UNCONFIRMED (§17), so the expectation is a rejection.
+#: beyond an allocation. The exact code is UNCONFIRMED (docs/contract/misuse.md#out-of-bounds-device-memory), so the
+#: expectation is a rejection.
 UNSAFE: dict[str, Probe] = {
     "unsafe.rt.free.double_free": _double_free,
     "unsafe.rt.free.interior_pointer": act(lambda a, e: a.rt.free(e.ptrs[0] + 64)),

@@ -1,6 +1,6 @@
 """API call sequences as a hypothesis state machine: malloc/free, descs and buffers, handles over the suite model
 Add int32 [8, 16] (in every run's model folder whatever --cases selects), memcpy_async and synchronize, checked
-against the documented contract (pyacl-api.md §3, §4, §6.1)."""
+against the documented contract (docs/contract/memory.md, tensor-desc-and-buffers.md, op-load-execute.md)."""
 
 import numpy as np
 import pytest
@@ -33,7 +33,7 @@ INVALID_PARAM = int(ErrorCode.ACL_ERROR_INVALID_PARAM)
 
 
 def reserved(size: int) -> int:
-    """Device bytes one acl.rt.malloc(size) takes: ALIGN_UP(size, 32) + 32 (pyacl-api.md §3.1)."""
+    """Device bytes one acl.rt.malloc(size) takes: ALIGN_UP(size, 32) + 32 (docs/contract/memory.md#malloc-and-free)."""
     return (size + 31) // 32 * 32 + 32
 
 

@@ -1,4 +1,5 @@
-"""Streams, events and synchronisation (pyacl-api.md §2, §3.1, §6.1): queued work, its order, and when it is visible."""
+"""Streams, events and synchronisation (docs/contract/sync-events-callbacks.md): queued work, its order, and when it is
+visible."""
 
 from __future__ import annotations
 
@@ -551,7 +552,7 @@ def test_app_log_takes_every_level_and_returns_none(acl, level):
     assert acl.app_log(int(level), f"aclcts conformance: app_log at {level.name}") is None
 
 
-# ---------------------------------------------------------------- devices, contexts and threads (pyacl-api.md §2)
+# -------------------------------------------------------- devices, contexts and threads (init-device-context-stream.md)
 
 
 def run_in_thread(func: Callable[[], Any]) -> Any:

@@ -7,7 +7,8 @@ import sys
 from aclcts.atc.compiler import compile_singleop
 
 REQUIRED_OPTIONS = ("singleop", "output", "soc_version")
-#: ATC options allowed with --singleop (atc-singleop.md §1); accepted and ignored by the simulator.
+#: ATC options allowed with --singleop (docs/contract/single-op-json.md#command-line); accepted and ignored by the
+#: simulator.
 IGNORED_OPTIONS = ("precision_mode", "precision_mode_v2", "op_select_implmode", "optypelist_for_implmode",
                    "enable_small_channel", "sparsity", "allow_hf32", "log", "debug_dir",
                    "op_compiler_cache_mode", "op_compiler_cache_dir", "atomic_clean_policy",

@@ -6,7 +6,8 @@ import numpy as np
 
 from aclcts.core.constants import DataType
 
-#: Types GE converts const_value for (atc-singleop.md §4); any other type keeps no constant data.
+#: Types GE converts const_value for (docs/contract/single-op-json.md#tensor-entries); any other type keeps no constant
+#: data.
 CONST_TYPES: dict[int, np.dtype] = {
     DataType.ACL_INT8: np.dtype("<i1"), DataType.ACL_UINT8: np.dtype("<u1"),
     DataType.ACL_INT16: np.dtype("<i2"), DataType.ACL_UINT16: np.dtype("<u2"),

@@ -22,7 +22,8 @@ from aclcts.core.prototypes.check import Problem, attr_problems, count_problem, 
 from aclcts.core.prototypes.vendors import RECORD_FOLDER
 
 #: The error code of a prototype rejection: the code ATC gives for an input/output count that does not fit the
-#: operator's IR (atc-singleop.md §3); real ATC's codes for the other prototype checks are UNCONFIRMED.
+#: operator's IR (docs/contract/single-op-json.md#operator-entries); real ATC's codes for the other prototype checks
+#: are UNCONFIRMED.
 CODE = "E13014"
 _DTYPE_NAMES = {int(k): v for k, v in JSON_TYPE_NAMES.items()}
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 GE_DT_UNDEFINED = 28
 GE_FORMAT_RESERVED = 40
 
-#: JSON `type` (lower-cased) → GE DataType (atc-singleop.md §5.1).  hifloat8 / float8_* carry the
-#: ACL numbers; their GE numbers are UNCONFIRMED (§13).  "fp16"/"half" are in FP16_HALF_SPELLINGS.
+#: JSON `type` (lower-cased) → GE DataType (docs/contract/single-op-json.md#data-type-strings).  hifloat8 / float8_*
+#: carry the ACL numbers; their GE numbers are UNCONFIRMED.  "fp16"/"half" are in FP16_HALF_SPELLINGS.
 TYPE_VALUES: dict[str, int] = {
     "float": 0, "float32": 0, "float16": 1, "int8": 2, "int32": 3, "uint8": 4, "int16": 6,
     "uint16": 7, "uint32": 8, "int64": 9, "uint64": 10, "double": 11, "bool": 12,
@@ -17,7 +17,7 @@ TYPE_VALUES: dict[str, int] = {
 FP16_HALF_SPELLINGS = ("fp16", "half")
 UNDEFINED_TYPE_SPELLINGS = ("undefined",)
 
-#: JSON `format` (lower-cased) → GE Format, GE's kFormatDict (atc-singleop.md §5.2).
+#: JSON `format` (lower-cased) → GE Format, GE's kFormatDict (docs/contract/single-op-json.md#format-strings).
 FORMAT_VALUES: dict[str, int] = {
     "nchw": 0, "nhwc": 1, "nd": 2, "nc1hwc0": 3, "fractal_z": 4, "nc1c0hwpad": 5, "nhwc1c0": 6,
     "fsr_nchw": 7, "fractal_deconv": 8, "c1hwnc0": 9, "fractal_deconv_transpose": 10,
@@ -28,9 +28,11 @@ FORMAT_VALUES: dict[str, int] = {
     "fractal_nz": 29, "ncdhw": 30, "dhwcn": 31, "ndc1hwc0": 32, "fractal_z_3d": 33, "cn": 34,
     "nc": 35, "dhwnc": 36, "fractal_z_3d_transpose": 37, "fractal_zn_lstm": 38, "fractal_z_g": 39,
 }
-#: Spellings that mean FORMAT_RESERVED (the doc writes RESERVED, msopst writes UNDEFINED; §10).
+#: Spellings that mean FORMAT_RESERVED (the doc writes RESERVED, msopst writes UNDEFINED;
+#: docs/contract/single-op-json.md#undefined-spellings).
 UNDEFINED_FORMAT_SPELLINGS = ("reserved", "undefined")
-#: Format names that pass GE's name check but are not in kFormatDict: they become RESERVED (§5.2).
+#: Format names that pass GE's name check but are not in kFormatDict: they become RESERVED
+#: (docs/contract/single-op-json.md#format-strings).
 RESERVED_ONLY_FORMATS = ("ncl", "fractal_nz_c0_16", "fractal_nz_c0_32", "fractal_nz_c0_2",
                          "fractal_nz_c0_4", "fractal_nz_c0_8")
 
@@ -43,7 +45,8 @@ DATA_TYPE_NAMES: dict[str, int] = {
     "DT_FLOAT8_E5M2": 35, "DT_FLOAT8_E4M3FN": 36,
 }
 
-#: Attribute `type` strings of the JSON (matched exactly; §5.4).  list_data_type is not one of them.
+#: Attribute `type` strings of the JSON (matched exactly; docs/contract/single-op-json.md#attribute-types). 
+#: list_data_type is not one of them.
 JSON_ATTR_TYPES = ("bool", "int", "float", "string", "list_bool", "list_int", "list_float",
                    "list_string", "list_list_int", "data_type")
 

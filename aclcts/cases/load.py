@@ -185,7 +185,7 @@ def expand_file(source: str) -> list[Case]:
             case_id = f"{case_id}-{d_index}.{s_index}.{a_index}"
         seen.add(case_id)
         values = _case_values(c, source, data.get("values", {}), in_cases, case_id)
-        cases.append(Case(case_id, op, data["family"], source, data["source"], data.get("reference", op), in_cases,
+        cases.append(Case(case_id, op, data["policy"], source, data["source"], data.get("reference", op), in_cases,
                           out_cases, attrs, modes, values, data.get("precision"), fmt,
                           data.get("dynamic_input", ""), runtime, data.get("shape_rule", "each"),
                           data.get("elements", "full"), tuple(data.get("data_dependent", ())),

@@ -1,6 +1,6 @@
 """msopst case JSON read as aclcts cases: msopst's checks, sub-case expansion, data rules and golden functions.
 
-The format is msopst's (shared/reference/msopst.md §3-§6). A file is a JSON array of case objects; each expands into
+The format is msopst's (docs/msopst.md#field-by-field). A file is a JSON array of case objects; each expands into
 sub-cases named as msopst names them, and each sub-case becomes one aclcts Case run by the same executor and judge as
 a YAML case. Its reference is the case's golden function (`calc_expect_func_file`), else aclcts' built-in reference
 of the op type, else none ("no numeric reference": the case is executed and its shapes and error codes checked).

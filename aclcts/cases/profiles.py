@@ -89,7 +89,7 @@ def _requested(data: dict, cases: list[Case], c: SchemaChecker) -> dict[str, tup
     given = data.get("profiles")
     if given is None:
         return None
-    family = data["family"]
+    family = data["policy"]
     dtypes = {t.dtype_name: t.np_dtype for t in (profiled(case) for case in cases) if t is not None}
 
     def names(value: Any, path: tuple, only: str | None) -> tuple[str, ...]:

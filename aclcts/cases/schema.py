@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -15,7 +16,8 @@ from aclcts.core.yamlschema import SchemaChecker
 #: Top-level keys of a case file and whether they are required.
 KEYS = {
     "op": True,
-    "family": True,
+    "policy": False,
+    "family": False,
     "source": True,
     "reference": False,
     "inputs": True,
@@ -38,6 +40,8 @@ KEYS = {
     "data_dependent": False,
     "expect": False,
 }
+#: Keys read under their old name for one more release, old name -> new name (the new one is required).
+RENAMED_KEYS = {"family": "policy"}
 #: Keys that only a dynamic case (a shape with -1 dims or the unknown rank [-2]) may have.
 DYNAMIC_KEYS = ("shape_range", "runtime_shapes", "shape_rule", "elements", "data_dependent")
 MODES = ("execute_v2", "handle")
@@ -63,6 +67,13 @@ UNKNOWN_RANK = (-2,)
 
 class CaseFileError(Exception):
     """A case file breaks the schema; the message is `file:line: field: what was expected`."""
+
+
+class CaseKeyRenamed(FutureWarning):
+    """A case file gives a key by its old name, still read for one release; the message is `file:line: field: ...`.
+
+    A FutureWarning: Python's category for deprecations meant for the people who write the input, shown by default.
+    """
 
 
 #: What a reference's shape or compute function raises for inputs it cannot take (an IndexError: a rank, an attr list
@@ -223,7 +234,8 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
     c = CaseChecker(source, lines)
     c.kind(data, dict, (), "a mapping with keys " + ", ".join(KEYS))
     c.keys(data, (), KEYS)
-    for key in ("op", "family", "source", "reference", "format", "dynamic_input", "name"):
+    _read_renamed_keys(c, data)
+    for key in ("op", "policy", "source", "reference", "format", "dynamic_input", "name"):
         if key in data:
             c.kind(data[key], str, (key,), "a string")
     for key, kind, expected in (("modes", list, "a list of modes"), ("attrs", list, "a list of attr sets"),
@@ -293,6 +305,25 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
     precision = data.get("precision")
     if precision is not None and not isinstance(precision, (str, dict)):
         c.fail(("precision",), "a policy spec or a mapping data type -> policy spec", precision)
+
+
+def _read_renamed_keys(c: CaseChecker, data: dict) -> None:
+    """Give each old key name (RENAMED_KEYS) its new name in data, with one CaseKeyRenamed per file naming the old
+    ones; a file that gives both names of a key, or neither, fails."""
+    old = [key for key in RENAMED_KEYS if key in data]
+    for key in old:
+        new = RENAMED_KEYS[key]
+        if new in data:
+            c.fail((key,), f"only {new!r} ({key!r} is its old name, and the file gives both)")
+        c.lines[(new,)] = c.line((key,))
+        data[new] = data.pop(key)
+    for new in RENAMED_KEYS.values():
+        if new not in data:
+            c.missing((), new)
+    if old:
+        where = "; ".join(f"{c.source}:{c.line((RENAMED_KEYS[key],))}: {key}: the old name of {RENAMED_KEYS[key]!r}, "
+                          f"read until the next release; rename it" for key in old)
+        warnings.warn(CaseKeyRenamed(where), stacklevel=4)
 
 
 def _is_dynamic(shape: list[int]) -> bool:

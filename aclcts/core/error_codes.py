@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,10 @@ FILE_KEYS = {"release": True, "document": True, "scenarios": True}
 #: Keys of one scenario; exactly one of OUTCOME_KEYS must be present.
 SCENARIO_KEYS = ("api", "code", "value", "exception", "message", "returns", "rejected", "condition", "section", "skip")
 OUTCOME_KEYS = ("code", "exception", "returns", "rejected")
-#: Exceptions the pyacl binding raises for arguments it cannot parse (pyacl-api.md §1.5).
+#: A scenario's section: a Markdown page of the file's `document` folder and a heading anchor in it.
+SECTION = re.compile(r"[\w.-]+\.md#[\w-]+")
+#: Exceptions the pyacl binding raises for arguments it cannot parse
+#: (docs/contract/binding-conventions.md#two-error-channels).
 BINDING_EXCEPTIONS = ("TypeError", "ValueError", "RuntimeError")
 #: Exceptions that mean the probe itself is broken; they never count as the backend rejecting a call.
 PROBE_BUGS = ("AttributeError", "NameError", "KeyError", "IndexError", "AssertionError", "UnboundLocalError")
@@ -180,7 +184,7 @@ class ErrorCodeTable:
         mode = "lenient" if self.lenient else "strict"
         raise ErrorCodeMismatch(
             f"{expected.api} [{scenario}]: {problem}, but it {outcome}\n"
-            f"  documented ({self.document} {expected.section}): \"{expected.condition}\"\n"
+            f"  documented ({self.document}/{expected.section}): \"{expected.condition}\"\n"
             f"  documented: {expected.source} ({self.release}, {mode})"
         )
 
@@ -224,8 +228,9 @@ class _Checker(SchemaChecker):
                                   "condition": self.text(data, "condition", path),
                                   "section": self.text(data, "section", path),
                                   "source": f"{self.source}:{self.line(path)}"}
-        if not fields["section"].startswith("§"):
-            self.fail(path + ("section",), "a section of the reference document such as '§3.1'", fields["section"])
+        if not SECTION.fullmatch(fields["section"]):
+            self.fail(path + ("section",), "a page and heading anchor of the document such as 'memory.md#memcpy'",
+                      fields["section"])
         if "message" in data and "exception" not in data:
             self.fail(path + ("message",), "message only together with exception")
         if "value" in data and "code" not in data:

@@ -6,8 +6,8 @@ Rules applied uniformly, whatever the policy (docs/precision-policy.md):
   is a non-finite mismatch.
 * An inf must be matched by the same inf (sign included); anything else facing an inf is a non-finite
   mismatch.
-* Any non-finite mismatch fails the comparison.  (msopst itself silently skips NaN and inf, precision.md
-  §1.2; the `ratio` policy reproduces msopst on the finite elements only.)
+* Any non-finite mismatch fails the comparison.  (msopst itself silently skips NaN and inf,
+  docs/precision-policy.md#msopst-compare; the `ratio` policy reproduces msopst on the finite elements only.)
 * Error metrics are computed over the elements that are finite on both sides, in float64.
 * `exact` and `ulp` look at the expected values rounded to the actual dtype; the tolerance policies use
   the expected values in their own precision.
@@ -29,9 +29,10 @@ import numpy as np
 from aclcts.core.dtypes import numpy_dtype
 from aclcts.reference.numeric import is_complex_dtype, is_float_dtype, is_int_dtype, round_to
 
-#: The epsilon of the relative error in MARE/MERE (precision.md §4.1).
+#: The epsilon of the relative error in MARE/MERE (docs/precision-policy.md#cann-ecosystem-standard-v1).
 REL_EPS = 1e-7
-#: msopst's fixed limit on the relative error of any error element (precision.md §1.1, `max_diff_hd`).
+#: msopst's fixed limit on the relative error of any error element (docs/precision-policy.md#msopst-compare,
+#: `max_diff_hd`).
 MSOPST_MAX_DIFF = 0.1
 
 
@@ -201,7 +202,8 @@ class Ulp(Policy):
 
 @dataclass(frozen=True)
 class AllClose(Policy):
-    """NumPy/PyTorch closeness everywhere: |a - g| <= atol + rtol * |g| (precision.md §5, §6)."""
+    """NumPy/PyTorch closeness everywhere: |a - g| <= atol + rtol * |g|
+    (docs/precision-policy.md#pytorch-and-numpy)."""
 
     rtol: float
     atol: float
@@ -220,7 +222,8 @@ class AllClose(Policy):
 
 @dataclass(frozen=True)
 class Ratio(Policy):
-    """msopst's `error_threshold = [t, p]` compare, exactly as precision.md §1.2 (float32 arithmetic)."""
+    """msopst's `error_threshold = [t, p]` compare, exactly as docs/precision-policy.md#msopst-compare
+    (float32 arithmetic)."""
 
     t: float = 0.01
     p: float = 0.05
@@ -257,7 +260,8 @@ class Ratio(Policy):
         return not (n_err and float(self.rate(e)[failures].max()) >= MSOPST_MAX_DIFF)
 
 
-#: op_test_frame get_default_standard (precision.md §2): dtype -> (rtol, atol, max_atol).
+#: op_test_frame get_default_standard (docs/precision-policy.md#op_test_frame-precisionstandard):
+#: dtype -> (rtol, atol, max_atol).
 DUAL_THOUSANDTH_DEFAULTS: dict[str, tuple[float, float, float]] = {
     "float16": (0.001, 0.001, 0.1),
     "float32": (0.0001, 0.0001, 0.01),
@@ -269,7 +273,8 @@ DUAL_THOUSANDTH_OTHER = (0.001, 0.001, 0.1)
 
 @dataclass(frozen=True)
 class DualThousandth(Policy):
-    """op_test_frame PrecisionStandard(rtol, atol, max_atol) (precision.md §2; names as in that tool).
+    """op_test_frame PrecisionStandard(rtol, atol, max_atol) (docs/precision-policy.md#op_test_frame-precisionstandard;
+    names as in that tool).
 
     An element fails if |a - g| > atol * |g|; the tensor passes if at most rtol * N elements fail and
     none has |a - g| > max_atol * |g|.  Bool: at most rtol * N differing elements.
@@ -310,7 +315,7 @@ def _float_key(dtype: np.dtype) -> str:
     return np.dtype(dtype).name
 
 
-#: Ecosystem standard v1 thresholds T (precision.md §4.1).
+#: Ecosystem standard v1 thresholds T (docs/precision-policy.md#cann-ecosystem-standard-v1).
 MARE_THRESHOLDS: dict[str, float] = {
     "float16": 2.0 ** -10, "bfloat16": 2.0 ** -7, "float32": 2.0 ** -13,
     "float8_e4m3fn": 2.0 ** -3, "float8_e5m2": 2.0 ** -2,
@@ -319,7 +324,8 @@ MARE_THRESHOLDS: dict[str, float] = {
 
 @dataclass(frozen=True)
 class Mare(Policy):
-    """Ecosystem standard v1 (precision.md §4.1): MERE < T and MARE < factor * T, rel = |a-g| / (|g| + 1e-7)."""
+    """Ecosystem standard v1 (docs/precision-policy.md#cann-ecosystem-standard-v1): MERE < T and
+    MARE < factor * T, rel = |a-g| / (|g| + 1e-7)."""
 
     threshold: float | None = None
     factor: float = 10.0
@@ -332,12 +338,13 @@ class Mare(Policy):
         _check_range(self.name, "factor", self.factor, 1.0)
 
     def resolve(self, dtype: np.dtype) -> Policy:
-        """Take T from the §4.1 table when not given."""
+        """Take T from the ecosystem standard v1 table when not given."""
         if self.threshold is not None:
             return self
         key = _float_key(dtype)
         if key not in MARE_THRESHOLDS:
-            raise ValueError(f"mare: precision.md §4.1 has no threshold for {key}; give one, e.g. mare:threshold=1e-4")
+            raise ValueError(f"mare: the ecosystem standard v1 has no threshold for {key}; give one, "
+                             "e.g. mare:threshold=1e-4")
         return Mare(MARE_THRESHOLDS[key], self.factor)
 
     def failures(self, e: ElementErrors) -> np.ndarray:
@@ -352,7 +359,8 @@ class Mare(Policy):
         return float(rel.mean()) < self.threshold and float(rel.max()) < self.factor * self.threshold
 
 
-#: Ecosystem standard v2, mixed tolerance (precision.md §4.2): dtype -> (rtol, atol, max_abs_error_limit).
+#: Ecosystem standard v2, mixed tolerance (docs/precision-policy.md#cann-ecosystem-standard-v2):
+#: dtype -> (rtol, atol, max_abs_error_limit).
 V2_TABLE: dict[str, tuple[float, float, float]] = {
     "float16": (2.0 ** -9, 2.0 ** -9, 1e-1),
     "bfloat16": (2.0 ** -6, 2.0 ** -6, 1e0),
@@ -364,8 +372,9 @@ V2_TABLE: dict[str, tuple[float, float, float]] = {
 
 @dataclass(frozen=True)
 class V2(Policy):
-    """Ecosystem standard v2 (precision.md §4.2): >= ratio of elements within atol + rtol * |g| and
-    max |a - g| <= max(limit, ulp_cap * ULP(g at the worst element)) in the actual dtype (ulp_cap 0: off)."""
+    """Ecosystem standard v2 (docs/precision-policy.md#cann-ecosystem-standard-v2): >= ratio of elements within
+    atol + rtol * |g| and max |a - g| <= max(limit, ulp_cap * ULP(g at the worst element)) in the actual dtype
+    (ulp_cap 0: off)."""
 
     rtol: float | None = None
     atol: float | None = None
@@ -386,12 +395,12 @@ class V2(Policy):
         object.__setattr__(self, "ulp_cap", int(self.ulp_cap))
 
     def resolve(self, dtype: np.dtype) -> Policy:
-        """Fill unset rtol/atol/limit from the §4.2 table."""
+        """Fill unset rtol/atol/limit from the ecosystem standard v2 table."""
         if None not in (self.rtol, self.atol, self.limit):
             return self
         key = _float_key(dtype)
         if key not in V2_TABLE:
-            raise ValueError(f"v2: precision.md §4.2 has no row for {key}; give rtol, atol and limit")
+            raise ValueError(f"v2: the ecosystem standard v2 has no row for {key}; give rtol, atol and limit")
         rtol, atol, limit = (v if v is not None else d for v, d in zip((self.rtol, self.atol, self.limit), V2_TABLE[key]))
         return V2(rtol, atol, limit, self.ratio, self.ulp_cap)
 

@@ -7,7 +7,7 @@ import os
 import pytest
 
 #: acl.op.set_model_dir loads the *.om files of the folder and of its subfolders this many levels down (dir, dir/a,
-#: dir/a/b; pyacl-api.md, set_model_dir).
+#: dir/a/b; docs/contract/op-load-execute.md#set_model_dir).
 MODEL_DIR_LEVELS = 3
 
 

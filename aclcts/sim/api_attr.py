@@ -1,4 +1,4 @@
-"""Operator attributes: acl.op.create_attr, destroy_attr and every set_attr_* form (pyacl-api.md §5)."""
+"""Operator attributes: acl.op.create_attr, destroy_attr and every set_attr_* form (docs/contract/attributes.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""acl.blas: gemm_ex, hgemm, s8gemm, gemv_ex, hgemv, s8gemv and their handle forms, as the GEMM op on the single-op path (§7)."""
+"""acl.blas: gemm_ex, hgemm, s8gemm, gemv_ex, hgemv, s8gemv and their handle forms, as the GEMM op on the single-op path
+(docs/contract/handles-blas-cast.md)."""
 
 from __future__ import annotations
 

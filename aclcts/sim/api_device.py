@@ -1,4 +1,5 @@
-"""acl.init/finalize, acl.rt devices, run mode and contexts with their default streams (pyacl-api.md §2)."""
+"""acl.init/finalize, acl.rt devices, run mode and contexts with their default streams
+(docs/contract/init-device-context-stream.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""acl.rt memory: malloc/free, malloc_host/free_host, memcpy[_async], memset[_async], memcpy2d, get_mem_info (§3)."""
+"""acl.rt memory: malloc/free, malloc_host/free_host, memcpy[_async], memset[_async], memcpy2d, get_mem_info
+(docs/contract/memory.md)."""
 
 from __future__ import annotations
 

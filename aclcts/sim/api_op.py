@@ -1,4 +1,5 @@
-"""acl.op model loading and execution: set_model_dir, load, execute_v2, handles, infer_shape, cast (§6)."""
+"""acl.op model loading and execution: set_model_dir, load, execute_v2, handles, infer_shape, cast
+(docs/contract/op-load-execute.md, docs/contract/handles-blas-cast.md)."""
 
 from __future__ import annotations
 

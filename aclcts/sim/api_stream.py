@@ -1,4 +1,5 @@
-"""acl.rt streams, events and synchronisation: queued work runs when something synchronises (pyacl-api.md §2)."""
+"""acl.rt streams, events and synchronisation: queued work runs when something synchronises
+(docs/contract/sync-events-callbacks.md)."""
 
 from __future__ import annotations
 

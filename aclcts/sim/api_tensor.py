@@ -1,4 +1,5 @@
-"""Tensor descriptors, data buffers and fp16 helpers on the top-level acl module (pyacl-api.md §4)."""
+"""Tensor descriptors, data buffers and fp16 helpers on the top-level acl module
+(docs/contract/tensor-desc-and-buffers.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""acl.util: pointers to and from bytes and NumPy arrays, and helper threads (pyacl-api.md §8)."""
+"""acl.util: pointers to and from bytes and NumPy arrays, and helper threads (docs/contract/utilities.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The single-op model registry: loading simulator .om files and matching executions to models (§6.3, atc §8–§9)."""
+"""The single-op model registry: loading simulator .om files and matching executions to models
+(docs/contract/single-op-json.md#loading-models, #matching-and-the-wrapper-ops)."""
 
 from __future__ import annotations
 

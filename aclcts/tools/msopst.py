@@ -79,7 +79,7 @@ def case_document(case: Case, reference: str, notes: list[str], files: dict[str,
     """The aclcts case file of one msopst sub-case, as a mapping in the keys' documented order; the data files it
     names (by name, beside it) go into files."""
     doc: dict[str, Any] = {
-        "name": case.id, "op": case.op, "family": case.family, "source": case.source, "reference": reference,
+        "name": case.id, "op": case.op, "policy": case.family, "source": case.source, "reference": reference,
         "inputs": [t.name for t in case.inputs], "outputs": [t.name for t in case.outputs],
         "modes": list(case.modes), "dtypes": [{t.name: t.dtype_name for t in case.inputs + case.outputs}],
         "shapes": [{t.name: list(t.shape) for t in case.inputs + case.outputs}],

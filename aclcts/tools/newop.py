@@ -30,7 +30,7 @@ _CASE_FILE = Template('''\
 # and simulator kernel ($module_kernel.py) compute the placeholder $formula; edit all three files
 # to describe the real operator (docs/case-files.md gives every key).
 op: $op
-family: elementwise
+policy: elementwise
 source: "custom operator $op: $signature; no attributes (replace with the operator's REG_OP prototype)"
 reference: $module_ref:$constant
 inputs: [$inputs]

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 CAST = """\
 op: Cast
-family: cast
+policy: cast
 source: "graphengine elewise_calculation_ops.h REG_OP(Cast)"
 inputs: [x]
 outputs: [y]
@@ -30,7 +30,7 @@ attrs:
 """
 ADD = """\
 op: Add
-family: elementwise
+policy: elementwise
 source: "add_proto.h REG_OP(Add)"
 inputs: [x1, x2]
 outputs: [y]
@@ -105,7 +105,7 @@ def test_dynamic_inputs_fit_any_count_from_one(tmp_path, monkeypatch):
 
 CUSTOM = """\
 op: MyCustom
-family: elementwise
+policy: elementwise
 source: "custom"
 reference: my_custom_reference:MY_CUSTOM
 inputs: [x]

@@ -1,4 +1,5 @@
-"""`aclcts atc` / `python -m aclcts.atc`: flags, exit status, messages and the model files written (atc-singleop.md §1, §7)."""
+"""`aclcts atc` / `python -m aclcts.atc`: flags, exit status, messages and the model files written
+(docs/contract/single-op-json.md#command-line, #model-file-names)."""
 
 import os
 import subprocess
@@ -12,7 +13,7 @@ from aclcts.core.opmodel import OpModel
 SUCCESS = "ATC run success, welcome to the next use."
 ADD = [{"op": "Add", "input_desc": [{"format": "ND", "shape": [3, 3], "type": "int32"}] * 2,
         "output_desc": [{"format": "ND", "shape": [3, 3], "type": "int32"}]}]
-OP_LIST = [  # the official sample op_list.json (§11.2)
+OP_LIST = [  # the official sample op_list.json (docs/contract/single-op-json.md#examples)
     {"op": "Cast", "input_desc": [{"format": "ND", "shape": [1000], "type": "float"}],
      "output_desc": [{"format": "ND", "shape": [1000], "type": "float16"}],
      "attr": [{"name": "truncate", "type": "bool", "value": False}, {"name": "dst_type", "type": "int", "value": 1}]},

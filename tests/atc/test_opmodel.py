@@ -1,4 +1,5 @@
-"""aclcts.core.opmodel: attribute canonicalisation and keys, the .om file format and file names (atc-singleop.md §7)."""
+"""aclcts.core.opmodel: attribute canonicalisation and keys, the .om file format and file names
+(docs/contract/single-op-json.md#model-file-names)."""
 
 import math
 import struct
@@ -176,7 +177,7 @@ def test_from_bytes_missing_key_is_missing_attr():
     assert info.value.code == 100016 and "op_type" in info.value.reason
 
 
-# --- model_file_name (§7) -------------------------------------------------------------------
+# --- model_file_name (single-op-json.md#model-file-names) -----------------------------------
 
 def test_file_name_doc_example():
     assert model_file_name(0, add_model(), None) == "0_Add_3_2_3_3_3_2_3_3_3_2_3_3.om"

@@ -1,4 +1,5 @@
-"""Parsing a single-op JSON file into models: every field, type, format and attr type (atc-singleop.md §2–§6, §10)."""
+"""Parsing a single-op JSON file into models: every field, type, format and attr type
+(docs/contract/single-op-json.md)."""
 
 import json
 
@@ -16,7 +17,7 @@ def op(inputs, outputs=None, **kw):
     return {"op": "Add", "input_desc": inputs, "output_desc": outputs or [nd([3, 3])], **kw}
 
 
-# §5.1: JSON type → aclDataType value (same as GE except UNDEFINED)
+# single-op-json.md#data-type-strings: JSON type → aclDataType value (same as GE except UNDEFINED)
 DOC_TYPES = [("float", 0), ("float32", 0), ("float16", 1), ("int8", 2), ("int32", 3), ("uint8", 4),
              ("int16", 6), ("uint16", 7), ("uint32", 8), ("int64", 9), ("uint64", 10), ("double", 11),
              ("bool", 12), ("complex64", 16), ("complex128", 17), ("bfloat16", 27), ("int4", 29),
@@ -31,7 +32,7 @@ def test_type_strings(parse_one, type_, value, case):
     assert parsed.model.inputs[0].dtype == value and parsed.model.outputs[0].dtype == value
 
 
-# §5.2: the parser's format dictionary with GE values (= ACL values)
+# single-op-json.md#format-strings: the parser's format dictionary with GE values (= ACL values)
 DOC_FORMATS = [("nchw", 0), ("nhwc", 1), ("nd", 2), ("nc1hwc0", 3), ("fractal_z", 4), ("nc1c0hwpad", 5),
                ("nhwc1c0", 6), ("fsr_nchw", 7), ("fractal_deconv", 8), ("c1hwnc0", 9),
                ("fractal_deconv_transpose", 10), ("fractal_deconv_sp_stride_trans", 11), ("nc1hwc0_c04", 12),

@@ -1,4 +1,5 @@
-"""Single-op JSON errors: ATC's codes, and messages naming file, line, element, field (atc-singleop.md §2–§6)."""
+"""Single-op JSON errors: ATC's codes, and messages naming file, line, element, field
+(docs/contract/single-op-json.md)."""
 
 import json
 

@@ -21,7 +21,7 @@ LIBRARY = Path(__file__).resolve().parents[2] / "cases"
 #: A valid minimal case file, one line per entry so that tests can name the line a field is on.
 MINIMAL = [
     "op: Add",                                     # 1
-    "family: elementwise",                         # 2
+    "policy: elementwise",                         # 2
     "source: \"REG_OP(Add): inputs x1, x2; output y\"",  # 3
     "inputs: [x1, x2]",                            # 4
     "outputs: [y]",                                # 5
@@ -84,7 +84,7 @@ def test_expanded_case_carries_op_inputs_outputs_and_shapes(tmp_path):
 
 def test_several_attribute_sets_add_an_attrs_index_to_the_id(tmp_path):
     lines = [
-        "op: ReduceSum", "family: reduction", "source: s", "inputs: [x, axes]", "outputs: [y]",
+        "op: ReduceSum", "policy: reduction", "source: s", "inputs: [x, axes]", "outputs: [y]",
         "dtypes: [{\"*\": float32, axes: int32}]", "shapes: [[[2, 3]]]", "const: {axes: [1]}",
         "attrs:", "  - {}", "  - {keep_dims: {type: bool, value: true}}",
     ]
@@ -96,7 +96,7 @@ def test_several_attribute_sets_add_an_attrs_index_to_the_id(tmp_path):
 
 def test_const_inputs_get_their_values_and_leave_the_shape_list(tmp_path):
     lines = [
-        "op: Transpose", "family: movement", "source: s", "inputs: [x, perm]", "outputs: [y]",
+        "op: Transpose", "policy: movement", "source: s", "inputs: [x, perm]", "outputs: [y]",
         "dtypes: [{\"*\": float16, perm: int32}]", "shapes: [[[2, 3, 4]]]", "const: {perm: [2, 0, 1]}",
     ]
     (case,) = expand_file(write(tmp_path, lines))
@@ -247,7 +247,7 @@ def test_bad_fixed_data_or_msopst_draw_names_file_line_and_field(tmp_path, value
 
 
 def test_fixed_data_of_a_dynamic_input_is_refused(tmp_path):
-    source = write(tmp_path, ["op: Add", "family: elementwise", "source: x", "inputs: [x1, x2]", "outputs: [y]",
+    source = write(tmp_path, ["op: Add", "policy: elementwise", "source: x", "inputs: [x1, x2]", "outputs: [y]",
                               "dtypes: [float32]", "shapes: [{x1: [-1, 3], x2: [3], y: [-1, 3]}]",
                               "shape_range: {x1: [[1, 4]], y: [[1, 4]]}", "values:", "  x1: {fixed: [1, 2, 3]}"])
     message = error_of(source)
@@ -342,7 +342,7 @@ def test_the_library_covers_every_op_that_has_a_kernel_and_a_reference(library):
 #: A valid dynamic case file (-1 dims with their ranges), one line per entry.
 DYNAMIC = [
     "op: Add",                                         # 1
-    "family: elementwise",                             # 2
+    "policy: elementwise",                             # 2
     "source: \"REG_OP(Add): inputs x1, x2; output y\"",  # 3
     "inputs: [x1, x2]",                                # 4
     "outputs: [y]",                                    # 5

@@ -21,7 +21,7 @@ LIBRARY = Path(__file__).resolve().parents[2] / "cases"
 #: An Add case file, one line per entry so that tests can name the line a field is on.
 ADD = [
     "op: Add",                                         # 1
-    "family: elementwise",                             # 2
+    "policy: elementwise",                             # 2
     "source: s",                                       # 3
     "inputs: [x1, x2]",                                # 4
     "outputs: [y]",                                    # 5
@@ -69,7 +69,7 @@ def test_a_handle_only_case_runs_its_profiles_with_handles(tmp_path):
 
 
 def test_each_attr_set_gets_its_own_profile_cases(tmp_path):
-    lines = ["op: ReduceSum", "family: reduction", "source: s", "inputs: [x, axes]", "outputs: [y]",
+    lines = ["op: ReduceSum", "policy: reduction", "source: s", "inputs: [x, axes]", "outputs: [y]",
              "dtypes: [{\"*\": int32}]", "shapes: [[[2, 3]], [[5, 7]]]", "const: {axes: [1]}",
              "attrs: [{}, {keep_dims: {type: bool, value: true}}]"]
     assert profile_ids(write(tmp_path, lines)) == ["ReduceSum-int32-2x3-attrs0-wide_sums",
@@ -115,7 +115,7 @@ def test_a_profile_the_dtype_lacks_is_one_line_naming_file_line_and_field(tmp_pa
 
 
 def test_a_values_range_whose_reference_overflows_names_its_line(tmp_path):
-    lines = ["op: Exp", "family: elementwise", "source: s", "inputs: [x]", "outputs: [y]", "dtypes: [float16]",
+    lines = ["op: Exp", "policy: elementwise", "source: s", "inputs: [x]", "outputs: [y]", "dtypes: [float16]",
              "shapes: [[[4]]]", "values:", "  x: {uniform: [-5, 12]}"]
     source = write(tmp_path, lines)
     message = error_of(source)
@@ -124,7 +124,7 @@ def test_a_values_range_whose_reference_overflows_names_its_line(tmp_path):
 
 
 def test_a_range_inside_the_boundary_and_a_cast_overflow_are_accepted(tmp_path):
-    exp = ["op: Exp", "family: elementwise", "source: s", "inputs: [x]", "outputs: [y]", "dtypes: [float16]",
+    exp = ["op: Exp", "policy: elementwise", "source: s", "inputs: [x]", "outputs: [y]", "dtypes: [float16]",
            "shapes: [[[4]]]", "values:", "  x: {uniform: [-5, 11]}"]
     assert len(expand_file(write(tmp_path, exp))) == 4
     assert expand_file(str(LIBRARY / "cast" / "cast_int_to_float16.yaml"))

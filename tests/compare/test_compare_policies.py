@@ -1,4 +1,5 @@
-"""Every policy at, just inside and just outside its bounds (precision.md §1.2, §2, §4.1, §4.2, §5)."""
+"""Every policy at, just inside and just outside its bounds
+(docs/precision-policy.md#3-policies-and-their-case-file-spellings)."""
 
 import numpy as np
 import pytest
@@ -112,7 +113,7 @@ def test_ratio_hard_cap_of_point_one():
 
 
 def test_ratio_applies_the_uniform_nan_rule_unlike_msopst():
-    # msopst skips NaN (precision.md §1.2: this case passes there); the suite fails it
+    # msopst skips NaN (docs/precision-policy.md#msopst-compare: this case passes there); the suite fails it
     c = compare(np.array([np.nan, 1, 2], F32), np.array([1, 1, 2], F32), Ratio())
     assert not c.passed and c.n_nan_mismatch == 1
 

@@ -2,7 +2,7 @@
 
 ADD_CASE = """\
 op: Add
-family: elementwise
+policy: elementwise
 source: "elewise_calculation_ops.h REG_OP(Add): inputs x1, x2; output y"
 inputs: [x1, x2]
 outputs: [y]

@@ -34,7 +34,7 @@ FUZZED = ["Test_Relu_fuzz_fuzz_case_001_ND_float32", "Test_Relu_fuzz_fuzz_case_0
           "Test_Add_fuzz_impl_fuzz_case_001_ND_float32", "Test_Add_fuzz_impl_fuzz_case_002_ND_float32"]
 REDUCE = [f"Test_ReduceSumD_001_sub_case_00{i}_ND_{t}" for i, t in zip(range(1, 5), ["float32", "float16"] * 2)]
 DYNAMIC = "Test_Add_dynamic_case_001_ND_float32"
-#: st_report.json's keys at each level (msopst.md §8.2).
+#: st_report.json's keys at each level (docs/msopst.md#st_reportjson).
 REPORT_KEYS, ENTRY_KEYS = {"run_cmd", "report_list", "summary"}, {"case_name", "status", "expect", "trace_detail"}
 TRACE_KEYS, STAGE_KEYS = {"st_case_info", "stage_result"}, {"status", "result", "stage_name", "cmd"}
 INFO_KEYS = {"case_name", "op_params", "input_data_path", "expect_data_paths", "planned_output_data_paths"}

@@ -18,45 +18,45 @@ SHIPPED = ROOT / "error-codes" / "cann-9.0.yaml"
 
 VALID = """\
 release: test release
-document: pyacl-api.md
+document: docs/contract
 scenarios:
   free.null:
     api: acl.rt.free
     code: ACL_ERROR_INVALID_PARAM
     condition: "`0` → 100000"
-    section: §3.1
+    section: memory.md#malloc-and-free
   malloc.zero:
     api: acl.rt.malloc
     code: 100000
     value: 0
     condition: "size == 0 → 100000"
-    section: §3.1
+    section: memory.md#malloc-and-free
   load.garbage:
     api: acl.op.load
     code: [100012, ACL_ERROR_PARSE_MODEL]
     condition: "Garbage → 100012 or 100013"
-    section: §6.1
+    section: op-load-execute.md#load
   tuple.dims:
     api: acl.create_tensor_desc
     exception: TypeError
     message: argument 2 is not list
     condition: "tuple → TypeError"
-    section: §4
+    section: tensor-desc-and-buffers.md#creating-and-destroying-descs
   dims.null:
     api: acl.get_tensor_desc_num_dims
     returns: 0
     condition: "desc 0 → 0"
-    section: §4
+    section: tensor-desc-and-buffers.md#desc-getters
   double.free:
     api: acl.rt.free
     rejected: true
     condition: "exact code UNCONFIRMED"
-    section: §17
+    section: error-codes.md#open-questions
   empty.output:
     api: acl.op.execute_v2
     code: ACL_SUCCESS
     condition: "every output desc has a 0 dim → 0"
-    section: §6.2
+    section: op-load-execute.md#execute_v2-check-order
 """
 
 
@@ -85,8 +85,8 @@ def lenient(tmp_path):
 def test_the_shipped_file_loads_and_documents_at_least_150_scenarios():
     loaded = load_error_codes(SHIPPED)
     assert len(loaded.scenarios) >= 150
-    assert loaded.document == "pyacl-api.md"
-    assert all(e.section.startswith("§") and e.condition for e in loaded.scenarios.values())
+    assert loaded.document == "docs/contract"
+    assert all(".md#" in e.section and e.condition for e in loaded.scenarios.values())
 
 
 def test_codes_may_be_given_by_name_or_number(strict):
@@ -100,7 +100,8 @@ def test_strict_mode_wants_the_exact_code(strict):
         strict.check("free.null", Outcome(result=107000))
     message = str(info.value)
     assert "acl.rt.free [free.null]" in message and "returned 107000 (ACL_ERROR_RT_PARAM_INVALID)" in message
-    assert '"`0` → 100000"' in message and "§3.1" in message and "release.yaml:5" in message
+    assert '"`0` → 100000"' in message and "release.yaml:5" in message
+    assert "docs/contract/memory.md#malloc-and-free" in message
 
 
 def test_lenient_mode_takes_any_non_zero_code_but_not_success(lenient):
@@ -157,7 +158,7 @@ def test_rejected_accepts_a_code_or_an_exception_but_not_success_or_a_broken_pro
 
 
 def test_a_scenario_can_be_skipped_with_a_reason(tmp_path):
-    text = VALID.replace('    section: §17\n', '    section: §17\n    skip: removed in this release\n')
+    text = VALID.replace('#open-questions\n', '#open-questions\n    skip: removed in this release\n')
     loaded = load_error_codes(write(tmp_path, text))
     assert loaded["double.free"].skip == "removed in this release"
     assert loaded["free.null"].skip is None
@@ -179,31 +180,31 @@ def test_outcomes_survive_json_and_normalise_tuples():
     ("release: r\ndocument: d\n", "release.yaml:1: (file): expected the required key 'scenarios'"),
     ("release: r\ndocument: d\nextra: 1\nscenarios: {}\n", "release.yaml:3: extra: expected one of the keys"),
     ("release: r\ndocument: d\nscenarios: []\n", "release.yaml:3: scenarios: expected a non-empty mapping"),
-    ("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    condition: c\n    section: §1\n",
+    ("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    condition: c\n    section: s.md#a\n",
      "release.yaml:5: scenarios.a: expected exactly one of code, exception, returns, rejected"),
     (("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    code: 1\n    returns: 0\n    condition: c\n"
-     "    section: §1\n"), "release.yaml:5: scenarios.a: expected exactly one of"),
-    ("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    code: NOT_A_CODE\n    condition: c\n    section: §1\n",
+     "    section: s.md#a\n"), "release.yaml:5: scenarios.a: expected exactly one of"),
+    ("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    code: NOT_A_CODE\n    condition: c\n    section: s.md#a\n",
      "release.yaml:6: scenarios.a.code: expected an aclError name"),
-    ("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    code: -5\n    condition: c\n    section: §1\n",
+    ("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    code: -5\n    condition: c\n    section: s.md#a\n",
      "release.yaml:6: scenarios.a.code: expected an aclError (int >= 0"),
     ("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    code: 1\n    condition: c\n    section: 3.1\n",
      "release.yaml:8: scenarios.a.section: expected a non-empty string, got 3.1"),
     ("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    code: 1\n    condition: c\n    section: '3.1'\n",
-     "release.yaml:8: scenarios.a.section: expected a section of the reference document"),
-    ("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    code: 1\n    condition: ''\n    section: §1\n",
+     "release.yaml:8: scenarios.a.section: expected a page and heading anchor of the document"),
+    ("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    code: 1\n    condition: ''\n    section: s.md#a\n",
      "release.yaml:7: scenarios.a.condition: expected a non-empty string"),
     (("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    exception: OSError\n    condition: c\n"
-     "    section: §1\n"), "release.yaml:6: scenarios.a.exception: expected one of TypeError, ValueError, RuntimeError"),
+     "    section: s.md#a\n"), "release.yaml:6: scenarios.a.exception: expected one of TypeError, ValueError, RuntimeError"),
     (("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    code: 1\n    message: m\n    condition: c\n"
-     "    section: §1\n"), "release.yaml:7: scenarios.a.message: expected message only together with exception"),
-    ("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    rejected: false\n    condition: c\n    section: §1\n",
+     "    section: s.md#a\n"), "release.yaml:7: scenarios.a.message: expected message only together with exception"),
+    ("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    rejected: false\n    condition: c\n    section: s.md#a\n",
      "release.yaml:6: scenarios.a.rejected: expected true"),
-    (("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    code: 1\n    condition: c\n    section: §1\n"
-     "    sectoin: §2\n"), "release.yaml:9: scenarios.a.sectoin: expected one of the keys"),
+    (("release: r\ndocument: d\nscenarios:\n  a:\n    api: x\n    code: 1\n    condition: c\n    section: s.md#a\n"
+     "    sectoin: s.md#b\n"), "release.yaml:9: scenarios.a.sectoin: expected one of the keys"),
     ("release: r\ndocument: d\nscenarios:\n  a: [1\n", "release.yaml:5: not valid YAML"),
 ], ids=["missing-scenarios", "unknown-top-key", "scenarios-not-mapping", "no-outcome", "two-outcomes",
-        "unknown-code-name", "negative-code", "section-a-number", "section-without-sign", "empty-condition", "unknown-exception",
+        "unknown-code-name", "negative-code", "section-a-number", "section-no-anchor", "empty-condition", "unknown-exception",
         "message-without-exception", "rejected-false", "misspelt-key", "yaml-syntax"])
 def test_a_broken_file_is_reported_with_file_line_and_field(tmp_path, text, where):
     assert where in load_error(tmp_path, text)

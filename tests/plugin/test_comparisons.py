@@ -61,7 +61,7 @@ def test_no_comparison_carries_over_into_the_next_test(project, workers):
 
 INT64_CASE = """\
 op: Neg
-family: elementwise
+policy: elementwise
 source: "elewise_calculation_ops.h REG_OP(Neg)"
 inputs: [x]
 outputs: [y]

@@ -111,7 +111,7 @@ def test_the_reproducing_command_carries_the_aclcts_environment_and_options_and_
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
 def test_a_broken_case_file_is_reported_with_file_line_and_field(project, workers):
     # Under -n the controller does not load the case library: a worker's usage error becomes the run's.
-    project.makefile(".yaml", **{"cases/bad": "op: Add\nfamily: elementwise\nsource: x\ninputs: [x1, x2]\n"
+    project.makefile(".yaml", **{"cases/bad": "op: Add\npolicy: elementwise\nsource: x\ninputs: [x1, x2]\n"
                                               "outputs: [y]\ndtypes: [fp16]\nshapes: [[[1], [1]]]\n"})
     project.makepyfile(test_x="def test_x():\n    pass\n")
     result = project.runpytest_subprocess("-p", "no:cacheprovider", *workers)

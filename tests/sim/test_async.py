@@ -1,4 +1,5 @@
-"""The simulator's deferred execution: queued work runs only when something synchronises (pyacl-api.md §16).
+"""The simulator's deferred execution: queued work runs only when something synchronises
+(docs/contract/sync-events-callbacks.md#queued-work).
 
 A real device may finish early, so these are the simulator's strictness; what the documentation guarantees
 about streams and synchronisation is in conformance/test_sync.py.

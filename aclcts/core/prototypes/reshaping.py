@@ -1,4 +1,4 @@
-"""Prototypes of the movement and shape ops of issue 23: padding, dims, broadcast, reverse, strided slice,
+"""Prototypes of the movement and shape ops added in issue 23: padding, dims, broadcast, reverse, strided slice,
 concatenation, stacking, splitting, depth/space, Permute, Identity, Tril/Triu, Roll and Diag.
 
 Source: mindspore-ai/graphengine 910 third_party/fwkacllib/inc/op_proto/inc/ pad_ops.h (Pad, PadV3, BroadcastTo, Diag),

@@ -3,7 +3,8 @@
 Prototype: hicann/ops-math math/cast/op_graph/cast_proto.h -- INPUT x, OUTPUT y, REQUIRED_ATTR(dst_type, Int);
 older prototypes (mindspore-ai/graphengine third_party/fwkacllib/inc/ops/elewise_calculation_ops.h) add
 ATTR(truncate, Bool, false), and acl.op.cast passes `truncate` only when a loaded Cast model has it
-(shared/reference/atc-singleop.md section 9), so the attribute is accepted and, being reserved, has no effect.
+(docs/contract/single-op-json.md#matching-and-the-wrapper-ops), so the attribute is accepted and, being reserved, has
+no effect.
 
 Conversion rules (decision recorded here):
 - float -> float: round to nearest, ties to even; overflow gives +-inf, NaN stays NaN (IEEE conversion).

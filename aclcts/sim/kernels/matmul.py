@@ -7,7 +7,7 @@ Prototypes:
   offset_x): hicann/ops-nn matmul/batch_mat_mul_v3/op_graph/batch_mat_mul_proto_extend.h. Batch dims broadcast.
 - GEMM(a, b, c, alpha, beta -> y; transpose_a, transpose_b bool false), y = alpha * op(a) @ op(b) + beta * c:
   mindspore-ai/graphengine third_party/fwkacllib/inc/ops/matrix_calculation_ops.h; dtype triples and the
-  alpha/beta-of-c's-dtype rule from acl.blas.gemm_ex (shared/reference/pyacl-api.md).
+  alpha/beta-of-c's-dtype rule from acl.blas.gemm_ex (docs/contract/handles-blas-cast.md#the-gemm-op).
 Numerics (numerics.batched_matmul): fp16/bf16 accumulate in fp32 (BLAS's blocked order, or sequentially over K
 with the setting matmul_accumulation=sequential), int8 in int32; a bias is added in the accumulator; the result is rounded once to the output type. GEMM's alpha/beta epilogue runs in the
 accumulator type (fp32, or int32 with wrap for int8 a/b with an int32 c), then rounds once, as in the official

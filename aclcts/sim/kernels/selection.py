@@ -4,8 +4,8 @@
 Prototypes:
 - ArgMaxV2 / ArgMin(x, dimension -> y; ATTR(dtype, Type, DT_INT64), int32 or int64), first maximum (minimum) wins,
   a NaN before any number: mindspore-ai/graphengine third_party/fwkacllib/inc/ops/elewise_calculation_ops.h,
-  hicann/ops-math math/arg_min. The official sample (shared/reference/atc-singleop.md 11.2) gives no dtype attr and
-  an int32 output, so without the attribute the output desc decides between int32 and int64.
+  hicann/ops-math math/arg_min. The official sample op_list.json (docs/contract/single-op-json.md#examples) gives no
+  dtype attr and an int32 output, so without the attribute the output desc decides between int32 and int64.
 - ArgMaxD(x float16/float32 -> y int32; REQUIRED_ATTR(dimension, Int), ATTR(dtype, Type, DT_INT64)), graphengine 910.
 - ArgMaxWithValue / ArgMinWithValue(x -> indice int32/int64, values; REQUIRED_ATTR(dimension, Int),
   ATTR(keep_dims, Bool, false), ATTR(indice_dtype, Type, DT_INT32)): hicann/ops-math math/arg_m*_with_value.
@@ -14,7 +14,8 @@ Prototypes:
   sorted=false the selected elements are returned in index order (simulator choice).
 - NonZero(x -> y int32/int64; ATTR(transpose, Bool, false), ATTR(dtype, Type, DT_INT64)), PyTorch-compatible:
   y is [n, rank], or [rank, n] when transpose is true: CANN array_ops.h.
-- Where(x -> y int64 [n, rank]): the dynamic-shape template of the ATC guide (atc-singleop.md 11.4).
+- Where(x -> y int64 [n, rank]): the dynamic-shape template of the ATC guide
+  (docs/contract/single-op-json.md#examples).
 - Unique(x 1-D -> y, idx; ATTR(out_idx, Type, DT_INT32)), TensorFlow-compatible: y in order of first occurrence,
   idx[i] the position of x[i] in y: CANN array_ops.h.
 """

@@ -96,7 +96,7 @@ def _mutated(draw: st.DrawFn, seeds: list[bytes], structured: str) -> bytes:
 
 
 _SCALARS = st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.floats() | st.text(max_size=12)
-_KEYS = st.sampled_from(["op", "family", "source", "inputs", "outputs", "dtypes", "shapes", "attrs", "const",
+_KEYS = st.sampled_from(["op", "policy", "source", "inputs", "outputs", "dtypes", "shapes", "attrs", "const",
                          "values", "modes", "release", "entries", "id", "reason", "expires", "owner", "record",
                          "status", "version", "seed", "input_desc", "output_desc", "attr", "type", "format",
                          "shape", "name", "value", "x1", "y"]) | st.text(max_size=6)

@@ -110,7 +110,7 @@ def test_json_nesting_limit_names_the_line():
 
 
 CASES = Path(__file__).resolve().parents[3] / "cases"
-MINIMAL_CASE = ["op: Add", "family: elementwise", "source: REG_OP(Add)", "inputs: [x1, x2]", "outputs: [y]",
+MINIMAL_CASE = ["op: Add", "policy: elementwise", "source: REG_OP(Add)", "inputs: [x1, x2]", "outputs: [y]",
                 "dtypes: [float32]", "shapes: [[[2], [2]]]"]
 
 

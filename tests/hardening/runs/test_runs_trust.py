@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[3]
 CASE = """\
 op: Add
-family: elementwise
+policy: elementwise
 source: "elewise_calculation_ops.h REG_OP(Add): inputs x1, x2; output y"
 {reference}inputs: [x1, x2]
 outputs: [y]

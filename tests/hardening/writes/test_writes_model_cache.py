@@ -16,7 +16,7 @@ ELEMENTS = [{"op": op, "input_desc": [TENSOR, TENSOR], "output_desc": [TENSOR]} 
 
 ADD_CASE = """\
 op: Add
-family: elementwise
+policy: elementwise
 source: "REG_OP(Add)"
 inputs: [x1, x2]
 outputs: [y]

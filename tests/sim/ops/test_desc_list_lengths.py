@@ -1,5 +1,6 @@
 """The simulator refuses a desc list longer than its buffer list with 100000, where the real C layer ignores the
-extra descs (pyacl-api.md §6.2 step 4: "a simulator should return 100000 for any length mismatch")."""
+extra descs (docs/contract/op-load-execute.md#execute_v2-check-order, step 4: the simulator returns
+100000 for every length mismatch)."""
 
 from __future__ import annotations
 
