@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: null memcpy pointer fails some cases of a test that runs no op (one entry per test id).
 FAULTS = "broadcast_wrong_axis,memcpy_null_code_swapped"
 SELECTION = ["conformance/test_execute.py", "conformance/test_handle.py", "conformance/test_memory.py",
-             "-k", "Equal and 3x1x4_5x4 or memcpy_checks_in_documented_order"]
+             "--ops=Equal", "-k", "Equal and 3x1x4_5x4 or memcpy_checks_in_documented_order"]
 
 
 def suite(report, faults, *args):
