@@ -193,7 +193,7 @@ def _next_due(subs: Subscriptions, thread_id: int, due: queue.SimpleQueue) -> Re
         for stream in subs.streams_of(thread_id):
             first = next((task for task in stream.queue if task.call == "acl.rt.launch_callback"), None)
             if first is not None:
-                stream.drain(first.seq)
+                stream.drain(first.seq, wait=False)  # never waits on the stream: its due callbacks may be ours to run
                 break
     return None if due.empty() else due.get_nowait()
 
