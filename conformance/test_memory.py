@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import inspect
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -608,6 +609,49 @@ def test_numpy_to_ptr_of_a_strided_view_warns_twice_and_points_at_it(acl):
     pointer, categories = warnings_of(lambda: acl.util.numpy_to_ptr(view))
     assert pointer == view.ctypes.data
     assert len(categories) == 2 and categories[0] is Warning
+
+
+#: The deprecated NumPy conversions and the warning the binding gives on every call, word for word (hicann/runtime
+#: python/pyACL/util/numpy_convert.cpp).
+DEPRECATION_WARNINGS = {
+    "numpy_to_ptr": "acl.util.numpy_to_ptr will be deprecated. Please use acl.util.bytes_to_ptr instead.",
+    "numpy_contiguous_to_ptr": "acl.util.numpy_contiguous_to_ptr will be deprecated. "
+                               "Please use acl.util.bytes_to_ptr instead.",
+    "ptr_to_numpy": "acl.util.ptr_to_numpy will be deprecated. Please use acl.util.ptr_to_bytes instead.",
+}
+
+
+@pytest.mark.parametrize("name", list(DEPRECATION_WARNINGS))
+def test_a_deprecated_numpy_conversion_warns_the_binding_text_at_the_callers_line(acl, name):
+    source = np.zeros(6, dtype=np.float32)
+    args = (source.ctypes.data, (6,), 11) if name == "ptr_to_numpy" else (source,)
+    function = getattr(acl.util, name)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1
+        function(*args)
+    assert [(w.category, str(w.message), w.filename, w.lineno) for w in caught] == [
+        (Warning, DEPRECATION_WARNINGS[name], __file__, line)]
+
+
+def test_numpy_to_ptr_of_a_strided_view_warns_that_it_is_discontiguous_at_the_callers_line(acl):
+    view = np.arange(8, dtype=np.float32)[::2]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1
+        acl.util.numpy_to_ptr(view)
+    assert [(str(w.message), w.filename, w.lineno) for w in caught] == [
+        (DEPRECATION_WARNINGS["numpy_to_ptr"], __file__, line),
+        ("The input ndarray is discontiguous. Please use acl.util.bytes_to_ptr instead.", __file__, line)]
+
+
+@pytest.mark.negative
+def test_ptr_to_numpy_warns_before_it_parses_its_arguments(acl):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(TypeError):
+            acl.util.ptr_to_numpy("not a pointer", (6,), 11)
+    assert [str(w.message) for w in caught] == [DEPRECATION_WARNINGS["ptr_to_numpy"]]
 
 
 def test_numpy_to_ptr_warning_is_raised_when_warnings_are_errors(acl):

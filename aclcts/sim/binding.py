@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from aclcts.sim.errors import warn
+
 MASK64 = (1 << 64) - 1
 _F32 = struct.Struct("<f")
 
@@ -227,12 +229,16 @@ def api_lock() -> ApiLock:
     return _LOCK
 
 
-def binding(full_name: str, codes: str, impl: Callable[..., Any], locked: bool = True) -> Callable[..., Any]:
-    """Wrap an implementation as a positional-only binding function with pyacl's parsing and locking."""
+def binding(full_name: str, codes: str, impl: Callable[..., Any], locked: bool = True,
+            deprecation: str = "") -> Callable[..., Any]:
+    """Wrap an implementation as a positional-only binding function with pyacl's parsing and locking; a deprecated
+    one warns (base Warning, at the caller's line) before it parses, as the binding's PyErr_WarnEx does."""
     parse = parser(full_name, codes)
     short = full_name.rsplit(".", 1)[-1]
 
     def function(*args: Any, **kwargs: Any) -> Any:
+        if deprecation:
+            warn(deprecation, Warning)
         if kwargs:
             raise TypeError(f"{short}() takes no keyword arguments")
         values = parse(args)
