@@ -202,6 +202,53 @@ def test_malloc_host_takes_no_device_memory_in_host_run_mode(acl, res):
     assert flow.device_free_bytes(acl) == before
 
 
+# ---------------------------------------------------------------- acl.media.dvpp_malloc / dvpp_free
+
+
+def media(acl: Any) -> Any:
+    """The backend's acl.media, skipping the test where it has none."""
+    if not hasattr(getattr(acl, "media", None), "dvpp_malloc"):
+        pytest.skip("the backend has no acl.media.dvpp_malloc")
+    return acl.media
+
+
+@pytest.mark.parametrize("size", [1, 100, 4096, 3 * MIB])
+def test_dvpp_malloc_returns_a_128_byte_aligned_pointer_that_dvpp_free_releases(acl, size):
+    ptr, ret = media(acl).dvpp_malloc(size)
+    try:
+        assert ret == OK
+        assert ptr != 0 and ptr % 128 == 0
+    finally:
+        if ret == OK:
+            assert acl.media.dvpp_free(ptr) == OK
+
+
+def test_dvpp_memory_is_device_memory_that_copies_go_through(acl, res):
+    payload = bytes(range(256))
+    ptr = flow.value(media(acl).dvpp_malloc(len(payload)), "acl.media.dvpp_malloc")
+    try:
+        device = flow.malloc(res, len(payload))
+        host = flow.malloc_host(res, len(payload))
+        assert acl.rt.memcpy(ptr, len(payload), acl.util.bytes_to_ptr(payload), len(payload), H2D) == OK
+        assert acl.rt.memcpy(device, len(payload), ptr, len(payload), D2D) == OK
+        assert acl.rt.memcpy(host, len(payload), device, len(payload), D2H) == OK
+        assert acl.util.ptr_to_bytes(host, len(payload)) == payload
+    finally:
+        assert acl.media.dvpp_free(ptr) == OK
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("call, name", [
+    pytest.param(lambda media: media.dvpp_malloc("64"), "dvpp_malloc", id="dvpp_malloc-str"),
+    pytest.param(lambda media: media.dvpp_malloc(), "dvpp_malloc", id="dvpp_malloc-no-argument"),
+    pytest.param(lambda media: media.dvpp_free(None), "dvpp_free", id="dvpp_free-None"),
+])
+def test_dvpp_parse_failures_raise_the_wrappers_type_error(acl, call, name):
+    with pytest.raises(TypeError) as raised:
+        call(media(acl))
+    assert type(raised.value) is TypeError and str(raised.value) == f"acl.media.{name} args parse failed!"
+
+
 # ---------------------------------------------------------------- memcpy
 
 SIZE = 256

@@ -107,7 +107,8 @@ CONVERTERS: dict[str, Callable[[Any], Any]] = {
 PARSE_FAILURE_MESSAGES: dict[str, str] = {name: f"{name} args parse failed!" for name in (
     "acl.set_tensor_dynamic_input", "acl.set_tensor_shape_range", "acl.get_tensor_desc_dim_range",
     "acl.set_tensor_value_range", "acl.rt.stream_query", "acl.rt.peek_at_last_error", "acl.rt.get_last_error",
-    "acl.rt.synchronize_device_with_timeout", "acl.rt.synchronize_event_with_timeout",
+    "acl.rt.synchronize_device_with_timeout", "acl.rt.synchronize_event_with_timeout", "acl.media.dvpp_malloc",
+    "acl.media.dvpp_free",
 )}
 #: Wrappers that leave CPython's own PyArg_ParseTuple error in place (they only log their message, or, as
 #: acl.rt.get_event_id, pass their message to PyArg_ParseTuple instead of CHECK_NULL, which then sets none).

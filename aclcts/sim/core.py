@@ -16,7 +16,7 @@ STATE = SimState(from_environment())
 faults.install(STATE.settings.faults)
 
 #: Binding functions by sub-module ("" is the top-level acl module) and name.
-EXPORTS: dict[str, dict[str, Callable[..., Any]]] = {"": {}, "rt": {}, "op": {}, "util": {}, "blas": {}}
+EXPORTS: dict[str, dict[str, Callable[..., Any]]] = {"": {}, "rt": {}, "op": {}, "util": {}, "blas": {}, "media": {}}
 
 OK = 0
 INVALID_PARAM = int(ErrorCode.ACL_ERROR_INVALID_PARAM)

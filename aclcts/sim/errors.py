@@ -11,6 +11,10 @@ class SimMisuseError(Exception):
     """Misuse that would crash or corrupt a real device (the message names the API call and the misuse)."""
 
 
+class NotSimulatedError(AttributeError):
+    """A pyacl function the simulator does not provide (an AttributeError, so that hasattr says False)."""
+
+
 class SimWarning(UserWarning):
     """A documented-but-suspicious use, such as destroying a stream with queued work or leaking at reset."""
 

@@ -84,11 +84,14 @@ MODEL_FREE = {
     "two_blocking_callbacks.py": "both callbacks ran before synchronize_stream returned",
     "callback_sequence.py": "finalize: ok",
     "deprecation_warnings.py": "every warning points at the calling line",
+    "dvpp_memory.py": "DVPP memory round trips intact",
+    "callback_without_subscription.py": "every cell gave the code a real device gave",
 }
 
 
 @pytest.mark.parametrize("program", list(MODEL_FREE))
-def test_a_model_free_example_exits_zero_with_its_last_line(program: str, tmp_path: Path) -> None:
+def test_a_model_free_example_exits_zero_with_its_last_line_and_no_warning(program: str, tmp_path: Path) -> None:
     result = _sim_run(f"{shlex.quote(sys.executable)} {shlex.quote(str(EXAMPLES / program))}", tmp_path)
     assert result.returncode == 0, _report(result)
     assert result.stdout.splitlines()[-1] == MODEL_FREE[program], _report(result)
+    assert "Warning" not in result.stderr, _report(result)
