@@ -107,6 +107,7 @@ class Stream:
             _NO_WAIT.on = outer_no_wait
 
     def _drain(self, until: int | None, wait: bool) -> bool:
+        """drain's loop: wait for another thread's task in flight or a blocking callback, else run the next task."""
         me = threading.get_ident()
         while True:
             queue, running = self.queue, self.running
