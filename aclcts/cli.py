@@ -73,6 +73,9 @@ def sim_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPa
     run.add_argument("command", nargs=argparse.REMAINDER, metavar="COMMAND [ARG ...]", help="the program to run")
     path = actions.add_parser("path", help="print the folder to put on PYTHONPATH for `import acl`",
                               description="Print the folder whose acl.py makes `import acl` load the simulator.")
+    actions.add_parser("stress", add_help=False,
+                       help="stress the simulator's streams: threads mixing callbacks, report threads, events and "
+                            "synchronisation (--seconds, default 60)")
     return sim, {"run": run, "path": path}
 
 
@@ -195,6 +198,8 @@ def _sim(argv: list[str]) -> int:
         actions["path"].parse_args(rest)
         print(shim_dir())
         return EXIT_OK
+    if action == "stress":
+        return importlib.import_module("aclcts.sim.stress").main(rest)
     if rest[:1] in (["-h"], ["--help"]):
         actions["run"].print_help()
         return EXIT_OK

@@ -3,6 +3,7 @@ their effect on model matching (docs/contract/op-load-execute.md#matching-an-exe
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -603,6 +604,35 @@ def test_set_attr_list_numpy_array_warns_the_base_warning_on_every_call(acl, att
         getattr(acl.op, setter)(attr, "name", array)
         getattr(acl.op, setter)(attr, "name", array)
     assert [w.category for w in caught] == [Warning, Warning]
+
+
+#: What the binding warns for a list attribute value that is not a list, word for word (hicann/runtime
+#: python/pyACL/op/op.cpp).
+NOT_A_LIST_WARNING = "argument 3 only support the format of list in the future."
+
+
+@pytest.mark.parametrize("setter, array", NUMPY_LISTS + [
+    pytest.param("set_attr_list_list_int", [np.array([1, 2], np.int64)], id="list_list_int-an-int64-row")])
+def test_set_attr_list_numpy_array_warns_the_binding_text_at_the_callers_line(acl, attr, setter, array):
+    function = getattr(acl.op, setter)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1
+        assert function(attr, "name", array) == OK
+    assert [(w.category, str(w.message), w.filename, w.lineno) for w in caught] == [
+        (Warning, NOT_A_LIST_WARNING, __file__, line)]
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("setter", ["set_attr_list_bool", "set_attr_list_int", "set_attr_list_float"])
+@pytest.mark.parametrize("value", [(1, 2), 3], ids=["tuple", "int"])
+def test_set_attr_list_of_neither_a_list_nor_an_array_warns_then_is_a_type_error(acl, attr, setter, value):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(TypeError) as raised:
+            getattr(acl.op, setter)(attr, "name", value)
+    assert type(raised.value) is TypeError and str(raised.value) == "argument 3 is not list or numpy array"
+    assert [str(w.message) for w in caught] == [NOT_A_LIST_WARNING]
 
 
 @pytest.mark.parametrize("setter, array", NUMPY_LISTS)

@@ -4,6 +4,7 @@ get_mem_info."""
 from __future__ import annotations
 
 import ctypes
+import inspect
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -200,6 +201,53 @@ def test_malloc_host_takes_no_device_memory_in_host_run_mode(acl, res):
     before = flow.device_free_bytes(acl)
     flow.malloc_host(res, 4096)
     assert flow.device_free_bytes(acl) == before
+
+
+# ---------------------------------------------------------------- acl.media.dvpp_malloc / dvpp_free
+
+
+def media(acl: Any) -> Any:
+    """The backend's acl.media, skipping the test where it has none."""
+    if not hasattr(getattr(acl, "media", None), "dvpp_malloc"):
+        pytest.skip("the backend has no acl.media.dvpp_malloc")
+    return acl.media
+
+
+@pytest.mark.parametrize("size", [1, 100, 4096, 3 * MIB])
+def test_dvpp_malloc_returns_a_128_byte_aligned_pointer_that_dvpp_free_releases(acl, size):
+    ptr, ret = media(acl).dvpp_malloc(size)
+    try:
+        assert ret == OK
+        assert ptr != 0 and ptr % 128 == 0
+    finally:
+        if ret == OK:
+            assert acl.media.dvpp_free(ptr) == OK
+
+
+def test_dvpp_memory_is_device_memory_that_copies_go_through(acl, res):
+    payload = bytes(range(256))
+    ptr = flow.value(media(acl).dvpp_malloc(len(payload)), "acl.media.dvpp_malloc")
+    try:
+        device = flow.malloc(res, len(payload))
+        host = flow.malloc_host(res, len(payload))
+        assert acl.rt.memcpy(ptr, len(payload), acl.util.bytes_to_ptr(payload), len(payload), H2D) == OK
+        assert acl.rt.memcpy(device, len(payload), ptr, len(payload), D2D) == OK
+        assert acl.rt.memcpy(host, len(payload), device, len(payload), D2H) == OK
+        assert acl.util.ptr_to_bytes(host, len(payload)) == payload
+    finally:
+        assert acl.media.dvpp_free(ptr) == OK
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("call, name", [
+    pytest.param(lambda media: media.dvpp_malloc("64"), "dvpp_malloc", id="dvpp_malloc-str"),
+    pytest.param(lambda media: media.dvpp_malloc(), "dvpp_malloc", id="dvpp_malloc-no-argument"),
+    pytest.param(lambda media: media.dvpp_free(None), "dvpp_free", id="dvpp_free-None"),
+])
+def test_dvpp_parse_failures_raise_the_wrappers_type_error(acl, call, name):
+    with pytest.raises(TypeError) as raised:
+        call(media(acl))
+    assert type(raised.value) is TypeError and str(raised.value) == f"acl.media.{name} args parse failed!"
 
 
 # ---------------------------------------------------------------- memcpy
@@ -610,6 +658,49 @@ def test_numpy_to_ptr_of_a_strided_view_warns_twice_and_points_at_it(acl):
     pointer, categories = warnings_of(lambda: acl.util.numpy_to_ptr(view))
     assert pointer == view.ctypes.data
     assert len(categories) == 2 and categories[0] is Warning
+
+
+#: The deprecated NumPy conversions and the warning the binding gives on every call, word for word (hicann/runtime
+#: python/pyACL/util/numpy_convert.cpp).
+DEPRECATION_WARNINGS = {
+    "numpy_to_ptr": "acl.util.numpy_to_ptr will be deprecated. Please use acl.util.bytes_to_ptr instead.",
+    "numpy_contiguous_to_ptr": "acl.util.numpy_contiguous_to_ptr will be deprecated. "
+                               "Please use acl.util.bytes_to_ptr instead.",
+    "ptr_to_numpy": "acl.util.ptr_to_numpy will be deprecated. Please use acl.util.ptr_to_bytes instead.",
+}
+
+
+@pytest.mark.parametrize("name", list(DEPRECATION_WARNINGS))
+def test_a_deprecated_numpy_conversion_warns_the_binding_text_at_the_callers_line(acl, name):
+    source = np.zeros(6, dtype=np.float32)
+    args = (source.ctypes.data, (6,), 11) if name == "ptr_to_numpy" else (source,)
+    function = getattr(acl.util, name)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1
+        function(*args)
+    assert [(w.category, str(w.message), w.filename, w.lineno) for w in caught] == [
+        (Warning, DEPRECATION_WARNINGS[name], __file__, line)]
+
+
+def test_numpy_to_ptr_of_a_strided_view_warns_that_it_is_discontiguous_at_the_callers_line(acl):
+    view = np.arange(8, dtype=np.float32)[::2]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1
+        acl.util.numpy_to_ptr(view)
+    assert [(str(w.message), w.filename, w.lineno) for w in caught] == [
+        (DEPRECATION_WARNINGS["numpy_to_ptr"], __file__, line),
+        ("The input ndarray is discontiguous. Please use acl.util.bytes_to_ptr instead.", __file__, line)]
+
+
+@pytest.mark.negative
+def test_ptr_to_numpy_warns_before_it_parses_its_arguments(acl):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(TypeError):
+            acl.util.ptr_to_numpy("not a pointer", (6,), 11)
+    assert [str(w.message) for w in caught] == [DEPRECATION_WARNINGS["ptr_to_numpy"]]
 
 
 def test_numpy_to_ptr_warning_is_raised_when_warnings_are_errors(acl):

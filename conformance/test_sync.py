@@ -386,6 +386,8 @@ def test_synchronize_device_with_timeout_completes_the_work_of_every_stream(acl,
 
 ACL_CALLBACK_NO_BLOCK, ACL_CALLBACK_BLOCK = 0, 1
 REPORT_TIMEOUT = ErrorCode.ACL_ERROR_RT_REPORT_TIMEOUT
+STREAM_NO_CB_REG = ErrorCode.ACL_ERROR_RT_STREAM_NO_CB_REG
+STREAM_SUBSCRIBE, THREAD_SUBSCRIBE = ErrorCode.ACL_ERROR_RT_STREAM_SUBSCRIBE, ErrorCode.ACL_ERROR_RT_THREAD_SUBSCRIBE
 
 
 @pytest.fixture
@@ -478,9 +480,58 @@ def test_process_report_with_nothing_due_times_out(acl, second_stream, report_th
 
 
 @pytest.mark.negative
-def test_launch_callback_on_a_stream_no_thread_serves_is_an_error(acl, second_stream):
-    assert acl.rt.launch_callback(lambda data: None, None, ACL_CALLBACK_NO_BLOCK, second_stream) != OK
+@pytest.mark.parametrize("block_type", [ACL_CALLBACK_NO_BLOCK, ACL_CALLBACK_BLOCK], ids=["no-block", "block"])
+def test_launch_callback_on_a_stream_no_thread_serves_is_107015(acl, second_stream, block_type):
+    # A real Ascend 910C gave 107015 for both block types, on device 0 and 1 (FlagRT/runtime-team,
+    # dev/device-context/benchmarks/inference/results_p3/acl_107015_exclusivity_result.json).
+    assert acl.rt.launch_callback(lambda data: None, None, block_type, second_stream) == STREAM_NO_CB_REG
     assert acl.rt.synchronize_stream(second_stream) == OK
+
+
+@pytest.mark.negative
+def test_launch_callback_after_the_stream_was_unsubscribed_is_107015(acl, second_stream, report_thread):
+    thread, _ = report_thread
+    assert acl.rt.subscribe_report(thread, second_stream) == OK
+    assert acl.rt.unsubscribe_report(thread, second_stream) == OK
+    assert acl.rt.launch_callback(lambda data: None, None, ACL_CALLBACK_NO_BLOCK, second_stream) == STREAM_NO_CB_REG
+
+
+@pytest.mark.negative
+def test_subscribing_a_subscribed_stream_again_is_107011(acl, second_stream, report_thread):
+    thread, _ = report_thread
+    assert acl.rt.subscribe_report(thread, second_stream) == OK
+    try:
+        assert acl.rt.subscribe_report(thread, second_stream) == STREAM_SUBSCRIBE
+        assert acl.rt.subscribe_report(threading.get_ident(), second_stream) == STREAM_SUBSCRIBE
+    finally:
+        assert acl.rt.unsubscribe_report(thread, second_stream) == OK
+
+
+@pytest.mark.negative
+def test_unsubscribe_report_of_a_stream_no_thread_serves_is_107011(acl, second_stream, report_thread):
+    thread, _ = report_thread
+    assert acl.rt.unsubscribe_report(thread, second_stream) == STREAM_SUBSCRIBE
+
+
+@pytest.mark.negative
+def test_unsubscribe_report_by_a_thread_that_does_not_serve_the_stream_is_107012(acl, second_stream, report_thread):
+    thread, _ = report_thread
+    assert acl.rt.subscribe_report(thread, second_stream) == OK
+    try:
+        assert acl.rt.unsubscribe_report(threading.get_ident(), second_stream) == THREAD_SUBSCRIBE
+    finally:
+        assert acl.rt.unsubscribe_report(thread, second_stream) == OK
+
+
+@pytest.mark.negative
+def test_process_report_in_a_thread_that_serves_no_stream_is_107012(acl):
+    assert acl.rt.process_report(10) == THREAD_SUBSCRIBE
+
+
+@pytest.mark.negative
+@pytest.mark.parametrize("timeout", [0, -2])
+def test_process_report_with_a_timeout_neither_minus_1_nor_positive_is_100000(acl, timeout):
+    assert acl.rt.process_report(timeout) == INVALID_PARAM
 
 
 def test_event_timestamps_follow_the_order_of_their_records(acl, res, stream):

@@ -19,6 +19,7 @@ CREATORS: dict[str, tuple[str, bool]] = {
     "rt.malloc_cached": ("device_mem", True),
     "rt.malloc_align32": ("device_mem", True),
     "rt.malloc_host": ("host_mem", True),
+    "media.dvpp_malloc": ("dvpp_mem", True),
     "rt.create_stream": ("stream", True),
     "rt.create_stream_with_config": ("stream", True),
     "rt.create_event": ("event", True),
@@ -39,6 +40,7 @@ DESTROYERS: dict[str, str] = {
     "op.destroy_attr": "attr",
     "rt.free": "device_mem",
     "rt.free_host": "host_mem",
+    "media.dvpp_free": "dvpp_mem",
     "rt.destroy_stream": "stream",
     "rt.destroy_event": "event",
     "rt.destroy_context": "context",
@@ -149,7 +151,7 @@ class _Proxy:
             value = _wrap_creator(value, self._tracker, path, kind, in_tuple)
         elif path in DESTROYERS:
             value = _wrap_destroyer(value, self._tracker, DESTROYERS[path])
-        elif not self._prefix and name in ("rt", "op", "util", "blas"):
+        elif not self._prefix and name in ("rt", "op", "util", "blas", "media"):
             value = _Proxy(value, f"{name}.", self._tracker)
         setattr(self, name, value)  # later look-ups find the attribute without calling __getattr__
         return value

@@ -6,10 +6,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from aclcts.sim import (  # noqa: F401  (register exports)
-    api_attr, api_blas, api_callback, api_device, api_memory, api_op, api_status, api_stream, api_tensor, api_util,
+    api_attr, api_blas, api_callback, api_device, api_media, api_memory, api_op, api_status, api_stream, api_tensor,
+    api_util,
 )
 from aclcts.sim import core
-from aclcts.sim.errors import SimMisuseError, SimWarning
+from aclcts.sim.errors import NotSimulatedError, SimMisuseError, SimWarning
 from aclcts.sim.kernels import register_kernel
 from aclcts.sim.module import build_acl_module
 from aclcts.sim.settings import Settings, updated
@@ -17,7 +18,7 @@ from aclcts.sim.tracking import LiveObject
 
 acl = build_acl_module()
 
-__all__ = ["acl", "isolated", "register_kernel", "reset", "configure", "settings", "live_objects", "SimMisuseError", "SimWarning", "LiveObject", "Settings"]
+__all__ = ["acl", "isolated", "register_kernel", "reset", "configure", "settings", "live_objects", "SimMisuseError", "SimWarning", "NotSimulatedError", "LiveObject", "Settings"]
 
 
 def reset() -> None:

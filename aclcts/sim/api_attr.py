@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from aclcts.core.opmodel import Attr
 from aclcts.sim import core
 from aclcts.sim.binding import to_float32
 from aclcts.sim.core import INVALID_PARAM, OK, export, fail
+from aclcts.sim.errors import warn
 
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 _LIST_FAILED = "get values from PyList failed"
-_NUMPY_WARNING = "numpy arrays as attribute values are deprecated; pass a list"
+#: What the binding warns for a value that is not a list, word for word (hicann/runtime python/pyACL/op/op.cpp).
+NOT_A_LIST_WARNING = "argument 3 only support the format of list in the future."
 
 
 class OpAttr(dict):
@@ -71,17 +71,17 @@ def set_attr_string(handle: int, name: str, value: str) -> int:
 
 
 def _numpy_values(values: np.ndarray, dtype: type, error: type[Exception], message: str) -> list:
-    warnings.warn(_NUMPY_WARNING, Warning, stacklevel=4)
     if values.ndim != 1 or values.dtype != np.dtype(dtype):
         raise error(message)
     return values.tolist()
 
 
 def _list_of(values: object, check, convert, dtype: type) -> tuple:
-    if isinstance(values, np.ndarray):
-        return tuple(convert(v) for v in _numpy_values(values, dtype, ValueError, _LIST_FAILED))
     if not isinstance(values, list):
-        raise TypeError("argument 3 is not list")
+        warn(NOT_A_LIST_WARNING, Warning)
+        if not isinstance(values, np.ndarray):
+            raise TypeError("argument 3 is not list or numpy array")
+        return tuple(convert(v) for v in _numpy_values(values, dtype, ValueError, _LIST_FAILED))
     for value in values:
         if not check(value):
             raise ValueError(_LIST_FAILED)
@@ -121,9 +121,12 @@ def set_attr_list_string(handle: int, name: str, values: object) -> int:
 
 
 def _int_row(row: object) -> tuple[int, ...]:
-    if isinstance(row, np.ndarray):
+    if not isinstance(row, list):
+        warn(NOT_A_LIST_WARNING, Warning)
+        if not isinstance(row, np.ndarray):
+            raise ValueError("parse argument 3 failed")
         return tuple(int(v) for v in _numpy_values(row, np.int64, ValueError, "parse argument 3 failed"))
-    if not isinstance(row, list) or not all(isinstance(v, int) and _INT64_MIN <= v <= _INT64_MAX for v in row):
+    if not all(isinstance(v, int) and _INT64_MIN <= v <= _INT64_MAX for v in row):
         raise ValueError("parse argument 3 failed")
     return tuple(int(v) for v in row)
 

@@ -14,14 +14,14 @@ from aclcts.core.constants import ErrorCode
 from aclcts.sim import core
 from aclcts.sim.api_stream import resolve_stream
 from aclcts.sim.binding import api_lock
-from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized
+from aclcts.sim.core import INVALID_PARAM, OK, export, fail, not_initialized
 from aclcts.sim.errors import SimMisuseError, warn
 from aclcts.sim.streams import FAILURE_LISTENERS, LAUNCH_MS, Stream, Task
 
-REPEAT_SUBSCRIBE = int(ErrorCode.ACL_ERROR_REPEAT_SUBSCRIBE)
-STREAM_NOT_SUBSCRIBE = int(ErrorCode.ACL_ERROR_STREAM_NOT_SUBSCRIBE)
-THREAD_NOT_SUBSCRIBE = int(ErrorCode.ACL_ERROR_THREAD_NOT_SUBSCRIBE)
+#: The runtime's codes for callback subscriptions (docs/sim-contract-additions.md gives the source of each).
+STREAM_SUBSCRIBE = int(ErrorCode.ACL_ERROR_RT_STREAM_SUBSCRIBE)
 THREAD_SUBSCRIBE = int(ErrorCode.ACL_ERROR_RT_THREAD_SUBSCRIBE)
+STREAM_NO_CB_REG = int(ErrorCode.ACL_ERROR_RT_STREAM_NO_CB_REG)
 REPORT_TIMEOUT = int(ErrorCode.ACL_ERROR_RT_REPORT_TIMEOUT)
 #: aclrtCallbackBlockType: the stream goes on at once (0) or after the callback has run (1).
 NO_BLOCK, BLOCK = 0, 1
@@ -63,17 +63,19 @@ def _live_thread(thread_id: int) -> bool:
 
 @export("rt", "subscribe_report", "Kk")
 def subscribe_report(thread_id: int, stream_handle: int) -> int:
-    """aclrtSubscribeReport: the callbacks launched on the stream run in the thread (a stream has one thread)."""
+    """aclrtSubscribeReport: the callbacks launched on the stream run in the thread (a stream has one thread); a
+    thread id that is no running thread is taken, with a SimWarning, as the runtime does not check it."""
     api = "acl.rt.subscribe_report"
     stream = resolve_stream(api, stream_handle)
     if isinstance(stream, int):
         return stream
-    if not _live_thread(thread_id):
-        return fail(THREAD_SUBSCRIBE, f"{api}: {thread_id} is not a running thread (acl.util.start_thread gives one)")
     subs = subscriptions()
     if stream.handle in subs.thread_of:
-        return fail(REPEAT_SUBSCRIBE, f"{api}: stream {stream.handle:#x} is already subscribed by thread "
+        return fail(STREAM_SUBSCRIBE, f"{api}: stream {stream.handle:#x} is already subscribed by thread "
                                       f"{subs.thread_of[stream.handle]}")
+    if not _live_thread(thread_id):
+        warn(f"{api}: {thread_id} is not a running thread, so no thread will run the stream's callbacks "
+             "(acl.util.start_thread gives one)")
     subs.thread_of[stream.handle] = thread_id
     subs.streams[stream.handle] = stream
     subs.due.setdefault(thread_id, queue.SimpleQueue())
@@ -89,8 +91,12 @@ def unsubscribe_report(thread_id: int, stream_handle: int) -> int:
     if isinstance(stream, int):
         return stream
     subs = subscriptions()
-    if subs.thread_of.get(stream.handle) != thread_id:
-        return fail(STREAM_NOT_SUBSCRIBE, f"{api}: stream {stream.handle:#x} is not subscribed by thread {thread_id}")
+    serving = subs.thread_of.get(stream.handle)
+    if serving is None:
+        return fail(STREAM_SUBSCRIBE, f"{api}: stream {stream.handle:#x} is not subscribed by any thread")
+    if serving != thread_id:
+        return fail(THREAD_SUBSCRIBE, f"{api}: stream {stream.handle:#x} is subscribed by thread {serving}, "
+                                      f"not {thread_id}")
     del subs.thread_of[stream.handle], subs.streams[stream.handle]
     dropped = _drop_due(subs, thread_id, stream.handle)
     if dropped:
@@ -131,8 +137,8 @@ def launch_callback(func: Any, args: Any, block_type: int, stream_handle: int) -
         return stream
     subs = subscriptions()
     if stream.handle not in subs.thread_of:
-        return fail(STREAM_NOT_SUBSCRIBE, f"{api}: stream {stream.handle:#x} has no thread subscribed "
-                                          "(acl.rt.subscribe_report first)")
+        return fail(STREAM_NO_CB_REG, f"{api}: stream {stream.handle:#x} has no thread subscribed "
+                                      "(acl.rt.subscribe_report first)")
     report = Report(func, args, stream.handle)
 
     def come_due() -> int:
@@ -151,7 +157,7 @@ def launch_callback(func: Any, args: Any, block_type: int, stream_handle: int) -
 @export("rt", "process_report", "i", locked=False)
 def process_report(timeout: int) -> int:
     """aclrtProcessReport: run one callback that has come due on a stream this thread serves, waiting up to
-    timeout ms (-1: for ever); 507012 when none came in time."""
+    timeout ms (-1: for ever); 507012 when none came in time, 107012 in a thread that serves no stream."""
     api = "acl.rt.process_report"
     thread_id = threading.get_ident()
     with api_lock():
@@ -159,10 +165,10 @@ def process_report(timeout: int) -> int:
         if code:
             return code
         if timeout == 0 or timeout < -1:
-            return fail(RT_PARAM_INVALID, f"{api}: timeout {timeout} must be -1 or > 0")
+            return fail(INVALID_PARAM, f"{api}: timeout {timeout} must be -1 or > 0")
         subs = subscriptions()
         if not subs.streams_of(thread_id):
-            return fail(THREAD_NOT_SUBSCRIBE, f"{api}: this thread serves no stream (acl.rt.subscribe_report)")
+            return fail(THREAD_SUBSCRIBE, f"{api}: this thread serves no stream (acl.rt.subscribe_report)")
         due = subs.due[thread_id]
     deadline = None if timeout == -1 else time.monotonic() + timeout / 1000
     while True:
@@ -187,7 +193,7 @@ def _next_due(subs: Subscriptions, thread_id: int, due: queue.SimpleQueue) -> Re
         for stream in subs.streams_of(thread_id):
             first = next((task for task in stream.queue if task.call == "acl.rt.launch_callback"), None)
             if first is not None:
-                stream.drain(first.seq)
+                stream.drain(first.seq, wait=False)  # never waits on the stream: its due callbacks may be ours to run
                 break
     return None if due.empty() else due.get_nowait()
 

@@ -17,8 +17,8 @@ INVALID_DEVICEID = int(ErrorCode.ACL_ERROR_RT_INVALID_DEVICEID)
 STREAM_CONTEXT = int(ErrorCode.ACL_ERROR_RT_STREAM_CONTEXT)
 REPEAT_INITIALIZE = int(ErrorCode.ACL_ERROR_REPEAT_INITIALIZE)
 REPEAT_FINALIZE = int(ErrorCode.ACL_ERROR_REPEAT_FINALIZE)
-USER_KINDS = ("stream", "context", "event", "device_mem")
-ALL_KINDS = ("desc", "buffer", "attr", "handle", "stream", "context", "event", "device_mem", "host_mem")
+USER_KINDS = ("stream", "context", "event", "device_mem", "dvpp_mem")
+ALL_KINDS = ("desc", "buffer", "attr", "handle", "stream", "context", "event", "device_mem", "dvpp_mem", "host_mem")
 
 
 def _read_config(path: str) -> bytes | int:

@@ -79,7 +79,8 @@ def _queued_users(region_queued: int, api: str, ptr: int) -> None:
         )
 
 
-def _release(api: str, ptr: int, kind: str, what: str) -> int:
+def release(api: str, ptr: int, kind: str, what: str) -> int:
+    """Free the memory of a kind (device_mem, dvpp_mem, host_mem) at ptr for api, with the checks of acl.rt.free."""
     code = not_initialized(api)
     if code:
         return code
@@ -91,10 +92,10 @@ def _release(api: str, ptr: int, kind: str, what: str) -> int:
         check = f"{api} double free" if st.tracker.released_as(ptr) else f"{api} unknown pointer"
         return reject(check, st.settings.invalid_free_code, f"{api}: {st.describe_handle(ptr, what)}")
     _queued_users(region.queued, api, ptr)
-    if kind == "device_mem":
-        st.memory.free_device(region, api)
-    else:
+    if kind == "host_mem":
         st.memory.free_host(region, api)
+    else:
+        st.memory.free_device(region, api)
     st.release(ptr, api)
     return OK
 
@@ -102,7 +103,7 @@ def _release(api: str, ptr: int, kind: str, what: str) -> int:
 @export("rt", "free", "k")
 def free(ptr: int) -> int:
     """aclrtFree: immediate, no implicit synchronisation."""
-    return _release("acl.rt.free", ptr, "device_mem", "device allocation from acl.rt.malloc")
+    return release("acl.rt.free", ptr, "device_mem", "device allocation from acl.rt.malloc")
 
 
 @export("rt", "malloc_host", "k")
@@ -123,7 +124,7 @@ def malloc_host(size: int) -> tuple[int, int]:
 @export("rt", "free_host", "k")
 def free_host(ptr: int) -> int:
     """aclrtFreeHost."""
-    return _release("acl.rt.free_host", ptr, "host_mem", "host allocation from acl.rt.malloc_host")
+    return release("acl.rt.free_host", ptr, "host_mem", "host allocation from acl.rt.malloc_host")
 
 
 def _copy(api: str, kind: int, dst: int, src: int, count: int) -> None:

@@ -12,7 +12,7 @@ from aclcts.sim.binding import IGNORES_ARGUMENTS
 from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized
 from aclcts.sim.errors import warn
 from aclcts.sim.seams import Seam
-from aclcts.sim.streams import LAUNCH_MS, Event, Stream, Task
+from aclcts.sim.streams import LAUNCH_MS, Event, NotReady, Stream, Task
 
 TIMESTAMP_INVALID = int(ErrorCode.ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID)
 NO_STREAM_RESOURCE = int(ErrorCode.ACL_ERROR_RT_NO_STREAM_RESOURCE)
@@ -385,8 +385,8 @@ def stream_wait_event(stream_handle: int, event_handle: int) -> int:
     recorded_on, seq = event.stream, event.seq
 
     def run() -> int:
-        if recorded_on is not None and recorded_on is not stream:
-            recorded_on.drain(seq)
+        if recorded_on is not None and recorded_on is not stream and not recorded_on.drain(seq):
+            raise NotReady(f"{api}: the record of the event has not run")
         return OK
 
     stream.enqueue(Task(run, api, (), LAUNCH_MS))

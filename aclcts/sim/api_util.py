@@ -6,12 +6,12 @@ import ctypes
 import sys
 import threading
 import traceback
-import warnings
 
 import numpy as np
 
 from aclcts.sim import core
 from aclcts.sim.core import OK, export
+from aclcts.sim.errors import warn
 from aclcts.sim.memory import read_bytes
 
 #: NumPy type numbers accepted by ptr_to_numpy (LP64 platform).
@@ -54,32 +54,37 @@ def ptr_to_bytes(ptr: int, size: int) -> bytes:
     return read_bytes(real, size)
 
 
-@export("util", "numpy_to_ptr", "O")
+#: The warnings of the deprecated NumPy conversions, word for word (hicann/runtime python/pyACL/util/numpy_convert.cpp).
+NUMPY_TO_PTR_DEPRECATED = "acl.util.numpy_to_ptr will be deprecated. Please use acl.util.bytes_to_ptr instead."
+NUMPY_CONTIGUOUS_TO_PTR_DEPRECATED = ("acl.util.numpy_contiguous_to_ptr will be deprecated. "
+                                      "Please use acl.util.bytes_to_ptr instead.")
+PTR_TO_NUMPY_DEPRECATED = "acl.util.ptr_to_numpy will be deprecated. Please use acl.util.ptr_to_bytes instead."
+DISCONTIGUOUS = "The input ndarray is discontiguous. Please use acl.util.bytes_to_ptr instead."
+
+
+@export("util", "numpy_to_ptr", "O", deprecation=NUMPY_TO_PTR_DEPRECATED)
 def numpy_to_ptr(array: object) -> int:
     """Deprecated: the data address of an ndarray (no copy)."""
-    warnings.warn("acl.util.numpy_to_ptr is deprecated; use acl.util.bytes_to_ptr", Warning, stacklevel=3)
     if not isinstance(array, np.ndarray):
         raise ValueError("needs an ndarray as argument")
     if not array.flags.c_contiguous:
-        warnings.warn("acl.util.numpy_to_ptr: the array is not C-contiguous", Warning, stacklevel=3)
+        warn(DISCONTIGUOUS, Warning)
     return array.ctypes.data
 
 
-@export("util", "numpy_contiguous_to_ptr", "O")
+@export("util", "numpy_contiguous_to_ptr", "O", deprecation=NUMPY_CONTIGUOUS_TO_PTR_DEPRECATED)
 def numpy_contiguous_to_ptr(array: object) -> tuple[int, np.ndarray]:
     """Deprecated: (address, array owning the memory) of a C-contiguous version of an ndarray."""
-    warnings.warn("acl.util.numpy_contiguous_to_ptr is deprecated; use acl.util.bytes_to_ptr", Warning, stacklevel=3)
     if not isinstance(array, np.ndarray):
         raise ValueError("needs an ndarray as argument")
     contiguous = np.ascontiguousarray(array)
     return contiguous.ctypes.data, contiguous
 
 
-@export("util", "ptr_to_numpy", "kOi")
+@export("util", "ptr_to_numpy", "kOi", deprecation=PTR_TO_NUMPY_DEPRECATED)
 def ptr_to_numpy(ptr: int, shape: object, type_number: int) -> np.ndarray:
     """Deprecated: a writeable ndarray view of memory it neither owns nor keeps alive."""
     api = "acl.util.ptr_to_numpy"
-    warnings.warn("acl.util.ptr_to_numpy is deprecated; use acl.util.ptr_to_bytes", Warning, stacklevel=3)
     if not isinstance(shape, tuple) or not shape:
         raise ValueError("shape is empty")
     if not all(isinstance(d, int) and d >= 0 for d in shape):

@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from aclcts.sim.errors import warn
+
 MASK64 = (1 << 64) - 1
 _F32 = struct.Struct("<f")
 
@@ -105,7 +107,8 @@ CONVERTERS: dict[str, Callable[[Any], Any]] = {
 PARSE_FAILURE_MESSAGES: dict[str, str] = {name: f"{name} args parse failed!" for name in (
     "acl.set_tensor_dynamic_input", "acl.set_tensor_shape_range", "acl.get_tensor_desc_dim_range",
     "acl.set_tensor_value_range", "acl.rt.stream_query", "acl.rt.peek_at_last_error", "acl.rt.get_last_error",
-    "acl.rt.synchronize_device_with_timeout", "acl.rt.synchronize_event_with_timeout",
+    "acl.rt.synchronize_device_with_timeout", "acl.rt.synchronize_event_with_timeout", "acl.media.dvpp_malloc",
+    "acl.media.dvpp_free",
 )}
 #: Wrappers that leave CPython's own PyArg_ParseTuple error in place (they only log their message, or, as
 #: acl.rt.get_event_id, pass their message to PyArg_ParseTuple instead of CHECK_NULL, which then sets none).
@@ -227,12 +230,16 @@ def api_lock() -> ApiLock:
     return _LOCK
 
 
-def binding(full_name: str, codes: str, impl: Callable[..., Any], locked: bool = True) -> Callable[..., Any]:
-    """Wrap an implementation as a positional-only binding function with pyacl's parsing and locking."""
+def binding(full_name: str, codes: str, impl: Callable[..., Any], locked: bool = True,
+            deprecation: str = "") -> Callable[..., Any]:
+    """Wrap an implementation as a positional-only binding function with pyacl's parsing and locking; a deprecated
+    one warns (base Warning, at the caller's line) before it parses, as the binding's PyErr_WarnEx does."""
     parse = parser(full_name, codes)
     short = full_name.rsplit(".", 1)[-1]
 
     def function(*args: Any, **kwargs: Any) -> Any:
+        if deprecation:
+            warn(deprecation, Warning)
         if kwargs:
             raise TypeError(f"{short}() takes no keyword arguments")
         values = parse(args)

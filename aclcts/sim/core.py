@@ -16,7 +16,7 @@ STATE = SimState(from_environment())
 faults.install(STATE.settings.faults)
 
 #: Binding functions by sub-module ("" is the top-level acl module) and name.
-EXPORTS: dict[str, dict[str, Callable[..., Any]]] = {"": {}, "rt": {}, "op": {}, "util": {}, "blas": {}}
+EXPORTS: dict[str, dict[str, Callable[..., Any]]] = {"": {}, "rt": {}, "op": {}, "util": {}, "blas": {}, "media": {}}
 
 OK = 0
 INVALID_PARAM = int(ErrorCode.ACL_ERROR_INVALID_PARAM)
@@ -24,12 +24,14 @@ UNINITIALIZE = int(ErrorCode.ACL_ERROR_UNINITIALIZE)
 RT_PARAM_INVALID = int(ErrorCode.ACL_ERROR_RT_PARAM_INVALID)
 
 
-def export(module: str, name: str, codes: str, locked: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register impl as the binding acl[.module].name with the given PyArg_ParseTuple codes."""
+def export(module: str, name: str, codes: str, locked: bool = True,
+           deprecation: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register impl as the binding acl[.module].name with the given PyArg_ParseTuple codes (and the deprecation
+    warning the binding gives on every call, if any)."""
     full = f"acl.{module}.{name}" if module else f"acl.{name}"
 
     def decorate(impl: Callable[..., Any]) -> Callable[..., Any]:
-        EXPORTS[module][name] = binding(full, codes, Seam(full, impl), locked)
+        EXPORTS[module][name] = binding(full, codes, Seam(full, impl), locked, deprecation)
         return impl
 
     return decorate

@@ -25,6 +25,8 @@ class Settings:
     default_device: int | None = 0
     require_opp_path: bool = False
     invalid_free_code: int = int(ErrorCode.ACL_ERROR_RT_MEMORY_FREE)
+    dvpp_memory: int = 4 * GIB
+    dvpp_zero_size_code: int = int(ErrorCode.ACL_ERROR_INVALID_PARAM)
     no_context_code: int = int(ErrorCode.ACL_ERROR_RT_CONTEXT_NULL)
     unaligned_async_code: int = int(ErrorCode.ACL_ERROR_RT_ADDR_UNALIGNED)
     malloc_fill: int | None = 0xA5

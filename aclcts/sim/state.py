@@ -160,6 +160,6 @@ class SimState:
             return obj.device.id
         if kind == "context":
             return obj.device.id
-        if kind == "device_mem":
+        if kind in ("device_mem", "dvpp_mem"):
             return obj.device
         return None

@@ -40,6 +40,21 @@ def _append(queue: deque, task: Task) -> None:
     queue.append(task)
 
 
+def _idle() -> threading.Event:
+    """A set event: a new stream runs nothing."""
+    event = threading.Event()
+    event.set()
+    return event
+
+
+class NotReady(Exception):
+    """Raised by a task that cannot run yet without waiting, inside a drain that must not wait: it stays queued."""
+
+
+#: Per thread: whether it is inside a drain that must not wait (so that drains nested in its tasks do not either).
+_NO_WAIT = threading.local()
+
+
 #: Where a stream puts a newly queued task.
 place = Seam("stream queue", _append)
 
@@ -59,6 +74,9 @@ class Stream:
     error_message: str = ""
     destroyed_by: str = ""
     gate: threading.Event | None = None  # the last blocking callback run, until its report thread has run it
+    running: Task | None = None  # the task a thread is running now (the API lock may be set aside meanwhile)
+    owner: int | None = None  # the thread running it
+    idle: threading.Event = field(default_factory=_idle)  # set while no thread runs a task of this stream
 
     def enqueue(self, task: Task) -> int:
         """Append a task and return its sequence number on this stream."""
@@ -72,37 +90,84 @@ class Stream:
         place(self.queue, task)
         return task.seq
 
-    def drain(self, until: int | None = None) -> None:
-        """Run queued tasks in order, all of them or up to and including sequence number until.
+    def drain(self, until: int | None = None, wait: bool = True) -> bool:
+        """Run queued tasks in order, all of them or up to and including sequence number until; whether it got there.
 
-        Work behind a blocking host callback waits (with the API lock set aside) until a report thread has run it;
-        a drain of everything also waits for a last such callback.
+        Work behind a blocking host callback waits (with the API lock set aside) until a report thread has run it, and
+        a drain of everything also waits for a last such callback. A task another thread is running is waited for the
+        same way. Every wait re-reads the queue afterwards, since other threads may have run the stream meanwhile.
+        With wait False the drain stops (False) where it would have waited, and so does every drain its tasks start.
         """
-        queue = self.queue
-        while queue and (until is None or queue[0].seq <= until):
-            self.pass_gate()
-            task = queue.popleft()
-            for region in task.regions:
-                region.queued -= 1
-            try:
-                for region in task.regions:
-                    if region.freed_by:
-                        raise SimMisuseError(
-                            f"{task.call} ran on stream {self.handle:#x} after its memory was freed: "
-                            f"{region.describe()}, freed by {region.freed_by} before the stream was synchronised"
-                        )
-                code = task.run()
-            except BaseException:
-                self.discard()
-                raise
-            self.device.clock_ms += task.cost_ms
-            self.done_seq = task.seq
-            if task.gate is not None:
-                self.gate = task.gate
-            if code:
-                self.failed(task, code)
+        outer_no_wait = getattr(_NO_WAIT, "on", False)
+        wait = wait and not outer_no_wait
+        _NO_WAIT.on = not wait
+        try:
+            return self._drain(until, wait)
+        finally:
+            _NO_WAIT.on = outer_no_wait
+
+    def _drain(self, until: int | None, wait: bool) -> bool:
+        """drain's loop: wait for another thread's task in flight or a blocking callback, else run the next task."""
+        me = threading.get_ident()
+        while True:
+            queue, running = self.queue, self.running
+            if running is not None and self.owner != me and (until is None or running.seq <= until):
+                if not wait:
+                    return False
+                self._await(self.idle, f"stream {self.handle:#x}: {running.call} ran in another thread for "
+                                       f"{CALLBACK_WAIT_S:.0f} s while this thread waited to run the stream")
+                continue
+            if not queue or (until is not None and queue[0].seq > until):
+                break
+            if self.gate is not None and not self.gate.is_set():
+                if not wait:
+                    return False
+                self.pass_gate()
+                continue
+            if not self._run_next(me):
+                return False
         if until is None:
+            if not wait and self.gate is not None and not self.gate.is_set():
+                return False
             self.pass_gate()
+        return True
+
+    def _run_next(self, me: int) -> bool:
+        """Run the first queued task as this thread's, the stream marked busy with it until it has run; False (and
+        the task left queued) when it raised NotReady."""
+        task = self.queue.popleft()
+        for region in task.regions:
+            region.queued -= 1
+        outer = self.running, self.owner
+        self.running, self.owner = task, me
+        self.idle.clear()
+        try:
+            for region in task.regions:
+                if region.freed_by:
+                    raise SimMisuseError(
+                        f"{task.call} ran on stream {self.handle:#x} after its memory was freed: "
+                        f"{region.describe()}, freed by {region.freed_by} before the stream was synchronised"
+                    )
+            code = task.run()
+        except NotReady:
+            for region in task.regions:
+                region.queued += 1
+            self.queue.appendleft(task)
+            return False
+        except BaseException:
+            self.discard()
+            raise
+        finally:
+            self.running, self.owner = outer
+            if outer[0] is None:
+                self.idle.set()
+        self.device.clock_ms += task.cost_ms
+        self.done_seq = task.seq
+        if task.gate is not None:
+            self.gate = task.gate
+        if code:
+            self.failed(task, code)
+        return True
 
     def failed(self, task: Task, code: int) -> None:
         """Keep the first failure of a task run on this stream for synchronisation and tell FAILURE_LISTENERS."""
@@ -115,15 +180,20 @@ class Stream:
     def pass_gate(self) -> None:
         """Wait until the last blocking callback run on this stream has been run by its report thread."""
         gate = self.gate
-        if gate is None or gate.is_set():
-            return
+        if gate is not None and not gate.is_set():
+            self._await(gate, f"stream {self.handle:#x}: a blocking host callback (acl.rt.launch_callback) waited "
+                              f"{CALLBACK_WAIT_S:.0f} s for a thread to run it; call acl.rt.process_report in the "
+                              "thread subscribed with acl.rt.subscribe_report")
+        if self.gate is gate:
+            self.gate = None
+
+    @staticmethod
+    def _await(event: threading.Event, stuck: str) -> None:
+        """Wait for event with the API lock set aside, up to CALLBACK_WAIT_S; SimMisuseError(stuck) after that."""
         with api_lock().suspended():
-            passed = gate.wait(CALLBACK_WAIT_S)
+            passed = event.wait(CALLBACK_WAIT_S)
         if not passed:
-            raise SimMisuseError(f"stream {self.handle:#x}: a blocking host callback (acl.rt.launch_callback) waited "
-                                 f"{CALLBACK_WAIT_S:.0f} s for a thread to run it; call acl.rt.process_report in the "
-                                 "thread subscribed with acl.rt.subscribe_report")
-        self.gate = None
+            raise SimMisuseError(stuck)
 
     def discard(self) -> None:
         """Drop every queued task without running it."""

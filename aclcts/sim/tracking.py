@@ -8,7 +8,7 @@ from collections import deque
 
 _SIM_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
-KINDS = ("desc", "buffer", "attr", "handle", "stream", "context", "event", "device_mem", "host_mem")
+KINDS = ("desc", "buffer", "attr", "handle", "stream", "context", "event", "device_mem", "dvpp_mem", "host_mem")
 #: How many of the most recently destroyed handles are remembered for use-after-destroy messages; handles are never
 #: reused, so an older one is reported as not created by this process (the call still fails the same way).
 RELEASED_KEPT = 4096

@@ -23,7 +23,7 @@ def aclcts_command(*args: str, cwd=None) -> subprocess.CompletedProcess:
                           env=dict(os.environ, PATH=PATH))
 
 
-COMMAND_LINES = [(), ("atc",), ("singleop",), ("sim",), ("sim", "run"), ("sim", "path"), ("report",),
+COMMAND_LINES = [(), ("atc",), ("singleop",), ("sim",), ("sim", "run"), ("sim", "path"), ("sim", "stress"), ("report",),
                  ("report", "merge"), ("new-op",), ("kill-matrix",), ("bench",)]
 
 
@@ -58,6 +58,8 @@ def test_version_is_the_installed_distribution_version():
     (("sim", "run"), "aclcts sim run", "no command"),
     (("sim", "run", "--"), "aclcts sim run", "no command"),
     (("sim", "path", "extra"), "aclcts sim path", "extra"),
+    (("sim", "stress", "--seconds", "0"), "aclcts sim stress", "--seconds"),
+    (("sim", "stress", "--threads", "x"), "aclcts sim stress", "--threads"),
     (("atc", "--bogus"), "aclcts atc", "--bogus"),
     (("atc", "--singleop=a.json"), "aclcts atc", "--output"),
     (("singleop",), "aclcts singleop", "--output"),
@@ -116,3 +118,10 @@ def test_sim_path_prints_the_folder_that_makes_import_acl_the_simulator(tmp_path
     assert done.stdout == "True\n", done.stderr
     assert os.path.dirname(aclcts.sim.__file__) in folder
 
+
+
+def test_sim_stress_runs_threads_callbacks_and_synchronisation_and_exits_0_without_failures():
+    done = aclcts_command("sim", "stress", "--seconds", "1", "--threads", "3")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.rstrip().endswith("no failures")
+    assert re.search(r"^\d+ calls in 1 s, (\d+) callbacks launched, \1 ran$", done.stdout, flags=re.M), done.stdout

@@ -5,5 +5,5 @@ import sys
 from aclcts.sim import acl as _simulated
 
 sys.modules["acl"] = _simulated
-for _name in ("rt", "op", "util", "blas"):
+for _name in ("rt", "op", "util", "blas", "media"):
     sys.modules[f"acl.{_name}"] = getattr(_simulated, _name)

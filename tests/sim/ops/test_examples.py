@@ -77,3 +77,21 @@ def test_an_example_fails_when_its_models_are_missing(tmp_path: Path) -> None:
     program = shlex.quote(str(EXAMPLES / "handle_reuse.py"))
     result = _sim_run(f"{shlex.quote(sys.executable)} {program} {shlex.quote(str(empty))}", tmp_path)
     assert result.returncode != 0, _report(result)
+
+
+#: Programs that need no op models (issue 38): program → the line it prints last when every check passed.
+MODEL_FREE = {
+    "two_blocking_callbacks.py": "both callbacks ran before synchronize_stream returned",
+    "callback_sequence.py": "finalize: ok",
+    "deprecation_warnings.py": "every warning points at the calling line",
+    "dvpp_memory.py": "DVPP memory round trips intact",
+    "callback_without_subscription.py": "every cell gave the code a real device gave",
+}
+
+
+@pytest.mark.parametrize("program", list(MODEL_FREE))
+def test_a_model_free_example_exits_zero_with_its_last_line_and_no_warning(program: str, tmp_path: Path) -> None:
+    result = _sim_run(f"{shlex.quote(sys.executable)} {shlex.quote(str(EXAMPLES / program))}", tmp_path)
+    assert result.returncode == 0, _report(result)
+    assert result.stdout.splitlines()[-1] == MODEL_FREE[program], _report(result)
+    assert "Warning" not in result.stderr, _report(result)
