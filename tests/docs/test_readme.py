@@ -385,7 +385,9 @@ def run_command(command: Command, copy: WorkingCopy, env: dict[str, str]) -> Out
     expected, why = expected_exit(command)
     reasons = [rule.reason for rule in rules] + ([why] if why else [])
     if rules and rules[-1].action == "skip":
-        return Outcome(command, "skipped", reasons)
+        unknown = unknown_options(list(command.words), copy, env)
+        return Outcome(command, "skipped", reasons,
+                       problem=f"{where}: not an option of the command: {', '.join(unknown)}" if unknown else None)
     if rules and rules[-1].action == "check-pip":
         found = pip_problems(list(command.words), copy.root)
         return Outcome(command, "checked", reasons, problem=f"{where}: {'; '.join(found)}" if found else None)
@@ -415,6 +417,16 @@ def run_command(command: Command, copy: WorkingCopy, env: dict[str, str]) -> Out
             return Outcome(command, "ran", reasons, time.monotonic() - started,
                            f"{where}{ran}: exit status {done.returncode}, expected {status}\n{output}")
     return Outcome(command, "ran", reasons, time.monotonic() - started)
+
+
+def unknown_options(words: list[str], copy: WorkingCopy, env: dict[str, str]) -> list[str]:
+    """The options of an `aclcts COMMAND ...` line that `aclcts COMMAND --help` does not name (none for other
+    programs): a command README gives but this test does not run still names real options."""
+    if len(words) < 2 or words[0] != "aclcts":
+        return []
+    shown = subprocess.run(["aclcts", words[1], "--help"], cwd=copy.root, env=env, capture_output=True, text=True,
+                           timeout=COMMAND_TIMEOUT, check=False).stdout
+    return [word for word in words[2:] if word.startswith("-") and word.split("=", 1)[0] not in shown]
 
 
 def run_readme(text: str, copy: WorkingCopy) -> list[Outcome]:
@@ -461,6 +473,14 @@ def test_every_readme_shell_command_runs(tmp_path):
     print(f"README commands: {time.monotonic() - started:.0f} s in all")
     problems = [o.problem for o in outcomes if o.problem]
     assert not problems, "\n\n".join(problems)
+
+
+def test_a_skipped_aclcts_command_is_checked_for_options_its_help_does_not_name(tmp_path):
+    copy = WorkingCopy(ROOT, tmp_path)
+    env = command_environment()
+    assert unknown_options(["aclcts", "kill-matrix", "-n", "2", "--faults=x"], copy, env) == []
+    assert unknown_options(["aclcts", "kill-matrix", "--no-such-option"], copy, env) == ["--no-such-option"]
+    assert unknown_options(["npx", "--yes", "allure-commandline"], copy, env) == []
 
 
 def test_a_failing_command_that_no_rule_covers_is_named_by_its_readme_line(tmp_path):
