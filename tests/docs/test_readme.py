@@ -203,6 +203,9 @@ RULES: tuple[Rule, ...] = (
     Rule(r" /tmp/", "rewrite",
          "a path under /tmp is put under the test's own temporary folder",
          lambda words, copy: [_replace(words, "/tmp/", f"{copy.scratch}/")]),
+    Rule(r"^aclcts bench ci( |$)", "skip",
+         "all of .ci/run on a fresh clone (minutes; CI runs .ci/run itself); tests/bench/test_bench_ci.py checks the "
+         "lines it reads and the op clones"),
     Rule(r"^(aclcts bench|python -m aclcts\.tools\.bench)$", "skip",
          "about 4 minutes (the suite fifteen times); the next README line runs the same command with --quick"),
     Rule(r"^(aclcts bench|python -m aclcts\.tools\.bench) (?!.*--quick)", "rewrite",
