@@ -40,7 +40,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--device-id", type=int, default=0, help="device to run on (default 0)")
     group.addoption("--model-dir", default=None, help="op models built by ATC (required with --backend=npu)")
     group.addoption("--cases", nargs="+", default=None, action="extend",
-                    help="case files or folders (default: the repository's cases/)")
+                    help="case files or folders (default: the repository's cases/); a --cases run runs only the "
+                         "tests of those files' cases")
+    group.addoption("--with-step-tests", action="store_true",
+                    help="with --cases: also run the step tests, which run the suite's own models (its Add, GEMM, "
+                         "GEMV and Cast cases, cases/dynamic, golden/) instead of the case files' cases")
     group.addoption("--aclcts-seed", type=int, default=DEFAULT_SEED, help=f"input seed (default {DEFAULT_SEED})")
     group.addoption("--model-cache", default=None, metavar="DIR|off",
                     help="compiled-model cache folder (default $ACLCTS_MODEL_CACHE or ~/.cache/aclcts/models); "

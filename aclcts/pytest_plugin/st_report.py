@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from aclcts.core.files import folder_mode, unsafe_name, write_atomically
+from aclcts.pytest_plugin.library import selected_case
 
 if TYPE_CHECKING:
     import numpy as np
@@ -73,17 +74,6 @@ def configure(config: pytest.Config) -> None:
 def data_folder(report: Path) -> Path:
     """The folder beside the report that holds one folder of data files per case: `<report stem>_data`."""
     return report.with_name(f"{report.stem}_data")
-
-
-def _case_of(item: pytest.Item) -> Case | None:
-    from aclcts.cases import Case
-
-    callspec = getattr(item, "callspec", None)
-    for name in ("op_case", "model"):
-        found = callspec.params.get(name) if callspec is not None else None
-        if isinstance(found, Case):
-            return found
-    return None
 
 
 def _tensor_params(tensor: Any, fmt: str) -> dict[str, Any]:
@@ -180,7 +170,7 @@ class CaseMarker:
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
         """Set report.aclcts_st_case on the reports of a test that runs a case."""
         outcome = yield
-        case = _case_of(item)
+        case = selected_case(item)
         if case is None:
             return
         report = outcome.get_result()

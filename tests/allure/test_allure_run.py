@@ -116,7 +116,7 @@ def faulty_run(tmp_path_factory):
     selection = [f"conformance/test_execute.py::{EXECUTE}", f"conformance/test_handle.py::{HANDLE}",
                  f"conformance/test_cast.py::{CAST}", f"conformance/test_negative.py::{MALLOC_ZERO}"]
     done = run([*selection, f"--alluredir={base / 'results'}", "-n", "2", "--devices=0-1", f"--aclcts-seed={SEED}",
-                f"--golden-dir={base / 'golden'}", "--cases", str(CASES)], ROOT,
+                f"--golden-dir={base / 'golden'}", "--with-step-tests", "--cases", str(CASES)], ROOT,
                {"ACLCTS_SIM_FAULTS": FAULTS, "ACLCTS_TEST_MARK": "ümlaut = a:b"})
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
     return base / "results"
