@@ -177,10 +177,19 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -
     if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
         counts = config.stash.setdefault(_COUNTS, Counter())
         for step in getattr(report, "aclcts_steps", ()):
-            counts[(step, report.outcome)] += 1
+            counts[(step, _step_outcome(report))] += 1
+
+
+def _step_outcome(report: pytest.TestReport) -> str:
+    """passed, failed, skipped, xfailed or xpassed, as pytest's own summary counts the report."""
+    if hasattr(report, "wasxfail"):
+        return "xfailed" if report.skipped else "xpassed" if report.passed else report.outcome
+    return report.outcome
 
 
 _COUNTS = pytest.StashKey[Counter]()
+#: The outcomes of the per-step summary's columns (xpassed shown only when a step has one).
+STEP_OUTCOMES = ("passed", "failed", "skipped", "xfailed", "xpassed")
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
@@ -190,7 +199,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         return
     terminalreporter.section("aclcts results per documented step")
     for step in STEPS:
-        row = {outcome: counts.get((step, outcome), 0) for outcome in ("passed", "failed", "skipped")}
+        row = {outcome: counts.get((step, outcome), 0) for outcome in STEP_OUTCOMES}
         if any(row.values()):
-            terminalreporter.write_line(f"{step:<12} passed {row['passed']:>5}  failed {row['failed']:>5}  "
-                                        f"skipped {row['skipped']:>5}")
+            shown = [outcome for outcome in STEP_OUTCOMES if outcome != "xpassed" or row[outcome]]
+            terminalreporter.write_line(f"{step:<12} " + "  ".join(f"{o} {row[o]:>5}" for o in shown))
