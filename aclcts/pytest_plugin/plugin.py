@@ -160,6 +160,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
     report."""
     outcome = yield
     report = outcome.get_result()
+    if report.failed and call.excinfo is not None and call.excinfo.typename == "AclCallError":
+        # The call and the backend's own message say what went wrong; the traceback and the case's arrays do not.
+        report.longrepr = f"{item.location[0]}:{item.location[1] + 1}: AclCallError: {call.excinfo.value}"
     if report.failed:
         report.aclcts_reproduce = repro_command(item)
         report.aclcts_op = op_of(item)
