@@ -65,8 +65,11 @@ def configure(config: pytest.Config) -> None:
     config.pluginmanager.register(CaseMarker(data_folder(report)), "aclcts-st-report-marker")
     if hasattr(config, "workerinput"):
         return
-    if not report.parent.is_dir():
-        raise pytest.UsageError(f"--st-report={path}: no such folder {report.parent}")
+    try:
+        report.parent.mkdir(parents=True, exist_ok=True)  # as --report, --junitxml and --alluredir make theirs
+    except OSError as exc:
+        raise pytest.UsageError(f"--st-report={path}: cannot create the folder {report.parent} "
+                                f"({exc.strerror or exc})") from None
     shutil.rmtree(data_folder(report), ignore_errors=True)
     config.pluginmanager.register(StReporter(config, report), "aclcts-st-report")
 
