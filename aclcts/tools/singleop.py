@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: error: {exc.filename or output}: cannot write ({exc.strerror})", file=sys.stderr)
         return 2
     print(f"wrote {len(elements)} operator(s) for {len(manifest)} case(s) to {output} (manifest {manifest_path})")
-    print(f"next: atc --singleop={output} --output=op_models --soc_version={args.soc}")
+    print(f"next: atc --singleop={output} --output={output.parent / 'op_models'} --soc_version={args.soc}")
     return 0
 
 
