@@ -15,9 +15,10 @@ ROOT = Path(__file__).resolve().parents[2]
 MSOPST_FILE = "tests/msopst/data/add_case.json"
 
 
-def _pytest(*args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS"))}
+def _pytest(*args: str, env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS", "ACLCTS_"))}
     env.pop("PYTEST_CURRENT_TEST", None)
+    env.update(env_extra or {})
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", *args],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
 
@@ -66,3 +67,13 @@ def test_st_report_of_a_case_file_run_counts_that_files_cases_only(tmp_path):
     assert any("[dyn_" in test_id for test_id in read_report(report).cases)  # the step tests ran the shipped cases
     names = [entry["case_name"] for entry in json.loads(st.read_text())["report_list"]]
     assert sorted(names) == sorted(_file_case_ids())
+
+
+def test_a_failing_step_test_of_a_case_file_run_is_reproduced_with_the_step_tests(tmp_path):
+    """The reproduce line of a step test that failed in a --cases --with-step-tests run selects it again."""
+    done = _pytest("conformance/test_memory.py", "-k", "test_malloc_of_size_0_is_100000", "--cases", MSOPST_FILE,
+                   "--with-step-tests", f"--model-cache={tmp_path / 'models'}", env_extra={
+                       "ACLCTS_SIM_FAULTS": "malloc_size_zero_succeeds"})
+    assert done.returncode == 1, done.stdout[-3000:]
+    line = next(line for line in done.stdout.splitlines() if line.startswith("ACLCTS_SIM_FAULTS=") and " pytest " in line)
+    assert "--with-step-tests" in line.split()
