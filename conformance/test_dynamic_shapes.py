@@ -18,7 +18,7 @@ from aclcts.core.opmodel import canonical_attr
 from aclcts.drive import executor
 from aclcts.judge.compare import compare
 from aclcts.judge.decorator import Judged, policy_for
-from aclcts.pytest_plugin.library import dynamic_cases
+from aclcts.pytest_plugin.library import dynamic_cases, parametrize_or_deselect
 from aclcts.reference import reference
 
 pytestmark = [pytest.mark.dynamic]
@@ -66,9 +66,9 @@ def pytest_generate_tests(metafunc):
     chosen = [c for c in dynamic_cases(metafunc.config) if select(c)]
     if "shapes" in metafunc.fixturenames:
         pairs = [(c, shapes) for c in chosen for shapes in c.runtime_shapes]
-        metafunc.parametrize("model,shapes", pairs, ids=[f"{c.id}-{_shapes_id(s)}" for c, s in pairs])
+        parametrize_or_deselect(metafunc, "model,shapes", pairs, [f"{c.id}-{_shapes_id(s)}" for c, s in pairs])
     else:
-        metafunc.parametrize("model", chosen, ids=[c.id for c in chosen])
+        parametrize_or_deselect(metafunc, "model", chosen, [c.id for c in chosen])
 
 
 def _expected(model, runtime):

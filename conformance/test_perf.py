@@ -13,7 +13,7 @@ from aclcts.drive import executor
 from aclcts.tools.bench import PerfWarning
 from aclcts.cases import Case
 from aclcts.cases.values import draw_inputs
-from aclcts.pytest_plugin.library import library_cases
+from aclcts.pytest_plugin.library import library_cases, parametrize_or_deselect
 
 pytestmark = [pytest.mark.perf, pytest.mark.filterwarnings("always::aclcts.tools.bench.PerfWarning")]
 
@@ -41,7 +41,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Parametrize `perf_case` over one representative case per family of the loaded case library."""
     if "perf_case" in metafunc.fixturenames:
         chosen = representative_cases(library_cases(metafunc.config))
-        metafunc.parametrize("perf_case", chosen, ids=[f"{c.family}-{c.id}" for c in chosen])
+        parametrize_or_deselect(metafunc, "perf_case", chosen, [f"{c.family}-{c.id}" for c in chosen])
 
 
 def _latencies_us(acl: Any, stream: int, case: Case, inputs: list[np.ndarray]) -> tuple[float, float]:

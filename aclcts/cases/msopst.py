@@ -451,18 +451,15 @@ def golden_function(where: _Where, spec: Any, source: str) -> tuple[str, str, Ca
 
 
 def _golden_kwargs(params: dict, arrays: list[np.ndarray]) -> dict[str, Any]:
-    """msopst's calling convention: named inputs {value, dtype, shape, format}, named outputs {dtype, shape,
-    format}, attrs by name with their JSON value."""
+    """msopst's calling convention: inputs {value, dtype, shape, format} and outputs {dtype, shape, format} by name
+    (an unnamed tensor as input<i> / output<i>), attrs by name with their JSON value."""
     kwargs: dict[str, Any] = {}
-    for tensor, array in zip(params["input_desc"], arrays):
-        if "name" in tensor:
-            kwargs[tensor["name"]] = {"value": array, "dtype": tensor["type"], "shape": list(array.shape),
-                                      "format": tensor["format"]}
-    for tensor in params["output_desc"]:
-        if "name" in tensor:
-            kwargs[tensor["name"]] = {"dtype": tensor["type"], "shape": list(tensor.get("typical_shape",
-                                                                                         tensor["shape"])),
-                                      "format": tensor["format"]}
+    for i, (tensor, array) in enumerate(zip(params["input_desc"], arrays)):
+        kwargs[tensor.get("name", f"input{i}")] = {"value": array, "dtype": tensor["type"],
+                                                   "shape": list(array.shape), "format": tensor["format"]}
+    for i, tensor in enumerate(params["output_desc"]):
+        kwargs[tensor.get("name", f"output{i}")] = {"dtype": tensor["type"], "shape": list(tensor.get(
+            "typical_shape", tensor["shape"])), "format": tensor["format"]}
     for attr in params.get("attr", []):
         kwargs[attr["name"]] = attr["value"]
     return kwargs
@@ -471,7 +468,7 @@ def _golden_kwargs(params: dict, arrays: list[np.ndarray]) -> dict[str, Any]:
 def _golden_ref(case_id: str, where: _Where, params: dict, func: Callable[..., Any], shapes: list[tuple[int, ...]],
                 spec: str) -> RefOp:
     """A RefOp whose compute calls the golden function as msopst does and whose shape is the function's outputs'."""
-    outputs = tuple(t.get("name", f"y{i}") for i, t in enumerate(params["output_desc"]))
+    outputs = tuple(t.get("name", f"output{i}") for i, t in enumerate(params["output_desc"]))
 
     def call(xs: list[np.ndarray]) -> list[np.ndarray]:
         kwargs = _golden_kwargs(params, [np.asarray(x) for x in xs])
@@ -498,7 +495,7 @@ def _golden_ref(case_id: str, where: _Where, params: dict, func: Callable[..., A
                  for v, s, t in zip(values or [None] * len(in_shapes), in_shapes, params["input_desc"])]
         return [tuple(a.shape) for a in call(given)]
 
-    return RefOp(params["op"], compute, shape_of, tuple(t.get("name", f"x{i}")
+    return RefOp(params["op"], compute, shape_of, tuple(t.get("name", f"input{i}")
                                                        for i, t in enumerate(params["input_desc"])), {}, outputs)
 
 

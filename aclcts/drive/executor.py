@@ -209,7 +209,7 @@ def create_handle(acl: Any, res: flow.Resources, case: Case, staged: Staged) -> 
     """acl.op.create_handle for a staged case, held by res."""
     with flow.step("acl.op.create_handle"):
         handle = flow.value(acl.op.create_handle(case.op, staged.in_descs, staged.out_descs, staged.attr),
-                            "acl.op.create_handle")
+                            "acl.op.create_handle", acl)
     res.handles.append(handle)
     return handle
 
@@ -217,7 +217,7 @@ def create_handle(acl: Any, res: flow.Resources, case: Case, staged: Staged) -> 
 def synchronize(acl: Any, stream: int) -> None:
     """acl.rt.synchronize_stream, raising AclCallError unless it returns 0."""
     with flow.step("acl.rt.synchronize_stream"):
-        flow.check(acl.rt.synchronize_stream(stream), "acl.rt.synchronize_stream")
+        flow.check(acl.rt.synchronize_stream(stream), "acl.rt.synchronize_stream", acl)
 
 
 def launch(acl: Any, stream: int, case: Case, staged: Staged, handle: int = 0) -> int:
@@ -256,7 +256,7 @@ def run(acl: Any, stream: int, case: Case, input_sets: list[list[np.ndarray]], m
                             flow.copy_to_device(acl, ptr, array)
                 poison(acl, staged.allocations)
                 with flow.step(call):
-                    flow.check(launch(acl, stream, case, staged, handle), call)
+                    flow.check(launch(acl, stream, case, staged, handle), call, acl)
                 synchronize(acl, stream)
                 results.append(_collect(res, case, staged))
     return results

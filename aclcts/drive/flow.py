@@ -37,20 +37,31 @@ def step(name: str) -> AbstractContextManager[Any]:
 class AclCallError(AssertionError):
     """A pyacl call returned a non-zero aclError where the flow needs success."""
 
-    def __init__(self, call: str, ret: int) -> None:
-        super().__init__(f"{call} returned {ret} ({error_name(ret)})")
-        self.call, self.ret = call, ret
+    def __init__(self, call: str, ret: int, detail: str = "") -> None:
+        said = f"{call} returned {ret} ({error_name(ret)})"
+        super().__init__(f"{said}: {detail}" if detail else said)
+        self.call, self.ret, self.detail = call, ret, detail
 
 
-def check(ret: int, call: str) -> None:
-    """Raise AclCallError unless ret is 0."""
+def recent_error(acl: Any) -> str:
+    """The backend's latest error message of this thread (acl.get_recent_err_msg), or "" without one."""
+    getter = getattr(acl, "get_recent_err_msg", None)
+    try:
+        found = getter() if getter is not None else None
+    except Exception:  # noqa: BLE001 - a backend's broken getter must not hide the call's own failure
+        return ""
+    return " ".join(found.split()) if isinstance(found, str) else ""
+
+
+def check(ret: int, call: str, acl: Any = None) -> None:
+    """Raise AclCallError unless ret is 0; given the acl module, the error carries its latest error message."""
     if ret != 0:
-        raise AclCallError(call, ret)
+        raise AclCallError(call, ret, recent_error(acl) if acl is not None else "")
 
 
-def value(result: tuple, call: str) -> Any:
-    """The value of a (value, ret) result, raising AclCallError if ret is not 0."""
-    check(result[-1], call)
+def value(result: tuple, call: str, acl: Any = None) -> Any:
+    """The value of a (value, ret) result, raising AclCallError (with acl's latest message) if ret is not 0."""
+    check(result[-1], call, acl)
     return result[0]
 
 

@@ -158,10 +158,21 @@ class Policy:
         """Whether the finite part passes (default: no element fails)."""
         return not failures.any()
 
+    def severity(self, e: ElementErrors) -> np.ndarray:
+        """How bad each element is in the measure the policy judges by (larger is worse): the absolute error unless
+        the policy says otherwise."""
+        return e.abs_err
+
     def spec(self) -> str:
         """The case-file spelling of this policy."""
         args = ",".join(f"{k}={v}" for k, v in self.params().items() if v is not None)
         return f"{self.name}:{args}" if args else self.name
+
+
+def _over_tolerance(error: np.ndarray, tolerance: np.ndarray) -> np.ndarray:
+    """error / tolerance per element (inf for an error where the tolerance is 0, 0 for none)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(error == 0, 0.0, error / tolerance)
 
 
 def _check_range(policy: str, name: str, value: float | None, lo: float, hi: float = math.inf) -> None:
@@ -199,6 +210,10 @@ class Ulp(Policy):
         """Elements more than n ulp away."""
         return e.ulp > np.uint64(self.n)
 
+    def severity(self, e: ElementErrors) -> np.ndarray:
+        """The ulp distance."""
+        return e.ulp.astype(np.float64)
+
 
 @dataclass(frozen=True)
 class AllClose(Policy):
@@ -218,6 +233,10 @@ class AllClose(Policy):
     def failures(self, e: ElementErrors) -> np.ndarray:
         """Elements outside atol + rtol * |g|."""
         return e.abs_err > self.atol + self.rtol * e.abs_g
+
+    def severity(self, e: ElementErrors) -> np.ndarray:
+        """The error as a multiple of the element's tolerance atol + rtol * |g|."""
+        return _over_tolerance(e.abs_err, self.atol + self.rtol * e.abs_g)
 
 
 @dataclass(frozen=True)
@@ -249,6 +268,10 @@ class Ratio(Policy):
         """Error elements: d > 0 and r > t."""
         d = np.abs(e.a.astype(np.float32) - e.g.astype(np.float32))
         return (d > 0) & (self.rate(e) > np.float32(self.t))
+
+    def severity(self, e: ElementErrors) -> np.ndarray:
+        """msopst's error rate r."""
+        return self.rate(e).astype(np.float64)
 
     def verdict(self, e: ElementErrors, failures: np.ndarray) -> bool:
         """Pass if (N - errors) / N >= 1 - p and no error element has r >= 0.1."""
@@ -408,6 +431,10 @@ class V2(Policy):
         """Elements outside atol + rtol * |g|."""
         return e.abs_err > self.atol + self.rtol * e.abs_g
 
+    def severity(self, e: ElementErrors) -> np.ndarray:
+        """The error as a multiple of the element's tolerance atol + rtol * |g|."""
+        return _over_tolerance(e.abs_err, self.atol + self.rtol * e.abs_g)
+
     def cap(self, e: ElementErrors) -> float:
         """The max-abs-error limit: max(limit, ulp_cap * ULP(g at the element of largest error))."""
         if not self.ulp_cap or e.abs_err.size == 0 or not is_float_dtype(e.dtype):
@@ -466,15 +493,19 @@ class Comparison:
     _expected: np.ndarray = field(repr=False, compare=False)
     _abs: np.ndarray = field(repr=False, compare=False)
     _rel: np.ndarray = field(repr=False, compare=False)
+    _breaks: np.ndarray = field(repr=False, compare=False)
+    _severity: np.ndarray = field(repr=False, compare=False)
 
     def worst(self, k: int = 5) -> list[tuple[tuple[int, ...], Any, Any, float, float]]:
         """Up to k differing elements as (index tuple, actual, expected, abs err, rel err), worst first.
 
-        Ranked by absolute error; non-finite mismatches rank as inf; equal elements are left out.
+        The elements that break the policy's per-element test (and non-finite mismatches) come first, each group
+        ranked by the measure the policy judges by (Policy.severity), then by absolute error; equal elements are
+        left out.
         """
         if not self._abs.any():
             return []
-        order = np.argsort(-self._abs, kind="stable")
+        order = np.lexsort((-self._abs, -self._severity, ~self._breaks))
         rows = []
         for flat in order[:k]:
             if self._abs[flat] == 0:
@@ -580,19 +611,22 @@ def compare(actual: np.ndarray, expected: np.ndarray, policy: Policy | str | Map
     n_bad = n_nan_bad + n_inf_bad
     passed = n_bad == 0 and pol.verdict(errors, fails)
 
+    severity = pol.severity(errors) if n_bad or fails.any() or d.any() else np.zeros(d.size)
     if nonfinite_bad is None:
-        abs_all, rel_all = d, rel
+        abs_all, rel_all, breaks_all, severity_all = d, rel, np.asarray(fails, bool), severity
     else:
-        abs_all, rel_all = np.zeros(n), np.zeros(n)
-        abs_all[finite], rel_all[finite] = d, rel
-        abs_all[nonfinite_bad] = np.inf
-        rel_all[nonfinite_bad] = np.inf
+        abs_all, rel_all, breaks_all, severity_all = np.zeros(n), np.zeros(n), np.zeros(n, bool), np.zeros(n)
+        abs_all[finite], rel_all[finite], breaks_all[finite], severity_all[finite] = d, rel, fails, severity
+        for values in (abs_all, rel_all, severity_all):
+            values[nonfinite_bad] = np.inf
+        breaks_all[nonfinite_bad] = True
 
     return Comparison(
         policy=pol.name, params=pol.params(), passed=bool(passed), n=n, **metrics,
         mismatch_ratio=(int(np.count_nonzero(fails)) + n_bad) / n if n else 0.0,
         n_nan_mismatch=n_nan_bad, n_inf_mismatch=n_inf_bad, shape=actual.shape,
-        _actual=a_flat, _expected=expected.reshape(-1), _abs=abs_all, _rel=rel_all,
+        _actual=a_flat, _expected=expected.reshape(-1), _abs=abs_all, _rel=rel_all, _breaks=breaks_all,
+        _severity=np.asarray(severity_all, np.float64),
     )
 
 

@@ -1,9 +1,11 @@
 """Allure's categories.json for aclcts: which failed, broken or flaky results are precision, error-code, leak,
-setup, crash or timeout failures, matched on aclcts' own exception class names and message prefixes."""
+setup, crash or timeout failures, matched on aclcts' own exception class names and message prefixes; and the
+grouping message of a failed result, by which Allure's Categories tab groups the results inside a category."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,8 @@ EXCEPTIONS: dict[str, tuple[str, ...]] = {
     "leak": ("LeakedObjects",),
 }
 FILE_NAME = "categories.json"
+#: A number standing alone (not part of a name such as float16 or execute_v2): what a grouping message leaves out.
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 FAILING = ["failed", "broken"]
 
 
@@ -51,3 +55,19 @@ def write_categories(folder: str | Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(path, (json.dumps(categories(), indent=2) + "\n").encode())
     return path
+
+
+def grouping_message(message: str, op: str | None, case_id: str | None) -> str:
+    """The message Allure groups a failed result by: the exception's name and the first line of its text with the
+    case id replaced by its op (or the op added at the end) and the numbers by N, so that the failures of one kind in
+    one op form one group; the category regexes still match it."""
+    first = message.strip().splitlines()[0] if message.strip() else ""
+    kind, sep, text = first.partition(": ")
+    if not sep or " " in kind:
+        kind, text = "", first
+    if case_id and op:
+        text = text.replace(case_id, op)
+    pattern = _NUMBER.sub("N", text)
+    if op and op not in pattern:
+        pattern = f"{pattern} [{op}]"
+    return f"{kind.rsplit('.', 1)[-1]}: {pattern}" if kind else pattern

@@ -20,7 +20,7 @@ import pytest
 from allure_commons.model2 import StatusDetails
 
 from aclcts.core.files import write_atomically
-from aclcts.pytest_plugin.allure_categories import CRASH_PREFIX, SETUP_PREFIX, write_categories
+from aclcts.pytest_plugin.allure_categories import CRASH_PREFIX, SETUP_PREFIX, grouping_message, write_categories
 from aclcts.pytest_plugin.allure_environment import properties, write_environment
 from aclcts.report.environment import describe
 
@@ -74,19 +74,23 @@ class SessionMarker:
 
 class ResultMarks:
     """Runs in every test process: marks the result allure-pytest is about to write as flaky when the test passed
-    after a rerun (pytest-rerunfailures), and prefixes the message of a test that failed at setup."""
+    after a rerun (pytest-rerunfailures), gives a failed result its grouping message (the whole message moves to the
+    head of its trace) and prefixes the message of a test that failed at setup."""
 
     def __init__(self) -> None:
         self.rerun: set[str] = set()
         self.setup_failed = False
         self.closing: str | None = None
+        self.op: str | None = None
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """Note reruns and setup failures of the test running now."""
+        """Note reruns, setup failures and the op of the test running now."""
         if report.outcome == "rerun":
             self.rerun.add(report.nodeid)
         if report.when == "setup" and report.outcome in ("failed", "rerun"):
             self.setup_failed = True
+        if report.failed:
+            self.op = getattr(report, "aclcts_op", None)
 
     def pytest_runtest_logfinish(self, nodeid: str) -> None:
         """The test whose result allure-pytest writes next (it does so after this hook)."""
@@ -94,14 +98,20 @@ class ResultMarks:
 
     @allure_commons.hookimpl(tryfirst=True)
     def report_result(self, result: Any) -> None:
-        """Before the result is written: the flaky mark and the setup prefix."""
+        """Before the result is written: the flaky mark, the grouping message and the setup prefix."""
         if result.status == "passed" and self.closing in self.rerun:
             self.rerun.discard(self.closing)
             result.statusDetails = result.statusDetails or StatusDetails()
             result.statusDetails.flaky = True
-        elif result.status in ("failed", "broken") and self.setup_failed and result.statusDetails is not None:
-            result.statusDetails.message = SETUP_PREFIX + (result.statusDetails.message or "")
-        self.setup_failed = False
+        elif result.status in ("failed", "broken") and result.statusDetails is not None:
+            details = result.statusDetails
+            whole = details.message or ""
+            case_id = (self.closing or "").partition("[")[2][:-1] or None
+            details.message = grouping_message(whole, self.op, case_id)
+            details.trace = whole + ("\n\n" + details.trace if details.trace else "")
+            if self.setup_failed:
+                details.message = SETUP_PREFIX + details.message
+        self.setup_failed, self.op = False, None
 
 
 def crash_result(report: pytest.TestReport, root_name: str) -> dict[str, Any]:

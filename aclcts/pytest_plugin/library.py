@@ -16,10 +16,15 @@ if TYPE_CHECKING:
 CASES = pytest.StashKey[list]()
 GOLDEN = pytest.StashKey[list]()
 DYNAMIC_CASES = pytest.StashKey[list]()
+#: Stash key of the ids of the cases the run's case files hold (--cases, or the repository's cases/).
+SELECTED = pytest.StashKey[frozenset]()
+#: The marker of the placeholder test an empty parametrization leaves; the run deselects it.
+NOTHING_TO_RUN = "aclcts_nothing_to_run"
 #: The repository's cases (file under cases/, case id) whose models the step tests execute outside `op_case`
 #: parametrization: Add int32 [8, 16] (test_execute, test_free, test_handle, test_negative, test_sync, ...), the GEMM
 #: and GEMV fp16 16x16 of test_blas and test_blas_gemv, Cast float32 -> float16 [16, 32] of test_cast. Whatever --cases
-#: selects, the session's model folder and `aclcts singleop`'s JSON hold them; they are never parametrized.
+#: selects, the session's model folder and `aclcts singleop`'s JSON hold them; they are never parametrized, and a
+#: --cases run runs their tests only with --with-step-tests.
 SUITE_MODEL_CASES = (
     ("elementwise/add.yaml", "Add-int32-8x16_8x16"),
     ("matmul/gemm.yaml", "GEMM-float16-16x16_16x16_16x16_s_s"),
@@ -39,8 +44,44 @@ def library_cases(config: pytest.Config) -> list[Case]:
 
 
 def dynamic_cases(config: pytest.Config) -> list[Case]:
-    """The dynamic-shape cases of this run: the loaded case library's (--cases or cases/) and cases/dynamic's."""
+    """The dynamic-shape cases of this run: the loaded case library's (--cases or cases/) and, when the step tests run,
+    cases/dynamic's."""
     return config.stash.get(DYNAMIC_CASES, [])
+
+
+def step_tests_run(config: pytest.Config) -> bool:
+    """Whether the run includes the step tests, which run none of the case files' cases: without --cases, or with
+    --with-step-tests."""
+    return not config.getoption("--cases") or bool(config.getoption("--with-step-tests"))
+
+
+def case_of(item: pytest.Item, params: tuple[str, ...] = ("op_case", "model")) -> Case | None:
+    """The case a test is parametrized over (its `op_case`, a dynamic test's `model`, or another of params), or None."""
+    from aclcts.cases import Case  # the case library, which an xdist controller never imports
+
+    callspec = getattr(item, "callspec", None)
+    for name in params:
+        found = callspec.params.get(name) if callspec is not None else None
+        if isinstance(found, Case):
+            return found
+    return None
+
+
+def selected_case(item: pytest.Item, params: tuple[str, ...] = ("op_case", "model")) -> Case | None:
+    """The case of the run's case files a test is parametrized over, or None (a step test's own case too)."""
+    case = case_of(item, params)
+    return case if case is not None and case.id in item.config.stash.get(SELECTED, frozenset()) else None
+
+
+def parametrize_or_deselect(metafunc: pytest.Metafunc, argnames: str, values: list, ids: list[str]) -> None:
+    """Parametrize argnames over values; without values, over one placeholder that the run deselects (instead of
+    pytest's skipped "got empty parameter set" test)."""
+    if values:
+        metafunc.parametrize(argnames, values, ids=ids)
+        return
+    width = len([name for name in argnames.split(",") if name.strip()])
+    placeholder = pytest.param(*[None] * width, marks=getattr(pytest.mark, NOTHING_TO_RUN))
+    metafunc.parametrize(argnames, [placeholder], ids=["nothing-to-run"])
 
 
 def suite_model_cases(cases_folder: Path) -> list[Case]:

@@ -40,7 +40,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--device-id", type=int, default=0, help="device to run on (default 0)")
     group.addoption("--model-dir", default=None, help="op models built by ATC (required with --backend=npu)")
     group.addoption("--cases", nargs="+", default=None, action="extend",
-                    help="case files or folders (default: the repository's cases/)")
+                    help="case files or folders (default: the repository's cases/); a --cases run runs only the "
+                         "tests of those files' cases")
+    group.addoption("--with-step-tests", action="store_true",
+                    help="with --cases: also run the step tests, which run the suite's own models (its Add, GEMM, "
+                         "GEMV and Cast cases, cases/dynamic, golden/) instead of the case files' cases")
     group.addoption("--ops", default=None, metavar="OP[,OP...]",
                     help="run only the cases (and golden cases) of these op types, e.g. --ops=Add,MatMul")
     group.addoption("--smoke", action="store_true",
@@ -161,6 +165,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
     report."""
     outcome = yield
     report = outcome.get_result()
+    if report.failed and call.excinfo is not None and call.excinfo.typename == "AclCallError":
+        # The call and the backend's own message say what went wrong; the traceback and the case's arrays do not.
+        report.longrepr = f"{item.location[0]}:{item.location[1] + 1}: AclCallError: {call.excinfo.value}"
     if report.failed:
         report.aclcts_reproduce = repro_command(item)
         report.aclcts_op = op_of(item)
@@ -178,10 +185,19 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -
     if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
         counts = config.stash.setdefault(_COUNTS, Counter())
         for step in getattr(report, "aclcts_steps", ()):
-            counts[(step, report.outcome)] += 1
+            counts[(step, _step_outcome(report))] += 1
+
+
+def _step_outcome(report: pytest.TestReport) -> str:
+    """passed, failed, skipped, xfailed or xpassed, as pytest's own summary counts the report."""
+    if hasattr(report, "wasxfail"):
+        return "xfailed" if report.skipped else "xpassed" if report.passed else report.outcome
+    return report.outcome
 
 
 _COUNTS = pytest.StashKey[Counter]()
+#: The outcomes of the per-step summary's columns (xpassed shown only when a step has one).
+STEP_OUTCOMES = ("passed", "failed", "skipped", "xfailed", "xpassed")
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
@@ -191,7 +207,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         return
     terminalreporter.section("aclcts results per documented step")
     for step in STEPS:
-        row = {outcome: counts.get((step, outcome), 0) for outcome in ("passed", "failed", "skipped")}
+        row = {outcome: counts.get((step, outcome), 0) for outcome in STEP_OUTCOMES}
         if any(row.values()):
-            terminalreporter.write_line(f"{step:<12} passed {row['passed']:>5}  failed {row['failed']:>5}  "
-                                        f"skipped {row['skipped']:>5}")
+            shown = [outcome for outcome in STEP_OUTCOMES if outcome != "xpassed" or row[outcome]]
+            terminalreporter.write_line(f"{step:<12} " + "  ".join(f"{o} {row[o]:>5}" for o in shown))

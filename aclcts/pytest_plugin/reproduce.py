@@ -19,7 +19,7 @@ import pytest
 REPRO_OPTIONS = ("--ops", "--smoke", "--model-dir", "--device-id", "--golden-dir", "--model-cache", "--error-codes",
                  "--error-codes-lenient", "--isolate", "--cann-version", "--expectations-today", "--timeout",
                  "--timeout-method", "--memory-budget", "--hypothesis-profile", "--hypothesis-seed", "--rootdir", "-c", "--import-mode",
-                 "--noconftest")
+                 "--noconftest", "--with-step-tests")
 #: Options that may be given more than once, each value repeated.
 REPEATED_OPTIONS = ("--expectations", "--override-ini")
 #: Defaults of the options above that are not None (a value equal to its default is not repeated).

@@ -70,8 +70,13 @@ class ReportMarker:
 
 
 def _first_line(text: str) -> str:
+    """The text's first non-blank line, continued by the next while it ends in a colon (a heading such as "... differs
+    from the reference:" is followed by its numbers), cut to MESSAGE_LIMIT."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    line = lines[0] if lines else ""
+    taken = 1
+    while taken < len(lines) and lines[taken - 1].endswith(":"):
+        taken += 1
+    line = " ".join(lines[:taken])
     return line if len(line) <= MESSAGE_LIMIT else line[: MESSAGE_LIMIT - 3] + "..."
 
 

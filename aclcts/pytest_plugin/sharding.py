@@ -211,6 +211,28 @@ def configure(config: pytest.Config) -> None:
             _ensure_simulated_devices(max(devices) + 1)
         except ValueError as exc:
             raise pytest.UsageError(f"--devices={spelled}: the simulator cannot have that many devices ({exc})") from None
+    if not hasattr(config, "workerinput"):
+        config.pluginmanager.register(DevicesHeader(spelled, devices), "aclcts-devices-header")
+
+
+def device_map(devices: list[int], workers: int) -> str:
+    """Which xdist worker runs on which device ("gw0 -> 0, gw1 -> 2"), or the serial run's device."""
+    if workers <= 0:
+        return f"serial run on device {devices[0]}"
+    return ", ".join(f"gw{k} -> device {device_for(devices, f'gw{k}')}" for k in range(workers))
+
+
+class DevicesHeader:
+    """Names, in the run's header, the device of each xdist worker (or of the serial run)."""
+
+    def __init__(self, spelled: str, devices: list[int]) -> None:
+        self.spelled, self.devices = spelled, devices
+
+    def pytest_report_header(self, config: pytest.Config) -> str:
+        """The --devices line of the header."""
+        workers = getattr(config.option, "numprocesses", None)
+        count = workers if isinstance(workers, int) and getattr(config.option, "dist", "no") != "no" else 0
+        return f"aclcts --devices={self.spelled}: {device_map(self.devices, count)}"
 
 
 class ShardFilter:

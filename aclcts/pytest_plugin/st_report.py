@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from aclcts.core.files import folder_mode, unsafe_name, write_atomically
+from aclcts.pytest_plugin.library import selected_case
 
 if TYPE_CHECKING:
     import numpy as np
@@ -64,8 +65,11 @@ def configure(config: pytest.Config) -> None:
     config.pluginmanager.register(CaseMarker(data_folder(report)), "aclcts-st-report-marker")
     if hasattr(config, "workerinput"):
         return
-    if not report.parent.is_dir():
-        raise pytest.UsageError(f"--st-report={path}: no such folder {report.parent}")
+    try:
+        report.parent.mkdir(parents=True, exist_ok=True)  # as --report, --junitxml and --alluredir make theirs
+    except OSError as exc:
+        raise pytest.UsageError(f"--st-report={path}: cannot create the folder {report.parent} "
+                                f"({exc.strerror or exc})") from None
     shutil.rmtree(data_folder(report), ignore_errors=True)
     config.pluginmanager.register(StReporter(config, report), "aclcts-st-report")
 
@@ -73,17 +77,6 @@ def configure(config: pytest.Config) -> None:
 def data_folder(report: Path) -> Path:
     """The folder beside the report that holds one folder of data files per case: `<report stem>_data`."""
     return report.with_name(f"{report.stem}_data")
-
-
-def _case_of(item: pytest.Item) -> Case | None:
-    from aclcts.cases import Case
-
-    callspec = getattr(item, "callspec", None)
-    for name in ("op_case", "model"):
-        found = callspec.params.get(name) if callspec is not None else None
-        if isinstance(found, Case):
-            return found
-    return None
 
 
 def _tensor_params(tensor: Any, fmt: str) -> dict[str, Any]:
@@ -180,7 +173,7 @@ class CaseMarker:
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
         """Set report.aclcts_st_case on the reports of a test that runs a case."""
         outcome = yield
-        case = _case_of(item)
+        case = selected_case(item)
         if case is None:
             return
         report = outcome.get_result()

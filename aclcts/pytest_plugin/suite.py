@@ -34,8 +34,9 @@ from aclcts.cases.load import case_files
 from aclcts.cases.selection import of_ops, smoke
 from aclcts.cases.values import draw_inputs
 from aclcts.core.error_codes import ErrorCodesError, load_error_codes
-from aclcts.pytest_plugin.library import (CASES, DYNAMIC_CASES, GOLDEN, SUITE_MODEL_CASES, dynamic_cases, golden_folder,
-                                          library_cases, suite_model_cases)
+from aclcts.pytest_plugin.library import (CASES, DYNAMIC_CASES, GOLDEN, NOTHING_TO_RUN, SELECTED, SUITE_MODEL_CASES,
+                                          dynamic_cases, golden_folder, library_cases, parametrize_or_deselect,
+                                          selected_case, step_tests_run, suite_model_cases)
 from aclcts.drive.resources import TrackingAcl
 from aclcts.pytest_plugin.tuning import unrewritten
 from aclcts.pytest_plugin.xdist_usage import raise_usage_error, usage_error
@@ -48,17 +49,20 @@ ERROR_CODES = pytest.StashKey[Any]()
 #: Host bytes one test process may spend on a case (--memory-budget), and the op-model folder of the case library.
 MEMORY_BUDGET = pytest.StashKey[int]()
 MODELS = pytest.StashKey[str]()
+#: The parameters through which a conformance test runs a case of the run's case files.
+CASE_PARAMS = ("op_case", "model", "perf_case")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Load the case library, the golden definitions, the error codes and the backend; a problem is one usage line."""
+    config.addinivalue_line("markers", f"{NOTHING_TO_RUN}: the placeholder of an empty parametrization (deselected)")
     paths = config.getoption("--cases") or [str(config.rootpath / "cases")]
     try:
         warn = lambda line: config.issue_config_time_warning(pytest.PytestWarning(line), 2)  # noqa: E731
         cases = load_cases([p for p in paths if Path(p).exists() or config.getoption("--cases")], kind="all",
                            warn=warn)
         shipped = config.rootpath / "cases" / "dynamic"
-        own = load_cases([str(shipped)], kind="dynamic", warn=warn) if shipped.is_dir() else []
+        own = load_cases([str(shipped)], kind="dynamic", warn=warn) if shipped.is_dir() and step_tests_run(config) else []
     except CaseFileError as exc:
         usage_error(config, f"case library: {exc}")
         return
@@ -72,6 +76,7 @@ def pytest_configure(config: pytest.Config) -> None:
     except ValueError as exc:
         usage_error(config, str(exc))
         return
+    config.stash[SELECTED] = frozenset(c.id for c in cases)
     cases += own
     config.stash[CASES] = [c for c in cases if not c.dynamic]
     config.stash[DYNAMIC_CASES] = list({c.id: c for c in cases if c.dynamic}.values())
@@ -153,6 +158,21 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         problem = device_problem(config.stash[BACKEND].acl, config.getoption("--device-id"))
         if problem:
             usage_error(config, problem)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect the placeholders of empty parametrizations and, in a --cases run without --with-step-tests, every
+    conformance test that runs none of those case files' cases."""
+    steps = step_tests_run(config)
+    suite_folder = config.rootpath / "conformance"
+    kept, dropped = [], []
+    for item in items:
+        wanted = not item.get_closest_marker(NOTHING_TO_RUN) and (
+            steps or suite_folder not in item.path.parents or selected_case(item, CASE_PARAMS) is not None)
+        (kept if wanted else dropped).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -286,7 +306,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Parametrize `op_case` over the cases the test's `cases` marker selects, `golden_case` over the golden store."""
     if "golden_case" in metafunc.fixturenames:
         chosen = metafunc.config.stash.get(GOLDEN, [])
-        metafunc.parametrize("golden_case", chosen, ids=[g.name for g in chosen])
+        parametrize_or_deselect(metafunc, "golden_case", chosen, [g.name for g in chosen])
     if "op_case" not in metafunc.fixturenames:
         return
     marker = metafunc.definition.get_closest_marker("cases")
@@ -299,7 +319,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         and (options.get("ops") is None or c.op in options["ops"])
         and (options.get("where") is None or options["where"](c))
     ]
-    metafunc.parametrize("op_case", selected, ids=[c.id for c in selected])
+    parametrize_or_deselect(metafunc, "op_case", selected, [c.id for c in selected])
 
 
 @pytest.fixture(scope="session")

@@ -36,8 +36,8 @@ and by more than the floor (--floor; --ulp-floor for max_ulp)."""
 
 MERGE_EPILOG = f"""exit status:
   {EXIT_OK}  merged
-  {EXIT_ERROR}  refused: a shard of the split is missing, a report was interrupted or did not finish (unless
-     --allow-partial), the shards differ in suite version, seed, backend or expectations files, a case or JUnit
+  {EXIT_ERROR}  refused: an output exists (without --force), a shard of the split is missing, a report was
+     interrupted or did not finish (unless --allow-partial), the shards differ in suite version, seed, backend or expectations files, a case or JUnit
      test case is in two files, an output is also an input, allure result names clash with different content,
      or a file cannot be read"""
 
@@ -49,8 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     compare = commands.add_parser("diff", help="compare two run reports", epilog=DIFF_EPILOG,
                                   formatter_class=argparse.RawDescriptionHelpFormatter,
                                   description="compare the run report NEW with OLD")
-    compare.add_argument("old", metavar="OLD")
-    compare.add_argument("new", metavar="NEW")
+    compare.add_argument("old", metavar="OLD", help="the reference run report (--report's JSON Lines), e.g. the "
+                                                   "previous release's or a clean run's")
+    compare.add_argument("new", metavar="NEW", help="the run report judged against OLD, e.g. the release under test's")
     compare.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD, metavar="R",
                          help=f"drift when NEW/OLD of a metric exceeds R (default {DEFAULT_THRESHOLD:g})")
     compare.add_argument("--metric", nargs="+", choices=DRIFT_METRICS, default=None, metavar="NAME",
@@ -66,7 +67,9 @@ def _parser() -> argparse.ArgumentParser:
                                   formatter_class=argparse.RawDescriptionHelpFormatter,
                                   description="merge the run reports of the shards of one qualification run")
     combine.add_argument("reports", nargs="+", metavar="REPORT")
-    combine.add_argument("-o", "--output", required=True, metavar="OUT", help="the merged report to write")
+    combine.add_argument("-o", "--output", required=True, metavar="OUT",
+                         help="the merged report to write (a file that exists needs --force)")
+    combine.add_argument("--force", action="store_true", help="overwrite OUT and --junit-out if they exist")
     combine.add_argument("--allow-partial", action="store_true",
                          help="merge even if shards are missing or a report was interrupted; the merged report "
                               "says what it lacks")
@@ -112,6 +115,8 @@ def _check_paths(args: argparse.Namespace) -> None:
                                   "left as they are)")
             if any(_same_file(path, earlier) for earlier in inputs[:index]):
                 raise ReportError(f"{path} is given twice")
+        if out is not None and os.path.exists(out) and not args.force:
+            raise ReportError(f"{option} {out}: the file exists; give --force to overwrite it")
 
 
 def _merge(args: argparse.Namespace) -> int:

@@ -19,6 +19,8 @@ DEFAULT_ULP_FLOOR = 0.0
 #: Run-record fields compared alongside the environment records.
 RUN_FIELDS = ("version", "seed", "backend", "cases", "model_dir")
 ENVIRONMENT_FIELDS = ("backend", "soc_name", "acl_version", "cann_version", "device_count", "device_id")
+#: ACLCTS_* settings of the run record that say where files are kept, not what runs: not compared.
+PLACE_SETTINGS = ("ACLCTS_MODEL_CACHE",)
 
 
 @dataclass(frozen=True)
@@ -106,11 +108,16 @@ def _values(records: list[dict[str, Any]], name: str) -> list[Any]:
 
 
 def environment_changes(old: Report, new: Report) -> list[tuple[str, list[Any], list[Any]]]:
-    """(field, OLD values, NEW values) for every run or environment field whose values differ."""
+    """(field, OLD values, NEW values) for every run field, ACLCTS_* setting (such as ACLCTS_SIM_FAULTS) or
+    environment field whose values differ."""
     changes = []
     for name in RUN_FIELDS:
         if old.run.get(name) != new.run.get(name):
             changes.append((name, [old.run.get(name)], [new.run.get(name)]))
+    settings = old.run.get("settings") or {}, new.run.get("settings") or {}
+    for name in sorted(set(settings[0]) | set(settings[1])):
+        if name not in PLACE_SETTINGS and settings[0].get(name) != settings[1].get(name):
+            changes.append((f"settings.{name}", [settings[0].get(name)], [settings[1].get(name)]))
     for name in ENVIRONMENT_FIELDS:
         before = sorted(_values(old.environments, name), key=repr)
         after = sorted(_values(new.environments, name), key=repr)

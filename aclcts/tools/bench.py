@@ -306,7 +306,7 @@ def _pytest_command(settings: Settings, extra: list[str]) -> list[str]:
     if settings.quick:
         command += ["-m", "execute"]
     if settings.cases:
-        command += ["--cases", *settings.cases]
+        command += ["--with-step-tests", "--cases", *settings.cases]
     return command
 
 
@@ -370,7 +370,8 @@ def suite_figures(settings: Settings) -> Iterator[Row]:
         raise BenchError(f"no conformance/ folder in {Path.cwd().name}/; run from the repository root")
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "pytest", "conformance/", "-q", "-p", "no:cacheprovider", "--collect-only",
-                    *(["--cases", *settings.cases] if settings.cases else [])], capture_output=True, check=False)
+                    *(["--with-step-tests", "--cases", *settings.cases] if settings.cases else [])],
+                   capture_output=True, check=False)
     yield Row("suite startup: pytest --collect-only", time.perf_counter() - start, "s")
     library = _library(settings)
     with tempfile.TemporaryDirectory(prefix="aclcts-bench-") as folder:

@@ -5,7 +5,8 @@ id, so the converted case draws from the same seed). A golden function (or the l
 a small generated module next to the case files that the case files name as `reference: module:ATTR`. Input data are
 carried exactly: a fixed `value` as `fixed: [...]`, or a .bin `value` copied beside the case file as
 `file: <case>.<input>.bin`; a draw as `msopst_<data_distribute>: value_range` (a float uniform one as `uniform`, which
-draws the same). What a case file still cannot say (a fixed `value` of a dynamic input: a case file's fixed data has
+draws the same). The generated module reads a copy of the msopst file and of the files it names (golden functions,
+fuzz_impl) kept in `<module>_source/` beside it, so the converted files can move. What a case file still cannot say (a fixed `value` of a dynamic input: a case file's fixed data has
 one shape) is approximated by a uniform draw over its range, said in a comment of the converted file and on stderr, one
 line per field, and the exit status is 1. `expect: "failed"` is carried as the case file's `expect` key.
 """
@@ -24,7 +25,7 @@ import yaml
 
 from aclcts.cases import Case, CaseFileError
 from aclcts.cases.case import FORMAT_BY_NAME, TensorCase
-from aclcts.cases.msopst import DRAW_PREFIX, FIXED, INFO, load_msopst_cases
+from aclcts.cases.msopst import DRAW_PREFIX, FIXED, INFO, load_msopst_cases, read_msopst
 from aclcts.core.files import write_atomically
 
 PROG = "aclcts msopst"
@@ -102,13 +103,37 @@ def case_document(case: Case, reference: str, notes: list[str], files: dict[str,
     return doc
 
 
+def _named_files(case: dict) -> list[str]:
+    """The files an msopst case names relative to its case file: golden function, fuzz_impl and .bin values."""
+    named = [case.get(key) for key in ("calc_expect_func_file", "fuzz_impl")]
+    named = [spec.rpartition(":")[0] or spec for spec in named if isinstance(spec, str)]
+    named += [t["value"] for t in case.get("input_desc", []) if isinstance(t, dict) and isinstance(t.get("value"), str)]
+    return named
+
+
+def _copy_source(source: str, into: Path) -> str:
+    """Copy the msopst file (as <name>.msopst, which no --cases folder scan reads) and the files its cases name inside
+    its folder into `into`, so that the converted files can move; the copy's name."""
+    origin = Path(source).resolve().parent
+    into.mkdir(parents=True, exist_ok=True)
+    for name in dict.fromkeys(n for case in read_msopst(source) for n in _named_files(case)):
+        found = (origin / name).resolve()
+        if found.is_file() and found.is_relative_to(origin):
+            (into / found.relative_to(origin)).parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(into / found.relative_to(origin), found.read_bytes())
+    copy = f"{Path(source).stem}.msopst"
+    write_atomically(into / copy, Path(source).read_bytes())
+    return copy
+
+
 def _module_name(source: str) -> str:
     stem = re.sub(r"\W", "_", Path(source).stem)
     return f"msopst_{stem}_references"
 
 
-def convert(source: str, out: Path) -> list[str]:
-    """Write the case files of an msopst file into out (a .yaml file for one sub-case, else a folder); the notes."""
+def convert(source: str, out: Path) -> tuple[list[str], int]:
+    """Write the case files of an msopst file into out (a .yaml file for one sub-case, else a folder); the notes and
+    how many case files were written."""
     cases = load_msopst_cases(source)
     notes: list[str] = []
     single = out.suffix in (".yaml", ".yml") and len(cases) == 1
@@ -133,14 +158,16 @@ def convert(source: str, out: Path) -> list[str]:
         notes += case_notes
         write_atomically(out if single else folder / f"{case.id}.yaml", text.encode())
     if attrs:
-        relative = os.path.relpath(os.path.abspath(source), os.path.abspath(folder))
+        relative = _copy_source(source, folder / f"{module}_source")
         lines = [f'"""References of the case files converted from {os.path.basename(source)}: each sub-case\'s '
-                 'golden function (or none), called as msopst calls it."""', "", "import os", "",
+                 'golden function (or none), called as msopst calls it, from the copy of the msopst file and of the '
+                 f'files it names in {module}_source/."""', "", "import os", "",
                  "from aclcts.cases.msopst import sub_case_reference", "",
-                 f"SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), {relative!r})", ""]
+                 f"SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), {module + '_source'!r}, "
+                 f"{relative!r})", ""]
         lines += [f"{attr} = sub_case_reference(SOURCE, {name!r})" for attr, name in attrs]
         write_atomically(folder / f"{module}.py", ("\n".join(lines) + "\n").encode())
-    return notes
+    return notes, len(cases)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -166,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: {args.case_file}: no such msopst case file", file=sys.stderr)
         return 2
     try:
-        notes = convert(args.case_file, Path(args.output))
+        notes, written = convert(args.case_file, Path(args.output))
     except CaseFileError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
@@ -175,4 +202,5 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for note in notes:
         print(f"{PROG}: not exact: {note}", file=sys.stderr)
+    print(f"{PROG}: wrote {written} case file(s) to {args.output}" + (f" ({len(notes)} not exact)" if notes else ""))
     return 1 if notes else 0

@@ -18,13 +18,13 @@ from aclcts.pytest_plugin.library import suite_model_cases
 PROG = "aclcts singleop"
 DEFAULT_GOLDEN = "golden"
 #: The repository's case library: the models conformance/'s step tests execute and its dynamic/ cases, which
-#: `pytest conformance/` compiles and runs whatever --cases selects.
+#: `pytest conformance/` runs without --cases, or with --with-step-tests.
 REPOSITORY_CASES = "cases"
 USAGE_EPILOG = f"""A PATH that is a golden folder (one holding {golden.DEFINITIONS}) adds its curated cases;
 any other PATH is a case file or a folder of them. Without a golden folder among the PATHs
 or --golden-dir, ./{DEFAULT_GOLDEN} is used when it has {golden.DEFINITIONS}, as `pytest conformance/` does.
-With case PATHs, the models also include those `pytest conformance/ --cases PATH` needs
-whatever the PATHs select: the step tests' own (Add int32 [8, 16] and the like) and the
+With case PATHs, the models also include those `pytest conformance/ --cases PATH
+--with-step-tests` needs whatever the PATHs select: the step tests' own (Add int32 [8, 16] and the like) and the
 dynamic cases of ./{REPOSITORY_CASES}/dynamic.
 
 example on an NPU host:
@@ -84,7 +84,7 @@ def suite_models(case_paths: list[str], golden_folders: list[Path], soc: str) ->
 
 def dynamic_models(case_paths: list[str], soc: str) -> list[tuple[str, OpModel]]:
     """("dynamic-" + case id, model) for every dynamic-shape case (-1 dims or [-2]) of the case paths and of
-    ./cases/dynamic, which `pytest conformance/` runs whatever --cases selects, in order."""
+    ./cases/dynamic, which `pytest conformance/` runs without --cases or with --with-step-tests, in order."""
     if not case_paths:
         return []
     shipped = Path(REPOSITORY_CASES) / "dynamic"
@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: error: {exc.filename or output}: cannot write ({exc.strerror})", file=sys.stderr)
         return 2
     print(f"wrote {len(elements)} operator(s) for {len(manifest)} case(s) to {output} (manifest {manifest_path})")
-    print(f"next: atc --singleop={output} --output=op_models --soc_version={args.soc}")
+    print(f"next: atc --singleop={output} --output={output.parent / 'op_models'} --soc_version={args.soc}")
     return 0
 
 

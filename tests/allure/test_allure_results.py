@@ -30,7 +30,7 @@ def allure_dir(tmp_path_factory):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     command = [sys.executable, "-m", "pytest", *SELECTION, "--backend=tests.suite.faults:changed_output_element",
                f"--golden-dir={base / 'golden'}", f"--alluredir={base / 'results'}", "-q", "-n", "2",
-               "-p", "no:cacheprovider", "--cases", str(CASES)]
+               "-p", "no:cacheprovider", "--with-step-tests", "--cases", str(CASES)]
     run = subprocess.run(command, check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 1, f"expected the two Add tests to fail (exit {run.returncode}):\n{run.stdout[-3000:]}"
     summary = re.search(r"\b2 failed, (\d+) passed in ", run.stdout)

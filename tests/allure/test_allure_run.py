@@ -116,7 +116,7 @@ def faulty_run(tmp_path_factory):
     selection = [f"conformance/test_execute.py::{EXECUTE}", f"conformance/test_handle.py::{HANDLE}",
                  f"conformance/test_cast.py::{CAST}", f"conformance/test_negative.py::{MALLOC_ZERO}"]
     done = run([*selection, f"--alluredir={base / 'results'}", "-n", "2", "--devices=0-1", f"--aclcts-seed={SEED}",
-                f"--golden-dir={base / 'golden'}", "--cases", str(CASES)], ROOT,
+                f"--golden-dir={base / 'golden'}", "--with-step-tests", "--cases", str(CASES)], ROOT,
                {"ACLCTS_SIM_FAULTS": FAULTS, "ACLCTS_TEST_MARK": "ümlaut = a:b"})
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
     return base / "results"
@@ -200,6 +200,23 @@ def test_each_failure_of_the_faulty_run_falls_in_its_one_category(faulty_run, fa
     result = only(faulty_results, name)
     assert result["status"] == "failed"
     assert matching(categories, result) == [category]
+
+
+def test_the_faulty_runs_failures_group_by_category_and_op_not_one_group_each(faulty_run, faulty_results):
+    """Allure's Categories tab groups a category's results by their message: each (category, op) is one group."""
+    categories = json.loads((faulty_run / "categories.json").read_text())
+    failed = [r for results in faulty_results.values() for r in results if r["status"] in ("failed", "broken")]
+    groups, kinds = {}, set()
+    for result in failed:
+        (category,) = matching(categories, result)
+        case = result["name"].partition("[")[2]
+        op = case.split("-")[0] if case[:1].isupper() else None
+        groups.setdefault((category, result["statusDetails"]["message"]), set()).add(op)
+        kinds.add((category, op))
+    assert len(failed) > len(kinds) >= 2  # two faults; the Add case fails both its execute_v2 and its handle test
+    assert len(groups) == len(kinds) and all(len(ops) == 1 for ops in groups.values()), groups
+    execute = only(faulty_results, EXECUTE)["statusDetails"]
+    assert "max abs" in execute["trace"] and "Add-float16-4x8_4x8" in execute["trace"]  # the whole message is kept
 
 
 def test_passing_results_fall_in_no_category(faulty_run, faulty_results):

@@ -104,3 +104,24 @@ def test_a_failing_bool_case_prints_one_table_per_output_and_execution_with_its_
         row = [text for _, _, text in cells(table[1])]
         x1, x2 = (np.broadcast_to(a, (3, 5, 4))[1, 2, 3] for a in arrays)
         assert row == ["(1, 2, 3)", str(not (x1 == x2)), str(x1 == x2), str(x1), str(x2)]
+
+
+def _indices(comparison):
+    return [index for index, *_ in comparison.worst()]
+
+
+def test_elements_that_break_an_allclose_policy_come_before_larger_errors_inside_it():
+    # (0,): abs err 5 within 0.01 * 1000; (1,): abs err 1e-4 beyond 1e-5 + 0.01 * 0.001; (2,): 3e-3 beyond too
+    expected = np.array([1000.0, 0.001, 0.3, 7.0], np.float32)
+    actual = np.array([1005.0, 0.0011, 0.306, 7.0], np.float32)
+    comparison = compare(actual, expected, AllClose(rtol=0.01, atol=1e-5))
+    assert _indices(comparison) == [(1,), (2,), (0,)]  # breaking first, by how many tolerances they are off
+
+
+def test_worst_elements_follow_the_measure_of_ulp_and_msopst_ratio_policies():
+    expected = np.array([1000.0, 0.001, 2.0], np.float32)
+    actual = np.array([1000.125, 0.0011, 2.0], np.float32)  # (0,): 2 ulp, abs 0.125; (1,): huge ulp, abs 1e-4
+    assert _indices(compare(actual, expected, "ulp:4")) == [(1,), (0,)]
+    # msopst's rate: (0,) is off by 0.5 at 1000 (rate 5e-4, inside t), (1,) by 0.002 at 0.5 (rate 4e-3, beyond t)
+    actual, expected = np.array([1000.5, 0.502], np.float32), np.array([1000.0, 0.5], np.float32)
+    assert _indices(compare(actual, expected, "ratio:0.001,0.0")) == [(1,), (0,)]

@@ -246,9 +246,6 @@ PREPARED: dict[str, tuple[Callable[[WorkingCopy], str | None], str]] = {
                 "README's op.json is the reader's single-op JSON: the Add example of tests/examples stands in"),
     "app.py": (lambda copy: None,
                "README's app.py is the reader's pyacl program: a short one (init, device count, finalize) stands in"),
-    "expectations/cann-9.0.0.yaml": (lambda copy: "expectations/example.yaml",
-                                     "the release's expected-failure file is the reader's: expectations/example.yaml "
-                                     "(valid, changes no result) stands in"),
     "out/cann-9.0.0.jsonl": (lambda copy: "build/base.jsonl",
                              "the previous release's report: the Quickstart's simulator run (build/base.jsonl) "
                              "stands in"),

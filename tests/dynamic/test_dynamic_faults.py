@@ -11,8 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Only the Add case (the state machine needs its static int32 [8, 16] model) and the dynamic-shape cases are
-#: compiled into the child's model dir.
-LIBRARY = ["--cases", "cases/elementwise/add.yaml", "cases/dynamic"]
+#: compiled into the child's model dir; the state-machine and data-dependent tests are step tests, run when asked.
+LIBRARY = ["--with-step-tests", "--cases", "cases/elementwise/add.yaml", "cases/dynamic"]
 
 #: simulator fault (aclcts/sim/faults) → (conformance selection, tests that must fail).
 FAULTS = {

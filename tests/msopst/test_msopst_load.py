@@ -233,6 +233,20 @@ def test_the_golden_function_is_called_with_msopst_keywords():
     np.testing.assert_array_equal(y, x1 + x2)
 
 
+def test_unnamed_tensors_reach_the_golden_function_as_input_i_and_output_i(tmp_path):
+    (tmp_path / "g.py").write_text("def f(input0, input1, output0):\n"
+                                   "    assert output0['shape'] == [2, 3]\n"
+                                   "    return input0['value'] - input1['value']\n")
+    unnamed = {"format": "ND", "type": "float32", "shape": [2, 3]}
+    case_json = {"case_name": "T", "op": "Sub", "input_desc": [unnamed, unnamed], "output_desc": [unnamed],
+                 "calc_expect_func_file": "g.py:f"}
+    case = msopst.load_msopst_cases(write(tmp_path, [case_json]))[0]
+    assert [t.name for t in case.inputs + case.outputs] == ["input0", "input1", "output0"]
+    x1, x2 = np.full((2, 3), 5, np.float32), np.ones((2, 3), np.float32)
+    (y,) = reference(case.reference).compute([x1, x2], {}, [np.dtype(np.float32)])
+    np.testing.assert_array_equal(y, x1 - x2)
+
+
 def test_attrs_reach_the_golden_function_by_name():
     case = by_id(REDUCE)["Test_ReduceSumD_001_sub_case_003_ND_float32"]
     assert case.attr_values() == {"axes": [1], "keep_dims": True}

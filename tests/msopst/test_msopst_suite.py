@@ -306,11 +306,16 @@ def test_a_case_without_golden_or_builtin_reference_says_no_numeric_reference(tm
 
 @pytest.fixture(scope="module")
 def converted_run(tmp_path_factory):
-    """Every example file converted (exit 0: every field carried exactly) and the converted files run."""
+    """Every example file converted (exit 0: every field carried exactly), the msopst files removed, the converted
+    folder moved elsewhere, and the moved files run."""
     out = tmp_path_factory.mktemp("msopst-converted")
+    shutil.copytree(DATA, out / "msopst")
     for name in ("add_case.json", "relu_case.json", "reduce_case.json", "fuzz_case.json"):
-        assert msopst_main(["convert", str(DATA / name), "-o", str(out / "cases")]) == 0
-    return run_suite(out / "cases", out, *SELECTION)
+        assert msopst_main(["convert", str(out / "msopst" / name), "-o", str(out / "cases")]) == 0
+    shutil.rmtree(out / "msopst")
+    (out / "moved" / "deeper").mkdir(parents=True)
+    moved = Path(shutil.move(out / "cases", out / "moved" / "deeper" / "cases"))
+    return run_suite(moved, out, *SELECTION)
 
 
 def test_converted_case_files_give_the_same_outcomes_and_metrics(msopst_run, converted_run):
@@ -338,7 +343,10 @@ def test_a_converted_expect_failed_case_keeps_its_outcome(msopst_run, converted_
 
 def test_convert_carries_expect_fixed_data_and_msopst_draws_exactly(tmp_path, capsys):
     assert msopst_main(["convert", str(DATA / "add_case.json"), "-o", str(tmp_path)]) == 0
-    assert capsys.readouterr().err == ""
+    printed = capsys.readouterr()
+    assert printed.err == ""
+    assert printed.out.splitlines() == [f"aclcts msopst: wrote {len(load_msopst_cases(str(DATA / 'add_case.json')))} "
+                                        f"case file(s) to {tmp_path}"]
     text = (tmp_path / "Test_Add_bin_case_001_ND_float32.yaml").read_text()
     assert "not exact" not in text
     values = yaml.safe_load(text)["values"]
@@ -396,8 +404,27 @@ def test_convert_exit_codes(tmp_path):
     assert msopst_main(["convert", str(exact), "-o", str(tmp_path / "out")]) == 0
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
         "Test_Relu_001_sub_case_001_ND_float32.yaml", "Test_Relu_001_sub_case_002_NCHW_float32.yaml",
-        "msopst_exact_references.py"]
+        "msopst_exact_references.py", "msopst_exact_references_source"]
+    assert sorted(p.name for p in (tmp_path / "out" / "msopst_exact_references_source").iterdir()) == [
+        "exact.msopst", "relu_golden.py"]
     assert msopst_main(["convert", str(tmp_path / "missing.json"), "-o", str(tmp_path / "x")]) == 2
     (tmp_path / "bad.json").write_text('[{"case_name": "T"}]')
     assert msopst_main(["convert", str(tmp_path / "bad.json"), "-o", str(tmp_path / "y")]) == 2
     assert msopst_main(["convert", str(exact)]) == 2  # -o is required
+
+
+def test_st_report_creates_its_missing_folder_as_report_does(pytester):
+    pytester.makepyfile(test_x="def test_x():\n    pass\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", "--st-report=build/st/x.json",
+                                           "--report=build/run/run.jsonl")
+    assert result.ret == 0, result.stderr.str()[-2000:]
+    assert json.loads((pytester.path / "build" / "st" / "x.json").read_text())["summary"]["test case count"] == 0
+
+
+def test_st_report_in_a_folder_that_cannot_be_made_is_one_usage_line(pytester):
+    pytester.makepyfile(test_x="def test_x():\n    pass\n")
+    (pytester.path / "build").write_text("a file, not a folder")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", "--st-report=build/st/x.json")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert [line for line in result.stderr.lines if line.strip()] == [
+        line for line in result.stderr.lines if "--st-report=build/st/x.json: cannot create the folder" in line]

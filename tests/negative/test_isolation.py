@@ -103,7 +103,7 @@ def test_a_crashing_test_fails_and_the_next_test_still_runs(pytester, monkeypatc
 def test_a_simulator_that_crashes_on_double_free_fails_that_isolated_probe_and_the_run_goes_on():
     env = dict(os.environ, ACLCTS_SIM_FAULTS="double_free_crashes")
     command = [sys.executable, "-m", "pytest", "conformance/test_negative.py", "-k", "double_free", "-rf",
-               "--cases", "cases/elementwise/add.yaml", "--isolate", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
+               "--with-step-tests", "--cases", "cases/elementwise/add.yaml", "--isolate", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
     result = subprocess.run(command, check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     tail = result.stdout[-4000:]
     assert result.returncode == 1, tail

@@ -10,8 +10,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 NEGATIVE, LEAKS = "conformance/test_negative.py", "conformance/test_leaks.py"
-#: The probes' model (Add int32 [8, 16]); compiling only its case file keeps each child run short.
-CASES = ["--cases", "cases/elementwise/add.yaml"]
+#: The probes' model (Add int32 [8, 16]); compiling only its case file keeps each child run short, and the probes are
+#: step tests, which a --cases run runs only when asked.
+CASES = ["--with-step-tests", "--cases", "cases/elementwise/add.yaml"]
 
 #: simulator fault (aclcts/sim/faults) → (the selection to run, the test that must be among the failures).
 FAULTS = {

@@ -3,6 +3,7 @@
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -61,6 +62,22 @@ def my_scale(tmp_path_factory):
     folder = tmp_path_factory.mktemp("newop") / "my_scale"
     assert main(["MyScale", "--dir", str(folder)]) == 0
     return folder
+
+
+def test_without_the_ops_folder_each_case_fails_in_one_line_naming_the_missing_kernel(my_scale):
+    """The op's prototype found through ASCEND_OPP_PATH (as on a machine with the op deployed), its kernel not
+    registered: each test says so in one line, without a traceback or the case's arrays."""
+    env = dict(os.environ, ASCEND_OPP_PATH=str(my_scale / "opp"))
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "conformance", "--cases", str(my_scale / "my_scale.yaml"),
+         "-k", "MyScale-float32-16x32_16x32", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
+    counted = re.search(r"(\d+) failed", done.stdout)
+    assert counted and done.returncode == 1, done.stdout[-3000:] + done.stderr[-2000:]
+    failures = [line for line in done.stdout.splitlines() if ": AclCallError: " in line]
+    assert len(failures) == int(counted.group(1)) >= 2, failures
+    assert all("no simulator kernel for op MyScale" in line for line in failures), failures
+    assert "Traceback" not in done.stdout and "array(" not in done.stdout and "def test_" not in done.stdout
 
 
 def test_the_scaffold_writes_case_file_reference_kernel_and_conftest(my_scale, capsys):

@@ -70,6 +70,28 @@ def test_module_attr_backend_runs_the_cases(project):
     result.stdout.fnmatch_lines(["*aclcts results per documented step*", "execute*passed*16*failed*0*"])
 
 
+def test_the_per_step_summary_counts_xfails_apart_from_skips(project):
+    project.makepyfile(test_steps=textwrap.dedent("""
+        import pytest
+
+        @pytest.mark.execute
+        def test_passes():
+            pass
+
+        @pytest.mark.execute
+        @pytest.mark.xfail(reason="known", strict=True)
+        def test_known_failure():
+            assert False
+
+        @pytest.mark.execute
+        def test_skipped():
+            pytest.skip("not here")
+    """))
+    result = run(project)
+    result.assert_outcomes(passed=1, xfailed=1, skipped=1)
+    result.stdout.fnmatch_lines(["execute*passed*1*failed*0*skipped*1*xfailed*1"])
+
+
 def test_a_test_that_leaks_a_desc_fails_and_names_where_it_was_created(project):
     project.makepyfile(test_leak="def test_leak(acl):\n    acl.create_tensor_desc(0, [2], 2)\n")
     result = run(project)

@@ -1,5 +1,5 @@
-"""The suite models: `pytest conformance/ --cases FILE` runs the step tests green, since the models they execute
-(SUITE_MODEL_CASES) are compiled whatever --cases selects, and `aclcts singleop FILE` writes them too."""
+"""The suite models: `pytest conformance/ --cases FILE --with-step-tests` runs the step tests green, since the models
+they execute (SUITE_MODEL_CASES) are compiled whatever --cases selects, and `aclcts singleop FILE` writes them too."""
 
 import json
 import subprocess
@@ -29,7 +29,7 @@ def test_a_folder_without_the_case_files_has_no_suite_models(tmp_path):
 
 def test_the_step_tests_pass_with_one_foreign_case_file_and_its_cases_run(tmp_path):
     report = tmp_path / "run.jsonl"
-    command = [sys.executable, "-m", "pytest", *SELECTION, "--cases", CASE_FILE, f"--report={report}",
+    command = [sys.executable, "-m", "pytest", *SELECTION, "--with-step-tests", "--cases", CASE_FILE, f"--report={report}",
                f"--model-cache={tmp_path / 'models'}", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
     cases = read_report(report).cases

@@ -47,7 +47,7 @@ def test_a_bad_device_list_is_a_one_line_usage_error(pytester):
     result.stderr.fnmatch_lines(["*--devices=0-x: '0-x' is not a device id or range A-B*"])
 
 
-def test_two_workers_run_on_different_devices_seen_in_the_case_records(pytester):
+def test_two_workers_run_on_the_devices_the_header_names_seen_in_the_case_records(pytester):
     pytester.makepyfile(test_devices=ON_DEVICE)
     path = pytester.path / "devices.jsonl"
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "--devices=1,3",
@@ -56,6 +56,8 @@ def test_two_workers_run_on_different_devices_seen_in_the_case_records(pytester)
     records = [json.loads(line) for line in path.read_text().splitlines()]
     pinned = {(r["worker"], r["device"]) for r in records if r["record"] == "case"}
     assert pinned == {("gw0", 1), ("gw1", 3)}
+    header = [line for line in result.outlines if line.startswith("aclcts --devices=")]
+    assert header == ["aclcts --devices=1,3: " + ", ".join(f"{w} -> device {d}" for w, d in sorted(pinned))]
     environments = sorted((r["worker"], r["device_id"], r["device_count"]) for r in records
                           if r["record"] == "environment")
     assert environments == [("gw0", 1, 4), ("gw1", 3, 4)]

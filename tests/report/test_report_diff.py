@@ -136,6 +136,20 @@ def test_missing_added_and_environment_changes_are_listed(subset_report, tmp_pat
         "environment.soc_name: ['Ascend910B1'] -> ['Ascend310P3']", "environment.acl_version: ['1.0.0'] -> ['1.1.0']"]
 
 
+def test_a_run_with_simulator_faults_set_shows_among_the_environment_differences(subset_report, tmp_path, capsys):
+    def faulted(record):
+        if record["record"] == "run":
+            return {**record, "settings": {**record["settings"], "ACLCTS_SIM_FAULTS": "kernel_hangs",
+                                           "ACLCTS_MODEL_CACHE": "/elsewhere"}}
+        return record
+
+    new = rewrite(subset_report.path, tmp_path / "new.jsonl", faulted)
+    before = subset_report.run["settings"].get("ACLCTS_SIM_FAULTS")
+    status, out, _ = diff(capsys, subset_report.path, new)
+    assert status == 0
+    assert section(out, "environment differences")[1] == [f"settings.ACLCTS_SIM_FAULTS: [{before!r}] -> ['kernel_hangs']"]
+
+
 def test_a_report_cut_short_is_compared_with_a_warning(subset_report, tmp_path, capsys):
     cut = rewrite(subset_report.path, tmp_path / "cut.jsonl", lambda r: None if r["record"] == "summary" else r)
     status, out, _ = diff(capsys, subset_report.path, cut)
@@ -257,3 +271,11 @@ def test_diff_help_names_json_and_lost_coverage(capsys):
     assert main(["diff", "--help"]) == 0
     out = capsys.readouterr().out
     assert "--json" in out and "--fail-on-lost-coverage" in out and "skipped or missing in NEW" in out
+
+
+def test_diff_help_describes_old_and_new(capsys):
+    assert main(["diff", "--help"]) == 0
+    positional = capsys.readouterr().out.split("positional arguments:")[1].split("options:")[0]
+    described = {line.split()[0]: line.split(None, 1)[1:] for line in positional.splitlines() if line.strip()
+                 and line.strip().split()[0] in ("OLD", "NEW")}
+    assert set(described) == {"OLD", "NEW"} and all(described.values()), positional

@@ -272,3 +272,14 @@ def test_merge_help_names_the_partial_and_junit_options(capsys):
     assert main(["merge", "--help"]) == 0
     out = capsys.readouterr().out
     assert "--allow-partial" in out and "--junit-out" in out and "a shard of the split is missing" in out
+
+
+def test_merge_into_an_existing_file_is_refused_unless_forced(subset_report, tmp_path, capsys):
+    out = tmp_path / "merged.jsonl"
+    out.write_text("kept\n")
+    assert main(["merge", str(subset_report.path), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"-o {out}: the file exists" in err and "--force" in err
+    assert out.read_text() == "kept\n"
+    assert main(["merge", str(subset_report.path), "-o", str(out), "--force"]) == 0
+    assert read_report(out).cases.keys() == subset_report.cases.keys()

@@ -9,6 +9,7 @@ import pytest
 from add_case import ADD_CASE
 from report_runs import child_environment
 
+from aclcts.pytest_plugin import run_report
 from aclcts.report.records import ReportError, read_report
 
 EVERY_STATUS = textwrap.dedent("""
@@ -195,3 +196,13 @@ def test_malformed_reports_are_refused_naming_file_and_line(tmp_path, text, expe
         read_report(path)
     assert str(caught.value).startswith(str(tmp_path / expected.split(":")[0]))
     assert expected in str(caught.value)
+
+
+def test_a_message_whose_first_line_ends_in_a_colon_carries_the_numbers_that_follow():
+    text = ("PrecisionMismatch: Add-float16-8x16 (cases/add.yaml) differs from the reference:\n"
+            "y[0]: fails policy ulp {'max': 2}: 3 of 128 elements off, max abs 0.5, max rel 3.711\n"
+            "  index  actual  expected\n  (0, 1)  1.5  1.0\n")
+    report = pytest.TestReport("t.py::test", ("t.py", 1, "test"), {}, "failed", text, "call")
+    line = run_report.message(report)
+    assert line.startswith("PrecisionMismatch: Add-float16-8x16") and "max rel 3.711" in line
+    assert "index" not in line

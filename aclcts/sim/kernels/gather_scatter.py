@@ -175,11 +175,12 @@ def _gather_elements_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attr
 
 # Scatters -----------------------------------------------------------------------------------------------------
 def _accumulate(target: np.ndarray, where: Any, updates: np.ndarray, ufunc: np.ufunc) -> np.ndarray:
-    """target with updates combined in at where, one index after another, in the compute type; rounded once."""
+    """target with updates combined in at where, one index after another, in the compute type; rounded once (a sum
+    beyond the target type's range rounds to inf, as the device's cast does, without a NumPy warning)."""
     wide = target.astype(compute_dtype(target.dtype))
     with np.errstate(all="ignore"):
         ufunc.at(wide, where, updates.astype(wide.dtype, copy=False))
-    return wide.astype(target.dtype, copy=False)
+        return wide.astype(target.dtype, copy=False)
 
 
 def _scatter_var(op_type: str, allowed: tuple[np.dtype, ...], nd: bool, add: bool) -> None:

@@ -3,6 +3,11 @@ values, index range errors, stable Sort with NaN last, value-dependent infer_sha
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -11,6 +16,7 @@ from aclcts.sim.kernels import KernelError
 
 F16, F32, F64, I32, I64 = np.float16, np.float32, np.float64, np.int32, np.int64
 BF16 = ml_dtypes.bfloat16
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_gather_v2_moves_special_values_bit_for_bit(run):
@@ -50,6 +56,25 @@ def test_scatter_add_float16_sums_in_float32_and_rounds_once(run):
     var = np.array([2048], F16)
     (y,) = run("ScatterAdd", [var, np.array([0, 0, 0], I32), np.ones(3, F16)], [(F16, (1,))])
     assert y.tolist() == [2052.0]
+
+
+def test_scatter_add_float16_sum_beyond_the_range_is_inf_without_a_warning(run):
+    var = np.array([60000, -60000, 1], F16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (y,) = run("ScatterAdd", [var, np.array([0, 1, 0, 1], I32), np.array([60000, -60000, 1, 1], F16)],
+                   [(F16, (3,))])
+    assert y.tolist() == [np.inf, -np.inf, 1.0]
+
+
+def test_a_float16_scatter_add_run_prints_no_runtime_warning():
+    test = ("conformance/test_handle.py::test_execute_with_handle_matches_reference_on_every_execution"
+            "[ScatterAdd-float16_int32-3x2x4_2x3_2x3x2x4]")
+    done = subprocess.run([sys.executable, "-m", "pytest", test, "--cases", "cases/index/scatter_add.yaml", "-q",
+                           "-p", "no:cacheprovider", "-p", "no:xdist"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-3000:]
+    assert "RuntimeWarning" not in done.stdout + done.stderr, done.stdout[-3000:]
 
 
 def test_scatter_add_int8_wraps_and_update_writes(run):
