@@ -26,6 +26,7 @@ from aclcts.cases.schema import CaseFileError, shape_fits
 from aclcts.core.dtypes import numpy_dtype
 from aclcts.core.inputs import MAX_JSON_BYTES, DuplicateKeyError, one_line, read_text, unique_keys
 from aclcts.core.opmodel import canonical_attr
+from aclcts.core.usercode import UserCodeError, guarded
 from aclcts.reference import OP_TYPES, RefOp, cast, elementwise, index, matmul, nn, reduction, shape
 
 #: msopst's limits (const_manager.py): top-level cases per file, fuzz cases per case.
@@ -435,12 +436,12 @@ def _golden_module(where: _Where, path: str, field: str) -> Any:
         return _GOLDEN_MODULES[path]
     name = f"aclcts_msopst_golden_{zlib.crc32(path.encode()):08x}"
     try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-        spec.loader.exec_module(module)  # type: ignore[union-attr]
-    except Exception as exc:  # the user's file: any failure to import it is the case file's error
-        raise where.error(field, f"an importable Python file ({path} raised "
-                          f"{type(exc).__name__}: {exc})", show=False) from None
+        with guarded(path):
+            spec = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+            spec.loader.exec_module(module)  # type: ignore[union-attr]
+    except UserCodeError as exc:  # the user's file: raising, exiting or hanging at import is the case file's error
+        raise where.error(field, f"an importable Python file ({exc})", show=False) from None
     _GOLDEN_MODULES[path] = module
     return module
 
@@ -476,11 +477,11 @@ def _golden_ref(case_id: str, where: _Where, params: dict, func: Callable[..., A
     def call(xs: list[np.ndarray]) -> list[np.ndarray]:
         kwargs = _golden_kwargs(params, [np.asarray(x) for x in xs])
         try:
-            with np.errstate(all="ignore"):
+            with guarded(f"{where.source}: case {case_id}: calc_expect_func_file {spec}", watchdog=False), \
+                    np.errstate(all="ignore"):
                 result = func(**kwargs)
-        except Exception as exc:  # the user's golden function: its failure is this case's failure, in one line
-            raise GoldenError(one_line(f"{where.source}: case {case_id}: calc_expect_func_file {spec} raised "
-                                       f"{type(exc).__name__}: {exc}")) from None
+        except UserCodeError as exc:  # the user's golden function: its failure is this case's failure, in one line
+            raise GoldenError(one_line(str(exc))) from None
         arrays = [np.asarray(r) for r in (result if isinstance(result, (list, tuple)) else [result])]
         if len(arrays) != len(outputs):
             raise GoldenError(one_line(f"{where.source}: case {case_id}: calc_expect_func_file {spec} returned "
@@ -612,10 +613,10 @@ def _seeded_call(where: _Where, spec: str, func: Callable[[], Any], seed: int) -
     random.seed(seed)
     np.random.seed(seed & 0xFFFFFFFF)
     try:
-        returned = func()
-    except Exception as exc:  # the user's fuzz function: any failure is the case file's error, in one line
-        raise where.error("fuzz_impl", f"a function that returns field values ({spec} raised "
-                                       f"{type(exc).__name__}: {exc})", show=False) from None
+        with guarded(spec):
+            returned = func()
+    except UserCodeError as exc:  # the user's fuzz function: raising, exiting or hanging is the case file's error
+        raise where.error("fuzz_impl", f"a function that returns field values ({exc})", show=False) from None
     finally:
         random.setstate(saved[0])
         np.random.set_state(saved[1])

@@ -25,6 +25,7 @@ import yaml
 from aclcts.cases import Case, CaseFileError
 from aclcts.cases.case import FORMAT_BY_NAME, TensorCase
 from aclcts.cases.msopst import DRAW_PREFIX, FIXED, INFO, load_msopst_cases
+from aclcts.core import usercode
 from aclcts.core.files import write_atomically
 
 PROG = "aclcts msopst"
@@ -164,6 +165,11 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     if not os.path.isfile(args.case_file):
         print(f"{PROG}: {args.case_file}: no such msopst case file", file=sys.stderr)
+        return 2
+    try:
+        usercode.timeout()
+    except ValueError as exc:  # ACLCTS_IMPORT_TIMEOUT is not a number of seconds
+        print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     try:
         notes = convert(args.case_file, Path(args.output))
