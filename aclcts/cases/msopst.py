@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import itertools
+import math
 import json
 import os
 import unittest
@@ -24,6 +25,7 @@ import numpy as np
 from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, TensorCase
 from aclcts.cases.schema import CaseFileError, shape_fits
 from aclcts.core.dtypes import numpy_dtype
+from aclcts.core.files import inside
 from aclcts.core.inputs import MAX_JSON_BYTES, DuplicateKeyError, one_line, read_text, unique_keys
 from aclcts.core.opmodel import canonical_attr
 from aclcts.core.usercode import UserCodeError, guarded
@@ -161,8 +163,9 @@ def _is_pair_list(value: Any) -> bool:
 
 
 def _is_number_pair(value: Any) -> bool:
+    """Whether value is [min, max] of finite numbers (NaN and infinities give no range to draw from)."""
     return isinstance(value, list) and len(value) == 2 and all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value)
 
 
 def _field_alternatives(tensor: dict, key: str) -> list[Any]:
@@ -207,7 +210,7 @@ def _check_tensor(where: _Where, tensor: Any, field: str, is_input: bool) -> Non
             raise where.error(f"{field}.data_distribute", "one of " + ", ".join(DISTRIBUTIONS), dist)
     for pair in _field_alternatives(tensor, "value_range") if "value_range" in tensor else []:
         if not _is_number_pair(pair):
-            raise where.error(f"{field}.value_range", "[min, max] of numbers, or a list of them", pair)
+            raise where.error(f"{field}.value_range", "[min, max] of finite numbers, or a list of them", pair)
         if pair[0] > pair[1]:
             raise where.error(f"{field}.value_range", "min <= max", pair)
     for shape_value in _field_alternatives(tensor, "shape"):
@@ -414,7 +417,11 @@ def _fixed_values(where: _Where, field: str, value: Any, source: str, dtype: np.
     """The flat values of a `value` (or `const_value`) field: a literal list, or a .bin file (raw, the tensor's dtype)
     relative to the case file; their count must be the shape's element count."""
     if isinstance(value, str):
-        path = value if os.path.isabs(value) else os.path.join(os.path.dirname(os.path.abspath(source)), value)
+        folder = os.path.dirname(os.path.abspath(source))
+        path = os.path.join(folder, value)
+        if os.path.isabs(value) or not inside(folder, os.path.realpath(path)):
+            raise where.error(field, "a .bin file inside the case file's folder (a relative path that does not lead "
+                                     "out of it, symbolic links resolved)", value)
         if not os.path.isfile(path):
             raise where.error(f"{field}.value", "a literal list or an existing .bin file (relative to the case file)",
                               value)

@@ -33,9 +33,8 @@ HEADER = "# Converted by `aclcts msopst convert` from msopst case {file}, sub-ca
 
 
 def _data_file(case: Case, given: str) -> bytes:
-    """The bytes of an msopst `value` .bin (absolute, or relative to the msopst case file)."""
-    return Path(given if os.path.isabs(given) else os.path.join(os.path.dirname(os.path.abspath(case.file)),
-                                                                given)).read_bytes()
+    """The bytes of an msopst `value` .bin, relative to the msopst case file (the loader confined it to its folder)."""
+    return Path(os.path.dirname(os.path.abspath(case.file)), given).read_bytes()
 
 
 def _fixed(case: Case, tensor: TensorCase, given: Any, files: dict[str, bytes]) -> dict[str, Any]:
