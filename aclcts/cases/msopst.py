@@ -168,6 +168,11 @@ def _is_number_pair(value: Any) -> bool:
         isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value)
 
 
+#: The tensor fields msopst takes one value or a list of alternatives of.
+ALTERNATIVE_FIELDS = ("format", "ori_format", "type", "shape", "ori_shape", "typical_shape", "data_distribute",
+                      "value_range", "shape_range")
+
+
 def _field_alternatives(tensor: dict, key: str) -> list[Any]:
     """The alternatives of one field of a tensor (msopst: one value or a list of them)."""
     value = tensor[key]
@@ -205,6 +210,13 @@ def _check_tensor(where: _Where, tensor: Any, field: str, is_input: bool) -> Non
     name = tensor.get("name")
     if name is not None and not (isinstance(name, str) and name.replace("_", "a").isalnum() and len(name) <= 256):
         raise where.error(f"{field}.name", "a name of letters, digits and _ (1 to 256)", name)
+    for key in ALTERNATIVE_FIELDS:
+        if key in tensor and not _field_alternatives(tensor, key):
+            raise where.error(f"{field}.{key}", "a value, or a non-empty list of them", tensor[key])
+    for key in ("format", "ori_format", "type"):
+        for given in _field_alternatives(tensor, key) if key in tensor else []:
+            if not isinstance(given, str):
+                raise where.error(f"{field}.{key}", f"a {key} name, or a list of them", given)
     for dist in _field_alternatives(tensor, "data_distribute") if "data_distribute" in tensor else []:
         if dist not in DISTRIBUTIONS:
             raise where.error(f"{field}.data_distribute", "one of " + ", ".join(DISTRIBUTIONS), dist)
@@ -286,6 +298,9 @@ def _check_case(where: _Where, case: dict) -> None:
     for position, attr in enumerate(attrs):
         if not isinstance(attr, dict) or set(attr) != {"name", "type", "value"}:
             raise where.error(f"attr[{position}]", "an object with name, type and value", attr)
+        if not isinstance(attr["name"], str) or not isinstance(attr["type"], str):
+            key = "name" if not isinstance(attr["name"], str) else "type"
+            raise where.error(f"attr[{position}].{key}", f"an attr {key} (a string)", attr[key])
         if attr["name"] in seen:
             raise where.error(f"attr[{position}].name", "an attr name used once in a case", attr["name"])
         seen.add(attr["name"])
@@ -638,6 +653,8 @@ def _fuzz_value(where: _Where, spec: str, case: dict, slot: Slot, returned: dict
     """The value fuzz_impl returned for one placeholder: returned[side][tensor or attr name][field]."""
     side, i, key = slot
     name = case[side][i]["name"]
+    if not isinstance(name, str):
+        raise where.error(f"{side}[{i}].name", "a name (fuzz_impl's values are found by it)", name)
     value = returned.get(side, {}).get(name, {}) if isinstance(returned.get(side), dict) else {}
     if not isinstance(value, dict) or key not in value:
         raise where.error(f"{side}[{i}].{key}", f"a value from fuzz_impl {spec} at [{side!r}][{name!r}][{key!r}]",

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
+
+from aclcts.core.inputs import one_line
 
 _SHARD = re.compile(r"\s*(\d+)\s*/\s*(\d+)\s*")
 _RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
@@ -50,6 +53,23 @@ def add_options(group: Any) -> None:
                          "devices[K %% len]; a serial run uses the first (overrides --device-id)")
 
 
+_Parsed = TypeVar("_Parsed")
+
+
+def _one_line_errors(parse: Callable[..., _Parsed]) -> Callable[..., _Parsed]:
+    """parse with the ValueError it raises kept on one line (a newline or control character in the value escaped)."""
+
+    @functools.wraps(parse)
+    def parsed(*args: Any) -> _Parsed:
+        try:
+            return parse(*args)
+        except ValueError as exc:
+            raise ValueError(one_line(str(exc))) from None
+
+    return parsed
+
+
+@_one_line_errors
 def parse_shard(text: str) -> tuple[int, int]:
     """(K, N) of a K/N shard spelling; ValueError saying what was expected."""
     match = _SHARD.fullmatch(text)
@@ -128,6 +148,7 @@ def _gitlab(environ: Mapping[str, str]) -> AutoShard:
     return AutoShard(index, total, "GitLab parallel job", f"CI_NODE_INDEX={index} CI_NODE_TOTAL={total}")
 
 
+@_one_line_errors
 def shard_from_environment(environ: Mapping[str, str], count: int | None = None) -> AutoShard:
     """The shard of --shard=auto: from Slurm's, else Kubernetes', else GitLab's variables; ValueError naming them."""
     # Innermost engine first: sbatch passes the submitting shell's environment on, so a Slurm task started from a
@@ -155,6 +176,7 @@ def in_shard(nodeid: str, k: int, n: int) -> bool:
     return zlib.crc32(nodeid.encode("utf-8")) % n == k - 1
 
 
+@_one_line_errors
 def parse_devices(text: str) -> list[int]:
     """Device ids of a list such as "0-7" or "0,2,4-5" (order kept, no repeats); ValueError saying what was expected."""
     devices: list[int] = []
