@@ -60,9 +60,9 @@ def _one_line_errors(parse: Callable[..., _Parsed]) -> Callable[..., _Parsed]:
     """parse with the ValueError it raises kept on one line (a newline or control character in the value escaped)."""
 
     @functools.wraps(parse)
-    def parsed(*args: Any) -> _Parsed:
+    def parsed(*args: Any, **kwargs: Any) -> _Parsed:
         try:
-            return parse(*args)
+            return parse(*args, **kwargs)
         except ValueError as exc:
             raise ValueError(one_line(str(exc))) from None
 
