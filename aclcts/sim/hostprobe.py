@@ -13,6 +13,7 @@ import ctypes
 import mmap
 import os
 import re
+import threading
 from collections.abc import Iterator
 
 PAGE = mmap.PAGESIZE
@@ -65,22 +66,36 @@ def _batches(ptr: int, count: int) -> Iterator[list[int]]:
         yield batch
 
 
+class _Buffers(threading.local):
+    """Each thread's iovec arrays and scratch bytes for the probes (built once, not per call)."""
+
+    def __init__(self) -> None:
+        self.remote = (_Iovec * _BATCH)()
+        self.scratch = ctypes.create_string_buffer(_BATCH)
+        self.local = _Iovec(ctypes.addressof(self.scratch), 0)
+
+
+_BUFFERS = _Buffers()
+
+
 def _by_system_call(ptr: int, count: int, write: bool) -> str | None | bool:
     """Why the range is unusable, None if usable, False if the system calls cannot tell."""
     read_call, write_call = _CALLS
     pid = os.getpid()
+    buffers = _BUFFERS
     for batch in _batches(ptr, count):
         size = len(batch)
-        scratch = ctypes.create_string_buffer(size)
-        local = _Iovec(ctypes.addressof(scratch), size)
-        remote = (_Iovec * size)(*((point, 1) for point in batch))
-        done = read_call(pid, ctypes.byref(local), 1, remote, size, 0)
+        for index, point in enumerate(batch):
+            buffers.remote[index].base = point
+            buffers.remote[index].length = 1
+        buffers.local.length = size
+        done = read_call(pid, ctypes.byref(buffers.local), 1, buffers.remote, size, 0)
         if done < 0 and ctypes.get_errno() != _EFAULT:
             return False
         if done < size:
             return f"{batch[max(done, 0)]:#x}"
         if write:
-            done = write_call(pid, ctypes.byref(local), 1, remote, size, 0)
+            done = write_call(pid, ctypes.byref(buffers.local), 1, buffers.remote, size, 0)
             if done < 0 and ctypes.get_errno() != _EFAULT:
                 return False
             if done < size:
