@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.metadata
 import os
@@ -18,6 +19,8 @@ from typing import Any
 import aclcts
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+#: The shell's status of a command ended by SIGINT (128 + 2).
+EXIT_INTERRUPTED = 130
 
 #: Command word → (module whose main(argv) parses and runs the rest of the line, or None for `sim`; summary).
 COMMANDS: dict[str, tuple[str | None, str]] = {
@@ -32,7 +35,8 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "docs": ("aclcts.tools.opsdoc", "write the pages made from the registries (docs/operators.md)"),
 }
 
-EPILOG = """exit status: 0 ok, 1 findings (a failed compile, new failures, a missed target), 2 usage error;
+EPILOG = """exit status: 0 ok, 1 findings (a failed compile, new failures, a missed target), 2 usage error,
+130 interrupted (SIGINT);
 `aclcts sim run` exits with the status of the command it ran.
 `aclcts COMMAND --help` describes a command."""
 
@@ -69,7 +73,7 @@ def sim_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPa
         description="Run COMMAND with `import acl` resolving to the simulator (its folder first on PYTHONPATH) and "
                     "`atc` on PATH being the simulator's compiler. Everything after `run` (or after `--`) is the "
                     "command; aclcts exits with its status (127 when it is not found, 128+N when signal N ended it). "
-                    "SIGINT, SIGTERM and SIGHUP are passed on to the command.")
+                    "SIGINT, SIGTERM and SIGHUP are passed on to the command's process group.")
     run.add_argument("command", nargs=argparse.REMAINDER, metavar="COMMAND [ARG ...]", help="the program to run")
     path = actions.add_parser("path", help="print the folder to put on PYTHONPATH for `import acl`",
                               description="Print the folder whose acl.py makes `import acl` load the simulator.")
@@ -105,22 +109,9 @@ def sim_environment(bin_dir: str) -> dict[str, str]:
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
-def _terminal_sends_sigint() -> bool:
-    """Whether this process is in its terminal's foreground group, so a Ctrl-C there reached the program too."""
-    try:
-        descriptor = os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY)
-    except OSError:
-        return False
-    try:
-        return os.tcgetpgrp(descriptor) == os.getpgrp()
-    except OSError:
-        return False
-    finally:
-        os.close(descriptor)
-
-
 class _Forwarder:
-    """Passes SIGINT, SIGTERM and SIGHUP on to the child (one that arrives before it starts, once it has)."""
+    """Passes SIGINT, SIGTERM and SIGHUP on to the child's process group (one that arrives before it starts, once it
+    has), so that the program's own children get them too."""
 
     def __init__(self) -> None:
         self.child: subprocess.Popen | None = None
@@ -130,24 +121,61 @@ class _Forwarder:
             self.previous = {number: signal.signal(number, self.handle) for number in FORWARDED}
 
     def handle(self, number: int, _frame: object) -> None:
-        """Forward one signal; a Ctrl-C the terminal sent to the whole foreground group is not sent twice."""
-        if number == signal.SIGINT and _terminal_sends_sigint():
-            return
+        """Forward one signal to the child's group."""
         if self.child is None:
             self.pending.append(number)
         elif self.child.returncode is None:
-            self.child.send_signal(number)
+            _signal_group(self.child.pid, number)
 
     def started(self, child: subprocess.Popen) -> None:
-        """The child runs: send it what arrived before."""
+        """The child runs: send its group what arrived before."""
         self.child = child
         for number in self.pending:
-            child.send_signal(number)
+            _signal_group(child.pid, number)
 
     def restore(self) -> None:
         """Put the previous handlers back."""
         for number, handler in self.previous.items():
             signal.signal(number, handler)
+
+
+def _signal_group(group: int, number: int) -> None:
+    try:
+        os.killpg(group, number)
+    except ProcessLookupError:  # the group is gone: nothing to stop
+        pass
+
+
+def _own_group() -> dict[str, Any]:
+    """Popen arguments that start the child as the leader of a process group of its own."""
+    return {"process_group": 0} if sys.version_info >= (3, 11) else {"preexec_fn": os.setpgrp}
+
+
+def _hand_terminal(group: int) -> int | None:
+    """Make group the terminal's foreground group if this process's group holds it (so that Ctrl-C and terminal
+    reads reach the program as without aclcts); the terminal's descriptor to hand it back through, else None."""
+    try:
+        descriptor = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError:
+        return None
+    try:
+        if os.tcgetpgrp(descriptor) == os.getpgrp():
+            _set_foreground(descriptor, group)
+            _signal_group(group, signal.SIGCONT)  # a read before the hand-over stopped it
+            return descriptor
+    except OSError:
+        pass
+    os.close(descriptor)
+    return None
+
+
+def _set_foreground(descriptor: int, group: int) -> None:
+    """tcsetpgrp, with SIGTTOU ignored (a background group asking is otherwise stopped)."""
+    previous = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+    try:
+        os.tcsetpgrp(descriptor, group)
+    finally:
+        signal.signal(signal.SIGTTOU, previous)
 
 
 def exit_status(returncode: int) -> int:
@@ -158,8 +186,9 @@ def exit_status(returncode: int) -> int:
 def sim_run(command: list[str]) -> int:
     """Run command with the simulator standing in for pyacl and ATC; return its exit status.
 
-    SIGINT, SIGTERM and SIGHUP are passed on to the command, which is waited for; the temporary folder of the `atc`
-    shim is removed whatever ends the command.
+    The command runs as a process group of its own (the terminal's foreground group when aclcts held it); SIGINT,
+    SIGTERM and SIGHUP are passed on to that group, which is waited for; the temporary folder of the `atc` shim is
+    removed whatever ends the command.
     """
     forwarder = _Forwarder()
     bin_dir = tempfile.mkdtemp(prefix="aclcts-sim-bin-")
@@ -168,7 +197,7 @@ def sim_run(command: list[str]) -> int:
         if forwarder.pending:  # signalled before the command started: it never runs
             return 128 + forwarder.pending[0]
         try:
-            child = subprocess.Popen(command, env=sim_environment(bin_dir))
+            child = subprocess.Popen(command, env=sim_environment(bin_dir), **_own_group())
         except FileNotFoundError:
             print(f"aclcts sim run: error: command not found: {command[0]}", file=sys.stderr)
             return 127
@@ -176,7 +205,14 @@ def sim_run(command: list[str]) -> int:
             print(f"aclcts sim run: error: permission denied: {command[0]}", file=sys.stderr)
             return 126
         forwarder.started(child)
-        return exit_status(child.wait())
+        terminal = _hand_terminal(child.pid)
+        try:
+            return exit_status(child.wait())
+        finally:
+            if terminal is not None:
+                with contextlib.suppress(OSError):
+                    _set_foreground(terminal, os.getpgrp())
+                os.close(terminal)
     finally:
         forwarder.restore()
         shutil.rmtree(bin_dir, ignore_errors=True)
@@ -234,6 +270,10 @@ def main(argv: list[str] | None = None) -> int:
         return importlib.import_module(module).main(rest)
     except SystemExit as exc:
         return _status(exc)
+    except KeyboardInterrupt:
+        word = next((w for w in argv if not w.startswith("-")), "")
+        print(f"aclcts{' ' + word if word else ''}: interrupted (SIGINT); stopped", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

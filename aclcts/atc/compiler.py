@@ -12,7 +12,7 @@ from pathlib import Path
 from aclcts.atc.opcheck import checked
 from aclcts.atc.parser import (Diagnostic, ParsedOp, SingleOpFileError, load_singleop_json, parse_document,
                                read_singleop_text)
-from aclcts.core.files import inside, unsafe_name, write_atomically
+from aclcts.core.files import file_mode, unsafe_name, write_atomically
 
 
 @dataclass
@@ -43,9 +43,7 @@ def _confined(op: ParsedOp, source: Path, output_dir: Path) -> ParsedOp:
     if op.model is None or op.file_name is None:
         return op
     why = unsafe_name(op.file_name)
-    if why is None and not inside(output_dir, output_dir / op.file_name):
-        why = "it would lie outside --output"
-    if why is None:
+    if why is None:  # one component, neither '.' nor '..': output_dir / name lies inside output_dir
         return op
     where = f"{source}:{op.line}" if op.line else str(source)
     message = (f'{where}: element {op.position} (op {json.dumps(op.op_type)}): op: the model file name derived from '
@@ -61,6 +59,7 @@ def _write_models(ops: list[ParsedOp], output_dir: Path, result: CompileResult) 
         result.errors.append(f"--output: {output_dir}: cannot create the directory ({exc.strerror})")
         return
     written_by: dict[str, int] = {}
+    mode = file_mode()
     for op in ops:
         if op.model is None:
             continue
@@ -69,7 +68,7 @@ def _write_models(ops: list[ParsedOp], output_dir: Path, result: CompileResult) 
                                    f"replaces the model of element {written_by[op.file_name]}")
         path = output_dir / op.file_name
         try:
-            write_atomically(path, op.model.to_bytes())
+            write_atomically(path, op.model.to_bytes(), mode=mode)
         except OSError as exc:
             result.errors.append(f"--output: {path}: cannot be written ({exc.strerror})")
             continue

@@ -149,6 +149,11 @@ def expand_file(source: str) -> list[Case]:
     check_prototype(data, source, lines)
     ranges = data.get("shape_range", {})
     runtime = tuple(tuple(tuple(shape) for shape in shapes) for shapes in data.get("runtime_shapes", []))
+    for index, shapes in enumerate(data["shapes"]):
+        first = data["shapes"].index(shapes)
+        if first != index:
+            raise c.problem(("shapes", index), f"the same shapes as shapes[{first}]; expected each entry once (a "
+                                               "repeated entry would run the same cases twice)")
     cases: list[Case] = []
     seen: set[str] = set()
     combos = itertools.product(enumerate(data["dtypes"]), enumerate(data["shapes"]), enumerate(attr_sets))

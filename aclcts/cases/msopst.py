@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import itertools
+import math
 import json
 import os
 import unittest
@@ -24,8 +25,10 @@ import numpy as np
 from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, TensorCase
 from aclcts.cases.schema import CaseFileError, shape_fits
 from aclcts.core.dtypes import numpy_dtype
+from aclcts.core.files import inside
 from aclcts.core.inputs import MAX_JSON_BYTES, DuplicateKeyError, one_line, read_text, unique_keys
 from aclcts.core.opmodel import canonical_attr
+from aclcts.core.usercode import UserCodeError, guarded
 from aclcts.reference import OP_TYPES, RefOp, cast, elementwise, index, matmul, nn, reduction, shape
 
 #: msopst's limits (const_manager.py): top-level cases per file, fuzz cases per case.
@@ -160,8 +163,14 @@ def _is_pair_list(value: Any) -> bool:
 
 
 def _is_number_pair(value: Any) -> bool:
+    """Whether value is [min, max] of finite numbers (NaN and infinities give no range to draw from)."""
     return isinstance(value, list) and len(value) == 2 and all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value)
+
+
+#: The tensor fields msopst takes one value or a list of alternatives of.
+ALTERNATIVE_FIELDS = ("format", "ori_format", "type", "shape", "ori_shape", "typical_shape", "data_distribute",
+                      "value_range", "shape_range")
 
 
 def _field_alternatives(tensor: dict, key: str) -> list[Any]:
@@ -201,12 +210,19 @@ def _check_tensor(where: _Where, tensor: Any, field: str, is_input: bool) -> Non
     name = tensor.get("name")
     if name is not None and not (isinstance(name, str) and name.replace("_", "a").isalnum() and len(name) <= 256):
         raise where.error(f"{field}.name", "a name of letters, digits and _ (1 to 256)", name)
+    for key in ALTERNATIVE_FIELDS:
+        if key in tensor and not _field_alternatives(tensor, key):
+            raise where.error(f"{field}.{key}", "a value, or a non-empty list of them", tensor[key])
+    for key in ("format", "ori_format", "type"):
+        for given in _field_alternatives(tensor, key) if key in tensor else []:
+            if not isinstance(given, str):
+                raise where.error(f"{field}.{key}", f"a {key} name, or a list of them", given)
     for dist in _field_alternatives(tensor, "data_distribute") if "data_distribute" in tensor else []:
         if dist not in DISTRIBUTIONS:
             raise where.error(f"{field}.data_distribute", "one of " + ", ".join(DISTRIBUTIONS), dist)
     for pair in _field_alternatives(tensor, "value_range") if "value_range" in tensor else []:
         if not _is_number_pair(pair):
-            raise where.error(f"{field}.value_range", "[min, max] of numbers, or a list of them", pair)
+            raise where.error(f"{field}.value_range", "[min, max] of finite numbers, or a list of them", pair)
         if pair[0] > pair[1]:
             raise where.error(f"{field}.value_range", "min <= max", pair)
     for shape_value in _field_alternatives(tensor, "shape"):
@@ -282,6 +298,9 @@ def _check_case(where: _Where, case: dict) -> None:
     for position, attr in enumerate(attrs):
         if not isinstance(attr, dict) or set(attr) != {"name", "type", "value"}:
             raise where.error(f"attr[{position}]", "an object with name, type and value", attr)
+        if not isinstance(attr["name"], str) or not isinstance(attr["type"], str):
+            key = "name" if not isinstance(attr["name"], str) else "type"
+            raise where.error(f"attr[{position}].{key}", f"an attr {key} (a string)", attr[key])
         if attr["name"] in seen:
             raise where.error(f"attr[{position}].name", "an attr name used once in a case", attr["name"])
         seen.add(attr["name"])
@@ -413,7 +432,11 @@ def _fixed_values(where: _Where, field: str, value: Any, source: str, dtype: np.
     """The flat values of a `value` (or `const_value`) field: a literal list, or a .bin file (raw, the tensor's dtype)
     relative to the case file; their count must be the shape's element count."""
     if isinstance(value, str):
-        path = value if os.path.isabs(value) else os.path.join(os.path.dirname(os.path.abspath(source)), value)
+        folder = os.path.dirname(os.path.abspath(source))
+        path = os.path.join(folder, value)
+        if os.path.isabs(value) or not inside(folder, os.path.realpath(path)):
+            raise where.error(field, "a .bin file inside the case file's folder (a relative path that does not lead "
+                                     "out of it, symbolic links resolved)", value)
         if not os.path.isfile(path):
             raise where.error(f"{field}.value", "a literal list or an existing .bin file (relative to the case file)",
                               value)
@@ -435,12 +458,12 @@ def _golden_module(where: _Where, path: str, field: str) -> Any:
         return _GOLDEN_MODULES[path]
     name = f"aclcts_msopst_golden_{zlib.crc32(path.encode()):08x}"
     try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-        spec.loader.exec_module(module)  # type: ignore[union-attr]
-    except Exception as exc:  # the user's file: any failure to import it is the case file's error
-        raise where.error(field, f"an importable Python file ({path} raised "
-                          f"{type(exc).__name__}: {exc})", show=False) from None
+        with guarded(path):
+            spec = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+            spec.loader.exec_module(module)  # type: ignore[union-attr]
+    except UserCodeError as exc:  # the user's file: raising, exiting or hanging at import is the case file's error
+        raise where.error(field, f"an importable Python file ({exc})", show=False) from None
     _GOLDEN_MODULES[path] = module
     return module
 
@@ -473,11 +496,11 @@ def _golden_ref(case_id: str, where: _Where, params: dict, func: Callable[..., A
     def call(xs: list[np.ndarray]) -> list[np.ndarray]:
         kwargs = _golden_kwargs(params, [np.asarray(x) for x in xs])
         try:
-            with np.errstate(all="ignore"):
+            with guarded(f"{where.source}: case {case_id}: calc_expect_func_file {spec}", watchdog=False), \
+                    np.errstate(all="ignore"):
                 result = func(**kwargs)
-        except Exception as exc:  # the user's golden function: its failure is this case's failure, in one line
-            raise GoldenError(one_line(f"{where.source}: case {case_id}: calc_expect_func_file {spec} raised "
-                                       f"{type(exc).__name__}: {exc}")) from None
+        except UserCodeError as exc:  # the user's golden function: its failure is this case's failure, in one line
+            raise GoldenError(one_line(str(exc))) from None
         arrays = [np.asarray(r) for r in (result if isinstance(result, (list, tuple)) else [result])]
         if len(arrays) != len(outputs):
             raise GoldenError(one_line(f"{where.source}: case {case_id}: calc_expect_func_file {spec} returned "
@@ -609,10 +632,10 @@ def _seeded_call(where: _Where, spec: str, func: Callable[[], Any], seed: int) -
     random.seed(seed)
     np.random.seed(seed & 0xFFFFFFFF)
     try:
-        returned = func()
-    except Exception as exc:  # the user's fuzz function: any failure is the case file's error, in one line
-        raise where.error("fuzz_impl", f"a function that returns field values ({spec} raised "
-                                       f"{type(exc).__name__}: {exc})", show=False) from None
+        with guarded(spec):
+            returned = func()
+    except UserCodeError as exc:  # the user's fuzz function: raising, exiting or hanging is the case file's error
+        raise where.error("fuzz_impl", f"a function that returns field values ({exc})", show=False) from None
     finally:
         random.setstate(saved[0])
         np.random.set_state(saved[1])
@@ -627,6 +650,8 @@ def _fuzz_value(where: _Where, spec: str, case: dict, slot: Slot, returned: dict
     """The value fuzz_impl returned for one placeholder: returned[side][tensor or attr name][field]."""
     side, i, key = slot
     name = case[side][i]["name"]
+    if not isinstance(name, str):
+        raise where.error(f"{side}[{i}].name", "a name (fuzz_impl's values are found by it)", name)
     value = returned.get(side, {}).get(name, {}) if isinstance(returned.get(side), dict) else {}
     if not isinstance(value, dict) or key not in value:
         raise where.error(f"{side}[{i}].{key}", f"a value from fuzz_impl {spec} at [{side!r}][{name!r}][{key!r}]",

@@ -52,7 +52,19 @@ def choose_profile(environ: dict[str, str] | None = None) -> str:
     return name
 
 
-choose_profile()
+def _profile_at_import() -> str | None:
+    """Choose the profile as the module is imported; the one-line problem with ACLCTS_HYPOTHESIS_PROFILE, if any (the
+    `ci` profile is loaded then, and whoever starts the run reports the problem)."""
+    try:
+        choose_profile()
+    except ValueError as exc:
+        choose_profile({})
+        return str(exc)
+    return None
+
+
+#: Why ACLCTS_HYPOTHESIS_PROFILE could not be used when this module was imported, or None.
+PROFILE_PROBLEM = _profile_at_import()
 
 
 # shapes ---------------------------------------------------------------------------------------------------

@@ -56,16 +56,17 @@ def unsafe_name(name: str) -> str | None:
     return None
 
 
-def write_atomically(path: Path, data: bytes, *, durable: bool = False) -> None:
+def write_atomically(path: Path, data: bytes, *, durable: bool = False, mode: int | None = None) -> None:
     """Replace path with data through a temporary file in the same folder and a rename; the mode follows the umask.
 
     A reader (and a process killed at any moment) sees the old file or the new one, never a part. `durable` also
     flushes the data to the disk before the rename, so that a power cut cannot leave the new name with no data.
+    `mode` (default: file_mode()) spares a caller writing many files reading the umask for each.
     """
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), file_mode())
+            os.fchmod(handle.fileno(), file_mode() if mode is None else mode)
             handle.write(data)
             if durable:
                 handle.flush()

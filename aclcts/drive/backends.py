@@ -7,6 +7,8 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
+from aclcts.core.usercode import UserCodeError, guarded
+
 #: Names a module must have to be taken for pyacl.
 PYACL_SURFACE = ("init", "finalize", "create_tensor_desc", "create_data_buffer", "rt", "op", "util")
 PYACL_RT_SURFACE = ("set_device", "create_context", "create_stream", "malloc", "memcpy", "synchronize_stream")
@@ -75,21 +77,22 @@ def _load_object(spec: str) -> Any:
     if not module_name or not attr:
         raise BackendError(f"--backend={spec}: expected sim, npu or MODULE:ATTR")
     try:
-        module = importlib.import_module(module_name)
+        with guarded(f"--backend={spec}: importing module {module_name!r}", passing=(ImportError,)):
+            module = importlib.import_module(module_name)
     except ImportError as exc:
         raise BackendError(f"--backend={spec}: cannot import module {module_name!r}: {exc}") from None
-    except Exception as exc:  # the user's module: whatever its import raises ends the run as one line
-        raise BackendError(f"--backend={spec}: importing module {module_name!r} raised "
-                           f"{type(exc).__name__}: {exc}") from None
+    except UserCodeError as exc:  # the user's module: raising, exiting or hanging at import ends the run in one line
+        raise BackendError(str(exc)) from None
     try:
         found = getattr(module, attr)
     except AttributeError:
         raise BackendError(f"--backend={spec}: module {module_name!r} has no attribute {attr!r}") from None
     if callable(found) and not isinstance(found, types.ModuleType) and not hasattr(found, "rt"):
         try:
-            found = found()
-        except Exception as exc:  # the user's factory: what it raises is the run's one usage line
-            raise BackendError(f"--backend={spec}: the factory {attr}() raised {type(exc).__name__}: {exc}") from None
+            with guarded(f"--backend={spec}: the factory {attr}()"):
+                found = found()
+        except UserCodeError as exc:  # the user's factory: what it does wrong is the run's one usage line
+            raise BackendError(str(exc)) from None
     missing = _missing_surface(found)
     if missing:
         raise BackendError(f"--backend={spec}: the object is not pyacl-compatible (it lacks {', '.join(missing[:5])})")

@@ -9,6 +9,7 @@ case library.
 from __future__ import annotations
 
 import importlib
+import os
 from collections import Counter
 from collections.abc import Generator, Iterator
 from typing import Any
@@ -81,7 +82,7 @@ def pytest_cmdline_main(config: pytest.Config) -> Generator[None, int | pytest.E
     # plugins were registered in.
     if getattr(config.option, "numprocesses", None) and getattr(config.option, "dist", None) == "no":
         config.option.dist = "worksteal"
-    if not _may_distribute(config) or _hypothesis_options(config):
+    if not _may_distribute(config) or _hypothesis_options(config) or os.environ.get("ACLCTS_HYPOTHESIS_PROFILE"):
         with tuning.unrewritten():
             import aclcts.cases.strategies  # noqa: F401  (registers the profiles before hypothesis' plugin loads one)
         _check_hypothesis_profile(config)
@@ -89,7 +90,14 @@ def pytest_cmdline_main(config: pytest.Config) -> Generator[None, int | pytest.E
 
 
 def _check_hypothesis_profile(config: pytest.Config) -> None:
-    """An unregistered --hypothesis-profile is one usage line (in hypothesis' own plugin it ends in INTERNALERROR)."""
+    """An unregistered --hypothesis-profile or ACLCTS_HYPOTHESIS_PROFILE is one usage line (in hypothesis' own plugin
+    the option ends in INTERNALERROR)."""
+    from aclcts.cases.strategies import choose_profile
+
+    try:
+        choose_profile()
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
     name = getattr(config.option, "hypothesis_profile", None)
     if not name:
         return

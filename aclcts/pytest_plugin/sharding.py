@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
+
+from aclcts.core.inputs import one_line
 
 _SHARD = re.compile(r"\s*(\d+)\s*/\s*(\d+)\s*")
 _RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
 _WHOLE = re.compile(r"\s*(\d+)\s*")
+
+#: Highest device id --devices accepts: the simulator has at most 64 devices, and no Ascend host has more.
+MAX_DEVICE_ID = 63
+#: Most shards a run can be split into (crc32 of a node id is 32 bits; far more shards than any farm runs).
+MAX_SHARDS = 1 << 20
+#: Longest number read from a --shard, --devices or engine variable; anything longer is refused before int().
+_MAX_DIGITS = 12
 
 #: The shard count of a Kubernetes Indexed Job (its `completions`), which Kubernetes does not export itself.
 COUNT_VARIABLE = "ACLCTS_SHARD_COUNT"
@@ -43,14 +53,31 @@ def add_options(group: Any) -> None:
                          "devices[K %% len]; a serial run uses the first (overrides --device-id)")
 
 
+_Parsed = TypeVar("_Parsed")
+
+
+def _one_line_errors(parse: Callable[..., _Parsed]) -> Callable[..., _Parsed]:
+    """parse with the ValueError it raises kept on one line (a newline or control character in the value escaped)."""
+
+    @functools.wraps(parse)
+    def parsed(*args: Any, **kwargs: Any) -> _Parsed:
+        try:
+            return parse(*args, **kwargs)
+        except ValueError as exc:
+            raise ValueError(one_line(str(exc))) from None
+
+    return parsed
+
+
+@_one_line_errors
 def parse_shard(text: str) -> tuple[int, int]:
     """(K, N) of a K/N shard spelling; ValueError saying what was expected."""
     match = _SHARD.fullmatch(text)
     if not match:
         raise ValueError(f"--shard={text}: expected K/N with whole numbers, e.g. --shard=2/3")
-    k, n = int(match.group(1)), int(match.group(2))
-    if n < 1 or not 1 <= k <= n:
-        raise ValueError(f"--shard={text}: expected 1 <= K <= N and N >= 1")
+    k, n = _bounded(match.group(1), MAX_SHARDS), _bounded(match.group(2), MAX_SHARDS)
+    if n < 1 or not 1 <= k <= n or n > MAX_SHARDS:
+        raise ValueError(f"--shard={text}: expected 1 <= K <= N and 1 <= N <= {MAX_SHARDS}")
     return k, n
 
 
@@ -67,9 +94,15 @@ class AutoShard:
 def _whole(environ: Mapping[str, str], name: str) -> int:
     value = environ[name]
     match = _WHOLE.fullmatch(value)
-    if not match:
-        raise ValueError(f"--shard=auto: {name}={value!r}: expected a whole number")
+    if not match or len(match.group(1)) > _MAX_DIGITS:
+        raise ValueError(f"--shard=auto: {name}={value[:40]!r}: expected a whole number of at most {_MAX_DIGITS} "
+                         "digits")
     return int(match.group(1))
+
+
+def _bounded(digits: str, limit: int) -> int:
+    """The value of a string of digits, or limit + 1 for one too long to be at most limit (no huge int is built)."""
+    return int(digits) if len(digits) <= _MAX_DIGITS else limit + 1
 
 
 def _require(environ: Mapping[str, str], engine: str, names: tuple[str, ...]) -> None:
@@ -115,14 +148,15 @@ def _gitlab(environ: Mapping[str, str]) -> AutoShard:
     return AutoShard(index, total, "GitLab parallel job", f"CI_NODE_INDEX={index} CI_NODE_TOTAL={total}")
 
 
+@_one_line_errors
 def shard_from_environment(environ: Mapping[str, str], count: int | None = None) -> AutoShard:
     """The shard of --shard=auto: from Slurm's, else Kubernetes', else GitLab's variables; ValueError naming them."""
     # Innermost engine first: sbatch passes the submitting shell's environment on, so a Slurm task started from a
     # GitLab job sees both; GitLab sets CI_NODE_TOTAL=1 in every job, CI_NODE_INDEX only in parallel ones.
     if count is None and COUNT_VARIABLE in environ:
         count = _whole(environ, COUNT_VARIABLE)
-    if count is not None and count < 1:
-        raise ValueError(f"--shard=auto: a shard count of {count}; expected N >= 1")
+    if count is not None and not 1 <= count <= MAX_SHARDS:
+        raise ValueError(f"--shard=auto: a shard count of {count}; expected 1 <= N <= {MAX_SHARDS}")
     if "SLURM_ARRAY_TASK_ID" in environ:
         found = _slurm(environ)
     elif "JOB_COMPLETION_INDEX" in environ:
@@ -142,6 +176,7 @@ def in_shard(nodeid: str, k: int, n: int) -> bool:
     return zlib.crc32(nodeid.encode("utf-8")) % n == k - 1
 
 
+@_one_line_errors
 def parse_devices(text: str) -> list[int]:
     """Device ids of a list such as "0-7" or "0,2,4-5" (order kept, no repeats); ValueError saying what was expected."""
     devices: list[int] = []
@@ -151,8 +186,11 @@ def parse_devices(text: str) -> list[int]:
             item = repr(part.strip()) if part.strip() else "an empty item"
             raise ValueError(f"--devices={text}: {item} is not a device id or range A-B; expected e.g. 0-7 or "
                              "0,2,4-5")
-        first = int(match.group(1))
-        last = int(match.group(2)) if match.group(2) is not None else first
+        first = _bounded(match.group(1), MAX_DEVICE_ID)
+        last = _bounded(match.group(2), MAX_DEVICE_ID) if match.group(2) is not None else first
+        if max(first, last) > MAX_DEVICE_ID:
+            raise ValueError(f"--devices={text[:80]}: {part.strip()[:40]} goes beyond device {MAX_DEVICE_ID}; "
+                             f"expected ids 0..{MAX_DEVICE_ID}")
         if last < first:
             raise ValueError(f"--devices={text}: range {first}-{last} runs backwards")
         devices += [d for d in range(first, last + 1) if d not in devices]

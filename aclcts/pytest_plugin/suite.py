@@ -21,6 +21,7 @@ import hypothesis.extra.numpy  # noqa: F401  (imported with the rest of the test
 
 # strategies registers the hypothesis profiles on import.
 from aclcts.pytest_plugin import allure_results as allure_report  # noqa: F401
+from aclcts.pytest_plugin import timeouts
 from aclcts.drive import flow  # noqa: F401
 from aclcts.judge import golden  # noqa: F401
 from aclcts.drive import model_cache  # noqa: F401
@@ -56,6 +57,10 @@ CASE_PARAMS = ("op_case", "model", "perf_case")
 def pytest_configure(config: pytest.Config) -> None:
     """Load the case library, the golden definitions, the error codes and the backend; a problem is one usage line."""
     config.addinivalue_line("markers", f"{NOTHING_TO_RUN}: the placeholder of an empty parametrization (deselected)")
+    problem = timeouts.limit_user_code(config)
+    if problem is not None:
+        usage_error(config, problem)
+        return
     paths = config.getoption("--cases") or [str(config.rootpath / "cases")]
     try:
         warn = lambda line: config.issue_config_time_warning(pytest.PytestWarning(line), 2)  # noqa: E731

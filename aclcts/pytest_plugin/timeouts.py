@@ -1,6 +1,7 @@
 """Per-test timeouts through pytest-timeout: a default on device backends, and whether a failed phase timed out.
 
-pytest-timeout owns `--timeout`; this module adds nothing to the command line. On every backend but `sim`, a test
+pytest-timeout owns `--timeout`; this module adds nothing to the command line. A --timeout also limits each piece of
+user code run at collection (aclcts.core.usercode: golden modules, `reference: module:ATTR`, --backend modules). On every backend but `sim`, a test
 without a timeout of its own gets DEVICE_TIMEOUT unless the run configured one (`--timeout`, the `timeout` ini
 value or PYTEST_TIMEOUT; `--timeout=0` turns timeouts off). The simulator never waits on a device, so on `sim`
 timeouts stay off unless asked for.
@@ -14,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from aclcts.core import usercode
+
 #: Seconds a test may take on a device backend by default. Generous on purpose: the first test of each process also
 #: pays the session's set-up (acl.init, set_device, acl.op.set_model_dir over every model of --model-dir, which can
 #: take minutes on a large library), and a large-shape case with model loading takes seconds; a test still running
@@ -25,6 +28,18 @@ PLUGIN = "timeout"
 
 def add_options(group: Any) -> None:
     """No options of its own: pytest-timeout's --timeout is the one to use."""
+
+
+def limit_user_code(config: pytest.Config) -> str | None:
+    """Give user code run at collection --timeout as its time limit; the problem with ACLCTS_IMPORT_TIMEOUT, if any."""
+    try:
+        usercode.timeout()
+    except ValueError as exc:
+        return str(exc)
+    limit = config.getoption("timeout", None)
+    if limit:
+        usercode.set_timeout(float(limit))
+    return None
 
 
 def configure(config: pytest.Config) -> None:

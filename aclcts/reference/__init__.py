@@ -29,6 +29,7 @@ from aclcts.reference import (
     sparse,
     unary_math,
 )
+from aclcts.core.usercode import UserCodeError, guarded
 from aclcts.reference.base import REQUIRED, RefOp
 from aclcts.reference.numeric import round_to
 
@@ -57,9 +58,12 @@ def _imported(spec: str) -> RefOp:
     """The RefOp a custom op's case file names as `module:ATTR` (module importable, e.g. next to the case file)."""
     module_name, _, attr = spec.partition(":")
     try:
-        found = getattr(importlib.import_module(module_name), attr)
-    except Exception as exc:  # the user's module: any failure to import it is reported as a missing reference
-        raise KeyError(f"reference {spec!r}: cannot load it: {type(exc).__name__}: {exc}") from None
+        with guarded("importing it"):
+            module = importlib.import_module(module_name)
+        found = getattr(module, attr)
+    except (UserCodeError, AttributeError) as exc:  # the user's module: raising, exiting or hanging at import
+        raise KeyError(f"reference {spec!r}: cannot load it: "
+                       f"{exc if isinstance(exc, UserCodeError) else f'{type(exc).__name__}: {exc}'}") from None
     if not isinstance(found, RefOp):
         raise KeyError(f"reference {spec!r}: expected a RefOp (aclcts.reference.base.define), "
                        f"got {type(found).__name__}") from None

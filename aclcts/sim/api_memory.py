@@ -9,9 +9,9 @@ from aclcts.core.constants import MEMCPY_ACCEPTED_KINDS, ErrorCode, MemAttr, Mem
 from aclcts.sim import core
 from aclcts.sim.api_device import context_or_error
 from aclcts.sim.api_stream import resolve_stream
-from aclcts.sim.errors import SimMisuseError
+from aclcts.sim.errors import SimMisuseError, warn
 from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized, reject
-from aclcts.sim.memory import align_up, copy_bytes, fill_bytes, read_bytes
+from aclcts.sim.memory import Region, align_up, copy_bytes, fill_bytes, read_bytes
 from aclcts.sim.seams import Seam
 from aclcts.sim.streams import COPY_BYTES_PER_MS, LAUNCH_MS, Task
 
@@ -135,6 +135,33 @@ def _copy(api: str, kind: int, dst: int, src: int, count: int) -> None:
 #: The copy routine of acl.rt.memcpy and acl.rt.memcpy_async.
 copy = Seam("copy", _copy)
 
+#: Where each memcpy kind says its (source, destination) live; DEFAULT (4) lets the addresses decide.
+_KIND_PLACES = {0: ("host", "host"), 1: ("host", "device"), 2: ("device", "host"), 3: ("device", "device"),
+                5: ("host", "device")}
+
+
+def _place(region: Region | None) -> str:
+    return "device" if region is not None and region.device is not None else "host"
+
+
+def check_placement(api: str, kind: int, dst: int, src: int, count: int, dst_region: Region | None,
+                    src_region: Region | None) -> None:
+    """SimMisuseError for overlapping ranges; a kind contradicting the pointers warns or fails (memcpy_kind_mismatch)."""
+    if dst != src and dst < src + count and src < dst + count:
+        raise SimMisuseError(f"{api}: src [{src:#x}, +{count}) and dst [{dst:#x}, +{count}) overlap; a copy between "
+                             "overlapping ranges is undefined (copy through a separate buffer)")
+    settings = core.STATE.settings
+    expected = _KIND_PLACES.get(kind)
+    found = (_place(src_region), _place(dst_region))
+    if expected is None or expected == found or settings.run_mode == "device":
+        return
+    name = MemcpyKind(kind).name
+    message = (f"{api}: kind {name} ({kind}) but src {src:#x} is {found[0]} memory and dst {dst:#x} is {found[1]} "
+               f"memory; expected {expected[0]} to {expected[1]} (or ACL_MEMCPY_DEFAULT)")
+    if settings.memcpy_kind_mismatch == "error":
+        raise SimMisuseError(message)
+    warn(message + "; copied by the addresses, as the runtime decides the direction from them")
+
 
 def _copy_checks(api: str, dst: int, dest_max: int, src: int, count: int, kind: int) -> int:
     code = not_initialized(api)
@@ -160,8 +187,9 @@ def memcpy(dst: int, dest_max: int, src: int, count: int, kind: int) -> int:
     if code or dst == src:
         return code
     memory = core.STATE.memory
-    src_real, _ = memory.resolve(api, src, count, "src", False)
-    dst_real, _ = memory.resolve(api, dst, count, "dst", False)
+    src_real, src_region = memory.resolve(api, src, count, "src", False)
+    dst_real, dst_region = memory.resolve(api, dst, count, "dst", False, write=True)
+    check_placement(api, kind, dst, src, count, dst_region, src_region)
     copy(api, kind, dst_real, src_real, count)
     return OK
 
@@ -182,7 +210,8 @@ def memcpy_async(dst: int, dest_max: int, src: int, count: int, kind: int, strea
     if isinstance(stream, int):
         return stream
     src_real, src_region = st.memory.resolve(api, src, count, "src", False)
-    dst_real, dst_region = st.memory.resolve(api, dst, count, "dst", False)
+    dst_real, dst_region = st.memory.resolve(api, dst, count, "dst", False, write=True)
+    check_placement(api, kind, dst, src, count, dst_region, src_region)
     regions = tuple(r for r in (src_region, dst_region) if r is not None)
     cost = LAUNCH_MS + count / COPY_BYTES_PER_MS
     if dst_region is None:
@@ -228,7 +257,7 @@ def memset(ptr: int, max_count: int, value: int, count: int) -> int:
     code = _memset_checks(api, ptr, max_count, count)
     if code or count == 0:
         return code
-    real, _ = core.STATE.memory.resolve(api, ptr, count, "dev_ptr", False)
+    real, _ = core.STATE.memory.resolve(api, ptr, count, "dev_ptr", False, write=True)
     fill_bytes(real, value & 0xFF, count)
     return OK
 
@@ -243,11 +272,13 @@ def memset_async(ptr: int, max_count: int, value: int, count: int, stream_handle
     stream = resolve_stream(api, stream_handle)
     if isinstance(stream, int) or count == 0:
         return stream if isinstance(stream, int) else OK
-    _, region = core.STATE.memory.resolve(api, ptr, count, "dev_ptr", False)
+    memory = core.STATE.memory
+    _, region = memory.resolve(api, ptr, count, "dev_ptr", False, write=True)
     if region is None:
         real = ptr
 
         def run() -> int:
+            memory.check_host(api, real, count, "dev_ptr", True)  # the program may have released it since
             fill_bytes(real, value & 0xFF, count)
             return OK
 
@@ -280,7 +311,7 @@ def _memcpy2d(api: str, dst: int, dpitch: int, src: int, spitch: int, width: int
 def _rows(api: str, dst: int, dpitch: int, src: int, spitch: int, width: int, height: int):
     memory = core.STATE.memory
     src_real, src_region = memory.resolve(api, src, spitch * (height - 1) + width, "src", False)
-    dst_real, dst_region = memory.resolve(api, dst, dpitch * (height - 1) + width, "dst", False)
+    dst_real, dst_region = memory.resolve(api, dst, dpitch * (height - 1) + width, "dst", False, write=True)
 
     def run() -> int:
         for row in range(height):

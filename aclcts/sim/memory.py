@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from aclcts.sim.errors import SimMisuseError
+from aclcts.sim.hostprobe import unusable
 
 #: Device pointers live at and above this address, which no host process can map on x86-64 or AArch64.
 DEVICE_BASE = 1 << 60
@@ -86,9 +87,10 @@ class Region:
 class Memory:
     """All simulated memory of the process: device allocations by device, malloc_host blocks, checks."""
 
-    def __init__(self, fill: int | None, quarantine_bytes: int) -> None:
+    def __init__(self, fill: int | None, quarantine_bytes: int, probe_host: bool = True) -> None:
         self.fill = fill
         self.quarantine_bytes = quarantine_bytes
+        self.probe_host = probe_host
         self.next_device_address: dict[int, int] = {}
         self.device_starts: list[int] = []
         self.device_regions: list[Region] = []
@@ -177,8 +179,13 @@ class Memory:
         """Device regions not yet freed, optionally of one device."""
         return [r for r in self.device_regions if not r.freed_by and (device is None or r.device == device)]
 
-    def resolve(self, api: str, ptr: int, count: int, role: str, host_access: bool) -> tuple[int, Region | None]:
-        """Check that [ptr, ptr+count) is usable memory and return (real address, region)."""
+    def resolve(self, api: str, ptr: int, count: int, role: str, host_access: bool,
+                write: bool = False) -> tuple[int, Region | None]:
+        """Check that [ptr, ptr+count) is usable memory (to be written, with write) and return (real address, region).
+
+        A host pointer outside every malloc_host block is the program's own memory (bytes_to_ptr, a NumPy array):
+        with probe_host, every page of it must be one the process may read, and to be written, write.
+        """
         if ptr >= HANDLE_BASE:
             raise SimMisuseError(f"{api}: {role} {ptr:#x} is a simulator object handle, not a memory address")
         if ptr >= DEVICE_BASE:
@@ -196,6 +203,7 @@ class Memory:
         else:
             region = self.find_host(ptr)
             if region is None:
+                self.check_host(api, ptr, count, role, write)
                 return ptr, None
         if region.freed_by:
             raise SimMisuseError(f"{api}: {role} {ptr:#x} points into freed memory: {region.describe()}, freed by {region.freed_by}")
@@ -205,6 +213,17 @@ class Memory:
                 f"{api}: {role} range [{ptr:#x}, +{count}) runs {over} bytes past the end of {region.describe()}"
             )
         return region.real + (ptr - region.start), region
+
+    def check_host(self, api: str, ptr: int, count: int, role: str, write: bool) -> None:
+        """SimMisuseError if the program's host range [ptr, ptr+count) is not memory it may read (or write)."""
+        if not self.probe_host:
+            return
+        where = unusable(ptr, count, write)
+        if where is not None:
+            verb = "write" if write else "read"
+            raise SimMisuseError(f"{api}: {role} range [{ptr:#x}, +{count}) is not memory this process can {verb}: "
+                                 f"{where} is not {verb}able (a wild or stale host pointer; the real process would "
+                                 "crash)")
 
 
 def _forget(region: Region, starts: list[int], regions: list[Region]) -> None:

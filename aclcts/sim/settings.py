@@ -36,6 +36,8 @@ class Settings:
     foreign_soc_models: str = "skip"
     log: bool = False
     matmul_accumulation: str = "blocked"
+    host_pointers: str = "mapped"
+    memcpy_kind_mismatch: str = "warn"
     faults: frozenset[str] = frozenset()
 
     def version_tuple(self) -> tuple[int, int, int]:
@@ -60,6 +62,8 @@ ENV_VARS = {
     "stack_depth": "ACLCTS_SIM_STACK_DEPTH",
     "require_opp_path": "ACLCTS_SIM_REQUIRE_OPP_PATH",
     "matmul_accumulation": "ACLCTS_SIM_MATMUL_ACCUMULATION",
+    "host_pointers": "ACLCTS_SIM_HOST_POINTERS",
+    "memcpy_kind_mismatch": "ACLCTS_SIM_MEMCPY_KIND_MISMATCH",
     "faults": "ACLCTS_SIM_FAULTS",
 }
 
@@ -67,8 +71,14 @@ ENV_VARS = {
 #: blocked order, or the products over k = 0, 1, ..., K-1 one at a time (that exact order; tens of times slower).
 #: foreign_soc_models: a model built for another SoC than soc_name is skipped with a log line (it never matches) or
 #: accepted as if built for this one (UNCONFIRMED: the documentation does not say what the runtime does).
+#: host_pointers: a host pointer outside every malloc_host block is used only if the kernel says the process may read
+#: (and, to be written, write) each of its pages (mapped), or used as it is, as the real runtime would (trusted).
+#: memcpy_kind_mismatch: a memcpy kind that contradicts where its pointers live is copied by the addresses with a
+#: SimWarning (warn; the runtime takes the direction from the addresses) or is a SimMisuseError (error).
+#: docs/sim-contract-additions.md ("Pointers the simulator touches") states both rules.
 _CHOICES = {"run_mode": ("host", "device"), "memory_kind": ("hbm", "ddr"), "matmul_accumulation": ("blocked", "sequential"),
-            "foreign_soc_models": ("skip", "accept")}
+            "foreign_soc_models": ("skip", "accept"), "host_pointers": ("mapped", "trusted"),
+            "memcpy_kind_mismatch": ("warn", "error")}
 
 
 def _fault_names(raw: object) -> frozenset[str]:

@@ -49,7 +49,7 @@ class SimState:
         self.devices: dict[int, Device] = {}
         self.objects: dict[int, tuple[str, Any]] = {}
         self.tracker = Tracker(settings.stack_depth)
-        self.memory = Memory(settings.malloc_fill, settings.host_quarantine_bytes)
+        self.memory = Memory(settings.malloc_fill, settings.host_quarantine_bytes, settings.host_pointers == "mapped")
         self.threads = threading.local()
         self._handles = itertools.count(HANDLE_BASE + 0x1000, 0x10)
         self.extensions: dict[str, Any] = {}

@@ -1,11 +1,16 @@
-"""Benchmarks: `aclcts bench [runtime|ops|kernels|overhead|suite|all|ci] [--quick] [--cases PATH ...] [--clone-ops N]`
-prints one table."""
+"""Benchmarks: `aclcts bench [runtime|ops|kernels|overhead|suite|all|atc|ci] [--quick] [--cases PATH ...] [--ops N]
+[--clone-ops N]`.
+
+Prints one table. `all` is every suite but `atc` and `ci`, which are asked for by name.
+"""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -74,6 +79,7 @@ class Settings:
     quick: bool
     cases: tuple[str, ...]
     clone_ops: int = 0
+    ops: int = 100_000
 
     @property
     def small_calls(self) -> int:
@@ -419,6 +425,32 @@ def _round_ratios(serial_runs: list[ChildRun], parallel_runs: list[ChildRun],
             for index, run in enumerate(parallel_runs)]
 
 
+def atc_figures(settings: Settings) -> Iterator[Row]:
+    """Wall time of `aclcts atc` compiling a single-op JSON file of --ops distinct operators (one Add per shape)."""
+    with tempfile.TemporaryDirectory(prefix="aclcts-bench-atc-") as folder:
+        source = Path(folder) / "ops.json"
+        elements = generate_singleop_json([_add_model(rows) for rows in range(1, settings.ops + 1)])
+        source.write_text(json.dumps(elements, indent=2), encoding="utf-8")
+        command = [sys.executable, "-m", "aclcts.atc", f"--singleop={source}", f"--output={Path(folder) / 'models'}",
+                   "--soc_version=Ascend910B1"]
+        before = _children_cpu()
+        start = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        seconds = time.perf_counter() - start
+        cpu = _children_cpu() - before
+        if done.returncode != 0:
+            raise BenchError(f"aclcts atc failed on {settings.ops:,} operators: {done.stderr.strip()[-300:]}")
+    yield Row(f"aclcts atc: {settings.ops:,} operators", seconds, "s", ("<=", 60.0) if settings.ops <= 100_000 else None)
+    yield Row("aclcts atc: CPU time (user + system)", cpu, "s", note="wall time less any wait for a busy host")
+    yield Row("aclcts atc: per operator", seconds / settings.ops * 1e6, "us")
+
+
+def _children_cpu() -> float:
+    """User plus system seconds of the child processes waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _library(settings: Settings) -> list[Case]:
     """The case library's own cases (value-profile cases left out, so figures stay comparable across releases)."""
     return [case for case in load_cases(list(settings.cases) or ["cases"]) if not case.profile]
@@ -428,6 +460,8 @@ SUITES: dict[str, Callable[[Settings], Iterator[Row]]] = {
     "runtime": runtime_figures, "ops": ops_figures, "kernels": kernel_figures, "overhead": overhead_figures,
     "suite": suite_figures,
 }
+#: The most operators `bench atc --ops` generates.
+MAX_OPS = 1_000_000
 
 
 def ci_figures(settings: Settings) -> Iterator[Row]:
@@ -439,18 +473,20 @@ def ci_figures(settings: Settings) -> Iterator[Row]:
         raise BenchError(str(exc)) from None
 
 
-#: Benchmarks that run only when named: `ci` runs all of CI (minutes), never part of `all`.
-ON_REQUEST: dict[str, Callable[[Settings], Iterator[Row]]] = {"ci": ci_figures}
+#: Suites run only when named (`all` leaves them out): `ci` runs all of CI (minutes).
+ON_DEMAND: dict[str, Callable[[Settings], Iterator[Row]]] = {"atc": atc_figures, "ci": ci_figures}
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=__doc__)
     parser.add_argument("suites", nargs="*", metavar="SUITE",
-                        help=f"{', '.join(SUITES)} or all (default all); ci: .ci/run on a fresh clone of HEAD, by part, "
-                             "with its slowest tests")
+                        help=f"{', '.join(SUITES)} or all (default all); {', '.join(ON_DEMAND)} only when named "
+                             "(ci: .ci/run on a fresh clone of HEAD, by part, with its slowest tests)")
     parser.add_argument("--quick", action="store_true",
                         help="CI smoke: fewer calls, 1,000 models instead of 10,000, the suite with -m execute")
     parser.add_argument("--cases", nargs="+", default=[], help="case files or folders (default cases/)")
+    parser.add_argument("--ops", type=int, default=100_000, metavar="N",
+                        help=f"operators in the single-op JSON of the atc suite (1..{MAX_OPS:,}; default 100,000)")
     parser.add_argument("--clone-ops", type=int, default=0, metavar="N",
                         help="ci: add N op types to the clone's library, each a copy of an existing op's prototype, "
                              "reference, kernel and case file (a scale experiment)")
@@ -461,17 +497,20 @@ def main(argv: list[str] | None = None) -> int:
     """Print the figures of the chosen benchmark suites as one table, each row as soon as it is measured."""
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
     chosen = list(SUITES) if args.suites in ([], ["all"]) else args.suites
-    benchmarks = {**SUITES, **ON_REQUEST}
-    unknown = [n for n in chosen if n not in benchmarks]
+    suites = {**SUITES, **ON_DEMAND}
+    unknown = [n for n in chosen if n not in suites]
     if unknown:
         print(f"{PROG}: error: unknown suite {', '.join(unknown)}; expected "
-              f"{', '.join(benchmarks)} or all", file=sys.stderr)
+              f"{', '.join(suites)} or all", file=sys.stderr)
+        return 2
+    if not 1 <= args.ops <= MAX_OPS:
+        print(f"{PROG}: error: --ops={args.ops}: expected 1..{MAX_OPS:,}", file=sys.stderr)
         return 2
     if args.clone_ops < 0 or (args.clone_ops and "ci" not in chosen):
         print(f"{PROG}: error: --clone-ops={args.clone_ops}: expected a count of 0 or more, with the ci benchmark",
               file=sys.stderr)
         return 2
-    settings = Settings(args.quick, tuple(args.cases), args.clone_ops)
+    settings = Settings(args.quick, tuple(args.cases), args.clone_ops, args.ops)
     try:
         _library(settings)
     except CaseFileError as exc:
@@ -480,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'figure':<{FIGURE_WIDTH}}  {'value':>10}  {'unit':<10}  {'target':<8}  verdict", flush=True)
     try:
         for name in chosen:
-            for row in benchmarks[name](settings):
+            for row in suites[name](settings):
                 print(row.line(), flush=True)
     except BenchError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)

@@ -24,6 +24,8 @@ FAULTS_ENV = "ACLCTS_SIM_FAULTS"
 SHOWN = 5
 #: Seconds after which one child run of the whole suite is stopped.
 RUN_TIMEOUT = 3600
+#: Most pytest-xdist workers -n may ask for (each is a process; far more than any host has cores for).
+MAX_WORKERS = 256
 #: Per-test timeout (seconds, test bodies only) of a run with a fault that hangs: the timeout is what fails the hung
 #: tests. Every conformance test body takes well under a second on the simulator; the session set-up of each
 #: process (compiling the case library) takes several and is left out (pytest-timeout's timeout_func_only).
@@ -282,8 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         parser.error(f"--faults: {exc}")
     selected = requested or list(faults.names())
-    if args.workers < 1:
-        parser.error(f"-n: expected at least 1 worker, got {args.workers}")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        parser.error(f"-n: expected 1 to {MAX_WORKERS} workers, got {args.workers}")
     if not args.select and not Path(args.tests).exists():
         parser.error(f"--tests: {args.tests} not found; run from the repository root or pass --tests DIR")
     if args.select and args.whole_suite:

@@ -26,6 +26,7 @@ import yaml
 from aclcts.cases import Case, CaseFileError
 from aclcts.cases.case import FORMAT_BY_NAME, TensorCase
 from aclcts.cases.msopst import DRAW_PREFIX, FIXED, INFO, load_msopst_cases, read_msopst
+from aclcts.core import usercode
 from aclcts.core.files import write_atomically
 
 PROG = "aclcts msopst"
@@ -33,9 +34,8 @@ HEADER = "# Converted by `aclcts msopst convert` from msopst case {file}, sub-ca
 
 
 def _data_file(case: Case, given: str) -> bytes:
-    """The bytes of an msopst `value` .bin (absolute, or relative to the msopst case file)."""
-    return Path(given if os.path.isabs(given) else os.path.join(os.path.dirname(os.path.abspath(case.file)),
-                                                                given)).read_bytes()
+    """The bytes of an msopst `value` .bin, relative to the msopst case file (the loader confined it to its folder)."""
+    return Path(os.path.dirname(os.path.abspath(case.file)), given).read_bytes()
 
 
 def _fixed(case: Case, tensor: TensorCase, given: Any, files: dict[str, bytes]) -> dict[str, Any]:
@@ -191,6 +191,11 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     if not os.path.isfile(args.case_file):
         print(f"{PROG}: {args.case_file}: no such msopst case file", file=sys.stderr)
+        return 2
+    try:
+        usercode.timeout()
+    except ValueError as exc:  # ACLCTS_IMPORT_TIMEOUT is not a number of seconds
+        print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     try:
         notes, written = convert(args.case_file, Path(args.output))

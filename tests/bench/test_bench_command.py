@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from aclcts.tools import bench_kernels
 
@@ -78,8 +79,25 @@ def test_unknown_suite_is_a_one_line_error(pytestconfig):
     done = bench(pytestconfig.rootpath, "runtime", "speed")
     assert done.returncode == 2
     assert done.stderr.strip() == ("aclcts bench: error: unknown suite speed; expected runtime, ops, "
-                                   "kernels, overhead, suite or all")
+                                   "kernels, overhead, suite, atc or all")
     assert done.stdout == ""
+
+
+def test_bench_atc_times_aclcts_atc_on_the_asked_number_of_operators(pytestconfig):
+    done = bench(pytestconfig.rootpath, "atc", "--ops", "40")
+    assert done.returncode == 0, done.stderr
+    rows = {line[:52].rstrip(): line[52:].split() for line in done.stdout.splitlines()[1:]}
+    assert list(rows) == ["aclcts atc: 40 operators", "aclcts atc: CPU time (user + system)", "aclcts atc: per operator"]
+    seconds = float(rows["aclcts atc: 40 operators"][0])
+    assert seconds > 0 and rows["aclcts atc: 40 operators"][2:4] == ["<=", "60"]
+    assert abs(float(rows["aclcts atc: per operator"][0]) - seconds / 40 * 1e6) < 0.01 * seconds / 40 * 1e6 + 1
+
+
+@pytest.mark.parametrize("ops", ["0", "1000001", "-5"])
+def test_bench_atc_refuses_an_operator_count_outside_its_bounds(pytestconfig, ops):
+    done = bench(pytestconfig.rootpath, "atc", f"--ops={ops}")
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"aclcts bench: error: --ops={ops}: expected 1..1,000,000" and done.stdout == ""
 
 
 def test_a_bad_case_file_is_a_one_line_error_naming_it(pytestconfig, tmp_path):

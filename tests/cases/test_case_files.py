@@ -147,6 +147,15 @@ def test_wrong_number_of_input_shapes(tmp_path):
     assert_names(error_of(source), source, 9, "shapes[1]")
 
 
+@pytest.mark.parametrize("repeat", ["  - [[2, 1, 3], [4, 3]]", "  - {x1: [2, 1, 3], x2: [4, 3]}"])
+def test_the_same_shapes_twice_is_refused_naming_both_entries(tmp_path, repeat):
+    source = write(tmp_path, MINIMAL + [repeat] if "x1" not in repeat else
+                   replaced(8, "  - {x1: [2, 1, 3], x2: [4, 3]}") + [repeat])
+    message = error_of(source)
+    assert_names(message, source, 10, "shapes[2]")
+    assert "the same shapes as shapes[0]; expected each entry once" in message
+
+
 def test_unknown_tensor_name_in_a_shape_mapping(tmp_path):
     source = write(tmp_path, replaced(9, "  - {x1: [5], x3: [5]}"))
     message = error_of(source)

@@ -158,6 +158,14 @@ def test_select_and_whole_suite_together_are_a_usage_error(capsys):
     assert "--select and --whole-suite" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("workers", ["0", "257", "1000000"])
+def test_a_worker_count_outside_1_to_256_is_a_usage_error_before_any_run(capsys, workers):
+    with pytest.raises(SystemExit) as stopped:
+        killmatrix.main(["-n", workers])
+    assert stopped.value.code == 2
+    assert f"-n: expected 1 to {killmatrix.MAX_WORKERS} workers, got {workers}" in capsys.readouterr().err
+
+
 def _compute(op_type: str, inputs: list[np.ndarray | None], attrs: dict, shape: tuple[int, ...]) -> np.ndarray:
     acl_type = ACL_FLOAT16 if inputs[0].dtype == np.float16 else ACL_FLOAT
     return get_kernel(op_type).compute(inputs, attrs, [TensorInfo(acl_type, shape, 2)])[0]

@@ -344,6 +344,14 @@ BAD = {
     "bin-of-wrong-size": ([add_case(input_desc=[tensor("x1", value="four.bin"), tensor("x2")])],
                           "input_desc[0].value"),
     "unknown-type": ([add_case(input_desc=[tensor("x1", "fp16"), tensor("x2")])], "input_desc[0].type"),
+    "value-range-nan": ([add_case(input_desc=[tensor("x1", value_range=[float("nan"), 1.0]), tensor("x2")])],
+                        "input_desc[0].value_range"),
+    "value-range-infinite": ([add_case(input_desc=[tensor("x1", value_range=[0.0, float("inf")]), tensor("x2")])],
+                             "input_desc[0].value_range"),
+    "bin-absolute-path": ([add_case(input_desc=[tensor("x1", value="/nonexistent/four.bin"), tensor("x2")])],
+                          "input_desc[0].value"),
+    "bin-up-and-out": ([add_case(input_desc=[tensor("x1", value="../four.bin"), tensor("x2")])],
+                       "input_desc[0].value"),
 }
 
 
@@ -360,6 +368,19 @@ def test_a_file_breaking_msopst_rules_is_one_line_naming_file_case_and_field(tmp
     message = str(info.value)
     assert "\n" not in message
     assert message.startswith(f"{path}: case T: {field}: expected "), message
+
+
+@pytest.mark.parametrize("value", ["../outside.bin", "link.bin", "{outside}"])
+def test_a_bin_value_outside_the_case_folder_is_refused_even_if_it_exists(tmp_path, value):
+    outside = tmp_path / "outside.bin"
+    np.zeros(6, np.float32).tofile(outside)
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    (folder / "link.bin").symlink_to(outside)
+    path = write(folder, [add_case(input_desc=[tensor("x1", value=value.format(outside=outside)), tensor("x2")])])
+    with pytest.raises(CaseFileError, match=r": case T: input_desc\[0\]\.value: expected a \.bin file inside the "
+                                            r"case file's folder"):
+        msopst.load_msopst_cases(path)
 
 
 def test_more_than_1000_top_level_cases_is_refused_before_expansion(tmp_path):

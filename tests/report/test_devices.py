@@ -2,10 +2,11 @@
 
 import json
 import textwrap
+import time
 
 import pytest
 
-from aclcts.pytest_plugin.sharding import device_for, parse_devices
+from aclcts.pytest_plugin.sharding import MAX_DEVICE_ID, device_for, parse_devices
 
 ON_DEVICE = textwrap.dedent("""
     import pytest
@@ -32,6 +33,23 @@ def test_bad_device_lists_are_refused_with_what_was_expected(text, message):
     with pytest.raises(ValueError) as caught:
         parse_devices(text)
     assert str(caught.value).startswith(f"--devices={text}: ") and message in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["0-999999999999", "64", "0-64", "1," + "9" * 5000, "0-" + "9" * 100000])
+def test_device_ids_beyond_the_limit_are_refused_before_any_list_is_built(text):
+    with pytest.raises(ValueError) as caught:
+        parse_devices(text)
+    assert f"expected ids 0..{MAX_DEVICE_ID}" in str(caught.value) and len(str(caught.value)) < 300
+
+
+def test_a_huge_device_range_is_a_one_line_usage_error_at_once(pytester):
+    pytester.makepyfile(test_x="def test_x():\n    pass\n")
+    started = time.monotonic()
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", "--devices=0-999999999999")
+    assert time.monotonic() - started < 30
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--devices=0-999999999999: 0-999999999999 goes beyond device 63; expected ids 0..63"])
+    assert "Traceback" not in result.stderr.str() and "MemoryError" not in result.stderr.str()
 
 
 def test_workers_cycle_through_the_devices_and_a_serial_run_takes_the_first():

@@ -61,7 +61,8 @@ def test_shard_spellings(text, expected):
     assert parse_shard(text) == expected
 
 
-@pytest.mark.parametrize("text", ["0/3", "4/3", "1/0", "a/b", "2", "1/2/3", ""])
+@pytest.mark.parametrize("text", ["0/3", "4/3", "1/0", "a/b", "2", "1/2/3", "", "1/99999999999999999999",
+                                  "1/" + "9" * 5000])
 def test_a_bad_shard_is_a_one_line_usage_error(pytester, text):
     pytester.makepyfile(test_x="def test_x():\n    pass\n")
     result = run(pytester, f"--shard={text}")

@@ -3,7 +3,8 @@
 Seeds are the repository's real files (case files, the examples' single-op JSON, the example expectations, the CANN
 9.0 error-code table, a small report, simulator models), mutated by byte flips, truncation, inserted bytes, invalid
 UTF-8, a duplicated key and deep nesting, or by one value replaced with a random one or removed; fully random YAML and
-JSON structures come beside them. The number of
+JSON structures come beside them; msopst case files are mutated the same way, and --devices, --shard and the shard
+engines' variables get text of digits and separators. The number of
 inputs per loader is the hypothesis profile's max_examples times FACTOR (the `ci` profile: a few seconds in all), or
 ACLCTS_FUZZ_EXAMPLES when set, e.g. ACLCTS_FUZZ_EXAMPLES=2000 for 12,000 inputs over the six loaders. The `ci`
 profile derandomizes, so a long run explores new inputs only under another profile and seed:
@@ -20,15 +21,18 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from aclcts.atc.parser import SingleOpFileError, parse_singleop, read_singleop_text
 from aclcts.cases import CaseFileError, expand_file
 from aclcts.cases import strategies  # noqa: F401  (registers and loads the profiles: `ci` unless one is chosen)
+from aclcts.cases.msopst import load_msopst_cases
 from aclcts.core.error_codes import ErrorCodesError, load_error_codes
 from aclcts.core.opmodel import ModelFormatError, OpModel
 from aclcts.pytest_plugin.expectations import ExpectationsError, load_expectations
+from aclcts.pytest_plugin.sharding import (MAX_DEVICE_ID, MAX_SHARDS, parse_devices, parse_shard,
+                                           shard_from_environment)
 from aclcts.report.records import ReportError, encode, read_report
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -46,6 +50,8 @@ FUZZ = settings(max_examples=_examples())
 
 CASE_SEEDS = [p.read_bytes() for p in sorted(ROOT.glob("cases/**/*.yaml"))]
 JSON_SEEDS = [p.read_bytes() for p in sorted(ROOT.glob("tests/examples/data/*.json"))]
+MSOPST_DATA = ROOT / "tests" / "msopst" / "data"
+MSOPST_SEEDS = [p.read_bytes() for p in sorted(MSOPST_DATA.glob("*.json"))]
 EXPECTATION_SEEDS = [(ROOT / "expectations" / "example.yaml").read_bytes()]
 ERROR_CODE_SEEDS = [(ROOT / "error-codes" / "cann-9.0.yaml").read_bytes()]
 REPORT_SEEDS = [b"".join(encode(r) for r in [
@@ -215,3 +221,65 @@ def test_report_lines(scratch: Path, data: bytes) -> None:
     lambda body: MODEL_SEEDS[0][:12] + len(body).to_bytes(8, "little") + body))
 def test_model_files(data: bytes) -> None:
     _ends_in(ModelFormatError, lambda: OpModel.from_bytes(data))
+
+
+#: The msopst loader draws fuzz sub-cases with hypothesis itself, so its test nests one @given in another.
+@settings(FUZZ, suppress_health_check=[HealthCheck.nested_given])
+@given(data=_inputs(MSOPST_SEEDS, "json"))
+def test_msopst_case_files(msopst_scratch: Path, data: bytes) -> None:
+    path = _written(msopst_scratch, "st_case.json", data)
+    _ends_in(CaseFileError, lambda: load_msopst_cases(str(path)), path)
+
+
+@pytest.fixture(scope="module")
+def msopst_scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the example msopst files' golden modules and .bin values, for each example's case file."""
+    folder = tmp_path_factory.mktemp("msopst-fuzz")
+    for source in MSOPST_DATA.iterdir():
+        if source.suffix in (".py", ".bin"):
+            (folder / source.name).write_bytes(source.read_bytes())
+    return folder
+
+
+#: Text that looks like a --devices or --shard value: digits (some very long), separators and a little else.
+_SPEC_TEXT = st.lists(st.sampled_from(["0", "7", "63", "64", "1" * 30, "-", ",", "/", " ", "a", "", "99999999999"])
+                      | st.text(max_size=3), max_size=8).map("".join)
+
+
+@FUZZ
+@given(text=_SPEC_TEXT)
+def test_device_lists(text: str) -> None:
+    try:
+        devices = parse_devices(text)
+    except ValueError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("--devices=")
+        return
+    assert devices and len(devices) == len(set(devices)) and all(0 <= d <= MAX_DEVICE_ID for d in devices)
+
+
+@FUZZ
+@given(text=_SPEC_TEXT)
+def test_shard_specs(text: str) -> None:
+    try:
+        k, n = parse_shard(text)
+    except ValueError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("--shard=")
+        return
+    assert 1 <= k <= n <= MAX_SHARDS
+
+
+_ENGINE_NAMES = st.sampled_from(["CI_NODE_INDEX", "CI_NODE_TOTAL", "JOB_COMPLETION_INDEX", "ACLCTS_SHARD_COUNT",
+                                 "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_COUNT",
+                                 "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_STEP"])
+
+
+@FUZZ
+@given(environ=st.dictionaries(_ENGINE_NAMES, _SPEC_TEXT, max_size=6),
+       count=st.none() | st.integers(-5, 2 ** 40))
+def test_shard_environments(environ: dict[str, str], count: int | None) -> None:
+    try:
+        found = shard_from_environment(environ, count)
+    except ValueError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("--shard=auto: ")
+        return
+    assert 1 <= found.k <= found.n

@@ -1,6 +1,7 @@
 """Whole-run problems are one usage line, exit 4, serially and under -n 2: a backend factory that raises, a device id
 beyond the device count, an unknown simulator fault name, an unknown hypothesis profile, an empty or missing input
-folder, a case ATC refuses (issue 22, scope 5)."""
+folder, a case ATC refuses (issue 22, scope 5); a backend module calling sys.exit, ACLCTS_HYPOTHESIS_PROFILE or
+ACLCTS_IMPORT_TIMEOUT naming nothing usable, device and shard counts beyond any farm (issue 37)."""
 
 import pytest
 from add_case import ADD_CASE
@@ -15,7 +16,8 @@ def project(pytester):
     pytester.makefile(".yaml", **{"cases/add": ADD_CASE})
     pytester.makepyfile(test_x="def test_x(acl):\n    pass\n",
                         raising_factory="def make():\n    raise RuntimeError('no driver in this container')\n",
-                        raising_module="raise OSError('libascendcl.so: cannot open shared object file')\n")
+                        raising_module="raise OSError('libascendcl.so: cannot open shared object file')\n",
+                        exiting_module="import sys\nsys.exit(2)\n")
     (pytester.path / "empty").mkdir()
     (pytester.path / "notes").mkdir()
     (pytester.path / "notes" / "README.txt").write_text("no case file here\n")
@@ -40,6 +42,15 @@ PROBLEMS = {
     "unknown fault name": ([], {"ACLCTS_SIM_FAULTS": "no_such_fault"}, ["ACLCTS_SIM_FAULTS", "no_such_fault"]),
     "unknown hypothesis profile": (["--hypothesis-profile=no_such_profile"], {}, ["--hypothesis-profile",
                                                                                   "no_such_profile"]),
+    "unknown hypothesis profile variable": ([], {"ACLCTS_HYPOTHESIS_PROFILE": "nope"}, ["ACLCTS_HYPOTHESIS_PROFILE",
+                                                                                      "'nope'", "expected one of"]),
+    "module calls sys.exit at import": (["--backend=exiting_module:acl"], {}, ["--backend=exiting_module:acl",
+                                                                               "called sys.exit(2)"]),
+    "device range beyond any host": (["--devices=0-999999999999"], {}, ["--devices=0-999999999999",
+                                                                         "expected ids 0..63"]),
+    "shard count too large": (["--shard=1/99999999999999999999"], {}, ["--shard=1/99999999999999999999",
+                                                                        "expected 1 <= K <= N"]),
+    "bad import timeout": ([], {"ACLCTS_IMPORT_TIMEOUT": "soon"}, ["ACLCTS_IMPORT_TIMEOUT='soon'"]),
     "empty cases folder": (["--cases", "empty"], {}, ["--cases empty", "no case file"]),
     "cases folder without a case file": (["--cases", "notes"], {}, ["--cases notes", "no case file"]),
     "missing cases folder": (["--cases", "missing"], {}, ["missing", "no such case file or folder"]),
