@@ -35,14 +35,20 @@ def repository_root(start: Path) -> Path:
     return Path(done.stdout.strip())
 
 
-def slowest_tests(folder: Path, count: int = SLOWEST) -> list[tuple[str, float]]:
-    """(test id, seconds) of the count slowest test cases in the JUnit XML files of folder, slowest first."""
-    found: list[tuple[str, float]] = []
+def junit_cases(folder: Path) -> list[tuple[str, float, bool]]:
+    """(test id, seconds, failed or errored) of every test case in the JUnit XML files of folder."""
+    found: list[tuple[str, float, bool]] = []
     for path in sorted(folder.glob("*.xml")):
         for case in ElementTree.parse(path).iter("testcase"):
-            name = f"{case.get('classname', '')}::{case.get('name', '')}"
-            found.append((f"{path.stem}: {name}", float(case.get("time") or 0.0)))
-    return sorted(found, key=lambda item: -item[1])[:count]
+            name = f"{path.stem}: {case.get('classname', '')}::{case.get('name', '')}"
+            failed = case.find("failure") is not None or case.find("error") is not None
+            found.append((name, float(case.get("time") or 0.0), failed))
+    return found
+
+
+def slowest_tests(folder: Path, count: int = SLOWEST) -> list[tuple[str, float]]:
+    """(test id, seconds) of the count slowest test cases in the JUnit XML files of folder, slowest first."""
+    return sorted(((name, seconds) for name, seconds, _ in junit_cases(folder)), key=lambda item: -item[1])[:count]
 
 
 def run_ci(clone: Path, junit: Path, log: Path) -> tuple[int, list[tuple[str, int]], float]:
@@ -81,6 +87,9 @@ def ci_rows(root: Path, clone_ops: int) -> Iterator[tuple[str, float, str]]:
         yield "ci: exit status", status, ""
         for test_id, seconds in slowest_tests(junit):
             yield f"slowest: {test_id}", seconds, "s"
+        for test_id, seconds, failed in junit_cases(junit):
+            if failed:
+                yield f"failed: {test_id}", seconds, "s"
         if status != 0:
             lines = log.read_text(encoding="utf-8").splitlines()[-TAIL:]
             raise CiRunError(".ci/run failed; its last lines:\n" + "\n".join(lines))

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from aclcts.tools.bench_ci import _PART, slowest_tests
+from aclcts.tools.bench_ci import _PART, junit_cases, slowest_tests
 from aclcts.tools.op_clones import CASES_FOLDER, add_clones, sources
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 JUNIT = """<testsuites><testsuite name="pytest">
 <testcase classname="tests.a" name="test_fast" time="0.5"/>
 <testcase classname="tests.b" name="test_slow" time="12.25"/>
-<testcase classname="tests.c" name="test_middle" time="3"/>
+<testcase classname="tests.c" name="test_middle" time="3"><failure message="boom"/></testcase>
 </testsuite></testsuites>"""
 
 
@@ -25,6 +25,8 @@ def test_the_slowest_tests_come_first_from_every_junit_file(tmp_path):
     assert slowest_tests(tmp_path, 3) == [("user: tests.b::test_slower", 20.0),
                                           ("developer: tests.b::test_slow", 12.25),
                                           ("developer: tests.c::test_middle", 3.0)]
+    assert [name for name, _, failed in junit_cases(tmp_path) if failed] == ["developer: tests.c::test_middle",
+                                                                            "user: tests.c::test_middle"]
 
 
 def test_ci_run_ends_each_part_with_a_line_the_benchmark_reads():
