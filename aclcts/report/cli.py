@@ -7,7 +7,9 @@ import importlib
 import json
 import os
 import sys
+from pathlib import Path
 
+from aclcts.core.outputs import target_problem
 from aclcts.report.diff import (
     DEFAULT_FLOOR,
     DEFAULT_THRESHOLD,
@@ -105,6 +107,11 @@ def _check_paths(args: argparse.Namespace) -> None:
         raise ReportError("--allure DIR... and --allure-out DIR go together")
     if bool(args.junit) != bool(args.junit_out):
         raise ReportError("--junit XML... and --junit-out XML go together")
+    for option, out, kind in (("-o", args.output, "file"), ("--junit-out", args.junit_out, "file"),
+                              ("--allure-out", args.allure_out, "folder")):
+        problem = target_problem(Path(out), kind) if out is not None else None
+        if problem:
+            raise ReportError(f"{option} {out}: {problem}")
     for option, out, inputs in (("-o", args.output, args.reports), ("--junit-out", args.junit_out, args.junit)):
         for index, path in enumerate(inputs):
             if out is not None and _same_file(out, path):
