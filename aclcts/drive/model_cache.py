@@ -208,6 +208,9 @@ def cached_models(elements: list[dict], soc: str, root: Path,
         except OSError:
             pass
         return entry / "models"
+    if problem != "absent" and not _made_here(entry):
+        raise ModelCacheError(f"model cache {root}: {entry} is there and was not made by aclcts (it holds no "
+                              f"{OWNER_FILE}); it is left as it is: remove it or choose another cache")
     if problem != "absent":
         warnings.warn(ModelCacheWarning(f"model cache entry {entry}: {problem}; compiling it again"), stacklevel=2)
     try:
@@ -219,9 +222,6 @@ def cached_models(elements: list[dict], soc: str, root: Path,
         models = compile_into(elements, build, soc)
         write_atomically(build / MARKER, _index(models, soc))
         if _problem(entry) not in (None, "absent"):
-            if not _made_here(entry):
-                raise ModelCacheError(f"model cache {root}: {entry} is there and was not made by aclcts (it holds no "
-                                      f"{OWNER_FILE}); it is left as it is: remove it or choose another cache")
             _discard(entry, root)
         try:
             os.rename(build, entry)
