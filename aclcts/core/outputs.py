@@ -77,6 +77,8 @@ def target_problem(path: Path, kind: str = "file") -> str | None:
         found = _existing(path)
     except OSError as exc:
         return f"cannot be examined ({exc.strerror})"
+    if found is None and os.path.islink(path):
+        return f"is a symbolic link to a missing {kind} ({os.readlink(path)}), expected a {kind} or a new name"
     if found is None:
         return _folder_problem(path.parent)
     if kind == "folder":

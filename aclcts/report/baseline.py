@@ -20,7 +20,7 @@ from pathlib import Path
 
 from aclcts.core.dates import iso_date
 from aclcts.core.files import refuse_special
-from aclcts.core.outputs import target_problem
+from aclcts.core.outputs import same_path, target_problem
 from aclcts.report.completeness import incomplete_reason
 from aclcts.report.ops import op_of
 from aclcts.report.records import FAILING, Report, ReportError, read_report
@@ -209,7 +209,7 @@ def run(args: argparse.Namespace, today: datetime.date) -> str:
     if args.expires < today:
         raise UsageProblem(f"--expires {args.expires}: expected today ({today}) or a later date")
     output = Path(args.output)
-    if output.resolve() == Path(args.run).resolve():
+    if same_path(output, Path(args.run)):
         raise UsageProblem(f"-o {output}: is the run report itself, expected another file")
     problem = target_problem(output)
     if problem:
