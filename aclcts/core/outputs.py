@@ -174,6 +174,7 @@ class OutputLock:
         """Take the lock, or OutputError naming the run (pid, host, start) that holds it."""
         while True:
             try:
+                self.path.parent.mkdir(mode=folder_mode(), parents=True, exist_ok=True)
                 fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, file_mode())
             except OSError as exc:
                 raise OutputError(f"{self.option}: cannot create the lock file {self.path} ({exc.strerror})") \
