@@ -109,8 +109,9 @@ def check_targets(targets: Iterable[Target], inputs: Iterable[Path]) -> None:
             raise OutputError(f"{target.option}: {target.path} {problem}")
         clash = next((path for path in inputs if same_path(target.path, path)), None)
         if clash is not None:
-            raise OutputError(f"{target.option}: {target.path} is an input of this run ({clash}); expected a path "
-                              "that no input uses (aclcts never overwrites its inputs)")
+            same = "" if os.path.abspath(clash) == os.path.abspath(target.path) else f" ({clash})"
+            raise OutputError(f"{target.option}: {target.path} is an input of this run{same}; expected a path that "
+                              "no input uses (aclcts never overwrites its inputs)")
         other = next((t for t in targets[:index] if same_path(target.path, t.path)), None)
         if other is not None:
             raise OutputError(f"{target.option}: {target.path} is also the output of {other.option}; expected a "

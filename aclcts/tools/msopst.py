@@ -117,8 +117,6 @@ def convert(source: str, out: Path) -> list[str]:
     problem = target_problem(out, "file" if single else "folder")
     if problem:
         raise OutputError(f"-o {out}: {problem}")
-    if same_path(out, Path(source)):
-        raise OutputError(f"-o {out}: is the msopst case file being converted; expected another path")
     folder.mkdir(parents=True, exist_ok=True)
     module = _module_name(source)
     attrs: list[tuple[str, str]] = []
