@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 import tempfile
 from pathlib import Path
 
@@ -56,13 +58,36 @@ def unsafe_name(name: str) -> str | None:
     return None
 
 
+def describe_mode(mode: int) -> str:
+    """What a file of this st_mode is, as a noun phrase ("a folder", "a character device", ...)."""
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISREG, "a regular file")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def refuse_special(path: Path) -> None:
+    """OSError if path exists (through symbolic links) and is not a regular file: aclcts replaces only those."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    if not stat.S_ISREG(mode):
+        raise OSError(errno.EEXIST, f"{path} is {describe_mode(mode)}, not a regular file (aclcts replaces only "
+                                    "regular files)", str(path))
+
+
 def write_atomically(path: Path, data: bytes, *, durable: bool = False, mode: int | None = None) -> None:
     """Replace path with data through a temporary file in the same folder and a rename; the mode follows the umask.
 
     A reader (and a process killed at any moment) sees the old file or the new one, never a part. `durable` also
     flushes the data to the disk before the rename, so that a power cut cannot leave the new name with no data.
     `mode` (default: file_mode()) spares a caller writing many files reading the umask for each.
+    OSError (refuse_special) if path is there and is not a regular file.
     """
+    refuse_special(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:

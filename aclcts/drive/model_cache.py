@@ -1,4 +1,9 @@
-"""The compiled-model cache: a case library's op models compiled once per library, SoC and aclcts source, then reused."""
+"""The compiled-model cache: a case library's op models compiled once per library, SoC and aclcts source, then reused.
+
+The cache folder may hold other things: aclcts removes only the folders it made there (they hold
+aclcts.core.outputs.OWNER_FILE, or an entry's index from before owner files), and removes an entry by renaming it
+out of the way first, so that another run sees a whole entry or none.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ from typing import Callable
 
 import aclcts
 from aclcts.core.files import folder_mode, write_atomically
+from aclcts.core.outputs import OWNER_FILE
 
 #: Entries unused for this long are removed when another entry is added.
 MAX_AGE_DAYS = 14
@@ -129,7 +135,22 @@ def _builder_gone(name: str) -> bool:
 
 
 def _stale_build(path: Path, age: float) -> bool:
-    return path.name.startswith(BUILD_PREFIX) and (age > STALE_BUILD_MINUTES * 60 or _builder_gone(path.name))
+    return (path.name.startswith(BUILD_PREFIX) and (age > STALE_BUILD_MINUTES * 60 or _builder_gone(path.name))
+            and (_made_here(path) or _empty_folder(path)))
+
+
+def _made_here(path: Path) -> bool:
+    """Whether path is a folder this cache made: a real folder holding OWNER_FILE (or, from before, an index)."""
+    if path.is_symlink() or not path.is_dir():
+        return False
+    return (path / OWNER_FILE).is_file() or (path / MARKER).is_file()
+
+
+def _empty_folder(path: Path) -> bool:
+    try:
+        return not path.is_symlink() and path.is_dir() and not os.listdir(path)
+    except OSError:
+        return False
 
 
 def remove_stale_builds(root: Path, now: float | None = None) -> list[Path]:
@@ -153,8 +174,10 @@ def remove_stale_builds(root: Path, now: float | None = None) -> list[Path]:
 
 
 def _make_build(root: Path) -> Path:
+    """A new build folder, marked as the cache's own (the mark goes with it when it becomes an entry)."""
     build = Path(tempfile.mkdtemp(prefix=_build_prefix(), dir=root))
     os.chmod(build, folder_mode())
+    (build / OWNER_FILE).touch()
     return build
 
 
@@ -185,6 +208,9 @@ def cached_models(elements: list[dict], soc: str, root: Path,
         except OSError:
             pass
         return entry / "models"
+    if problem != "absent" and not _made_here(entry):
+        raise ModelCacheError(f"model cache {root}: {entry} is there and was not made by aclcts (it holds no "
+                              f"{OWNER_FILE}); it is left as it is: remove it or choose another cache")
     if problem != "absent":
         warnings.warn(ModelCacheWarning(f"model cache entry {entry}: {problem}; compiling it again"), stacklevel=2)
     try:
@@ -211,7 +237,8 @@ def cached_models(elements: list[dict], soc: str, root: Path,
 
 
 def prune(root: Path, keep: Path, now: float | None = None) -> list[Path]:
-    """Remove entries unused for MAX_AGE_DAYS, the least recently used beyond MAX_ENTRIES, and stale builds."""
+    """Remove entries unused for MAX_AGE_DAYS, the least recently used beyond MAX_ENTRIES, and stale builds; only
+    folders the cache made count (anything else in the folder is left as it is)."""
     now = time.time() if now is None else now
     entries = []
     for path in root.iterdir():
@@ -222,11 +249,14 @@ def prune(root: Path, keep: Path, now: float | None = None) -> list[Path]:
         if path.name.startswith(BUILD_PREFIX):
             if _stale_build(path, age):
                 entries.append((float("inf"), path))
-        elif path != keep:
+        elif path != keep and _made_here(path):
             entries.append((age, path))
     entries.sort()
     doomed = [path for rank, (age, path) in enumerate(entries)
               if age > MAX_AGE_DAYS * 86400 or rank >= MAX_ENTRIES - 1]
     for path in doomed:
-        shutil.rmtree(path, ignore_errors=True)
+        if path.name.startswith(BUILD_PREFIX):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            _discard(path, root)
     return doomed

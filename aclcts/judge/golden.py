@@ -220,8 +220,11 @@ def _holds(path: Path, folder: Path, digest: str) -> bool:
 
 
 def _remove_unlisted(folder: Path, listed: set[str]) -> None:
-    """Remove the .npz files the manifest does not list and temporary files of killed writers (ignored if left)."""
+    """Remove the .npz files the manifest does not list and temporary files of killed writers (ignored if left); only
+    regular files (a folder, FIFO, device or symbolic link of that name is left as it is)."""
     for path in folder.iterdir():
+        if path.is_symlink() or not path.is_file():
+            continue
         if (path.suffix == ".npz" and path.name not in listed) or _TEMPORARY.fullmatch(path.name):
             try:
                 path.unlink()

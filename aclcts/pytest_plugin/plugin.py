@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from aclcts.pytest_plugin import reproduce, tuning
+from aclcts.pytest_plugin import reproduce, run_outputs, tuning
 from aclcts.pytest_plugin.failures import FailureSummary, op_of
 from aclcts.pytest_plugin.library import outside, referenced_modules
 from aclcts.pytest_plugin.markers import CONCERNS, STEPS
@@ -34,8 +34,9 @@ EXTENSIONS: tuple[str, ...] = (
 )
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    """The aclcts command-line options."""
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    """The aclcts command-line options; the check of the run's outputs, which goes before every other plugin's set-up."""
+    pluginmanager.register(run_outputs, "aclcts-outputs")
     group = parser.getgroup("aclcts", "pyacl conformance (aclcts)")
     group.addoption("--backend", default="sim", help="sim (default), npu (the real pyacl) or MODULE:ATTR")
     group.addoption("--device-id", type=int, default=0, help="device to run on (default 0)")

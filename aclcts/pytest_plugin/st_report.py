@@ -11,8 +11,8 @@ The data files are written by the test process that compared the case, as the te
 never travel to the controller, only their paths): the inputs, the references and the outputs of the first execution
 of the first test that compared the case, raw little-endian (`ndarray.tofile`) under msopst's names in
 `<report stem>_data/<case>/`, which appears whole (a folder renamed into place; a later test of the case finds it
-there and keeps it; the controller removes a previous run's folder first). The st_case_info names them by absolute
-path, as msopst does.
+there and keeps it; the controller removes a previous run's folder first, and only if aclcts made it: the folder holds
+aclcts.core.outputs.OWNER_FILE). The st_case_info names them by absolute path, as msopst does.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import pytest
 
 from aclcts.core.files import folder_mode, unsafe_name, write_atomically
 from aclcts.pytest_plugin.library import selected_case
+from aclcts.core.outputs import OutputError, create_owned, remove_owned
 
 if TYPE_CHECKING:
     import numpy as np
@@ -70,7 +71,13 @@ def configure(config: pytest.Config) -> None:
     except OSError as exc:
         raise pytest.UsageError(f"--st-report={path}: cannot create the folder {report.parent} "
                                 f"({exc.strerror or exc})") from None
-    shutil.rmtree(data_folder(report), ignore_errors=True)
+    try:
+        remove_owned(data_folder(report), f"--st-report={path}")
+    except OutputError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    except OSError as exc:
+        raise pytest.UsageError(f"--st-report={path}: cannot remove the previous run's {data_folder(report)} "
+                                f"({exc.strerror})") from None
     config.pluginmanager.register(StReporter(config, report), "aclcts-st-report")
 
 
@@ -155,7 +162,10 @@ def case_data(folder: Path, case: Case, params: dict[str, Any], compared: list[J
     if size > DATA_LIMIT:
         return {"note": f"data files not written: {size:,} bytes for this case, above the limit of {DATA_LIMIT:,} "
                         "bytes (DATA_LIMIT)"}
-    folder.mkdir(mode=folder_mode(), parents=True, exist_ok=True)
+    try:
+        create_owned(folder)
+    except OutputError as exc:
+        return {"note": f"data files not written: {exc}"}
     target = folder / case.id
     _write_once(target, {path: array for kind in files.values() for path, array in kind.items()})
     return {"input_data_path": str(target), "expect_data_paths": [str(target / f) for f in files["expect"]],

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aclcts.core.dates import iso_date
+from aclcts.core.files import refuse_special
+from aclcts.core.outputs import same_path, target_problem
 from aclcts.report.completeness import incomplete_reason
 from aclcts.report.ops import op_of
 from aclcts.report.records import FAILING, Report, ReportError, read_report
@@ -190,6 +192,7 @@ def _parser() -> argparse.ArgumentParser:
 def _write(path: Path, text: str) -> None:
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
+        refuse_special(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, path)
@@ -206,10 +209,11 @@ def run(args: argparse.Namespace, today: datetime.date) -> str:
     if args.expires < today:
         raise UsageProblem(f"--expires {args.expires}: expected today ({today}) or a later date")
     output = Path(args.output)
-    if output.resolve() == Path(args.run).resolve():
+    if same_path(output, Path(args.run)):
         raise UsageProblem(f"-o {output}: is the run report itself, expected another file")
-    if output.is_dir():
-        raise UsageProblem(f"-o {output}: is a folder, expected a file")
+    problem = target_problem(output)
+    if problem:
+        raise UsageProblem(f"-o {output}: {problem}")
     if output.exists() and not args.force:
         raise UsageProblem(f"-o {output}: the file exists; give --force to overwrite it")
     report = read_report(args.run)

@@ -7,7 +7,9 @@ import importlib
 import json
 import os
 import sys
+from pathlib import Path
 
+from aclcts.core.outputs import same_path, target_problem
 from aclcts.report.diff import (
     DEFAULT_FLOOR,
     DEFAULT_THRESHOLD,
@@ -98,22 +100,23 @@ def _diff(args: argparse.Namespace) -> int:
     return status
 
 
-def _same_file(one: str, other: str) -> bool:
-    return os.path.realpath(one) == os.path.realpath(other)
-
-
 def _check_paths(args: argparse.Namespace) -> None:
     """Raise ReportError if an output is also an input, or an input is given twice."""
     if bool(args.allure) != bool(args.allure_out):
         raise ReportError("--allure DIR... and --allure-out DIR go together")
     if bool(args.junit) != bool(args.junit_out):
         raise ReportError("--junit XML... and --junit-out XML go together")
+    for option, out, kind in (("-o", args.output, "file"), ("--junit-out", args.junit_out, "file"),
+                              ("--allure-out", args.allure_out, "folder")):
+        problem = target_problem(Path(out), kind) if out is not None else None
+        if problem:
+            raise ReportError(f"{option} {out}: {problem}")
     for option, out, inputs in (("-o", args.output, args.reports), ("--junit-out", args.junit_out, args.junit)):
         for index, path in enumerate(inputs):
-            if out is not None and _same_file(out, path):
+            if out is not None and same_path(Path(out), Path(path)):
                 raise ReportError(f"{option} {out} is also the input {path}; expected a new file (the inputs are "
                                   "left as they are)")
-            if any(_same_file(path, earlier) for earlier in inputs[:index]):
+            if any(same_path(Path(path), Path(earlier)) for earlier in inputs[:index]):
                 raise ReportError(f"{path} is given twice")
         if out is not None and os.path.exists(out) and not args.force:
             raise ReportError(f"{option} {out}: the file exists; give --force to overwrite it")

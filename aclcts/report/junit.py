@@ -7,6 +7,7 @@ from pathlib import Path
 
 from junitparser import JUnitXml, JUnitXmlError, TestSuite
 
+from aclcts.core.files import refuse_special
 from aclcts.report.records import ReportError
 
 
@@ -51,6 +52,7 @@ def write_junit(document: JUnitXml, out: str) -> None:
     target = Path(out)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
+        refuse_special(target)
         document.write(str(temporary))
         os.replace(temporary, target)
     except OSError as exc:

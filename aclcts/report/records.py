@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from aclcts.core.files import refuse_special
 from aclcts.core.inputs import MAX_NESTING_DEPTH, MAX_REPORT_BYTES, DuplicateKeyError, read_text, too_deep, unique_keys
 #: Record kinds in the order they appear in a report.
 KINDS = ("run", "environment", "case", "summary")
@@ -83,6 +84,10 @@ class ReportWriter:
 def write_report(path: str | os.PathLike[str], records: list[dict[str, Any]]) -> None:
     """Write a whole report atomically (a temporary file renamed over the target)."""
     target = Path(path)
+    try:
+        refuse_special(target)
+    except OSError as exc:
+        raise ReportError(f"{target}: cannot write the report: {exc.strerror}") from None
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     writer = ReportWriter(temporary)
     try:

@@ -28,6 +28,7 @@ from aclcts.cases.case import FORMAT_BY_NAME, TensorCase
 from aclcts.cases.msopst import DRAW_PREFIX, FIXED, INFO, load_msopst_cases, read_msopst
 from aclcts.core import usercode
 from aclcts.core.files import write_atomically
+from aclcts.core.outputs import OutputError, same_path, target_problem
 
 PROG = "aclcts msopst"
 HEADER = "# Converted by `aclcts msopst convert` from msopst case {file}, sub-case {name}.\n"
@@ -138,6 +139,9 @@ def convert(source: str, out: Path) -> tuple[list[str], int]:
     notes: list[str] = []
     single = out.suffix in (".yaml", ".yml") and len(cases) == 1
     folder = out.parent if single else out
+    problem = target_problem(out, "file" if single else "folder")
+    if problem:
+        raise OutputError(f"-o {out}: {problem}")
     folder.mkdir(parents=True, exist_ok=True)
     module = _module_name(source)
     attrs: list[tuple[str, str]] = []
@@ -151,12 +155,12 @@ def convert(source: str, out: Path) -> tuple[list[str], int]:
         files: dict[str, bytes] = {}
         doc = case_document(case, reference, case_notes, files)
         for name, data in files.items():
-            write_atomically(folder / name, data)
+            _write_new(folder / name, data, source)
         comments = "".join(f"# not exact: {note}\n" for note in case_notes)
         text = HEADER.format(file=os.path.basename(source), name=case.id) + comments + yaml.safe_dump(
             doc, sort_keys=False, default_flow_style=None, width=120)
         notes += case_notes
-        write_atomically(out if single else folder / f"{case.id}.yaml", text.encode())
+        _write_new(out if single else folder / f"{case.id}.yaml", text.encode(), source)
     if attrs:
         relative = _copy_source(source, folder / f"{module}_source")
         lines = [f'"""References of the case files converted from {os.path.basename(source)}: each sub-case\'s '
@@ -166,8 +170,21 @@ def convert(source: str, out: Path) -> tuple[list[str], int]:
                  f"SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), {module + '_source'!r}, "
                  f"{relative!r})", ""]
         lines += [f"{attr} = sub_case_reference(SOURCE, {name!r})" for attr, name in attrs]
-        write_atomically(folder / f"{module}.py", ("\n".join(lines) + "\n").encode())
+        _write_new(folder / f"{module}.py", ("\n".join(lines) + "\n").encode(), source)
     return notes, len(cases)
+
+
+def _write_new(path: Path, data: bytes, source: str) -> None:
+    """Write a converted file, never over the msopst case file; a file already holding exactly data (a value file
+    converted into its own folder) is left as it is."""
+    if same_path(path, Path(source)):
+        raise OutputError(f"-o: {path} is the msopst case file being converted; expected another output folder")
+    try:
+        if path.is_file() and path.read_bytes() == data:
+            return
+    except OSError:
+        pass
+    write_atomically(path, data)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -199,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         notes, written = convert(args.case_file, Path(args.output))
-    except CaseFileError as exc:
+    except (CaseFileError, OutputError) as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:

@@ -18,6 +18,7 @@ import yaml
 from aclcts.cases import expand_file
 from aclcts.cases.msopst import load_msopst_cases
 from aclcts.cases.values import draw_inputs
+from aclcts.core.outputs import OWNER_FILE
 from aclcts.report.records import read_report
 from aclcts.tools.msopst import main as msopst_main
 
@@ -233,6 +234,7 @@ def test_st_report_has_msopst_layout_field_by_field(msopst_run):
 def test_st_report_under_two_workers_has_the_same_layout_and_data_files(tmp_path):
     stale = tmp_path / "st_report_data" / "stale.bin"
     stale.parent.mkdir()
+    (stale.parent / OWNER_FILE).touch()  # an earlier run's folder (a user's is refused: tests/hardening/outputs)
     stale.write_bytes(b"from an earlier run")
     done, cases, st = run_suite(DATA, tmp_path, workers=2)
     assert done.returncode == 0, done.stdout[-3000:]

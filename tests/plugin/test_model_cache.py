@@ -7,6 +7,7 @@ import pytest
 from counting_compiler import Compiler
 
 import aclcts
+from aclcts.core.outputs import OWNER_FILE
 from aclcts.drive import model_cache
 from aclcts.atc import generate_singleop_json
 from aclcts.cases import load_cases
@@ -71,6 +72,7 @@ def test_pruning_removes_old_and_surplus_entries_and_stale_builds(tmp_path, monk
     ages = {"kept": 30 * 86400, "old": 15 * 86400, "a": 10, "b": 20, "c": 30, ".build-x": 2 * 86400, ".build-y": 60}
     for name, age in ages.items():
         (tmp_path / name).mkdir()
+        (tmp_path / name / OWNER_FILE).touch()
         os.utime(tmp_path / name, (now - age, now - age))
     removed = model_cache.prune(tmp_path, keep=tmp_path / "kept", now=now)
     assert sorted(p.name for p in removed) == [".build-x", "c", "old"]
@@ -124,5 +126,6 @@ def test_an_unwritable_cache_option_is_a_one_line_error(project, tmp_path):
     (tmp_path / "file").write_text("")
     result = _run(project, f"--model-cache={tmp_path / 'file' / 'sub'}")
     assert result.ret == 4
-    result.stderr.fnmatch_lines(["ERROR: --model-cache: model cache *file/sub: cannot create a folder there (*)"])
+    result.stderr.fnmatch_lines(["ERROR: --model-cache=*file/sub: *file/sub cannot be written: *file is a regular "
+                                 "file, not a folder"])
     assert "Traceback" not in result.stdout.str() + result.stderr.str()

@@ -151,7 +151,7 @@ def test_the_output_folder_is_made_and_an_unwritable_one_is_one_line(tmp_path, c
     (tmp_path / "file").write_text("")
     assert main([str(source), "-o", str(tmp_path / "file" / "b.yaml"), *common]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "cannot write the expectations file" in err
+    assert err.count("\n") == 1 and "is a regular file, not a folder" in err
 
 
 def test_the_output_cannot_be_the_run_report(tmp_path, capsys):
