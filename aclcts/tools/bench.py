@@ -80,6 +80,7 @@ class Settings:
     cases: tuple[str, ...]
     clone_ops: int = 0
     ops: int = 100_000
+    keep: str = ""
 
     @property
     def small_calls(self) -> int:
@@ -467,7 +468,8 @@ MAX_OPS = 1_000_000
 def ci_figures(settings: Settings) -> Iterator[Row]:
     """.ci/run on a fresh clone of this checkout's HEAD: each part's wall time and the slowest tests."""
     try:
-        for figure, value, unit in bench_ci.ci_rows(bench_ci.repository_root(Path.cwd()), settings.clone_ops):
+        keep = Path(settings.keep) if settings.keep else None
+        for figure, value, unit in bench_ci.ci_rows(bench_ci.repository_root(Path.cwd()), settings.clone_ops, keep):
             yield Row(figure, value, unit)
     except bench_ci.CiRunError as exc:
         raise BenchError(str(exc)) from None
@@ -490,6 +492,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--clone-ops", type=int, default=0, metavar="N",
                         help="ci: add N op types to the clone's library, each a copy of an existing op's prototype, "
                              "reference, kernel and case file (a scale experiment)")
+    parser.add_argument("--keep", default="", metavar="DIR",
+                        help="ci: a new folder to keep the run's JUnit XML files and its output (ci.log) in")
     return parser
 
 
@@ -510,7 +514,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: error: --clone-ops={args.clone_ops}: expected a count of 0 or more, with the ci benchmark",
               file=sys.stderr)
         return 2
-    settings = Settings(args.quick, tuple(args.cases), args.clone_ops, args.ops)
+    settings = Settings(args.quick, tuple(args.cases), args.clone_ops, args.ops, args.keep)
     try:
         _library(settings)
     except CaseFileError as exc:

@@ -69,15 +69,20 @@ def run_ci(clone: Path, junit: Path, log: Path) -> tuple[int, list[tuple[str, in
     return status, parts, time.monotonic() - started
 
 
-def ci_rows(root: Path, clone_ops: int) -> Iterator[tuple[str, float, str]]:
-    """(figure, value, unit) rows of one .ci/run on a fresh clone of root's HEAD, each yielded as soon as known."""
+def ci_rows(root: Path, clone_ops: int, keep: Path | None = None) -> Iterator[tuple[str, float, str]]:
+    """(figure, value, unit) rows of one .ci/run on a fresh clone of root's HEAD, each yielded as soon as known; keep,
+    a new folder, receives the run's JUnit XML files and its output (ci.log)."""
+    if keep is not None and keep.exists():
+        raise CiRunError(f"--keep {keep}: it exists; expected a new folder for the JUnit files and the log")
     with tempfile.TemporaryDirectory(prefix="aclcts-bench-ci-") as scratch:
-        clone, junit, log = Path(scratch) / "repo", Path(scratch) / "junit", Path(scratch) / "ci.log"
+        clone = Path(scratch) / "repo"
+        junit = keep if keep is not None else Path(scratch) / "junit"
+        log = junit / "ci.log"
         done = subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(root), str(clone)],
                               capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise CiRunError(f"git clone {root}: {done.stderr.strip()}")
-        junit.mkdir()
+        junit.mkdir(parents=True)
         if clone_ops:
             yield "cloned op types added to the library", len(add_clones(clone, clone_ops)), "op types"
         status, parts, wall = run_ci(clone, junit, log)

@@ -154,17 +154,23 @@ RULES: tuple[Rule, ...] = (
          "that exists, or a requirement the installed version meets"),
     Rule(r"^(npx|npm|allure) ", "skip",
          "Allure's report generator is an npm package that needs Java; neither is installed for the tests"),
-    Rule(r"--report=build/(base|new)\.jsonl", "rewrite",
-         "README's comparison of a clean and a faulted run: both run over the ops its two faults change (Add, Exp), "
-         "so that the diff that follows shows the new failures and the drift README names",
-         lambda words, copy: [[*words, "--ops=Add,Exp"]]),
-    Rule(r"^(\S+=\S+ )*pytest conformance/(?!\S)(?!.*( -k | -m |--cases|--report=build/(base|new)\.jsonl))", "rewrite",
-         "a whole-suite run: over the smoke selection (--smoke: the step tests and one case per family and kind), so "
-         "that this test's time does not grow with the case library; CI's `pytest conformance/` runs the whole library",
+    Rule(r"^pytest conformance/$", "rewrite",
+         "the Quickstart's whole suite, the one whole-suite run of this test: over the smoke selection (--smoke: every "
+         "step test and one case per family and kind), so that this test's time does not grow with the case library; "
+         "CI's own `pytest conformance/` runs the whole library",
          lambda words, copy: [[*words, "--smoke"]]),
+    Rule(r"--report=build/(base|new)\.jsonl", "rewrite",
+         "README's comparison of a clean and a faulted run: both over the execute_v2 tests of the ops its two faults "
+         "change (Add, Exp), so that the diff that follows shows the new failures and the drift README names",
+         lambda words, copy: [[*_one_module(words), "--ops=Add,Exp"]]),
+    Rule(r"^(\S+=\S+ )*pytest conformance/ (?!.*(-k |-m |--cases|--report=build/(base|new)\.jsonl))", "rewrite",
+         "another whole-suite run: its options and outputs are what this command shows, so it runs over the "
+         "execute_v2 tests of the smoke selection (the Quickstart's command above runs every step test once)",
+         lambda words, copy: [[*_one_module(words), "--smoke"]]),
     Rule(r"(?s)^aclcts sim run -- sh -c .*pytest conformance/", "rewrite",
-         "the NPU host rehearsal's whole-suite run: over the smoke selection, as the other whole-suite runs",
-         lambda words, copy: [["PYTEST_ADDOPTS=--smoke", *words]]),
+         "the NPU host rehearsal's whole-suite run: over the execute tests of the smoke selection, as the other "
+         "whole-suite runs (tests/npu_path runs the same block over every step test)",
+         lambda words, copy: [["PYTEST_ADDOPTS=--smoke -m execute", *words]]),
     Rule(r"^pytest -n 2$", "rewrite",
          "the project's own tests, of which this doc test is one: running them here would run it again; CI runs "
          "them (.ci/run); collecting them checks the command",
@@ -233,6 +239,11 @@ def _replace_pair(words: list[str], old: tuple[str, str], new: tuple[str, str]) 
         if (out[i], out[i + 1]) == old:
             out[i:i + 2] = new
     return out
+
+
+def _one_module(words: list[str]) -> list[str]:
+    """The words with conformance/test_execute.py in place of the whole suite folder."""
+    return ["conformance/test_execute.py" if word == "conformance/" else word for word in words]
 
 
 def _cases(words: list[str], path: str) -> list[str]:
