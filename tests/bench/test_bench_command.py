@@ -79,7 +79,7 @@ def test_unknown_suite_is_a_one_line_error(pytestconfig):
     done = bench(pytestconfig.rootpath, "runtime", "speed")
     assert done.returncode == 2
     assert done.stderr.strip() == ("aclcts bench: error: unknown suite speed; expected runtime, ops, "
-                                   "kernels, overhead, suite, atc or all")
+                                   "kernels, overhead, suite, atc, ci or all")
     assert done.stdout == ""
 
 
