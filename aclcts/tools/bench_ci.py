@@ -62,6 +62,7 @@ def run_ci(clone: Path, junit: Path, log: Path) -> tuple[int, list[tuple[str, in
         assert child.stdout is not None
         for line in child.stdout:
             sink.write(line)
+            sink.flush()
             match = _PART.match(line.rstrip("\n"))
             if match:
                 parts.append((match["name"], int(match["seconds"])))
