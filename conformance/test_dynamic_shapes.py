@@ -272,7 +272,7 @@ ELEMENTWISE_OPS = ("Add", "Mul", "Sub", "Maximum")
 
 @pytest.fixture(scope="module")
 def library(pytestconfig):
-    """The repository's case library (for the dtypes of each op)."""
+    """The case library of the run's folder (for the dtypes of each op)."""
     return load_cases([str(pytestconfig.rootpath / "cases")])
 
 
@@ -280,6 +280,8 @@ def library(pytestconfig):
 @pytest.mark.parametrize("op", ELEMENTWISE_OPS)
 @given(data=st.data())
 def test_infer_shape_broadcasts_every_case_library_dtype_like_the_reference(acl, library, op, data):
+    if not any(case.op == op for case in library):
+        pytest.skip(f"the case library has no {op} case, so no dtype of {op} to infer")
     (x1, x2), (y,) = data.draw(strategies.dtypes_for(op, library), label="dtypes")
     a, b = data.draw(strategies.broadcastable_pair(), label="shapes")
     arrays = [np.zeros(a, numpy_dtype(x1)), np.zeros(b, numpy_dtype(x2))]

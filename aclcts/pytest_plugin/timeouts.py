@@ -39,6 +39,7 @@ def limit_user_code(config: pytest.Config) -> str | None:
     limit = config.getoption("timeout", None)
     if limit:
         usercode.set_timeout(float(limit))
+        config.add_cleanup(lambda: usercode.set_timeout(None))  # a pytester session's limit ends with it
     return None
 
 

@@ -53,7 +53,7 @@ def slowest_tests(folder: Path, count: int = SLOWEST) -> list[tuple[str, float]]
 
 def run_ci(clone: Path, junit: Path, log: Path) -> tuple[int, list[tuple[str, int]], float]:
     """Run .ci/run in clone with CI=true: (exit status, (part, seconds) as it printed them, wall seconds)."""
-    env = {**os.environ, "CI": "true", "ACLCTS_CI_JUNIT_DIR": str(junit)}
+    env = {**os.environ, "CI": "true", "CI_JUNIT_DIR": str(junit)}
     parts: list[tuple[str, int]] = []
     started = time.monotonic()
     with log.open("w", encoding="utf-8") as sink:

@@ -32,6 +32,11 @@ def test_execute_v2_holds_the_run_open():
 SHARED = ["-c", str(ROOT / "pytest.ini"), "--model-cache=cache"]
 
 
+#: The tests of one run: the execute_v2 test of add.yaml's one case (a --cases run runs only its files' cases) and the
+#: holding test.
+RUN_TESTS = 2
+
+
 def start(world: Path, *args: str):
     (world / "test_holding.py").write_text(HOLDING_TEST)
     return start_suite(world, *SHARED, str(world / "test_holding.py"), *args)
@@ -65,7 +70,7 @@ def test_a_second_run_on_the_same_report_during_the_first_is_refused_naming_it(w
     (world / "release").touch()
     done = finish(first)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert_whole(world / "run.jsonl", 3)
+    assert_whole(world / "run.jsonl", RUN_TESTS)
     assert json.loads((world / "st.json").read_text())["summary"]["test case count"] == 1
     assert (world / "st_data").is_dir() and not lock_path(world / "run.jsonl").exists()
     assert_cache_intact(world / "cache")
@@ -81,7 +86,7 @@ def test_two_runs_started_together_on_the_same_report_one_runs_one_is_refused(wo
     (world / "release").touch()
     done = finish(winner)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert_whole(world / "run.jsonl", 3)
+    assert_whole(world / "run.jsonl", RUN_TESTS)
     assert_cache_intact(world / "cache")
 
 
@@ -92,5 +97,5 @@ def test_two_runs_sharing_only_the_model_cache_both_complete_with_the_cache_inta
     for index, run in enumerate(runs):
         done = finish(run)
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-        assert_whole(world / f"run{index}.jsonl", 3)
+        assert_whole(world / f"run{index}.jsonl", RUN_TESTS)
     assert_cache_intact(world / "cache")
