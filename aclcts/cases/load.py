@@ -5,8 +5,9 @@ from __future__ import annotations
 import itertools
 import logging
 import os
+import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 import numpy as np
@@ -203,16 +204,38 @@ def expand_file(source: str) -> list[Case]:
 KINDS = ("static", "dynamic", "all")
 
 
-def load_cases(paths: Iterable[str], kind: str = "static", warn: Callable[[str], None] = log.warning) -> list[Case]:
+#: The op type a YAML case file names (its top-level `op:` line).
+_OP_LINE = re.compile(rb"^op:[ \t]*[\"']?([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
+#: The op types an msopst case file names (each case's "op").
+_MSOPST_OP = re.compile(rb'"op"\s*:\s*"([^"]*)"')
+
+
+def may_hold(path: str, ops: Collection[str]) -> bool:
+    """Whether the case file at path may hold cases of one of ops, from its text alone (the op names it declares); a
+    file whose ops cannot be told this way may."""
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(MAX_YAML_BYTES)
+    except OSError:
+        return True
+    found = _MSOPST_OP.findall(text) if path.endswith(".json") else _OP_LINE.findall(text)[:1]
+    return not found or any(name.decode() in ops for name in found)
+
+
+def load_cases(paths: Iterable[str], kind: str = "static", warn: Callable[[str], None] = log.warning,
+               ops: Collection[str] | None = None) -> list[Case]:
     """The cases of one kind (static by default) of every case file under paths; ids must be unique across files.
 
-    warn receives a line for every special file skipped in a folder (case_files).
+    warn receives a line for every special file skipped in a folder (case_files). With ops, only the files that may
+    hold cases of those op types are read (may_hold), so narrowing a large library to a few ops costs little.
     """
     if kind not in KINDS:
         raise ValueError(f"kind: expected one of {', '.join(KINDS)}, got {kind!r}")
     cases: list[Case] = []
     owner: dict[str, str] = {}
     for source in case_files(paths, warn):
+        if ops is not None and not may_hold(source, ops):
+            continue
         for case in expand_file(source):
             if case.id in owner:
                 raise CaseFileError(one_line(f"{source}: case id {case.id} is also produced by {owner[case.id]}"))

@@ -65,7 +65,7 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         warn = lambda line: config.issue_config_time_warning(pytest.PytestWarning(line), 2)  # noqa: E731
         cases = load_cases([p for p in paths if Path(p).exists() or config.getoption("--cases")], kind="all",
-                           warn=warn)
+                           warn=warn, ops=_ops(config) or None)
         shipped = config.rootpath / "cases" / "dynamic"
         own = load_cases([str(shipped)], kind="dynamic", warn=warn) if shipped.is_dir() and step_tests_run(config) else []
     except CaseFileError as exc:
@@ -93,11 +93,16 @@ def pytest_configure(config: pytest.Config) -> None:
     allure_report.configure(config)
 
 
+def _ops(config: pytest.Config) -> list[str]:
+    """The op types --ops names (none without it)."""
+    return [op.strip() for op in (config.getoption("--ops") or "").split(",") if op.strip()]
+
+
 def _narrowed(config: pytest.Config, cases: list[Case], golden_cases: list) -> tuple[list[Case], list]:
     """The case library and golden cases narrowed by --ops and --smoke; ValueError (the usage line) for an --ops name
     that no case has."""
     spelled = config.getoption("--ops")
-    ops = [op.strip() for op in (spelled or "").split(",") if op.strip()]
+    ops = _ops(config)
     unknown = sorted(set(ops) - {c.op for c in cases} - {g.case.op for g in golden_cases})
     if unknown:
         raise ValueError(f"--ops={spelled}: no case of op type {', '.join(unknown)} in the case library or the golden "

@@ -188,12 +188,12 @@ def test_auto_without_usable_variables_is_one_usage_line(pytester, monkeypatch, 
 
 
 def test_auto_shards_of_the_conformance_suite_partition_it():
-    """Under a Slurm array of three tasks (ids 1-3), each xdist-free collection (of the smoke selection) keeps its
-    shard; together, all."""
+    """Under a Slurm array of three tasks (ids 1-3), each xdist-free collection (of the step tests and Add's cases)
+    keeps its shard; together, all."""
     def collect(*args, **environ):
         env = {k: v for k, v in os.environ.items()
                if not k.startswith("PYTEST_") and not any(k in names for names in ENGINE_VARIABLES.values())}
-        done = subprocess.run([sys.executable, "-m", "pytest", "conformance/", "--smoke", "--collect-only", "-q",
+        done = subprocess.run([sys.executable, "-m", "pytest", "conformance/", "--ops=Add", "--collect-only", "-q",
                                "-p", "no:cacheprovider", "-p", "no:randomly", *args], cwd=ROOT, capture_output=True,
                               text=True, env={**env, **environ}, timeout=300, check=False)
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
