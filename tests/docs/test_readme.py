@@ -221,6 +221,9 @@ RULES: tuple[Rule, ...] = (
     Rule(r"^aclcts bench ci( |$)", "skip",
          "all of .ci/run on a fresh clone (minutes; CI runs .ci/run itself); tests/bench/test_bench_ci.py checks the "
          "lines it reads and the op clones"),
+    Rule(r"^aclcts bench (--quick$|suite )", "skip",
+         "tests/bench/test_bench_command.py runs `aclcts bench --quick` over one case file (every group, the suite "
+         "rows included) and checks every figure; running it here too would double the cost"),
     Rule(r"^(aclcts bench|python -m aclcts\.tools\.bench)$", "skip",
          "about 4 minutes (the suite fifteen times); the next README line runs the same command with --quick"),
     Rule(r"^(aclcts bench|python -m aclcts\.tools\.bench) (?!.*--quick)", "rewrite",
