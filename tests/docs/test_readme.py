@@ -202,6 +202,11 @@ RULES: tuple[Rule, ...] = (
     Rule(r"^aclcts kill-matrix -n 2$", "skip",
          "the whole matrix is the suite once and 65 selections; the next README lines run the same command "
          "with --faults and --select, and tests/killmatrix checks every fault's selection"),
+    Rule(r"^aclcts kill-matrix .*--select", "rewrite",
+         "the selection's case library narrowed to GEMM's cases (--ops=GEMM: the faults README names are a GEMM and a "
+         "descriptor fault), so that its child runs neither collect nor compile the rest of the library",
+         lambda words, copy: [[f"{word} --ops=GEMM" if i and words[i - 1] == "--select" else word
+                               for i, word in enumerate(words)]]),
     Rule(r"^aclcts kill-matrix(?!.*--faults)", "rewrite",
          "every injection over the selection is 65 runs; one fault the selection kills checks the command, and "
          "tests/killmatrix checks every fault",
