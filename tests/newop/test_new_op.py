@@ -82,7 +82,8 @@ def test_without_the_ops_folder_each_case_fails_in_one_line_naming_the_missing_k
 
 
 def test_the_scaffold_writes_case_file_reference_kernel_and_conftest(my_scale, capsys):
-    names = sorted(p.relative_to(my_scale).as_posix() for p in my_scale.rglob("*") if p.is_file())
+    names = sorted(p.relative_to(my_scale).as_posix() for p in my_scale.rglob("*")
+                   if p.is_file() and "__pycache__" not in p.parts)  # Python's bytecode of the imported modules
     assert names == ["conftest.py", "my_scale.yaml", "my_scale_kernel.py", "my_scale_reference.py",
                      "opp/vendors/customize/op_proto/aclcts/MyScale.json"]
     cases = load_cases([str(my_scale / "my_scale.yaml")])

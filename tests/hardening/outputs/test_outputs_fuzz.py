@@ -38,9 +38,11 @@ FUZZ = settings(suppress_health_check=[HealthCheck.function_scoped_fixture, Heal
 
 
 def snapshot(folder: Path) -> dict[str, tuple]:
-    """Every entry under folder: its type, inode and, for a regular file, its content digest."""
+    """Every entry under folder: its type, inode and, for a regular file, its content digest; the bytecode Python
+    caches beside a module it imports (__pycache__, e.g. of a golden module) is Python's, not aclcts', and left out."""
     found = {}
     for top, folders, files in os.walk(folder):
+        folders[:] = [name for name in folders if name != "__pycache__"]
         for name in folders + files:
             path = Path(top, name)
             info = os.lstat(path)
