@@ -2,13 +2,14 @@
 the library."""
 
 import dataclasses
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from aclcts.cases import load_cases
+from aclcts.cases import CaseFileError, load_cases
 from aclcts.cases.selection import elements, of_ops, smoke, smoke_key
 from aclcts.pytest_plugin.library import SUITE_MODEL_CASES
 
@@ -79,3 +80,11 @@ def test_smoke_collects_one_op_case_per_key_for_each_test_and_every_step_test(li
     expected = {f"conformance/test_execute.py::test_execute_v2_matches_reference[{case.id}]"
                 for case in smoke([c for c in library if not c.dynamic], keep=SUITE_MODEL_IDS)}
     assert executed == expected
+
+
+def test_load_cases_with_ops_reads_only_the_files_that_name_those_ops(tmp_path):
+    shutil.copy2(ROOT / "cases" / "elementwise" / "add.yaml", tmp_path / "add.yaml")
+    (tmp_path / "broken.yaml").write_text("op: Abs\nthis is: [not valid\n")
+    assert {case.op for case in load_cases([str(tmp_path)], kind="all", ops={"Add"})} == {"Add"}
+    with pytest.raises(CaseFileError, match="broken.yaml"):
+        load_cases([str(tmp_path)], kind="all")
