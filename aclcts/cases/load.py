@@ -17,7 +17,7 @@ from aclcts.cases.msopst import FIXED, is_msopst_file, load_msopst_cases
 from aclcts.cases.prototype_check import check_prototype
 from aclcts.cases.profiles import check_ranges, with_profiles
 from aclcts.cases.schema import (FIXED_KINDS, MODES, REFUSALS, CaseChecker, CaseFileError, check_case_file, data_file,
-                                 numbers, refusal)
+                                 numbers, record_of, refusal)
 from aclcts.core.inputs import MAX_YAML_BYTES, file_problem, one_line, read_bytes, read_text
 from aclcts.core.yamlschema import parse_yaml
 from aclcts.core.opmodel import canonical_attr
@@ -125,6 +125,11 @@ def expand_file(source: str) -> list[Case]:
     if is_msopst_file(source):
         return load_msopst_cases(source)
     data, lines = parse_yaml(read_text(source, "case", MAX_YAML_BYTES, CaseFileError), source, CaseFileError)
+    return expand_data(data, source, lines)
+
+
+def expand_data(data: Any, source: str, lines: dict) -> list[Case]:
+    """Validate and expand one case file's content (lines: the line of each field, for messages)."""
     check_case_file(data, source, lines, set(DTYPE_BY_NAME))
     c = CaseChecker(source, lines)
     op = data["op"]
@@ -193,11 +198,17 @@ def expand_file(source: str) -> list[Case]:
         values = _case_values(c, source, data.get("values", {}), in_cases, case_id)
         cases.append(Case(case_id, op, data["policy"], source, data["source"], data.get("reference", op), in_cases,
                           out_cases, attrs, modes, values, data.get("precision"), fmt,
-                          data.get("dynamic_input", ""), runtime, data.get("shape_rule", "each"),
+                          data.get("dynamic_input", ""), runtime, data.get("shape_rule", _shape_rule(op)),
                           data.get("elements", "full"), tuple(data.get("data_dependent", ())),
                           data.get("expect", "success")))
     check_ranges(cases, c)
     return with_profiles(cases, data, c)
+
+
+def _shape_rule(op: str) -> str:
+    """The shape rule of a dynamic case that names none: its op's record's, else each input on its own."""
+    record = record_of(op)
+    return record.shape_rule if record is not None else "each"
 
 
 #: Which cases load_cases returns: static ones (every shape known), dynamic ones (-1 dims or [-2]), or all.

@@ -29,7 +29,8 @@ from aclcts.core.files import inside
 from aclcts.core.inputs import MAX_JSON_BYTES, DuplicateKeyError, one_line, read_text, unique_keys
 from aclcts.core.opmodel import canonical_attr
 from aclcts.core.usercode import UserCodeError, guarded
-from aclcts.reference import OP_TYPES, RefOp, cast, elementwise, index, matmul, nn, reduction, shape
+from aclcts.core.prototypes import prototype
+from aclcts.reference import OP_TYPES, RefOp
 
 #: msopst's limits (const_manager.py): top-level cases per file, fuzz cases per case.
 MAX_CASES = 1000
@@ -68,8 +69,10 @@ EXPECTS = ("success", "failed")
 FIXED = "fixed"
 #: Prefix of the `value` kinds that draw with msopst's distributions (values.draw dispatches on it).
 DRAW_PREFIX = "msopst_"
-_FAMILIES = {op.op_type: module.__name__.rsplit(".", 1)[1]
-             for module in (elementwise, reduction, matmul, shape, index, nn, cast) for op in module.OPS}
+def _policy(op_type: str) -> str:
+    """The precision policy class of an op type: its record's, else elementwise."""
+    record = prototype(op_type)
+    return record.policy if record is not None else "elementwise"
 
 
 @dataclass(frozen=True)
@@ -893,7 +896,7 @@ def to_case(case: dict, name: str, params: dict, source: str) -> Case:
         runtime = (tuple(_concrete(t_["shape"], t_.get("typical_shape"))
                          for t_, x in zip(params["input_desc"], inputs) if x.const is None),)
     expect = case.get("expect", "success")
-    family = _FAMILIES.get(params["op"], "elementwise")
+    family = _policy(params["op"])
     INFO[name] = MsopstInfo(name, case["case_name"], expect, {**params, **golden_fields}, kind, (t, p))
     return Case(name, params["op"], family, source,
                 f"msopst case {case['case_name']} ({os.path.basename(source)})", reference_spec, inputs, outputs,

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from aclcts.core.files import inside, unsafe_name
+from aclcts.core.prototypes import Prototype, VendorRecordError, lookup
 from aclcts.core.inputs import file_problem
 from aclcts.core.yamlpos import Path
 from aclcts.core.yamlschema import SchemaChecker
@@ -18,10 +19,10 @@ KEYS = {
     "op": True,
     "policy": False,
     "family": False,
-    "source": True,
+    "source": False,
     "reference": False,
-    "inputs": True,
-    "outputs": True,
+    "inputs": False,
+    "outputs": False,
     "dynamic_input": False,
     "modes": False,
     "dtypes": True,
@@ -40,7 +41,9 @@ KEYS = {
     "data_dependent": False,
     "expect": False,
 }
-#: Keys read under their old name for one more release, old name -> new name (the new one is required).
+#: Keys the op's record gives when a case file leaves them out.
+FROM_RECORD = ("inputs", "outputs", "policy", "source")
+#: Keys read under their old name for one more release, old name -> new name.
 RENAMED_KEYS = {"family": "policy"}
 #: Keys that only a dynamic case (a shape with -1 dims or the unknown rank [-2]) may have.
 DYNAMIC_KEYS = ("shape_range", "runtime_shapes", "shape_rule", "elements", "data_dependent")
@@ -235,6 +238,7 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
     c.kind(data, dict, (), "a mapping with keys " + ", ".join(KEYS))
     c.keys(data, (), KEYS)
     _read_renamed_keys(c, data)
+    _fill_from_record(c, data)
     for key in ("op", "policy", "source", "reference", "format", "dynamic_input", "name"):
         if key in data:
             c.kind(data[key], str, (key,), "a string")
@@ -317,13 +321,39 @@ def _read_renamed_keys(c: CaseChecker, data: dict) -> None:
             c.fail((key,), f"only {new!r} ({key!r} is its old name, and the file gives both)")
         c.lines[(new,)] = c.line((key,))
         data[new] = data.pop(key)
-    for new in RENAMED_KEYS.values():
-        if new not in data:
-            c.missing((), new)
     if old:
         where = "; ".join(f"{c.source}:{c.line((RENAMED_KEYS[key],))}: {key}: the old name of {RENAMED_KEYS[key]!r}, "
                           f"read until the next release; rename it" for key in old)
         warnings.warn(CaseKeyRenamed(where), stacklevel=4)
+
+
+def _fill_from_record(c: CaseChecker, data: dict) -> None:
+    """Give the keys of FROM_RECORD the file leaves out the op's record's values (the required tensors' names, the
+    precision policy, the documentation source); an op without a record, or with a dynamic input or output, needs
+    the file to give them."""
+    missing = [key for key in FROM_RECORD if key not in data]
+    if not missing:
+        return
+    c.kind(data.get("op"), str, ("op",), "a string")
+    record = record_of(data["op"])
+    for key in missing:
+        if record is None:
+            c.fail((), f"the key {key!r} (no operator record of {data['op']} gives it)")
+        tensors = {"inputs": record.inputs, "outputs": record.outputs}.get(key, ())
+        if any(t.kind == "dynamic" for t in tensors):
+            c.fail((), f"the key {key!r} naming each tensor ({data['op']} has a dynamic {key[:-1]}, whose number "
+                       "its record cannot give)")
+        data[key] = ([t.name for t in tensors if t.kind == "required"] if key in ("inputs", "outputs")
+                     else getattr(record, key))
+        c.lines[(key,)] = c.line(())
+
+
+def record_of(op_type: str) -> Prototype | None:
+    """The op's record: built-in, else from an OPP vendor folder (None when there is none or it cannot be read)."""
+    try:
+        return lookup(op_type)[0]
+    except VendorRecordError:
+        return None
 
 
 def _is_dynamic(shape: list[int]) -> bool:

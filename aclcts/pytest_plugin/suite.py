@@ -31,6 +31,7 @@ from aclcts.atc import compile_elements, generate_singleop_json
 from aclcts.drive.backends import Backend, BackendError, device_problem, load_backend
 from aclcts.drive.resources import LeakedObjects
 from aclcts.cases import Case, CaseFileError, load_cases
+from aclcts.cases.defaults import SHIPPED_CASES, default_cases, uncovered
 from aclcts.cases.load import case_files
 from aclcts.cases.selection import of_ops, smoke
 from aclcts.cases.values import draw_inputs
@@ -66,6 +67,8 @@ def pytest_configure(config: pytest.Config) -> None:
         warn = lambda line: config.issue_config_time_warning(pytest.PytestWarning(line), 2)  # noqa: E731
         cases = load_cases([p for p in paths if Path(p).exists() or config.getoption("--cases")], kind="all",
                            warn=warn, ops=_ops(config) or None)
+        if not config.getoption("--cases") and Path(paths[0]).resolve() == SHIPPED_CASES:
+            cases += [case for op in uncovered(cases, _ops(config) or None) for case in default_cases(op)]
         shipped = config.rootpath / "cases" / "dynamic"
         own = load_cases([str(shipped)], kind="dynamic", warn=warn) if shipped.is_dir() and step_tests_run(config) else []
     except CaseFileError as exc:

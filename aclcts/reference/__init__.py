@@ -8,38 +8,28 @@ This package never imports the simulator: the two must not share numerics.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
-from aclcts.reference import (
-    activation,
-    binary_math,
-    cast,
-    elementwise,
-    gather_scatter,
-    index,
-    logic,
-    matmul,
-    nn,
-    norm,
-    pooling,
-    reduction,
-    reshaping,
-    resize,
-    scan,
-    shape,
-    sparse,
-    unary_math,
-)
+from aclcts.core.prototypes import families
 from aclcts.core.usercode import UserCodeError, guarded
 from aclcts.reference.base import REQUIRED, RefOp
 from aclcts.reference.numeric import round_to
 
-_REGISTRY: dict[str, RefOp] = {
-    op.op_type: op
-    for family in (elementwise, reduction, matmul, shape, index, nn, cast, unary_math, binary_math, logic, sparse,
-                   activation, scan, reshaping, gather_scatter,
-                   norm, pooling, resize)
-    for op in family.OPS
-}
+
+def _registry() -> dict[str, RefOp]:
+    """Every family module's RefOps (OPS) by op type: the modules named after the record families, found by name."""
+    found: dict[str, RefOp] = {}
+    for family in families():
+        if importlib.util.find_spec(f"{__name__}.{family}") is None:
+            continue
+        for ref in importlib.import_module(f"{__name__}.{family}").OPS:
+            if ref.op_type in found:
+                raise ValueError(f"reference {ref.op_type!r} is defined twice (second in {family})")
+            found[ref.op_type] = ref
+    return found
+
+
+_REGISTRY = _registry()
 
 OP_TYPES: tuple[str, ...] = tuple(sorted(_REGISTRY))
 

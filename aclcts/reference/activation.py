@@ -1,4 +1,4 @@
-"""Activation references: Gelu, FastGelu, Swish, Mish, LeakyRelu, Elu, Selu, Celu, Relu6, HardSigmoid, HardSwish,
+"""Activation references: Relu, Sigmoid, Tanh, Gelu, FastGelu, Swish, Mish, LeakyRelu, Elu, Selu, Celu, Relu6, HardSigmoid, HardSwish,
 PRelu, Softplus, Softsign, LogSigmoid, SoftShrink, HardShrink.
 
 Inputs arrive widened (float64, or int64/uint64 for Relu6); each function returns a float64 result that `round_to`
@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.reference.base import RefOp, define
+from aclcts.reference.elementwise import maximum
 from aclcts.reference.numeric import round_to, widen
 
 #: Selu's constants (Klambauer et al. 2017, "Self-Normalizing Neural Networks", eq. 14), as TF and PyTorch write them.
@@ -35,6 +36,21 @@ GELU_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 GELU_CUBIC = 0.044715
 #: FastGelu's sigmoid slope (the prototype's e^(-1.702|x|)).
 FAST_GELU_SLOPE = 1.702
+
+
+def relu(x: np.ndarray) -> np.ndarray:
+    """Relu: maximum(x, 0) with the IEEE maximum of `maximum`, so NaN stays NaN and Relu(-0) = +0."""
+    return maximum(x, np.zeros_like(x))
+
+
+def sigmoid(x: np.ndarray) -> np.ndarray:
+    """Sigmoid: 1 / (1 + exp(-x))."""
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def tanh(x: np.ndarray) -> np.ndarray:
+    """Tanh: hyperbolic tangent."""
+    return np.tanh(x)
 
 
 def f32(value: Any) -> float:
@@ -186,28 +202,25 @@ def _prelu_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) ->
     return [tuple(shapes[0])]
 
 
-_X = ("x",)
-_SHRINK = ("input_x",)
-
 OPS: tuple[RefOp, ...] = (
-    define("Gelu", _X, {}, _unary(gelu), _same),
-    define("FastGelu", _X, {}, _unary(fast_gelu), _same),
-    define("Swish", _X, {"scale": 1.0}, _unary(swish, "scale"), _same),
-    define("Mish", _X, {}, _unary(mish), _same),
-    define("LeakyRelu", _X, {"negative_slope": 0.0}, _unary(leaky_relu, "negative_slope"), _same),
-    define("Elu", _X, {"alpha": 1.0, "scale": 1.0, "input_scale": 1.0},
-           _unary(elu, "alpha", "scale", "input_scale"), _same),
-    define("Selu", _X, {}, _unary(selu), _same),
-    define("Celu", _X, {"alpha1": 1.0, "alpha2": 1.0, "alpha3": 1.0}, _unary(celu, "alpha1", "alpha2", "alpha3"),
-           _same),
-    define("Relu6", _X, {}, _unary(relu6), _same),
-    define("HardSigmoid", _SHRINK, {"alpha": 0.16666666, "beta": 0.5}, _unary(hard_sigmoid, "alpha", "beta"), _same,
-           outputs=("output_y",)),
-    define("HardSwish", _X, {}, _unary(hard_swish), _same),
-    define("PRelu", ("x", "weight"), {}, _prelu, _prelu_shape),
-    define("Softplus", _X, {}, _unary(softplus), _same),
-    define("Softsign", _X, {}, _unary(softsign), _same),
-    define("LogSigmoid", _X, {}, _unary(log_sigmoid), _same),
-    define("SoftShrink", _SHRINK, {"lambd": 0.5}, _unary(soft_shrink, "lambd"), _same, outputs=("output_y",)),
-    define("HardShrink", _SHRINK, {"lambd": 0.5}, _unary(hard_shrink, "lambd"), _same, outputs=("output_y",)),
+    define("Relu", _unary(relu), _same),
+    define("Sigmoid", _unary(sigmoid), _same),
+    define("Tanh", _unary(tanh), _same),
+    define("Gelu", _unary(gelu), _same),
+    define("FastGelu", _unary(fast_gelu), _same),
+    define("Swish", _unary(swish, "scale"), _same),
+    define("Mish", _unary(mish), _same),
+    define("LeakyRelu", _unary(leaky_relu, "negative_slope"), _same),
+    define("Elu", _unary(elu, "alpha", "scale", "input_scale"), _same),
+    define("Selu", _unary(selu), _same),
+    define("Celu", _unary(celu, "alpha1", "alpha2", "alpha3"), _same),
+    define("Relu6", _unary(relu6), _same),
+    define("HardSigmoid", _unary(hard_sigmoid, "alpha", "beta"), _same),
+    define("HardSwish", _unary(hard_swish), _same),
+    define("PRelu", _prelu, _prelu_shape),
+    define("Softplus", _unary(softplus), _same),
+    define("Softsign", _unary(softsign), _same),
+    define("LogSigmoid", _unary(log_sigmoid), _same),
+    define("SoftShrink", _unary(soft_shrink, "lambd"), _same),
+    define("HardShrink", _unary(hard_shrink, "lambd"), _same),
 )

@@ -1,4 +1,4 @@
-"""The RefOp record and `define`, which checks inputs and attributes against an operator's IR prototype."""
+"""The RefOp and `define`, which checks inputs and attributes against the operator's record."""
 
 from __future__ import annotations
 
@@ -8,19 +8,11 @@ from typing import Any
 
 import numpy as np
 
+from aclcts.core.prototypes import REQUIRED, Prototype, Tensor, lookup
+
 Array = np.ndarray
 ComputeFn = Callable[[list[Array | None], dict[str, Any], list[np.dtype]], list[Array]]
 ShapeFn = Callable[[list[tuple[int, ...] | None], list[Array | None], dict[str, Any]], list[tuple[int, ...]]]
-
-
-class _Required:
-    """Marker for a prototype attribute without a default (REQUIRED_ATTR)."""
-
-    def __repr__(self) -> str:
-        return "REQUIRED"
-
-
-REQUIRED = _Required()
 
 
 @dataclass(frozen=True)
@@ -35,23 +27,31 @@ class RefOp:
     outputs: tuple[str, ...] = ("y",)
 
 
-def _arity(op_type: str, names: tuple[str, ...], got: Sequence[Any]) -> None:
-    """Raise ValueError unless `got` fits the IR input list (`name?` optional, `name*` dynamic)."""
-    required = [n for n in names if not n.endswith(("?", "*"))]
-    dynamic = any(n.endswith("*") for n in names)
-    if dynamic:
+def _record(op_type: str) -> Prototype:
+    """The op's record (built-in, or a custom op's from its OPP vendor folder); ValueError if it has none."""
+    found, _ = lookup(op_type)
+    if found is None:
+        raise ValueError(f"{op_type}: no operator record; write one (aclcts new-op {op_type} scaffolds it)")
+    return found
+
+
+def _arity(op_type: str, tensors: tuple[Tensor, ...], got: Sequence[Any]) -> None:
+    """Raise ValueError unless `got` fits the record's inputs (optional ones may be absent, a dynamic one repeats)."""
+    required = [t.name for t in tensors if t.kind == "required"]
+    if any(t.kind == "dynamic" for t in tensors):
         ok = len(got) >= len(required) + 1
     else:
-        ok = len(required) <= len(got) <= len(names)
+        ok = len(required) <= len(got) <= len(tensors)
     if not ok:
-        raise ValueError(f"{op_type}: expected inputs ({', '.join(names)}), got {len(got)}")
-    for name, value in zip(names, got):
-        if value is None and not name.endswith("?"):
-            raise ValueError(f"{op_type}: required input {name!r} is missing (None)")
+        names = ", ".join(t.name + {"optional": "?", "dynamic": "*"}.get(t.kind, "") for t in tensors)
+        raise ValueError(f"{op_type}: expected inputs ({names}), got {len(got)}")
+    for tensor, value in zip(tensors, got):
+        if value is None and tensor.kind != "optional":
+            raise ValueError(f"{op_type}: required input {tensor.name!r} is missing (None)")
 
 
 def _full_attrs(op_type: str, defaults: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
-    """Merge given attributes over the prototype defaults; unknown or missing required ones raise."""
+    """Merge given attributes over the record's defaults; unknown or missing required ones raise."""
     unknown = sorted(set(given) - set(defaults))
     if unknown:
         raise ValueError(f"{op_type}: unknown attribute(s) {unknown}; prototype has {sorted(defaults)}")
@@ -67,22 +67,19 @@ def _padded(items: Sequence[Any], n: int) -> list[Any]:
     return list(items) + [None] * (n - len(items))
 
 
-def define(op_type: str, inputs: tuple[str, ...], attrs: Mapping[str, Any], compute: ComputeFn,
-           shape: ShapeFn, outputs: tuple[str, ...] = ("y",)) -> RefOp:
-    """Build a RefOp whose functions validate arity, attributes and output count and name the op in errors.
-
-    Input names ending in `?` are optional (None or absent), `*` marks a dynamic input or output.
-    """
-    n_named = len([n for n in inputs if not n.endswith("*")])
+def define(op_type: str, compute: ComputeFn, shape: ShapeFn) -> RefOp:
+    """A RefOp whose functions check arity, attributes and output count against the op's record and name the op in
+    errors; the record (aclcts.core.prototypes) gives the names, kinds and attribute defaults."""
 
     def checked_compute(xs: list[Array | None], at: dict[str, Any], out: list[np.dtype]) -> list[Array]:
-        _arity(op_type, inputs, xs)
-        full = _full_attrs(op_type, attrs, at)
-        arrays = _padded([None if x is None else np.asarray(x) for x in xs], n_named)
+        record = _record(op_type)
+        _arity(op_type, record.inputs, xs)
+        full = _full_attrs(op_type, record.defaults(len(xs)), at)
+        arrays = _padded([None if x is None else np.asarray(x) for x in xs], _named(record))
         dtypes = [np.dtype(d) for d in out]
-        if not any(n.endswith("*") for n in outputs) and len(dtypes) != len(outputs):
-            raise ValueError(f"{op_type}: expected {len(outputs)} output dtype(s) ({', '.join(outputs)}), "
-                             f"got {len(dtypes)}")
+        if not any(t.kind == "dynamic" for t in record.outputs) and len(dtypes) != len(record.outputs):
+            raise ValueError(f"{op_type}: expected {len(record.outputs)} output dtype(s) "
+                             f"({', '.join(record.output_names())}), got {len(dtypes)}")
         try:
             with np.errstate(all="ignore"):
                 result = compute(arrays, full, dtypes)
@@ -94,16 +91,22 @@ def define(op_type: str, inputs: tuple[str, ...], attrs: Mapping[str, Any], comp
 
     def checked_shape(shapes: list[tuple[int, ...] | None], values: list[Array | None],
                       at: dict[str, Any]) -> list[tuple[int, ...]]:
-        _arity(op_type, inputs, shapes)
-        full = _full_attrs(op_type, attrs, at)
-        padded_shapes = _padded([None if s is None else tuple(int(d) for d in s) for s in shapes], n_named)
+        record = _record(op_type)
+        _arity(op_type, record.inputs, shapes)
+        full = _full_attrs(op_type, record.defaults(len(shapes)), at)
+        padded_shapes = _padded([None if s is None else tuple(int(d) for d in s) for s in shapes], _named(record))
         padded_values = _padded([None if v is None else np.asarray(v) for v in values], len(padded_shapes))
         try:
             return [tuple(int(d) for d in s) for s in shape(padded_shapes, padded_values, full)]
         except ValueError as exc:
             raise ValueError(f"{op_type}: {exc}") from None
 
-    return RefOp(op_type, checked_compute, checked_shape, inputs, dict(attrs), outputs)
+    return RefOp(op_type, checked_compute, checked_shape)
+
+
+def _named(record: Prototype) -> int:
+    """How many inputs a compute function is always given (every one but a dynamic list)."""
+    return len([t for t in record.inputs if t.kind != "dynamic"])
 
 
 def needed_value(values: list[Array | None], index: int, name: str) -> Array:

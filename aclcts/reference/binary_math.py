@@ -163,18 +163,16 @@ def _broadcast(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: d
     return [tuple(np.broadcast_shapes(*[s for s in shapes if s is not None]))]
 
 
-_XS = ("x1", "x2")
-
 OPS: tuple[RefOp, ...] = (
-    define("Atan2", _XS, {}, _compute(atan2, None, "none"), _broadcast),
-    define("Div", _XS, {}, _compute(div, int_div, "saturate"), _broadcast),
-    define("DivNoNan", _XS, {}, _compute(div_no_nan, int_div, "zero"), _broadcast),
-    define("FloorDiv", _XS, {}, _compute(floor_div, int_floor_div, "saturate", True), _broadcast),
-    define("FloorMod", _XS, {}, _compute(floor_mod, int_floor_mod, "x1"), _broadcast),
-    define("Mod", _XS, {}, _compute(trunc_mod, int_trunc_mod, "x1"), _broadcast),
-    define("TruncateDiv", _XS, {}, _compute(truncate_div, int_div, "saturate", True), _broadcast),
-    define("TruncateMod", _XS, {}, _compute(trunc_mod, int_trunc_mod, "x1"), _broadcast),
-    define("SquaredDifference", _XS, {}, _compute(squared_difference, _int_squared_difference, "none"), _broadcast),
-    define("Xlogy", _XS, {}, _compute(xlogy, None, "none"), _broadcast),
-    define("Xdivy", _XS, {}, _compute(xdivy, None, "none"), _broadcast),
+    define("Atan2", _compute(atan2, None, "none"), _broadcast),
+    define("Div", _compute(div, int_div, "saturate"), _broadcast),
+    define("DivNoNan", _compute(div_no_nan, int_div, "zero"), _broadcast),
+    define("FloorDiv", _compute(floor_div, int_floor_div, "saturate", True), _broadcast),
+    define("FloorMod", _compute(floor_mod, int_floor_mod, "x1"), _broadcast),
+    define("Mod", _compute(trunc_mod, int_trunc_mod, "x1"), _broadcast),
+    define("TruncateDiv", _compute(truncate_div, int_div, "saturate", True), _broadcast),
+    define("TruncateMod", _compute(trunc_mod, int_trunc_mod, "x1"), _broadcast),
+    define("SquaredDifference", _compute(squared_difference, _int_squared_difference, "none"), _broadcast),
+    define("Xlogy", _compute(xlogy, None, "none"), _broadcast),
+    define("Xdivy", _compute(xdivy, None, "none"), _broadcast),
 )

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.core.dtypes import has_numpy_dtype, numpy_dtype
-from aclcts.reference.base import REQUIRED, RefOp, define
+from aclcts.reference.base import RefOp, define
 from aclcts.reference.numeric import round_to, widen
 
 
@@ -35,5 +35,5 @@ def _same(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[t
 
 
 OPS: tuple[RefOp, ...] = (
-    define("Cast", ("x",), {"dst_type": REQUIRED, "truncate": False}, _cast, _same),
+    define("Cast", _cast, _same),
 )

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import REQUIRED, RefOp, define
+from aclcts.reference.base import RefOp, define
 from aclcts.reference.numeric import int_range, is_float_dtype, is_int_dtype, round_to, widen
 
 
@@ -204,29 +204,25 @@ def _add_n(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> 
     return [round_to(add_n([widen(x) for x in xs]), out[0])]
 
 
-_BINARY = ("x1", "x2")
-_UNARY = ("x",)
-_EXP_LOG_ATTRS = {"base": -1.0, "scale": 1.0, "shift": 0.0}
-
 OPS: tuple[RefOp, ...] = (
-    define("Add", _BINARY, {}, _binary(add), _broadcast),
-    define("Sub", _BINARY, {}, _binary(sub), _broadcast),
-    define("Mul", _BINARY, {}, _binary(mul), _broadcast),
-    define("RealDiv", _BINARY, {}, _binary(real_div, with_out=True), _broadcast),
-    define("Maximum", _BINARY, {}, _binary(maximum), _broadcast),
-    define("Minimum", _BINARY, {}, _binary(minimum), _broadcast),
-    define("Pow", _BINARY, {}, _binary(power, with_out=True), _broadcast),
-    define("Equal", _BINARY, {}, _binary(equal), _broadcast),
-    define("Less", _BINARY, {}, _binary(less), _broadcast),
-    define("Greater", _BINARY, {}, _binary(greater), _broadcast),
-    define("LogicalAnd", _BINARY, {}, _binary(logical_and), _broadcast),
-    define("Abs", _UNARY, {}, _unary(absolute), _broadcast),
-    define("Neg", _UNARY, {}, _unary(negative), _broadcast),
-    define("Exp", _UNARY, _EXP_LOG_ATTRS, _unary(exp, ("base", "scale", "shift")), _broadcast),
-    define("Log", _UNARY, _EXP_LOG_ATTRS, _unary(log, ("base", "scale", "shift")), _broadcast),
-    define("Sqrt", _UNARY, {}, _unary(sqrt), _broadcast),
-    define("Rsqrt", _UNARY, {}, _unary(rsqrt), _broadcast),
-    define("Square", _UNARY, {}, _unary(square), _broadcast),
-    define("Reciprocal", _UNARY, {}, _unary(reciprocal, with_out=True), _broadcast),
-    define("AddN", ("x*",), {"N": REQUIRED}, _add_n, _broadcast),
+    define("Add", _binary(add), _broadcast),
+    define("Sub", _binary(sub), _broadcast),
+    define("Mul", _binary(mul), _broadcast),
+    define("RealDiv", _binary(real_div, with_out=True), _broadcast),
+    define("Maximum", _binary(maximum), _broadcast),
+    define("Minimum", _binary(minimum), _broadcast),
+    define("Pow", _binary(power, with_out=True), _broadcast),
+    define("Equal", _binary(equal), _broadcast),
+    define("Less", _binary(less), _broadcast),
+    define("Greater", _binary(greater), _broadcast),
+    define("LogicalAnd", _binary(logical_and), _broadcast),
+    define("Abs", _unary(absolute), _broadcast),
+    define("Neg", _unary(negative), _broadcast),
+    define("Exp", _unary(exp, ("base", "scale", "shift")), _broadcast),
+    define("Log", _unary(log, ("base", "scale", "shift")), _broadcast),
+    define("Sqrt", _unary(sqrt), _broadcast),
+    define("Rsqrt", _unary(rsqrt), _broadcast),
+    define("Square", _unary(square), _broadcast),
+    define("Reciprocal", _unary(reciprocal, with_out=True), _broadcast),
+    define("AddN", _add_n, _broadcast),
 )

@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.core.constants import DataType
 from aclcts.reference.base import RefOp, define, needed_value, normalize_axis, scalar_int
 from aclcts.reference.index import topk
 from aclcts.reference.numeric import round_to, widen
@@ -360,31 +359,23 @@ def _bincount_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...
     return [(scalar_int(needed_value(values, 1, "size"), "size"),)]
 
 
-_LOCKING = {"use_locking": False}
-_VAR = ("var", "indices", "updates")
-
 OPS: tuple[RefOp, ...] = (
-    define("GatherV2", ("x", "indices", "axis"),
-           {"batch_dims": 0, "is_preprocessed": False, "negative_index_support": False}, _gather_v2, _gather_v2_shape),
-    define("GatherNd", ("x", "indices"), {"negative_index_support": False}, _gather_nd, _gather_nd_shape),
-    define("GatherElements", ("x", "index"), {"dim": 0}, _gather_elements, _index_shape),
-    define("ScatterNd", ("indices", "x", "shape"), {}, _scatter_nd, _scatter_nd_shape),
-    define("ScatterNdUpdate", _VAR, _LOCKING, _scatter(True, "set"), _first_shape, ("var",)),
-    define("ScatterUpdate", _VAR, _LOCKING, _scatter(False, "set"), _first_shape, ("var",)),
-    define("ScatterAdd", _VAR, _LOCKING, _scatter(False, "add"), _first_shape, ("var",)),
-    define("ScatterElements", ("data", "indices", "updates"), {"axis": 0, "reduction": "none"}, _scatter_elements,
-           _first_shape),
-    define("OneHot", ("x", "depth", "on_value", "off_value"), {"axis": -1}, _one_hot, _one_hot_shape),
-    define("Range", ("start", "limit", "delta"), {}, _range, _range_shape),
-    define("LinSpace", ("start", "stop", "num"), {}, _linspace, _linspace_shape, ("output",)),
-    define("Sort", ("x",), {"axis": -1, "descending": False, "stable": False}, _sort, _two_like_first, ("y1", "y2")),
-    define("TopKV2", ("x", "k"), {"sorted": True, "dim": -1, "largest": True}, _topk_v2, _topk_v2_shape,
-           ("values", "indices")),
-    define("UnsortedSegmentSum", ("x", "segment_ids", "num_segments"), {"is_preprocessed": False, "check_ids": False},
-           _segment_sum, _segment_sum_shape),
-    define("MaskedFill", ("x", "mask", "value"), {}, _masked_fill, _masked_fill_shape),
-    define("MaskedSelect", ("x", "mask"), {}, _masked_select, _masked_select_shape),
-    define("SearchSorted", ("sorted_sequence", "values", "sorter?"), {"dtype": int(DataType.ACL_INT64), "right": False},
-           _search_sorted, _search_sorted_shape, ("out",)),
-    define("Bincount", ("array", "size", "weights"), {}, _bincount, _bincount_shape, ("bins",)),
+    define("GatherV2", _gather_v2, _gather_v2_shape),
+    define("GatherNd", _gather_nd, _gather_nd_shape),
+    define("GatherElements", _gather_elements, _index_shape),
+    define("ScatterNd", _scatter_nd, _scatter_nd_shape),
+    define("ScatterNdUpdate", _scatter(True, "set"), _first_shape),
+    define("ScatterUpdate", _scatter(False, "set"), _first_shape),
+    define("ScatterAdd", _scatter(False, "add"), _first_shape),
+    define("ScatterElements", _scatter_elements, _first_shape),
+    define("OneHot", _one_hot, _one_hot_shape),
+    define("Range", _range, _range_shape),
+    define("LinSpace", _linspace, _linspace_shape),
+    define("Sort", _sort, _two_like_first),
+    define("TopKV2", _topk_v2, _topk_v2_shape),
+    define("UnsortedSegmentSum", _segment_sum, _segment_sum_shape),
+    define("MaskedFill", _masked_fill, _masked_fill_shape),
+    define("MaskedSelect", _masked_select, _masked_select_shape),
+    define("SearchSorted", _search_sorted, _search_sorted_shape),
+    define("Bincount", _bincount, _bincount_shape),
 )

@@ -1,4 +1,4 @@
-"""Index-producing references: ArgMaxV2, ArgMin, ArgMaxD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero and Unique.
+"""Index-producing references: ArgMaxV2, ArgMin, ArgMaxD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero, Where and Unique.
 
 One NaN convention for all of them (device behaviour UNCONFIRMED): NaN ranks above +inf, as in NumPy's
 argmax and PyTorch's topk/sort.  Equal values keep their original order (lower index first).
@@ -175,6 +175,16 @@ def _nonzero_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) 
     return [nonzero(needed_value(values, 0, "x"), bool(attrs["transpose"])).shape]
 
 
+def _where(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Where compute: the [count, rank] coordinates of x's nonzero elements (NonZero without transpose)."""
+    return [round_to(nonzero(xs[0], False), out[0])]
+
+
+def _where_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """Where output shape (needs the value of x)."""
+    return [nonzero(needed_value(values, 0, "x"), False).shape]
+
+
 def _unique(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
     """Unique compute: x -> (y, idx)."""
     y, idx = unique(xs[0])
@@ -187,17 +197,14 @@ def _unique_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -
     return [y.shape, idx.shape]
 
 
-_WITH_VALUE_ATTRS = {"dimension": REQUIRED, "keep_dims": False, "indice_dtype": int(DataType.ACL_INT32)}
-
 OPS: tuple[RefOp, ...] = (
-    define("ArgMaxV2", ("x", "dimension"), {"dtype": int(DataType.ACL_INT64)}, _argmax, _argmax_shape),
-    define("ArgMin", ("x", "dimension"), {"dtype": int(DataType.ACL_INT64)}, _argmin, _argmax_shape),
-    define("ArgMaxD", ("x",), {"dimension": REQUIRED, "dtype": int(DataType.ACL_INT64)}, _argmax_d, _argmax_d_shape),
-    define("ArgMaxWithValue", ("x",), _WITH_VALUE_ATTRS, _with_value(False), _with_value_shape, ("indice", "values")),
-    define("ArgMinWithValue", ("x",), _WITH_VALUE_ATTRS, _with_value(True), _with_value_shape, ("indice", "values")),
-    define("TopK", ("x", "k"), {"sorted": True, "largest": True, "dim": -1}, _topk, _topk_shape,
-           ("values", "indices")),
-    define("NonZero", ("x",), {"transpose": False, "dtype": int(DataType.ACL_INT64)}, _nonzero, _nonzero_shape),
-    define("Unique", ("x",), {"out_idx": int(DataType.ACL_INT32)}, _unique, _unique_shape,
-           ("y", "idx")),
+    define("ArgMaxV2", _argmax, _argmax_shape),
+    define("ArgMin", _argmin, _argmax_shape),
+    define("ArgMaxD", _argmax_d, _argmax_d_shape),
+    define("ArgMaxWithValue", _with_value(False), _with_value_shape),
+    define("ArgMinWithValue", _with_value(True), _with_value_shape),
+    define("TopK", _topk, _topk_shape),
+    define("NonZero", _nonzero, _nonzero_shape),
+    define("Where", _where, _where_shape),
+    define("Unique", _unique, _unique_shape),
 )

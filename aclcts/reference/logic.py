@@ -156,19 +156,17 @@ def _broadcast(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: d
     return [tuple(np.broadcast_shapes(*[s for s in shapes if s is not None]))]
 
 
-_XS = ("x1", "x2")
-
 OPS: tuple[RefOp, ...] = (
-    define("LessEqual", _XS, {}, _compare(less_equal), _broadcast),
-    define("GreaterEqual", _XS, {}, _compare(greater_equal), _broadcast),
-    define("NotEqual", _XS, {}, _compare(not_equal), _broadcast),
-    define("LogicalOr", _XS, {}, _compare(logical_or), _broadcast),
-    define("LogicalNot", ("x",), {}, _compare(logical_not), _broadcast),
-    define("BitwiseAnd", _XS, {}, _bitwise(bitwise_and), _broadcast),
-    define("BitwiseOr", _XS, {}, _bitwise(bitwise_or), _broadcast),
-    define("BitwiseXor", _XS, {}, _bitwise(bitwise_xor), _broadcast),
-    define("Invert", ("x",), {}, _invert, _broadcast),
-    define("LeftShift", ("x", "y"), {}, _bitwise(left_shift), _broadcast, outputs=("z",)),
-    define("RightShift", ("x", "y"), {}, _right_shift_compute, _broadcast, outputs=("z",)),
-    define("Select", ("condition", "x1", "x2"), {}, _select, _select_shape),
+    define("LessEqual", _compare(less_equal), _broadcast),
+    define("GreaterEqual", _compare(greater_equal), _broadcast),
+    define("NotEqual", _compare(not_equal), _broadcast),
+    define("LogicalOr", _compare(logical_or), _broadcast),
+    define("LogicalNot", _compare(logical_not), _broadcast),
+    define("BitwiseAnd", _bitwise(bitwise_and), _broadcast),
+    define("BitwiseOr", _bitwise(bitwise_or), _broadcast),
+    define("BitwiseXor", _bitwise(bitwise_xor), _broadcast),
+    define("Invert", _invert, _broadcast),
+    define("LeftShift", _bitwise(left_shift), _broadcast),
+    define("RightShift", _right_shift_compute, _broadcast),
+    define("Select", _select, _select_shape),
 )

@@ -141,12 +141,9 @@ def _gemm_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: 
 
 
 OPS: tuple[RefOp, ...] = (
-    define("MatMul", ("x1", "x2", "bias?"), {"transpose_x1": False, "transpose_x2": False}, _matmul, _matmul_shape),
-    define("BatchMatMul", ("x1", "x2"), {"adj_x1": False, "adj_x2": False}, _batch_matmul, _batch_matmul_shape),
-    define("MatMulV2", ("x1", "x2", "bias?", "offset_w?"), {"transpose_x1": False, "transpose_x2": False, "offset_x": 0},
-           _matmul_v2, _matmul_v2_shape),
-    define("BatchMatMulV2", ("x1", "x2", "bias?", "offset_w?"), {"adj_x1": False, "adj_x2": False, "offset_x": 0},
-           _batch_matmul_v2, _batch_matmul_v2_shape),
-    define("GEMM", ("a", "b", "c", "alpha", "beta"), {"transpose_a": False, "transpose_b": False}, _gemm,
-           _gemm_shape),
+    define("MatMul", _matmul, _matmul_shape),
+    define("BatchMatMul", _batch_matmul, _batch_matmul_shape),
+    define("MatMulV2", _matmul_v2, _matmul_v2_shape),
+    define("BatchMatMulV2", _batch_matmul_v2, _batch_matmul_v2_shape),
+    define("GEMM", _gemm, _gemm_shape),
 )

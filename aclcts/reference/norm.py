@@ -122,11 +122,9 @@ def _same_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> 
 
 
 OPS: tuple[RefOp, ...] = (
-    define("LayerNorm", ("x", "gamma", "beta"), {"begin_norm_axis": 0, "begin_params_axis": 0, "epsilon": 1e-7},
-           _layer_norm, _layer_norm_shape, ("y", "mean", "variance")),
-    define("RmsNorm", ("x", "gamma"), {"epsilon": 1e-6}, _rms_norm, _rms_norm_shape, ("y", "rstd")),
-    define("L2Normalize", ("x",), {"axis": [], "eps": 1e-4}, _l2_normalize, _same_shape),
-    define("LpNormV2", ("x",), {"p": 2.0, "axes": [], "keepdim": False, "epsilon": 1e-12}, _lp_norm, _lp_norm_shape),
-    define("SoftmaxCrossEntropyWithLogits", ("features", "labels"), {}, _cross_entropy, _cross_entropy_shape,
-           ("loss", "backprop")),
+    define("LayerNorm", _layer_norm, _layer_norm_shape),
+    define("RmsNorm", _rms_norm, _rms_norm_shape),
+    define("L2Normalize", _l2_normalize, _same_shape),
+    define("LpNormV2", _lp_norm, _lp_norm_shape),
+    define("SoftmaxCrossEntropyWithLogits", _cross_entropy, _cross_entropy_shape),
 )

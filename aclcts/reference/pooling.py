@@ -86,10 +86,8 @@ def _adaptive_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any])
     return [tuple(shapes[0][:-2]) + tuple(int(d) for d in attrs["output_size"])]
 
 
-_WINDOW = {"ksize": REQUIRED, "strides": REQUIRED, "padding": REQUIRED, "data_format": "NHWC"}
-
 OPS: tuple[RefOp, ...] = (
-    define("MaxPool", ("x",), _WINDOW, _pool(np.max), _pool_shape),
-    define("AvgPool", ("x",), _WINDOW, _pool(np.mean), _pool_shape),
-    define("AdaptiveAvgPool2d", ("x",), {"output_size": REQUIRED}, _adaptive, _adaptive_shape),
+    define("MaxPool", _pool(np.max), _pool_shape),
+    define("AvgPool", _pool(np.mean), _pool_shape),
+    define("AdaptiveAvgPool2d", _adaptive, _adaptive_shape),
 )

@@ -1,6 +1,6 @@
 """Reduction references: ReduceSum, ReduceMax, ReduceMean, ReduceMin, ReduceProd, ReduceAll, ReduceAny and
 ReduceLogSumExp (inputs x, axes; attributes keep_dims and, where the prototype has it, noop_with_empty_axes), and
-the D forms of the new ones (axes an attribute)."""
+their D forms (axes an attribute)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,6 @@ import numpy as np
 
 from aclcts.reference.base import REQUIRED, RefOp, define, needed_value, normalize_axes
 from aclcts.reference.numeric import is_int_dtype, round_to, widen
-
-_ATTRS = {"keep_dims": False, "noop_with_empty_axes": True}
 
 
 def reduced_axes(axes: np.ndarray, rank: int, noop_with_empty_axes: bool) -> tuple[int, ...] | None:
@@ -96,7 +94,7 @@ def _reduce_d(fn: Any) -> Any:
     """Wrap a keepdims reduction into the compute function of its D form (x only, REQUIRED_ATTR axes)."""
     def compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
         x = widen(xs[0])
-        axes = reduced_axes(np.asarray(attrs["axes"], np.int64), x.ndim, bool(attrs.get("noop_with_empty_axes", False)))
+        axes = reduced_axes(np.asarray(attrs["axes"], np.int64), x.ndim, bool(attrs.get("noop_with_empty_axes")))
         if axes is None:
             return [round_to(x, out[0])]
         return [round_to(_squeezed(fn(x, axes), axes, bool(attrs["keep_dims"])), out[0])]
@@ -124,27 +122,26 @@ def _shape_with(noop_default: bool | None = None) -> Any:
 def _shape_d(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """Output shape of a D-form reduction (axes an attribute)."""
     axes = reduced_axes(np.asarray(attrs["axes"], np.int64), len(shapes[0]),
-                        bool(attrs.get("noop_with_empty_axes", False)))
+                        bool(attrs.get("noop_with_empty_axes")))
     return [_kept(shapes[0], axes, bool(attrs["keep_dims"]))]
 
 
 _shape = _shape_with()
-#: Prototypes without noop_with_empty_axes (ReduceAll, ReduceAny): empty axes reduce nothing.
-_NO_NOOP_ATTR = {"keep_dims": False}
-_D_ATTRS = {"axes": REQUIRED, "keep_dims": False}
 
 OPS: tuple[RefOp, ...] = (
-    define("ReduceSum", ("x", "axes"), _ATTRS, _reduce(reduce_sum), _shape),
-    define("ReduceMax", ("x", "axes"), _ATTRS, _reduce(reduce_max), _shape),
-    define("ReduceMean", ("x", "axes"), _ATTRS, _reduce(reduce_mean), _shape),
-    define("ReduceMin", ("x", "axes"), _ATTRS, _reduce(reduce_min), _shape),
-    define("ReduceProd", ("x", "axes"), _ATTRS, _reduce(reduce_prod), _shape),
-    define("ReduceAll", ("x", "axes"), _NO_NOOP_ATTR, _reduce(reduce_all, True), _shape_with(True)),
-    define("ReduceAny", ("x", "axes"), _NO_NOOP_ATTR, _reduce(reduce_any, True), _shape_with(True)),
-    define("ReduceLogSumExp", ("x", "axes"), {"keep_dims": False, "noop_with_empty_axes": False},
-           _reduce(reduce_log_sum_exp), _shape),
-    define("ReduceMinD", ("x",), _D_ATTRS, _reduce_d(reduce_min), _shape_d),
-    define("ReduceProdD", ("x",), _D_ATTRS, _reduce_d(reduce_prod), _shape_d),
-    define("ReduceAllD", ("x",), _D_ATTRS, _reduce_d(reduce_all), _shape_d),
-    define("ReduceAnyD", ("x",), _D_ATTRS, _reduce_d(reduce_any), _shape_d),
+    define("ReduceSum", _reduce(reduce_sum), _shape),
+    define("ReduceMax", _reduce(reduce_max), _shape),
+    define("ReduceMean", _reduce(reduce_mean), _shape),
+    define("ReduceMin", _reduce(reduce_min), _shape),
+    define("ReduceProd", _reduce(reduce_prod), _shape),
+    define("ReduceAll", _reduce(reduce_all, True), _shape_with(True)),
+    define("ReduceAny", _reduce(reduce_any, True), _shape_with(True)),
+    define("ReduceLogSumExp", _reduce(reduce_log_sum_exp), _shape),
+    define("ReduceSumD", _reduce_d(reduce_sum), _shape_d),
+    define("ReduceMaxD", _reduce_d(reduce_max), _shape_d),
+    define("ReduceMeanD", _reduce_d(reduce_mean), _shape_d),
+    define("ReduceMinD", _reduce_d(reduce_min), _shape_d),
+    define("ReduceProdD", _reduce_d(reduce_prod), _shape_d),
+    define("ReduceAllD", _reduce_d(reduce_all), _shape_d),
+    define("ReduceAnyD", _reduce_d(reduce_any), _shape_d),
 )

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import REQUIRED, RefOp, define, needed_value, normalize_axis, normalize_axes
+from aclcts.reference.base import RefOp, define, needed_value, normalize_axis, normalize_axes
 
 Array = np.ndarray
 
@@ -280,7 +280,7 @@ def _strided_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) 
 
 # concatenation, stacking, splitting -----------------------------------------------------------------------------
 def _check_count(attrs: dict[str, Any], count: int) -> None:
-    if attrs["N"] is not None and int(attrs["N"]) != count:
+    if int(attrs["N"]) != count:
         raise ValueError(f"attribute N={attrs['N']} but {count} inputs x given")
 
 
@@ -523,33 +523,27 @@ def _same_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> 
     return [shapes[0]]
 
 
-_PAD_V3 = {"mode": "constant", "paddings_contiguous": True}
-_MASKS = {k: 0 for k in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")}
-
 OPS: tuple[RefOp, ...] = (
-    define("Pad", ("x", "paddings"), {}, _pad, _pad_shape),
-    define("PadV3", ("x", "paddings", "constant_values?"), _PAD_V3, _pad_v3, _pad_shape),
-    define("MirrorPad", ("x", "paddings"), {"mode": REQUIRED}, _mirror_pad, _pad_shape),
-    define("ExpandDims", ("x", "axis"), {}, _reshaped(_expand_rule), _shape_of(_expand_rule, ("axis",))),
-    define("Squeeze", ("x",), {"axis": ()}, _reshaped(_squeeze_rule), _shape_of(_squeeze_rule)),
-    define("Unsqueeze", ("x",), {"axes": ()}, _reshaped(_unsqueeze_rule), _shape_of(_unsqueeze_rule)),
-    define("Flatten", ("x",), {"axis": 1}, _reshaped(_flatten_rule), _shape_of(_flatten_rule)),
-    define("BroadcastTo", ("x", "shape"), {}, _broadcast_to,
-           lambda s, v, a: [broadcast_shape(s[0], _ints(needed_value(v, 1, "shape")))]),
-    define("ReverseV2", ("x", "axis"), {}, _reverse, _same_shape),
-    define("StridedSlice", ("x", "begin", "end", "strides"), _MASKS, _strided_slice, _strided_shape),
-    define("ConcatV2", ("x*", "concat_dim"), {"N": None}, _concat_v2, _concat_v2_shape),
-    define("Pack", ("x*",), {"axis": 0, "N": None}, _pack, _pack_shape),
-    define("Unpack", ("x",), {"num": REQUIRED, "axis": 0}, _unpack, _unpack_shape, ("y*",)),
-    define("SplitV", ("x", "size_splits", "split_dim"), {"num_split": REQUIRED}, _split_v, _split_v_shape, ("y*",)),
-    define("SpaceToDepth", ("x",), {"block_size": REQUIRED, "data_format": "NHWC"}, _space_to_depth,
-           _depth_space_shape(_space_to_depth)),
-    define("DepthToSpace", ("x",), {"block_size": REQUIRED, "mode": "DCR", "data_format": "NHWC"}, _depth_to_space,
-           _depth_space_shape(_depth_to_space)),
-    define("Permute", ("x",), {"order": (0,)}, _permute, _permute_shape),
-    define("Identity", ("x",), {}, _identity, _same_shape),
-    define("Tril", ("x",), {"diagonal": 0}, _triangle(True), _same_shape),
-    define("Triu", ("x",), {"diagonal": 0}, _triangle(False), _same_shape),
-    define("Roll", ("x",), {"shifts": REQUIRED, "dims": ()}, _roll, _same_shape),
-    define("Diag", ("x",), {}, _diag, lambda s, v, a: [s[0] + s[0]]),
+    define("Pad", _pad, _pad_shape),
+    define("PadV3", _pad_v3, _pad_shape),
+    define("MirrorPad", _mirror_pad, _pad_shape),
+    define("ExpandDims", _reshaped(_expand_rule), _shape_of(_expand_rule, ("axis",))),
+    define("Squeeze", _reshaped(_squeeze_rule), _shape_of(_squeeze_rule)),
+    define("Unsqueeze", _reshaped(_unsqueeze_rule), _shape_of(_unsqueeze_rule)),
+    define("Flatten", _reshaped(_flatten_rule), _shape_of(_flatten_rule)),
+    define("BroadcastTo", _broadcast_to, lambda s, v, a: [broadcast_shape(s[0], _ints(needed_value(v, 1, "shape")))]),
+    define("ReverseV2", _reverse, _same_shape),
+    define("StridedSlice", _strided_slice, _strided_shape),
+    define("ConcatV2", _concat_v2, _concat_v2_shape),
+    define("Pack", _pack, _pack_shape),
+    define("Unpack", _unpack, _unpack_shape),
+    define("SplitV", _split_v, _split_v_shape),
+    define("SpaceToDepth", _space_to_depth, _depth_space_shape(_space_to_depth)),
+    define("DepthToSpace", _depth_to_space, _depth_space_shape(_depth_to_space)),
+    define("Permute", _permute, _permute_shape),
+    define("Identity", _identity, _same_shape),
+    define("Tril", _triangle(True), _same_shape),
+    define("Triu", _triangle(False), _same_shape),
+    define("Roll", _roll, _same_shape),
+    define("Diag", _diag, lambda s, v, a: [s[0] + s[0]]),
 )

@@ -82,9 +82,7 @@ def _shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[
     return [(x[0], oh, ow, x[3])]
 
 
-_CORNERS = {"align_corners": False, "half_pixel_centers": False}
-
 OPS: tuple[RefOp, ...] = (
-    define("ResizeNearestNeighborV2", ("x", "size"), {**_CORNERS, "scales": [0.0, 0.0]}, _nearest, _shape),
-    define("ResizeBilinearV2", ("x", "size"), {**_CORNERS, "dtype": 0}, _bilinear, _shape),
+    define("ResizeNearestNeighborV2", _nearest, _shape),
+    define("ResizeBilinearV2", _bilinear, _shape),
 )

@@ -42,11 +42,10 @@ def _same_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> 
 
 
 _ATTRS = {"exclusive": False, "reverse": False}
-_D_ATTRS = {"axis": REQUIRED, **_ATTRS}
 
 OPS: tuple[RefOp, ...] = (
-    define("Cumsum", ("x", "axis"), _ATTRS, _scan(np.add, False), _same_shape),
-    define("Cumprod", ("x", "axis"), _ATTRS, _scan(np.multiply, False), _same_shape),
-    define("CumsumD", ("x",), _D_ATTRS, _scan(np.add, True), _same_shape),
-    define("CumprodD", ("x",), _D_ATTRS, _scan(np.multiply, True), _same_shape),
+    define("Cumsum", _scan(np.add, False), _same_shape),
+    define("Cumprod", _scan(np.multiply, False), _same_shape),
+    define("CumsumD", _scan(np.add, True), _same_shape),
+    define("CumprodD", _scan(np.multiply, True), _same_shape),
 )

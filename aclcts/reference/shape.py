@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import REQUIRED, RefOp, define, needed_value, normalize_axis, normalize_axes
+from aclcts.reference.base import RefOp, define, needed_value, normalize_axis, normalize_axes
 from aclcts.reference.numeric import round_to
 
 
@@ -75,7 +75,7 @@ def tile_multiples(x_shape: tuple[int, ...], multiples: np.ndarray) -> list[int]
 
 def _concat_inputs(shapes: list[tuple[int, ...] | None], attrs: dict[str, Any]) -> int:
     """Check ConcatD's inputs and N (checked only when given); return the normalised concat_dim."""
-    if attrs["N"] is not None and int(attrs["N"]) != len(shapes):
+    if int(attrs["N"]) != len(shapes):
         raise ValueError(f"attribute N={attrs['N']} but {len(shapes)} inputs given")
     rank = len(shapes[0])
     axis = normalize_axis(attrs["concat_dim"], rank, "concat_dim")
@@ -171,11 +171,10 @@ def _tile_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> 
 
 
 OPS: tuple[RefOp, ...] = (
-    define("Transpose", ("x", "perm"), {}, _transpose, _transpose_shape),
-    define("Reshape", ("x", "shape"), {"axis": 0, "num_axes": -1}, _reshape, _reshape_shape),
-    define("ConcatD", ("x*",), {"concat_dim": REQUIRED, "N": None}, _concat, _concat_shape),
-    define("SplitD", ("x",), {"split_dim": REQUIRED, "num_split": REQUIRED}, _split, _split_shape,
-           ("y*",)),
-    define("Slice", ("x", "offsets", "size"), {}, _slice, _slice_shape),
-    define("Tile", ("x", "multiples"), {}, _tile, _tile_shape),
+    define("Transpose", _transpose, _transpose_shape),
+    define("Reshape", _reshape, _reshape_shape),
+    define("ConcatD", _concat, _concat_shape),
+    define("SplitD", _split, _split_shape),
+    define("Slice", _slice, _slice_shape),
+    define("Tile", _tile, _tile_shape),
 )

@@ -59,6 +59,5 @@ def _shape(shapes: list[tuple[int, ...] | None], values: list[np.ndarray | None]
 
 
 OPS: tuple[RefOp, ...] = (
-    define("SparseTensorDenseMatMul", ("x1_indices", "x1_values", "x1_shape", "x2"),
-           {"adjoint_a": False, "adjoint_b": False}, _compute, _shape),
+    define("SparseTensorDenseMatMul", _compute, _shape),
 )

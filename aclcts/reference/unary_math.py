@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import REQUIRED, RefOp, define, needed_value
+from aclcts.reference.base import RefOp, define, needed_value
 from aclcts.reference.numeric import is_int_dtype, round_to, widen
 
 _ERF = np.frompyfunc(math.erf, 1, 1)
@@ -201,17 +201,15 @@ def _clip_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> 
     return [x]
 
 
-_X = ("x",)
-
 OPS: tuple[RefOp, ...] = (
-    *(define(name, _X, {}, _elementwise(fn), _same) for name, fn in _MATH_FUNCTIONS.items()),
-    *(define(name, _X, {}, _elementwise(fn), _same) for name, fn in _PREDICATES.items()),
-    define("Round", _X, {"decimals": 0}, _round, _same),
-    define("ZerosLike", _X, {}, _like(0), _same),
-    define("OnesLike", _X, {}, _like(1), _same),
-    define("Fill", ("dims", "value"), {}, _fill, _fill_shape),
-    define("Muls", _X, {"value": REQUIRED}, _scaled(lambda x, v: x * v, "value"), _same),
-    define("Adds", _X, {"value": REQUIRED}, _scaled(lambda x, v: x + v, "value"), _same),
-    define("Axpy", ("x1", "x2"), {"alpha": REQUIRED}, _axpy, _broadcast),
-    define("ClipByValue", ("x", "clip_value_min", "clip_value_max"), {}, _clip, _clip_shape),
+    *(define(name, _elementwise(fn), _same) for name, fn in _MATH_FUNCTIONS.items()),
+    *(define(name, _elementwise(fn), _same) for name, fn in _PREDICATES.items()),
+    define("Round", _round, _same),
+    define("ZerosLike", _like(0), _same),
+    define("OnesLike", _like(1), _same),
+    define("Fill", _fill, _fill_shape),
+    define("Muls", _scaled(lambda x, v: x * v, "value"), _same),
+    define("Adds", _scaled(lambda x, v: x + v, "value"), _same),
+    define("Axpy", _axpy, _broadcast),
+    define("ClipByValue", _clip, _clip_shape),
 )

@@ -116,18 +116,18 @@ shapes:
 """
 REFERENCE = """\
 from aclcts.reference.base import define
-MY_CUSTOM = define("MyCustom", ("x",), {}, lambda xs, attrs, out: [xs[0].astype(out[0])], lambda s, v, a: [s[0]])
+MY_CUSTOM = define("MyCustom", lambda xs, attrs, out: [xs[0].astype(out[0])], lambda s, v, a: [s[0]])
 """
 
 
 def test_a_custom_op_is_checked_only_against_its_vendor_record(tmp_path, monkeypatch):
     (tmp_path / "my_custom_reference.py").write_text(REFERENCE)
-    monkeypatch.delenv("ASCEND_OPP_PATH", raising=False)
-    assert load(tmp_path, CUSTOM)
     record = tmp_path / "opp" / "vendors" / "acme" / RECORD_FOLDER / "MyCustom.json"
     record.parent.mkdir(parents=True)
-    record.write_text(record_text(op("MyCustom", "x:T", "y:T", {"T": ("float16",)})))
+    record.write_text(record_text(op("MyCustom", "x:T", "y:T", {"T": ("int8",)})))
     monkeypatch.setenv("ASCEND_OPP_PATH", str(tmp_path / "opp"))
+    assert load(tmp_path, CUSTOM)
+    record.write_text(record_text(op("MyCustom", "x:T", "y:T", {"T": ("float16",)})))
     with pytest.raises(CaseFileError, match=r"case\.yaml:7: dtypes\[0\] \(for x\): \"int8\": MyCustom's x takes one of "
                                             r"float16$"):
         load(tmp_path, CUSTOM)

@@ -15,6 +15,7 @@ from aclcts.cases import Case, CaseFileError, case_files, expand_file, load_case
 from aclcts.cases.msopst import DISTRIBUTIONS, msopst_draw
 from aclcts.cases.schema import MSOPST_DISTRIBUTIONS
 from aclcts.cases.values import draw_inputs
+from aclcts.core.prototypes import prototype
 
 LIBRARY = Path(__file__).resolve().parents[2] / "cases"
 
@@ -121,10 +122,24 @@ def test_unknown_key_names_its_line(tmp_path):
 
 
 def test_missing_required_key(tmp_path):
-    source = write(tmp_path, [line for line in MINIMAL if not line.startswith("outputs")])
+    source = write(tmp_path, [line for line in MINIMAL if not line.startswith("dtypes")])
     message = error_of(source)
     assert message.startswith(f"{source}:1: "), message
-    assert "'outputs'" in message
+    assert "'dtypes'" in message
+
+
+def test_the_record_gives_the_tensor_names_policy_and_source_a_file_leaves_out(tmp_path):
+    kept = [line for line in MINIMAL if not line.startswith(("inputs", "outputs", "policy", "source"))]
+    (case, *_) = load_cases([write(tmp_path, kept)])
+    record = prototype("Add")
+    assert [t.name for t in case.inputs] == list(record.input_names()) and case.family == record.policy
+    assert case.source == record.source
+
+
+def test_a_file_of_an_op_without_a_record_must_name_its_tensors(tmp_path):
+    lines = [line if not line.startswith("op:") else "op: NoSuchOp" for line in MINIMAL if not line.startswith("outputs")]
+    message = error_of(write(tmp_path, lines))
+    assert "'outputs'" in message and "no operator record of NoSuchOp" in message
 
 
 def test_bad_dtype_name_names_list_item_and_line(tmp_path):
@@ -338,12 +353,11 @@ def test_the_library_loads_with_unique_ids(library):
     assert len(ids) == len(set(ids)) > 0
 
 
-def test_the_library_covers_every_op_that_has_a_kernel_and_a_reference(library):
-    from aclcts.reference import OP_TYPES
-    from aclcts.sim.kernels import registered_op_types
+def test_every_record_runs_by_a_case_file_or_by_its_default_cases(library):
+    from aclcts.cases.defaults import default_cases, uncovered
 
-    covered = {c.op for c in library} | {c.op for c in load_cases([str(LIBRARY)], kind="dynamic")}
-    assert sorted(set(OP_TYPES) & set(registered_op_types()) - covered) == []
+    left = uncovered(library + load_cases([str(LIBRARY)], kind="dynamic"))
+    assert all(default_cases(op) for op in left), left
 
 
 # ---------------------------------------------------------------------------------------- dynamic shapes

@@ -11,6 +11,7 @@ import yaml
 
 from aclcts.cases import CaseFileError, expand_file
 from aclcts.cases.schema import CaseKeyRenamed
+from aclcts.core.prototypes import prototype
 from aclcts.tools.msopst import convert
 from aclcts.tools.newop import main as new_op
 
@@ -62,9 +63,15 @@ def test_both_keys_in_one_file_are_one_error_line_naming_file_line_and_field(tmp
     assert message.startswith(f"{source}:10: family: expected only 'policy'") and "\n" not in message
 
 
-def test_a_file_with_neither_key_names_the_new_one(tmp_path):
-    source = write(tmp_path, [line for line in CASE if not line.startswith("policy:")])
-    with pytest.raises(CaseFileError, match=r"case\.yaml:1: \(file\): expected the required key 'policy'"):
+def test_a_file_with_neither_key_takes_the_records_policy(tmp_path):
+    cases = expand_file(write(tmp_path, [line for line in CASE if not line.startswith("policy:")]))
+    assert {case.family for case in cases} == {prototype("Add").policy}
+
+
+def test_a_file_of_an_op_without_a_record_and_neither_key_names_the_new_one(tmp_path):
+    lines = [line for line in CASE if not line.startswith("policy:")]
+    source = write(tmp_path, ["op: NoSuchOp" if line.startswith("op:") else line for line in lines])
+    with pytest.raises(CaseFileError, match=r"case\.yaml:1: \(file\): expected the key 'policy' \(no operator record"):
         expand_file(source)
 
 

@@ -91,7 +91,7 @@ def test_a_mapping_overrides_the_named_dtypes_only(tmp_path):
 
 
 def test_the_shipped_library_runs_the_three_fault_classes():
-    ids = {c.id for path in ("matmul/mat_mul.yaml", "nn/softmax_v2.yaml", "elementwise/log.yaml")
+    ids = {c.id for path in ("matmul/mat_mul.yaml", "softmax/softmax_v2.yaml", "elementwise/log.yaml")
            for c in expand_file(str(LIBRARY / path))}
     assert {"MatMul-int32-4x7_7x4-attrs0-wide_sums", "SoftmaxV2-float32-2x3x16-attrs0-large",
             "Log-float32-8x16-attrs0-subnormal"} <= ids
@@ -186,7 +186,7 @@ def test_large_exp_arguments_sit_just_below_ln_max():
 
 
 def test_large_softmax_logits_overflow_a_softmax_without_max_subtraction():
-    case = by_id("nn/softmax_v2.yaml")["SoftmaxV2-float32-2x3x16-attrs0-large"]
+    case = by_id("softmax/softmax_v2.yaml")["SoftmaxV2-float32-2x3x16-attrs0-large"]
     x = draw_inputs(case, 4)[0]
     assert np.isfinite(reference("SoftmaxV2").compute([x], {}, [np.dtype(np.float32)])[0]).all()
     with np.errstate(over="ignore"):
@@ -200,7 +200,7 @@ def test_choice_inputs_keep_their_values_in_every_profile():
 
 
 def test_an_input_whose_dtype_has_no_such_class_keeps_its_own_distribution():
-    library = Path(__file__).resolve().parents[2] / "cases" / "index"
+    library = Path(__file__).resolve().parents[2] / "cases" / "gather_scatter"
     case = next(c for c in load_cases([str(library)], kind="all") if c.op == "MaskedFill" and not c.profile)
     profiled = replace(case, id=case.id + "-subnormal", profile="subnormal", values={"x": {"uniform": [-1, 1]}})
     x, mask, _ = draw_inputs(profiled, 7)

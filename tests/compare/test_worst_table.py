@@ -82,7 +82,7 @@ def test_a_float_output_has_every_error_metric_and_its_nonfinite_mismatches():
 
 @pytest.fixture
 def equal_case():
-    return next(c for c in load_cases([str(ROOT / "cases" / "compare" / "equal.yaml")])
+    return next(c for c in load_cases([str(ROOT / "cases" / "elementwise" / "equal.yaml")])
                 if c.id.startswith("Equal-int32_bool-3x1x4"))
 
 

@@ -1,5 +1,5 @@
-"""docs/operators.md is what `aclcts docs operators` writes from the registries and the case library, and the command
-lists exactly the case library's op types, each with its prototype module, reference and kernel."""
+"""docs/operators.md is what `aclcts docs operators` writes from the operator records and the case library, and the
+command lists every record once, with what the record states and the case files that run it."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ import re
 import shutil
 from pathlib import Path
 
-from aclcts.cases import load_cases
 from aclcts.cli import main as aclcts
+from aclcts.core.prototypes import op_types
 from aclcts.tools.opsdoc import main, operators_page
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "operators.md"
 CASES = ROOT / "cases"
-ROW = re.compile(r"^\| ([A-Z][A-Za-z0-9]*) \| (.*) \| (.*) \| `(\w+)` \| `(\w+)` \|$", re.MULTILINE)
+ROW = re.compile(r"^\| ([A-Z][A-Za-z0-9]*) \| (.*?) \| (.*?) \| (.*?) \| (\w+) \| (\w+) \| (.*?) \| (.*) \|$",
+                 re.MULTILINE)
 
 
 def test_the_page_is_current():
@@ -26,22 +27,20 @@ def test_the_page_is_current():
     assert have == want, f"docs/operators.md is stale; run `aclcts docs operators` in the repository:\n{diff}"
 
 
-def test_the_page_lists_the_case_librarys_op_types_once_with_their_count():
+def test_the_page_lists_every_record_once_with_their_count():
     text = operators_page(str(CASES))
-    rows = ROW.findall(text)
-    listed = [row[0] for row in rows]
-    library = {case.op for case in load_cases([str(CASES)], kind="all")}
-    assert len(listed) == len(set(listed)) and set(listed) == library
-    assert f"**{len(library)} CANN operator types**" in text
-    assert all(ref != "none" and kernel != "none" for *_, ref, kernel in rows)
-    assert "Op types without a prototype" not in text
+    listed = [row[0] for row in ROW.findall(text)]
+    assert len(listed) == len(set(listed)) and set(listed) == set(op_types())
+    assert f"**{len(op_types())} CANN operator types**" in text
 
 
-def test_a_row_names_case_files_policy_reference_and_kernel_modules():
+def test_a_row_states_the_record_and_its_case_files():
     rows = {row[0]: row[1:] for row in ROW.findall(operators_page(str(CASES)))}
-    files, policy, ref, kernel = rows["GatherV2"]
-    assert "`index/gather_v2.yaml`" in files.split(", ") and policy == "index"
-    assert (ref, kernel) == ("gather_scatter", "gather_scatter")
+    tensors, dtypes, attrs, policy, rule, files, source = rows["GatherV2"]
+    assert tensors == "x, indices, axis → y" and "I: int32, int64" in dtypes
+    assert "batch_dims (int = 0)" in attrs and (policy, rule) == ("index", "each")
+    assert "`gather_scatter/gather_v2.yaml`" in files.split(", ") and "REG_OP(GatherV2)" in source
+    assert rows["ReduceSumD"][5] == "default cases" and "axes (list_int)," in rows["ReduceSumD"][2]
 
 
 def test_check_fails_on_a_stale_page_and_passes_once_written(tmp_path, capsys):
@@ -55,8 +54,9 @@ def test_check_fails_on_a_stale_page_and_passes_once_written(tmp_path, capsys):
     assert aclcts(["docs", *args]) == 0
     assert main([*args, "--check"]) == 0
     text = page.read_text(encoding="utf-8")
-    assert "**1 CANN operator types**" in text and [r[0] for r in ROW.findall(text)] == ["Add"]
-    page.write_text(text.replace("| Add |", "| Sub |"), encoding="utf-8")
+    rows = {r[0]: r for r in ROW.findall(text)}
+    assert rows["Add"][6] == "`add.yaml`" and rows["Sub"][6] == "default cases"
+    page.write_text(text.replace("| Add |", "| Adds |"), encoding="utf-8")
     assert main([*args, "--check"]) == 1
 
 

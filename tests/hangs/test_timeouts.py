@@ -69,7 +69,7 @@ def test_the_pytest_timeout_variable_wins_over_the_device_default(pytester, monk
 
 
 #: Two case files: the op whose kernel kernel_hangs blocks, and one it leaves alone.
-CASES = ["cases/compare/logical_and.yaml", "cases/elementwise/abs.yaml"]
+CASES = ["cases/elementwise/logical_and.yaml", "cases/elementwise/abs.yaml"]
 
 
 def run_with_hang(tmp_path, *args):

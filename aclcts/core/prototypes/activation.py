@@ -1,5 +1,5 @@
-"""Prototypes of the activation family: Gelu, FastGelu, Swish, Mish, the ReLU and ELU variants, PRelu, Softplus,
-Softsign, LogSigmoid and the shrink functions.
+"""Records of the activation family: Relu, Sigmoid, Tanh, Gelu, FastGelu, Swish, Mish, the ReLU and ELU variants,
+PRelu, Softplus, Softsign, LogSigmoid and the shrink functions.
 
 Source: mindspore-ai/graphengine 910/third_party/fwkacllib/inc/op_proto/inc/nonlinear_fuc_ops.h (the 910 op_proto
 headers, newer than third_party/fwkacllib/inc/ops/, which lacks bfloat16 and Elu's scale/input_scale).
@@ -11,10 +11,13 @@ not documented).
 
 from __future__ import annotations
 
-from aclcts.core.prototypes.dtypes import FLOAT64, FLOATS, REALS
+from aclcts.core.prototypes.dtypes import FLOAT64, FLOATS, REALS, UNARY
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
 _NL = "graphengine op_proto/inc/nonlinear_fuc_ops.h"
+_NL_910 = "graphengine 910 op_proto/inc/nonlinear_fuc_ops.h"
+POLICY = "nn"
+SHAPE_RULE = "same"
 FLOATING_BF16 = FLOATS + FLOAT64
 FP16_FP32 = ("float16", "float32")
 
@@ -29,6 +32,10 @@ def _unary(op_type: str, types: tuple[str, ...], note: str = "", attrs: tuple[At
 _SHRINK = ("input_x", "output_y")
 
 PROTOTYPES: tuple[Prototype, ...] = (
+    op("Relu", "x:T", "y:T", {"T": FLOATS + FLOAT64 + ("int8", "int16", "int32", "int64", "uint8", "uint16")},
+       source=f"{_NL_910} REG_OP(Relu)"),
+    op("Sigmoid", "x:T", "y:T", {"T": UNARY}, source=f"{_NL_910} REG_OP(Sigmoid)"),
+    op("Tanh", "x:T", "y:T", {"T": UNARY}, source=f"{_NL_910} REG_OP(Tanh)"),
     _unary("Gelu", FLOATS, "documented as x*Phi(x); the TBE implementation computes the tanh approximation "
                            "x / (1 + exp(-2*sqrt(2/pi)*(x + 0.044715*x^3)))"),
     _unary("FastGelu", FLOATS, "x / (1 + exp(-1.702|x|)) * exp(0.851 (x - |x|)), i.e. x * sigmoid(1.702 x)"),

@@ -10,6 +10,9 @@ from __future__ import annotations
 from aclcts.core.prototypes.dtypes import COMPLEX, FLOAT64, FLOATS
 from aclcts.core.prototypes.spec import Prototype, op
 
+POLICY = "elementwise"
+SHAPE_RULE = "broadcast"
+
 _ELEWISE = "graphengine op_proto/inc/elewise_calculation_ops.h"
 
 FLOATING = FLOATS + FLOAT64

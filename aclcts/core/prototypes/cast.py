@@ -10,6 +10,9 @@ from __future__ import annotations
 from aclcts.core.prototypes.dtypes import BOOL, COMPLEX, FLOAT64, FLOATS, INTS
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
+POLICY = "cast"
+SHAPE_RULE = "same"
+
 _ANY = BOOL + FLOATS + FLOAT64 + INTS + COMPLEX
 
 PROTOTYPES: tuple[Prototype, ...] = (

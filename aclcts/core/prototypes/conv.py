@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
+POLICY = "conv"
+SHAPE_RULE = "each"
+
 PROTOTYPES: tuple[Prototype, ...] = (
     op("Conv2D", "x:T, filter:T, bias?:Y, offset_w?:W", "y:Y",
        {"T": ("float16", "float32", "int8", "bfloat16"), "Y": ("float16", "float32", "int32", "bfloat16"),

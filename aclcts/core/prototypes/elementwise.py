@@ -12,6 +12,9 @@ from __future__ import annotations
 from aclcts.core.prototypes.dtypes import BOOL, COMPLEX, FLOAT64, FLOATS, NUMBERS, REALS, UNARY
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
+POLICY = "elementwise"
+SHAPE_RULE = "broadcast"
+
 _SRC = "graphengine 910 op_proto/inc/elewise_calculation_ops.h"
 _ADD = ("bool", "float32", "int32", "int64", "float16", "bfloat16", "int16", "int8", "uint8", "double") + COMPLEX
 _ARITH = FLOATS + FLOAT64 + ("uint8", "int8", "uint16", "int16", "int32", "int64") + COMPLEX
@@ -32,7 +35,8 @@ def _unary(op_type: str, types: tuple[str, ...], attrs: tuple[Attr, ...] = ()) -
 
 def _compare(op_type: str, types: tuple[str, ...]) -> Prototype:
     """x1, x2 of one dtype -> y bool."""
-    return op(op_type, "x1:T, x2:T", "y:B", {"T": types, "B": BOOL}, source=f"{_SRC} REG_OP({op_type})")
+    return op(op_type, "x1:T, x2:T", "y:B", {"T": types, "B": BOOL}, source=f"{_SRC} REG_OP({op_type})",
+              policy="compare")
 
 
 PROTOTYPES: tuple[Prototype, ...] = (
@@ -56,5 +60,5 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _compare("Equal", _EQUAL),
     _compare("Less", REALS),
     _compare("Greater", REALS),
-    op("LogicalAnd", "x1:B, x2:B", "y:B", {"B": BOOL}, source=f"{_SRC} REG_OP(LogicalAnd)"),
+    op("LogicalAnd", "x1:B, x2:B", "y:B", {"B": BOOL}, source=f"{_SRC} REG_OP(LogicalAnd)", policy="compare"),
 )

@@ -11,6 +11,9 @@ from __future__ import annotations
 from aclcts.core.prototypes.dtypes import BASIC, INDEX, NUMBERS, REALS
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
+POLICY = "index"
+SHAPE_RULE = "each"
+
 _GE = "graphengine 910 third_party/fwkacllib/inc/ops/"
 _SCATTER_UPDATE = ("float16", "float32", "int32", "int8", "uint8", "bfloat16", "int64")
 _SCATTER_ADD = ("float16", "float32", "int32", "int8", "uint8")
@@ -32,22 +35,22 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("GatherElements", "x:T, index:I", "y:T", {"T": _GATHER_ELEMENTS, "I": INDEX}, (Attr("dim", "int", 0),),
        source=f"{_GE}selection_ops.h REG_OP(GatherElements)"),
     op("ScatterNd", "indices:I, x:T, shape:I2", "y:T", {"T": BASIC, "I": INDEX, "I2": INDEX},
-       source=f"{_GE}selection_ops.h REG_OP(ScatterNd)"),
+       source=f"{_GE}selection_ops.h REG_OP(ScatterNd)", policy="reduction"),
     op("ScatterNdUpdate", "var:T, indices:I, updates:T", "var:T", {"T": BASIC, "I": INDEX}, (_LOCKING,),
        source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterNdUpdate)"),
     op("ScatterUpdate", "var:T, indices:I, updates:T", "var:T", {"T": _SCATTER_UPDATE, "I": INDEX}, (_LOCKING,),
        source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterUpdate)"),
     op("ScatterAdd", "var:T, indices:I, updates:T", "var:T", {"T": _SCATTER_ADD, "I": INDEX}, (_LOCKING,),
-       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterAdd)"),
+       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterAdd)", policy="reduction"),
     op("ScatterElements", "data:T, indices:I, updates:T", "y:T", {"T": NUMBERS, "I": INDEX},
        (Attr("axis", "int", 0), Attr("reduction", "str", "none")),
-       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterElements)"),
+       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterElements)", policy="elementwise"),
     op("OneHot", "x:X, depth:D, on_value:T, off_value:T", "y:T",
        {"X": ("uint8", "int32", "int64"), "D": INDEX, "T": BASIC}, (Attr("axis", "int", -1),),
        source=f"{_GE}selection_ops.h REG_OP(OneHot)"),
-    op("Range", "start:T, limit:T, delta:T", "y:T", {"T": _RANGE}, source=f"{_GE}selection_ops.h REG_OP(Range)"),
+    op("Range", "start:T, limit:T, delta:T", "y:T", {"T": _RANGE}, source=f"{_GE}selection_ops.h REG_OP(Range)", policy="elementwise"),
     op("LinSpace", "start:T, stop:T, num:I", "output:T", {"T": ("float32", "double"), "I": INDEX},
-       source=f"{_GE}random_ops.h REG_OP(LinSpace)"),
+       source=f"{_GE}random_ops.h REG_OP(LinSpace)", policy="elementwise"),
     op("Sort", "x:T", "y1:T, y2:I", {"T": _SORT, "I": ("int32",)},
        (Attr("axis", "int", -1), Attr("descending", "bool", False), Attr("stable", "bool", False)),
        source=f"{_GE}nn_detect_ops.h REG_OP(Sort)"),
@@ -56,15 +59,15 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_GE}selection_ops.h REG_OP(TopKV2)"),
     op("UnsortedSegmentSum", "x:T, segment_ids:I, num_segments:I2", "y:T", {"T": NUMBERS, "I": INDEX, "I2": INDEX},
        (Attr("is_preprocessed", "bool", False), Attr("check_ids", "bool", False)),
-       source=f"{_GE}selection_ops.h REG_OP(UnsortedSegmentSum)"),
+       source=f"{_GE}selection_ops.h REG_OP(UnsortedSegmentSum)", policy="reduction"),
     op("MaskedFill", "x:T, mask:M, value:T", "y:T", {"T": _MASKED_FILL, "M": ("bool",)},
        source=f"{_GE}selection_ops.h REG_OP(MaskedFill)"),
     op("MaskedSelect", "x:T, mask:M", "y:T", {"T": BASIC, "M": ("bool",)},
-       source=f"{_GE}selection_ops.h REG_OP(MaskedSelect)"),
+       source=f"{_GE}selection_ops.h REG_OP(MaskedSelect)", shape_rule="same"),
     op("SearchSorted", "sorted_sequence:T, values:T, sorter?:S", "out:I", {"T": _SEARCH, "S": ("int64",), "I": INDEX},
        (Attr("dtype", "type", 9), Attr("right", "bool", False)),
        source=f"{_GE}selection_ops.h REG_OP(SearchSorted): ATTR(dtype, Type, DT_INT64)"),
     op("Bincount", "array:A, size:A, weights:T", "bins:T",
        {"A": ("int32",), "T": ("float32", "int32", "int64", "double")},
-       source=f"{_GE}math_ops.h REG_OP(Bincount)"),
+       source=f"{_GE}math_ops.h REG_OP(Bincount)", policy="reduction"),
 )

@@ -1,8 +1,12 @@
-"""Prototypes of the index ops: ArgMaxV2, TopK, NonZero, Where and Unique.
+"""Records of the index family: the extreme-index ops (ArgMaxV2, ArgMaxD, ArgMin, ArgMaxWithValue,
+ArgMinWithValue), TopK, NonZero, Where and Unique.
 
-Sources: mindspore-ai/graphengine 910 op_proto/inc/ elewise_calculation_ops.h (ArgMaxV2), selection_ops.h (TopK),
-array_ops.h (NonZero, Where, Unique). The dtype attributes (ArgMaxV2 and NonZero `dtype`, Unique `out_idx`) are
-not tied to the output dtype here: the official ArgMaxV2 sample sets no dtype attribute and an int32 output.
+Sources: mindspore-ai/graphengine 910 op_proto/inc/ elewise_calculation_ops.h (ArgMaxV2; ArgMaxD, whose y is int32
+only although its dtype attribute defaults to DT_INT64), selection_ops.h (TopK), array_ops.h (NonZero, Where,
+Unique); hicann/ops-math math/arg_min, math/arg_max_with_value and math/arg_min_with_value op_graph/*_proto.h.
+The dtype attributes (ArgMaxV2 and NonZero `dtype`, Unique `out_idx`) are not tied to the output dtype here: the
+official ArgMaxV2 sample sets no dtype attribute and an int32 output. Type attributes hold aclDataType numbers
+(3 int32, 9 int64).
 """
 
 from __future__ import annotations
@@ -11,6 +15,17 @@ from aclcts.core.prototypes.dtypes import BASIC, BOOL, FLOAT64, FLOATS, INDEX, I
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
 _GE = "graphengine 910 op_proto/inc/"
+_OPS_MATH = "hicann/ops-math math/{0}/op_graph/{0}_proto.h"
+_WITH_VALUE_TYPES = ("float32", "float16", "bfloat16", "int64", "int32")
+POLICY = "index"
+SHAPE_RULE = "each"
+
+
+def _with_value(op_type: str, folder: str) -> Prototype:
+    return op(op_type, "x:T", "indice:I, values:T", {"T": _WITH_VALUE_TYPES, "I": INDEX},
+              (Attr("dimension", "int"), Attr("keep_dims", "bool", False), Attr("indice_dtype", "type", 3)),
+              source=f"{_OPS_MATH.format(folder)} REG_OP({op_type})")
+
 
 PROTOTYPES: tuple[Prototype, ...] = (
     op("ArgMaxV2", "x:T, dimension:I", "y:I2", {"T": NUMBERS, "I": INDEX, "I2": INDEX},
@@ -25,4 +40,11 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("Unique", "x:T", "y:T, idx:I", {"T": ("float32", "float16", "double") + INTS[:4] + ("uint8", "uint16"),
                                        "I": INDEX},
        (Attr("out_idx", "type", 3),), source=f"{_GE}array_ops.h REG_OP(Unique): ATTR(out_idx, Type, DT_INT32)"),
+    op("ArgMin", "x:T, dimension:I", "y:I2", {"T": NUMBERS, "I": INDEX, "I2": INDEX}, (Attr("dtype", "type", 9),),
+       source=f"{_OPS_MATH.format('arg_min')} REG_OP(ArgMin): ATTR(dtype, Type, DT_INT64)"),
+    op("ArgMaxD", "x:T", "y:I", {"T": ("float32", "float16"), "I": ("int32",)},
+       (Attr("dimension", "int"), Attr("dtype", "type", 9)),
+       source="graphengine 910 op_proto/inc/elewise_calculation_ops.h REG_OP(ArgMaxD)"),
+    _with_value("ArgMaxWithValue", "arg_max_with_value"),
+    _with_value("ArgMinWithValue", "arg_min_with_value"),
 )

@@ -12,6 +12,9 @@ from __future__ import annotations
 from aclcts.core.prototypes.dtypes import BOOL, COMPLEX, INTS, REALS
 from aclcts.core.prototypes.spec import Prototype, op
 
+POLICY = "compare"
+SHAPE_RULE = "broadcast"
+
 _ELEWISE = "graphengine op_proto/inc/elewise_calculation_ops.h"
 _BITWISE = "graphengine op_proto/inc/bitwise_ops.h"
 _SELECTION = "graphengine op_proto/inc/selection_ops.h"
@@ -45,5 +48,5 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _shift("LeftShift"),
     _shift("RightShift"),
     op("Select", "condition:B, x1:T, x2:T", "y:T", {"B": BOOL, "T": REALS + COMPLEX + BOOL},
-       source=f"{_SELECTION} REG_OP(Select): y = condition ? x1 : x2"),
+       source=f"{_SELECTION} REG_OP(Select): y = condition ? x1 : x2", shape_rule="same"),
 )

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
+POLICY = "matmul"
+SHAPE_RULE = "matmul"
+
 _GE = "graphengine 910 op_proto/inc/matrix_calculation_ops.h"
 _OUT = ("float32", "float16", "int32", "bfloat16")
 _IN_V2 = _OUT + ("int8",)

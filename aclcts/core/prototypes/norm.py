@@ -11,6 +11,9 @@ from __future__ import annotations
 from aclcts.core.prototypes.dtypes import FLOAT64, FLOATS
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
+POLICY = "nn"
+SHAPE_RULE = "each"
+
 _NN = "hicann/ops-nn {}/op_graph/{}_proto.h REG_OP({})"
 
 PROTOTYPES: tuple[Prototype, ...] = (

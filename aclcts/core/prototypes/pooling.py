@@ -10,6 +10,9 @@ from __future__ import annotations
 from aclcts.core.prototypes.dtypes import FLOAT64, FLOATS
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
+POLICY = "nn"
+SHAPE_RULE = "each"
+
 _EXTEND = "hicann/ops-nn common/inc/op_graph/op_nn_proto_extend.h"
 _WINDOW = (Attr("ksize", "list_int"), Attr("strides", "list_int"), Attr("padding", "str"),
            Attr("data_format", "str", "NHWC"))
@@ -17,7 +20,7 @@ _WINDOW = (Attr("ksize", "list_int"), Attr("strides", "list_int"), Attr("padding
 PROTOTYPES: tuple[Prototype, ...] = (
     op("MaxPool", "x:T", "y:T", {"T": ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
                                        "uint16")},
-       _WINDOW, source=f"{_EXTEND} REG_OP(MaxPool)"),
+       _WINDOW, source=f"{_EXTEND} REG_OP(MaxPool)", policy="movement"),
     op("AvgPool", "x:T", "y:T", {"T": FLOATS + FLOAT64}, _WINDOW, source=f"{_EXTEND} REG_OP(AvgPool)"),
     op("AdaptiveAvgPool2d", "x:T", "y:T", {"T": FLOATS}, (Attr("output_size", "list_int"),),
        source="hicann/ops-nn pooling/adaptive_avg_pool2d/op_graph/adaptive_avg_pool2d_proto.h REG_OP(AdaptiveAvgPool2d)"),

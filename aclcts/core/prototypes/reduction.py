@@ -11,6 +11,9 @@ from __future__ import annotations
 from aclcts.core.prototypes.dtypes import BOOL, FLOATS, INDEX, NUMBERS
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
+POLICY = "reduction"
+SHAPE_RULE = "each"
+
 _OPS_MATH = "hicann/ops-math math/{}/op_graph/{}_proto.h"
 _GE = "graphengine 910 op_proto/inc/reduce_ops.h"
 _KEEP = Attr("keep_dims", "bool", False)
@@ -32,7 +35,7 @@ def _logical(op_type: str, folder: str, types: tuple[str, ...]) -> Prototype:
 def _reduce_d(op_type: str, types: tuple[str, ...], *extra: Attr) -> Prototype:
     """x -> y with REQUIRED_ATTR(axes, ListInt)."""
     return op(op_type, "x:T", "y:T", {"T": types}, (Attr("axes", "list_int"), _KEEP, *extra),
-              source=f"{_GE} REG_OP({op_type})")
+              source=f"{_GE} REG_OP({op_type})", sample_shapes=(((2, 3, 4),), ((5,),)), sample_attrs={"axes": [-1]})
 
 
 PROTOTYPES: tuple[Prototype, ...] = (

@@ -13,6 +13,9 @@ from __future__ import annotations
 from aclcts.core.prototypes.dtypes import BASIC, BOOL, COMPLEX, FLOAT64, FLOATS, INDEX, INTS
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
+POLICY = "movement"
+SHAPE_RULE = "each"
+
 _GE = "graphengine 910 op_proto/inc/"
 #: ExpandDims' and Identity's explicit list (string left out).
 _EXPAND = FLOATS + FLOAT64 + INTS + BOOL
@@ -44,9 +47,9 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_GE}selection_ops.h REG_OP(ReverseV2)"),
     op("StridedSlice", "x:T, begin:I, end:I, strides:I", "y:T", {"T": BASIC, "I": INDEX}, _MASKS,
        source=f"{_GE}selection_ops.h REG_OP(StridedSlice)"),
-    op("ConcatV2", "x*:T, concat_dim:I", "y:T", {"T": BASIC, "I": INDEX}, (Attr("N", "int", 1),),
+    op("ConcatV2", "x*:T, concat_dim:I", "y:T", {"T": BASIC, "I": INDEX}, (Attr("N", "int", 1, counts="x"),),
        source=f"{_GE}split_combination_ops.h REG_OP(ConcatV2)"),
-    op("Pack", "x*:T", "y:T", {"T": BASIC}, (Attr("axis", "int", 0), Attr("N", "int", 1)),
+    op("Pack", "x*:T", "y:T", {"T": BASIC}, (Attr("axis", "int", 0), Attr("N", "int", 1, counts="x")),
        source=f"{_GE}split_combination_ops.h REG_OP(Pack)"),
     op("Unpack", "x:T", "y*:T", {"T": BASIC}, (Attr("num", "int"), Attr("axis", "int", 0)),
        source=f"{_GE}transformation_ops.h REG_OP(Unpack)"),

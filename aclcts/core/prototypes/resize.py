@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
+POLICY = "movement"
+SHAPE_RULE = "each"
+
 _CORNERS = (Attr("align_corners", "bool", False), Attr("half_pixel_centers", "bool", False))
 _IMAGE = ("int8", "uint8", "int16", "uint16", "int32", "int64", "float16", "float32", "float64")
 
@@ -18,5 +21,5 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source="hicann/ops-nn common/inc/op_graph/op_nn_proto_extend.h REG_OP(ResizeNearestNeighborV2)"),
     op("ResizeBilinearV2", "x:T, size:S", "y:Y", {"T": _IMAGE, "S": ("int32",), "Y": ("uint8", "float32", "float16")},
        (*_CORNERS, Attr("dtype", "type", 0)),
-       source="graphengine 910 op_proto/inc/image_ops.h REG_OP(ResizeBilinearV2)"),
+       source="graphengine 910 op_proto/inc/image_ops.h REG_OP(ResizeBilinearV2)", policy="nn"),
 )

@@ -10,6 +10,9 @@ from __future__ import annotations
 from aclcts.core.prototypes.dtypes import FLOAT64, FLOATS, INDEX, INTS, REALS
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
+POLICY = "reduction"
+SHAPE_RULE = "each"
+
 _FLAGS = (Attr("exclusive", "bool", False), Attr("reverse", "bool", False))
 _CUMSUM_D = ("float32", "int32", "uint8", "int8", "float16")
 

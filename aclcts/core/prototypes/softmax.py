@@ -5,6 +5,9 @@ from __future__ import annotations
 from aclcts.core.prototypes.dtypes import FLOAT64, FLOATS
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
+POLICY = "nn"
+SHAPE_RULE = "same"
+
 PROTOTYPES: tuple[Prototype, ...] = (
     op("SoftmaxV2", "x:T", "y:U", {"T": FLOATS + FLOAT64, "U": FLOATS + FLOAT64},
        attrs=(Attr("axes", "list_int", (-1,)), Attr("half_to_float", "bool", False)),

@@ -10,6 +10,9 @@ from __future__ import annotations
 from aclcts.core.prototypes.dtypes import INDEX
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
+POLICY = "matmul"
+SHAPE_RULE = "each"
+
 PROTOTYPES: tuple[Prototype, ...] = (
     op("SparseTensorDenseMatMul", "x1_indices:I, x1_values:T, x1_shape:S, x2:T", "y:T",
        {"I": INDEX, "T": ("float16", "float32", "float64", "int32", "int64"), "S": ("int64",)},

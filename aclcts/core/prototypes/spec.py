@@ -1,4 +1,10 @@
-"""The record of one CANN operator prototype (REG_OP): inputs, outputs, attributes and dtype constraints."""
+"""The record of one operator type: its CANN prototype (REG_OP) and everything the suite knows about it.
+
+A record states each fact once: tensor names, kinds and dtype constraints, attributes with their types and defaults,
+the documentation source, the family (the module it is written in), the precision policy its results are judged by,
+how a dynamic case's runtime shapes relate (the shape rule) and where its inputs are drawn by default (sample hints).
+The reference, the simulator kernel, the case loader, the ATC and docs/operators.md all read it.
+"""
 
 from __future__ import annotations
 
@@ -36,16 +42,30 @@ class Tensor:
 
 @dataclass(frozen=True)
 class Attr:
-    """One attribute: its name, its type (one of ATTR_TYPES) and its default (REQUIRED if it has none)."""
+    """One attribute: its name, its type (one of ATTR_TYPES) and its default (REQUIRED if it has none).
+
+    counts names a dynamic input whose number of tensors the attribute holds (ConcatD's N); when the attribute is
+    not given, that number is its value.
+    """
 
     name: str
     type: str
     default: object = REQUIRED
+    counts: str = ""
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Where an input's values are drawn when a case does not say: the closed range [low, high] and why."""
+
+    low: float
+    high: float
+    why: str = ""
 
 
 @dataclass(frozen=True)
 class Prototype:
-    """An operator's prototype; tensors naming the same constraint in `types` share one dtype."""
+    """An operator's record; tensors naming the same constraint in `types` share one dtype."""
 
     op_type: str
     inputs: tuple[Tensor, ...]
@@ -55,10 +75,42 @@ class Prototype:
     source: str = ""
     #: Tensors whose dtype an attribute sets (Cast's y follows dst_type): tensor name -> attribute name.
     dtype_from: Mapping[str, str] = field(default_factory=dict)
+    #: The family: the name of the module the record is written in (set when the table is built).
+    family: str = ""
+    #: The precision policy class the op's results are judged by (aclcts.judge policies), "" = the family's.
+    policy: str = ""
+    #: How the runtime shapes of a dynamic case relate (aclcts.cases.schema.SHAPE_RULES), "" = the family's.
+    shape_rule: str = ""
+    #: Default value ranges of some inputs, by input name (e.g. Log's x drawn positive).
+    samples: Mapping[str, Sample] = field(default_factory=dict)
+    #: The input shapes of the op's default cases: one entry per case, one shape per required input; none means
+    #: DEFAULT_SHAPES.
+    sample_shapes: tuple[tuple[tuple[int, ...], ...], ...] = ()
+    #: Attribute values the default cases give (at least every REQUIRED attribute's).
+    sample_attrs: Mapping[str, object] = field(default_factory=dict)
 
     def attr(self, name: str) -> Attr | None:
         """The attribute called name, or None."""
         return next((a for a in self.attrs if a.name == name), None)
+
+    def defaults(self, n_inputs: int | None = None) -> dict[str, object]:
+        """Every attribute's default by name (REQUIRED for one without); with n_inputs, the number of inputs given,
+        an attribute that counts a dynamic input defaults to that input's number of tensors."""
+        dynamic = n_inputs - (len(self.inputs) - 1) if n_inputs is not None else None
+        return {a.name: dynamic if a.counts and dynamic is not None else a.default for a in self.attrs}
+
+    def input_names(self) -> tuple[str, ...]:
+        """The input names in order."""
+        return tuple(t.name for t in self.inputs)
+
+    def output_names(self) -> tuple[str, ...]:
+        """The output names in order."""
+        return tuple(t.name for t in self.outputs)
+
+    def dtypes_of(self, name: str) -> tuple[str, ...]:
+        """The dtype names the tensor called name may have (its type constraint)."""
+        tensor = next(t for t in self.inputs + self.outputs if t.name == name)
+        return self.types[tensor.types]
 
 
 def canonical_dtype(name: str) -> str:
@@ -77,8 +129,12 @@ def tensors(spec: str) -> tuple[Tensor, ...]:
 
 
 def op(op_type: str, inputs: str, outputs: str, types: Mapping[str, tuple[str, ...]],
-       attrs: tuple[Attr, ...] = (), source: str = "", dtype_from: Mapping[str, str] | None = None) -> Prototype:
-    """A prototype written compactly: op("Add", "x1:T, x2:T", "y:T", {"T": FLOATS + INTS}, source=...)."""
+       attrs: tuple[Attr, ...] = (), source: str = "", dtype_from: Mapping[str, str] | None = None, *,
+       policy: str = "", shape_rule: str = "", samples: Mapping[str, Sample] | None = None,
+       sample_shapes: tuple[tuple[tuple[int, ...], ...], ...] = (),
+       sample_attrs: Mapping[str, object] | None = None) -> Prototype:
+    """A record written compactly: op("Add", "x1:T, x2:T", "y:T", {"T": FLOATS + INTS}, source=...)."""
     return Prototype(op_type, tensors(inputs), tensors(outputs), {k: tuple(canonical_dtype(d) for d in v)
                                                                    for k, v in types.items()},
-                     attrs, source, dict(dtype_from or {}))
+                     attrs, source, dict(dtype_from or {}), policy=policy, shape_rule=shape_rule,
+                     samples=dict(samples or {}), sample_shapes=sample_shapes, sample_attrs=dict(sample_attrs or {}))

@@ -12,6 +12,9 @@ from __future__ import annotations
 from aclcts.core.prototypes.dtypes import BOOL, COMPLEX, FLOAT64, FLOATS, INTS, REALS
 from aclcts.core.prototypes.spec import Attr, Prototype, op
 
+POLICY = "elementwise"
+SHAPE_RULE = "same"
+
 _ELEWISE = "graphengine op_proto/inc/elewise_calculation_ops.h"
 _MATH = "graphengine op_proto/inc/math_ops.h"
 _PAD = "graphengine op_proto/inc/pad_ops.h"

@@ -20,7 +20,7 @@ from aclcts.sim.faults import contract as c
 from aclcts.sim.faults import gather_scatter as gs
 from aclcts.sim.faults import golden_edges as g
 from aclcts.sim.faults import kernels as k
-from aclcts.sim.faults import reductions as rd
+from aclcts.sim.faults import reduction as rd
 from aclcts.sim.faults import reshaping as rsh
 from aclcts.sim.faults import norm as nm
 from aclcts.sim.faults import pooling as pl

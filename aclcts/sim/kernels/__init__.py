@@ -1,29 +1,19 @@
-"""The simulator's device-numerics kernel library: one NumPy kernel per op type, looked up by the runtime."""
+"""The simulator's device-numerics kernel library: one NumPy kernel per op type, looked up by the runtime.
 
-from aclcts.sim.kernels import (  # noqa: F401  (importing them registers the built-in kernels)
-    activation,
-    binary_math,
-    cast,
-    conv,
-    elementwise,
-    gather_scatter,
-    layout,
-    logic,
-    matmul,
-    norm,
-    pooling,
-    reduce,
-    reshaping,
-    resize,
-    scan,
-    selection,
-    softmax,
-    sparse,
-    unary,
-    unary_math,
-)
+The built-in kernels live in the modules named after the record families (aclcts/sim/kernels/<family>.py); they
+are found by those names and importing one registers its kernels.
+"""
+
+import importlib
+import importlib.util
+
+from aclcts.core.prototypes import families
 from aclcts.sim.kernels.base import InferredShape, Kernel, KernelError, TensorInfo
 from aclcts.sim.kernels.registry import get_kernel, register_kernel, registered_op_types, unregister_kernel
+
+for _family in families():
+    if importlib.util.find_spec(f"{__name__}.{_family}") is not None:
+        importlib.import_module(f"{__name__}.{_family}")
 
 __all__ = [
     "InferredShape",

@@ -1,4 +1,4 @@
-"""Activation kernels: Gelu, FastGelu, Swish, Mish, LeakyRelu, Elu, Selu, Celu, Relu6, HardSigmoid, HardSwish, PRelu,
+"""Activation kernels: Relu, Sigmoid and Tanh (one-input formulas of `pointwise`), Gelu, FastGelu, Swish, Mish, LeakyRelu, Elu, Selu, Celu, Relu6, HardSigmoid, HardSwish, PRelu,
 Softplus, Softsign, LogSigmoid, SoftShrink, HardShrink.
 
 Prototypes: aclcts.core.prototypes.activation (graphengine op_proto nonlinear_fuc_ops.h). Device numerics: fp16 and
@@ -24,6 +24,7 @@ import numpy as np
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import FLOAT32, FLOATS, INTS, compute_dtype
+from aclcts.sim.kernels import pointwise
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import inferred
 
@@ -218,7 +219,7 @@ def _no_attrs(call: OpCall) -> Params:
 def _floats(*names_defaults: tuple[str, float]) -> Read:
     """Read float attributes (name, default) as float32 values."""
     def read(call: OpCall) -> Params:
-        return tuple(float(np.float32(call.attr_float(name, default))) for name, default in names_defaults)
+        return tuple(float(np.float32(call.attr_float(name))) for name, default in names_defaults)
     return read
 
 
@@ -253,7 +254,7 @@ def _infer(op_type: str, name: str, count: int = 1) -> Callable[..., list[Inferr
                     attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(count)
-        x = call.input(0, name)
+        x = call.input(0)
         return [inferred(x.dtype, x.shape)]
     return infer_shape
 
@@ -264,9 +265,9 @@ def _activation(op_type: str, allowed: tuple[np.dtype, ...], body: Body, read: R
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1)
-        x = call.input(0, names[0])
+        x = call.input(0)
         call.require_dtype(names[0], x.dtype, allowed)
-        out = Outputs(call, outputs, [names[1]])
+        out = Outputs(call, outputs)
         out.require_dtype(0, x.dtype, f"same as input '{names[0]}'")
         params = read(call)
         with np.errstate(all="ignore"):
@@ -309,11 +310,11 @@ def _prelu_weight_shape(call: OpCall, weight: tuple[int, ...], x: tuple[int, ...
 def _prelu(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("PRelu", inputs, attrs)
     call.require_count(2)
-    x, weight = call.input(0, "x"), call.input(1, "weight")
-    call.require_dtype("x", x.dtype, THREE_FLOATS)
+    x, weight = call.input(0), call.input(1)
+    call.require_dtype(0, x.dtype, THREE_FLOATS)
     call.require_same_dtype(["x", "weight"], [x.dtype, weight.dtype])
     w = weight.reshape(_prelu_weight_shape(call, weight.shape, x.shape))
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
     y = out.buffer(0, x.shape)
     with np.errstate(all="ignore"):
@@ -332,10 +333,13 @@ def _prelu_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
                  attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("PRelu", inputs, attrs)
     call.require_count(2)
-    x, weight = call.input(0, "x"), call.input(1, "weight")
+    x, weight = call.input(0), call.input(1)
     if all(d >= 0 for d in x.shape) and all(d >= 0 for d in weight.shape):
         _prelu_weight_shape(call, tuple(weight.shape), tuple(x.shape))
     return [inferred(x.dtype, x.shape)]
 
 
 builtin("PRelu", _prelu, _prelu_infer)
+
+for _op_type in ("Relu", "Sigmoid", "Tanh"):
+    builtin(_op_type, *pointwise.kernel(_op_type))

@@ -145,11 +145,11 @@ class _BinaryMath:
         """The kernel's compute entry point."""
         call = OpCall(self.op_type, inputs, attrs)
         call.require_count(2)
-        x1, x2 = call.input(0, "x1"), call.input(1, "x2")
-        call.require_dtype("x1", x1.dtype, self.allowed)
+        x1, x2 = call.input(0), call.input(1)
+        call.require_dtype(0, x1.dtype, self.allowed)
         call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
         shape = broadcast(call, ["x1", "x2"], [tuple(x1.shape), tuple(x2.shape)])
-        out = Outputs(call, outputs, ["y"])
+        out = Outputs(call, outputs)
         out.require_dtype(0, x1.dtype, "same as input 'x1'")
         y = out.buffer(0, shape)
         with np.errstate(all="ignore"):
@@ -184,7 +184,7 @@ class _BinaryMath:
         """The kernel's infer_shape entry point."""
         call = OpCall(self.op_type, inputs, attrs)
         call.require_count(2)
-        x1, x2 = call.input(0, "x1"), call.input(1, "x2")
+        x1, x2 = call.input(0), call.input(1)
         call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
         return [inferred(x1.dtype, broadcast(call, ["x1", "x2"], [tuple(x1.shape), tuple(x2.shape)]))]
 

@@ -9,7 +9,12 @@ import numpy as np
 
 from aclcts.core.constants import DataType
 from aclcts.core.dtypes import JSON_TYPE_NAMES, acl_data_type, has_numpy_dtype, numpy_dtype
+from aclcts.core.prototypes import REQUIRED, Prototype, lookup
+from aclcts.core.prototypes.check import slots
 from aclcts.sim.kernels.base import KernelError, TensorInfo
+
+#: An attribute read's default when the caller gives none: the op's record holds it.
+_FROM_RECORD = object()
 
 
 def dtype_name(dtype: np.dtype | int) -> str:
@@ -33,13 +38,51 @@ def _dtype_key(dtype: np.dtype | int) -> object:
     return ("numpy", np.dtype(dtype))
 
 
+def _acl_types(names: Iterable[str]) -> list[int]:
+    """The aclDataType values of dtype names the simulator can hold (a record may name types it cannot)."""
+    by_name = {name: code for code, name in JSON_TYPE_NAMES.items()}
+    return [by_name[n] for n in names if n in by_name and has_numpy_dtype(by_name[n])]
+
+
 class OpCall:
-    """The op type, inputs and attributes of one compute or infer_shape call."""
+    """The op type, inputs and attributes of one compute or infer_shape call, read against the op's record.
+
+    Input names, attribute defaults and dtype constraints come from the record (aclcts.core.prototypes); a kernel
+    never restates them. An op without a record (a kernel added with register_kernel for an op type no OPP vendor
+    folder describes) gives them itself.
+    """
 
     def __init__(self, op_type: str, inputs: Sequence[Any], attrs: dict[str, Any] | None) -> None:
         self.op_type = op_type
         self.inputs = list(inputs)
         self.attrs = dict(attrs or {})
+        self.record: Prototype | None = lookup(op_type)[0]
+
+    def name(self, index: int) -> str:
+        """The record's name of input index (a dynamic input's tensors are name[0], name[1], ...)."""
+        if self.record is None:
+            return f"input{index}"
+        tensors = slots(self.record.inputs, max(len(self.inputs), index + 1)) or list(self.record.inputs)
+        if index >= len(tensors):
+            return f"input{index}"
+        tensor = tensors[index]
+        if tensor.kind != "dynamic":
+            return tensor.name
+        first = next(i for i, t in enumerate(tensors) if t is tensor)
+        return f"{tensor.name}[{index - first}]"
+
+    def _record_default(self, name: str, given: Any) -> tuple[Any, bool]:
+        """(default, required) of attribute name: the record's, or the kernel's own for an op without a record."""
+        attr = self.record.attr(name) if self.record is not None else None
+        if attr is None:
+            if given is _FROM_RECORD:
+                raise TypeError(f"{self.op_type}: attribute {name!r} is not in the op's record and no default was given")
+            return given, False
+        if given is not _FROM_RECORD:
+            raise TypeError(f"{self.op_type}: attribute {name!r} has its default in the op's record; do not restate it")
+        if attr.counts:
+            return len(self.inputs) - (len(self.record.inputs) - 1), False
+        return attr.default, attr.default is REQUIRED
 
     def fail(self, what: str) -> KernelError:
         """A KernelError whose message starts with the op type."""
@@ -53,19 +96,26 @@ class OpCall:
             expected = str(minimum) if minimum == maximum else f"{minimum} to {maximum}"
             raise self.fail(f"expected {expected} inputs, got {len(self.inputs)}")
 
-    def input(self, index: int, name: str) -> Any:
+    def input(self, index: int) -> Any:
         """A required input (array or TensorInfo)."""
         value = self.inputs[index] if index < len(self.inputs) else None
         if value is None:
-            raise self.fail(f"input {index} '{name}' is required but was not given")
+            raise self.fail(f"input {index} '{self.name(index)}' is required but was not given")
         return value
 
     def optional(self, index: int) -> Any:
         """An optional input, or None when it is absent."""
         return self.inputs[index] if index < len(self.inputs) else None
 
-    def require_dtype(self, name: str, dtype: np.dtype, allowed: Iterable[Any]) -> None:
-        """Check that an input's dtype is one of the prototype's types."""
+    def require_dtype(self, index: int | str, dtype: np.dtype, allowed: Iterable[Any] | None = None) -> None:
+        """Check that an input's dtype (input index, or a name for a message) is one of its record's types; allowed
+        narrows them to what the simulator implements, or gives them for an op without a record."""
+        name = self.name(index) if isinstance(index, int) else index
+        if allowed is None:
+            if self.record is None or not isinstance(index, int):
+                raise TypeError(f"{self.op_type}: no record gives the dtypes of input {name!r}")
+            tensor = (slots(self.record.inputs, max(len(self.inputs), index + 1)) or self.record.inputs)[index]
+            allowed = [numpy_dtype(acl) for acl in _acl_types(self.record.types[tensor.types])]
         allowed_dtypes = [np.dtype(a) for a in allowed]
         if np.dtype(dtype) not in allowed_dtypes:
             names = ", ".join(dtype_name(a) for a in allowed_dtypes)
@@ -90,42 +140,43 @@ class OpCall:
         return [int(v) for v in array.reshape(-1)]
 
     # attributes -------------------------------------------------------------------------------------
-    def _raw(self, name: str, default: Any, required: bool) -> Any:
+    def _raw(self, name: str, default: Any, required: bool = False) -> Any:
         if name in self.attrs and self.attrs[name] is not None:
             return self.attrs[name]
-        if required:
+        default, from_record = self._record_default(name, default)
+        if required or from_record:
             raise self.fail(f"required attr '{name}' was not given")
         return default
 
-    def attr_bool(self, name: str, default: bool) -> bool:
+    def attr_bool(self, name: str, default: Any = _FROM_RECORD) -> bool:
         """A bool attribute."""
-        value = self._raw(name, default, False)
+        value = self._raw(name, default)
         if not isinstance(value, (bool, np.bool_)):
             raise self.fail(f"attr '{name}' must be a bool, got {value!r}")
         return bool(value)
 
-    def attr_int(self, name: str, default: int | None = None, *, required: bool = False) -> int:
+    def attr_int(self, name: str, default: Any = _FROM_RECORD, *, required: bool = False) -> int:
         """An int attribute (also used for data_type attributes, which are aclDataType ints)."""
         value = self._raw(name, default, required)
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
             raise self.fail(f"attr '{name}' must be an int, got {value!r}")
         return int(value)
 
-    def attr_float(self, name: str, default: float) -> float:
+    def attr_float(self, name: str, default: Any = _FROM_RECORD) -> float:
         """A float attribute (an int value is accepted)."""
-        value = self._raw(name, default, False)
+        value = self._raw(name, default)
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
             raise self.fail(f"attr '{name}' must be a float, got {value!r}")
         return float(value)
 
-    def attr_str(self, name: str, default: str) -> str:
+    def attr_str(self, name: str, default: Any = _FROM_RECORD) -> str:
         """A string attribute."""
-        value = self._raw(name, default, False)
+        value = self._raw(name, default)
         if not isinstance(value, str):
             raise self.fail(f"attr '{name}' must be a str, got {value!r}")
         return value
 
-    def attr_list_int(self, name: str, default: Sequence[int] | None = None, *, required: bool = False) -> list[int]:
+    def attr_list_int(self, name: str, default: Any = _FROM_RECORD, *, required: bool = False) -> list[int]:
         """A list-of-int attribute."""
         value = self._raw(name, default, required)
         if not isinstance(value, (list, tuple)) or any(
@@ -134,7 +185,7 @@ class OpCall:
             raise self.fail(f"attr '{name}' must be a list of ints, got {value!r}")
         return [int(v) for v in value]
 
-    def attr_dtype(self, name: str, default: int, allowed: Sequence[int]) -> int:
+    def attr_dtype(self, name: str, allowed: Sequence[int], default: Any = _FROM_RECORD) -> int:
         """A data_type attribute restricted to some aclDataType values."""
         value = self.attr_int(name, default)
         if value not in allowed:
@@ -151,12 +202,26 @@ class OpCall:
         return axis % upper if axis < 0 else axis
 
 
+def _output_names(call: OpCall, count: int) -> list[str]:
+    """The record's names of count outputs, a dynamic output's tensors numbered (y0, y1, ...)."""
+    if call.record is None:
+        raise TypeError(f"{call.op_type}: no record names the outputs")
+    tensors = slots(call.record.outputs, count)
+    if tensors is None:
+        return [t.name for t in call.record.outputs]
+    return [t.name + str(i) if t.kind == "dynamic" else t.name
+            for t, i in zip(tensors, [tensors[:k].count(t) for k, t in enumerate(tensors)])]
+
+
 class Outputs:
     """The caller's output descriptions for one compute call, and the check of what the kernel returns."""
 
-    def __init__(self, call: OpCall, outputs: Sequence[TensorInfo], names: Sequence[str]) -> None:
+    def __init__(self, call: OpCall, outputs: Sequence[TensorInfo], names: Sequence[str] | None = None, *,
+                 count: int | None = None) -> None:
         self.call = call
         self.infos = list(outputs)
+        if names is None:
+            names = _output_names(call, len(self.infos) if count is None else count)
         self.names = list(names)
         if len(self.infos) != len(self.names):
             expected = ", ".join(self.names)

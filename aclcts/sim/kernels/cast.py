@@ -49,20 +49,20 @@ def convert(values: np.ndarray, target: np.dtype) -> np.ndarray:
 
 
 def _dst_type(call: OpCall) -> int:
-    dst = call.attr_int("dst_type", required=True)
+    dst = call.attr_int("dst_type")
     if not has_numpy_dtype(dst) or numpy_dtype(dst) not in _CASTABLE:
         raise call.fail(f"attr 'dst_type' is {dtype_name(dst)}, which the simulator's Cast does not support")
-    call.attr_bool("truncate", False)
+    call.attr_bool("truncate")
     return dst
 
 
 def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Cast", inputs, attrs)
     call.require_count(1)
-    x = call.input(0, "x")
-    call.require_dtype("x", x.dtype, _CASTABLE)
+    x = call.input(0)
+    call.require_dtype(0, x.dtype, _CASTABLE)
     dst = _dst_type(call)
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     if outputs[0].dtype != dst:
         raise call.fail(f"attr 'dst_type' is {dtype_name(dst)}, but output 'y' has dtype {dtype_name(outputs[0].dtype)}")
     return [out.emit(0, convert(np.asarray(x), numpy_dtype(dst)))]
@@ -71,7 +71,7 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
 def _infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Cast", inputs, attrs)
     call.require_count(1)
-    x = call.input(0, "x")
+    x = call.input(0)
     return [inferred(_dst_type(call), x.shape)]
 
 

@@ -39,18 +39,18 @@ class _Geometry:
     """The attribute-derived geometry of one Conv2D call, in NCHW terms."""
 
     def __init__(self, call: OpCall, x_shape: tuple[int, ...], w_shape: tuple[int, ...]) -> None:
-        fmt = call.attr_str("data_format", "NHWC")
+        fmt = call.attr_str("data_format")
         if fmt not in ("NCHW", "NHWC"):
             raise call.fail(f"attr 'data_format' is {fmt!r}, expected 'NCHW' or 'NHWC'")
         self.nhwc = fmt == "NHWC"
         h_at, w_at, c_at = (1, 2, 3) if self.nhwc else (2, 3, 1)
-        strides = self._four(call, "strides", call.attr_list_int("strides", required=True))
-        dilations = self._four(call, "dilations", call.attr_list_int("dilations", [1, 1, 1, 1]))
-        pads = call.attr_list_int("pads", required=True)
+        strides = self._four(call, "strides", call.attr_list_int("strides"))
+        dilations = self._four(call, "dilations", call.attr_list_int("dilations"))
+        pads = call.attr_list_int("pads")
         if len(pads) != 4 or any(p < 0 for p in pads):
             raise call.fail(f"attr 'pads' must be 4 non-negative ints [top, bottom, left, right], got {pads}")
-        self.groups = call.attr_int("groups", 1)
-        if call.attr_int("offset_x", 0) != 0:
+        self.groups = call.attr_int("groups")
+        if call.attr_int("offset_x") != 0:
             raise call.fail("attr 'offset_x' must be 0 (quantization offsets are not simulated)")
         if len(x_shape) != 4 or len(w_shape) != 4:
             raise call.fail(f"inputs 'x' {list(x_shape)} and 'filter' {list(w_shape)} must both be 4-D")
@@ -122,13 +122,13 @@ def _convolve(g: _Geometry, x: np.ndarray, w: np.ndarray) -> np.ndarray:
 def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Conv2D", inputs, attrs)
     call.require_count(2, 4)
-    x, w = call.input(0, "x"), call.input(1, "filter")
-    call.require_dtype("x", x.dtype, _OUTPUT)
+    x, w = call.input(0), call.input(1)
+    call.require_dtype(0, x.dtype, _OUTPUT)
     call.require_same_dtype(["x", "filter"], [x.dtype, w.dtype])
     if call.optional(3) is not None:
         raise call.fail("optional input 'offset_w' is not supported by the simulator (pass it as absent)")
     g = _Geometry(call, tuple(x.shape), tuple(w.shape))
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     y_dtype = out.dtype(0)
     if y_dtype not in _OUTPUT[x.dtype]:
         allowed = ", ".join(dtype_name(d) for d in _OUTPUT[x.dtype])
@@ -158,7 +158,7 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
 def _infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Conv2D", inputs, attrs)
     call.require_count(2, 4)
-    x, w = call.input(0, "x"), call.input(1, "filter")
+    x, w = call.input(0), call.input(1)
     g = _Geometry(call, tuple(x.shape), tuple(w.shape))
     dtype = DataType.ACL_INT32 if x.dtype == DataType.ACL_INT8 else x.dtype
     return [inferred(dtype, g.output_shape())]

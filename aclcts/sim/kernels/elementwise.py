@@ -1,5 +1,6 @@
-"""Elementwise binary ops with NumPy broadcasting (Add, Sub, Mul, RealDiv, Maximum, Minimum, Pow, comparisons,
-LogicalAnd) and AddN.
+"""Elementwise kernels: the binary ops with NumPy broadcasting (Add, Sub, Mul, RealDiv, Maximum, Minimum, Pow,
+comparisons, LogicalAnd), AddN, and the one-input ops of `pointwise` (Abs, Neg, Exp, Log, Sqrt, Rsqrt, Square,
+Reciprocal).
 
 Prototypes (inputs x1, x2 -> y; no attributes), CANN op_proto elewise_calculation_ops.h as published in
 mindspore-ai/graphengine third_party/fwkacllib/inc/ops/elewise_calculation_ops.h (Sub, Mul, RealDiv, Maximum,
@@ -20,6 +21,7 @@ from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import BOOL, EXACT_FLOATS, FLOATS, INTS, Rounder, is_float, rounder, widen
+from aclcts.sim.kernels import pointwise
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import broadcast, inferred
 
@@ -77,9 +79,9 @@ class _Binary:
     def compute(self, inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         """The kernel's compute entry point."""
         call = OpCall(self.op_type, inputs, attrs)
-        x1, x2 = call.input(0, "x1"), call.input(1, "x2")
+        x1, x2 = call.input(0), call.input(1)
         shape = self._check(call, x1, x2)
-        out = Outputs(call, outputs, ["y"])
+        out = Outputs(call, outputs)
         if self.boolean_result:
             out.require_dtype(0, BOOL, "a comparison gives bool")
         else:
@@ -107,7 +109,7 @@ class _Binary:
     def infer_shape(self, inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         """The kernel's infer_shape entry point."""
         call = OpCall(self.op_type, inputs, attrs)
-        x1, x2 = call.input(0, "x1"), call.input(1, "x2")
+        x1, x2 = call.input(0), call.input(1)
         call.require_count(2)
         shape = broadcast(call, ["x1", "x2"], [tuple(x1.shape), tuple(x2.shape)])
         dtype = acl_data_type(BOOL) if self.boolean_result else x1.dtype
@@ -149,10 +151,10 @@ _ADDN_TYPES = _ARITH
 
 
 def _addn_inputs(call: OpCall) -> list[Any]:
-    count = call.attr_int("N", required=True)
+    count = call.attr_int("N")
     if count < 1 or count != len(call.inputs):
         raise call.fail(f"attr 'N' is {count}, but {len(call.inputs)} dynamic inputs 'x' were given (they must agree)")
-    tensors = [call.input(i, f"x{i}") for i in range(count)]
+    tensors = [call.input(i) for i in range(count)]
     for i, tensor in enumerate(tensors[1:], start=1):
         if tuple(tensor.shape) != tuple(tensors[0].shape):
             raise call.fail(f"input 'x{i}' has shape {list(tensor.shape)}, expected {list(tensors[0].shape)} (that of 'x0')")
@@ -164,7 +166,7 @@ def _addn_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
     call = OpCall("AddN", inputs, attrs)
     tensors = _addn_inputs(call)
     call.require_dtype("x0", tensors[0].dtype, _ADDN_TYPES)
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     dtype = out.require_dtype(0, tensors[0].dtype, "same as the inputs 'x'")
     with np.errstate(all="ignore"):
         if is_float(dtype):
@@ -186,3 +188,6 @@ def _addn_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs
 
 
 builtin("AddN", _addn_compute, _addn_infer)
+
+for _op_type in ("Abs", "Neg", "Exp", "Log", "Sqrt", "Rsqrt", "Square", "Reciprocal"):
+    builtin(_op_type, *pointwise.kernel(_op_type))

@@ -76,7 +76,7 @@ def _same_shape_infer(op_type: str, count: tuple[int, int], outputs: int = 1) ->
     def infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(*count)
-        first = call.input(0, "input 0")
+        first = call.input(0)
         return [inferred(first.dtype, first.shape)] * outputs
     return infer
 
@@ -84,7 +84,7 @@ def _same_shape_infer(op_type: str, count: tuple[int, int], outputs: int = 1) ->
 # Gathers ------------------------------------------------------------------------------------------------------
 def _gather_v2_axes(call: OpCall, rank: int, irank: int, axis_value: Any) -> tuple[int, int]:
     axis = call.axis("input 'axis' value", _one_value(call, 2, "axis", axis_value), rank)
-    batch = call.attr_int("batch_dims", 0)
+    batch = call.attr_int("batch_dims")
     batch = batch + irank if batch < 0 else batch
     if not 0 <= batch <= min(axis, irank):
         raise call.fail(f"attr 'batch_dims' {call.attrs.get('batch_dims')} must be in [0, min(axis {axis}, "
@@ -95,13 +95,13 @@ def _gather_v2_axes(call: OpCall, rank: int, irank: int, axis_value: Any) -> tup
 def _gather_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("GatherV2", inputs, attrs)
     call.require_count(3)
-    x, indices = call.input(0, "x"), call.input(1, "indices")
-    call.require_dtype("x", x.dtype, _BASIC)
-    axis, batch = _gather_v2_axes(call, x.ndim, indices.ndim, call.input(2, "axis"))
+    x, indices = call.input(0), call.input(1)
+    call.require_dtype(0, x.dtype, _BASIC)
+    axis, batch = _gather_v2_axes(call, x.ndim, indices.ndim, call.input(2))
     if x.shape[:batch] != indices.shape[:batch]:
         raise call.fail(f"the first {batch} dims of 'x' {list(x.shape)} and 'indices' {list(indices.shape)} differ")
-    idx = _indices(call, "indices", indices, x.shape[axis], call.attr_bool("negative_index_support", False))
-    out = Outputs(call, outputs, ["y"])
+    idx = _indices(call, "indices", indices, x.shape[axis], call.attr_bool("negative_index_support"))
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
     if batch == 0:
         shape = x.shape[:axis] + idx.shape + x.shape[axis + 1:]
@@ -117,12 +117,12 @@ def _gather_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) 
 def _gather_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("GatherV2", inputs, attrs)
     call.require_count(3)
-    x, ind = call.input(0, "x"), call.input(1, "indices")
+    x, ind = call.input(0), call.input(1)
     value = values[2] if len(values) > 2 else None
     if unknown_rank(x.shape) or unknown_rank(ind.shape):
         return [inferred(x.dtype, (-2,))]
     if value is None:
-        rank = len(x.shape) - 1 + len(ind.shape) - call.attr_int("batch_dims", 0)
+        rank = len(x.shape) - 1 + len(ind.shape) - call.attr_int("batch_dims")
         return [inferred(x.dtype, (UNKNOWN,) * rank)]
     axis, batch = _gather_v2_axes(call, len(x.shape), len(ind.shape), value)
     return [inferred(x.dtype, tuple(x.shape[:axis]) + tuple(ind.shape[batch:]) + tuple(x.shape[axis + 1:]))]
@@ -131,13 +131,13 @@ def _gather_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> 
 def _gather_nd_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("GatherNd", inputs, attrs)
     call.require_count(2)
-    x, indices = call.input(0, "x"), call.input(1, "indices")
-    call.require_dtype("x", x.dtype, _BASIC)
+    x, indices = call.input(0), call.input(1)
+    call.require_dtype(0, x.dtype, _BASIC)
     k = indices.shape[-1] if indices.ndim else 0
     if indices.ndim == 0 or k > x.ndim:
         raise call.fail(f"input 'indices' {list(indices.shape)} needs rank >= 1 and a last dim <= rank of 'x' {x.ndim}")
-    idx = _indices(call, "indices", indices, x.shape[:k], call.attr_bool("negative_index_support", False))
-    out = Outputs(call, outputs, ["y"])
+    idx = _indices(call, "indices", indices, x.shape[:k], call.attr_bool("negative_index_support"))
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
     return [out.emit(0, x[tuple(np.moveaxis(idx, -1, 0))])]
 
@@ -145,7 +145,7 @@ def _gather_nd_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) 
 def _gather_nd_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("GatherNd", inputs, attrs)
     call.require_count(2)
-    x, ind = call.input(0, "x"), call.input(1, "indices")
+    x, ind = call.input(0), call.input(1)
     if unknown_rank(x.shape) or unknown_rank(ind.shape) or ind.shape[-1] < 0:
         return [inferred(x.dtype, (-2,))]
     return [inferred(x.dtype, tuple(ind.shape[:-1]) + tuple(x.shape[ind.shape[-1]:]))]
@@ -154,15 +154,15 @@ def _gather_nd_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> 
 def _gather_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("GatherElements", inputs, attrs)
     call.require_count(2)
-    x, index = call.input(0, "x"), call.input(1, "index")
-    call.require_dtype("x", x.dtype, _BASIC)
-    dim = call.axis("attr 'dim'", call.attr_int("dim", 0), x.ndim)
+    x, index = call.input(0), call.input(1)
+    call.require_dtype(0, x.dtype, _BASIC)
+    dim = call.axis("attr 'dim'", call.attr_int("dim"), x.ndim)
     if index.ndim != x.ndim or any(i > s for d, (i, s) in enumerate(zip(index.shape, x.shape)) if d != dim):
         raise call.fail(f"input 'index' {list(index.shape)} must have the rank of 'x' {list(x.shape)} and no larger "
                         "dims outside dim")
     idx = _indices(call, "index", index, x.shape[dim])
     window = tuple(slice(None) if d == dim else slice(0, s) for d, s in enumerate(index.shape))
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
     return [out.emit(0, np.take_along_axis(x[window], idx, axis=dim))]
 
@@ -170,7 +170,7 @@ def _gather_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorI
 def _gather_elements_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("GatherElements", inputs, attrs)
     call.require_count(2)
-    return [inferred(call.input(0, "x").dtype, call.input(1, "index").shape)]
+    return [inferred(call.input(0).dtype, call.input(1).shape)]
 
 
 # Scatters -----------------------------------------------------------------------------------------------------
@@ -188,8 +188,8 @@ def _scatter_var(op_type: str, allowed: tuple[np.dtype, ...], nd: bool, add: boo
     def compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(3)
-        var, indices, updates = call.input(0, "var"), call.input(1, "indices"), call.input(2, "updates")
-        call.require_dtype("var", var.dtype, allowed)
+        var, indices, updates = call.input(0), call.input(1), call.input(2)
+        call.require_dtype(0, var.dtype, allowed)
         call.require_same_dtype(["var", "updates"], [var.dtype, updates.dtype])
         k = indices.shape[-1] if nd and indices.ndim else 1
         if nd and (indices.ndim == 0 or k > var.ndim):
@@ -200,7 +200,7 @@ def _scatter_var(op_type: str, allowed: tuple[np.dtype, ...], nd: bool, add: boo
             raise call.fail(f"input 'updates' has shape {list(updates.shape)}, expected {list(expected)}")
         idx = _indices(call, "indices", indices, var.shape[:k] if nd else var.shape[0])
         where = tuple(np.moveaxis(idx, -1, 0)) if nd else idx
-        out = Outputs(call, outputs, ["var"])
+        out = Outputs(call, outputs)
         out.require_dtype(0, var.dtype, "same as input 'var'")
         if add:
             return [out.emit(0, _accumulate(var, where, updates, np.add))]
@@ -215,15 +215,15 @@ def _scatter_var(op_type: str, allowed: tuple[np.dtype, ...], nd: bool, add: boo
 def _scatter_nd_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ScatterNd", inputs, attrs)
     call.require_count(3)
-    indices, x = call.input(0, "indices"), call.input(1, "x")
-    call.require_dtype("x", x.dtype, FLOATS + INTS)
-    shape = tuple(call.index_values(2, "shape", call.input(2, "shape")))
+    indices, x = call.input(0), call.input(1)
+    call.require_dtype(1, x.dtype, FLOATS + INTS)
+    shape = tuple(call.index_values(2, "shape", call.input(2)))
     k = indices.shape[-1] if indices.ndim else 0
     if indices.ndim == 0 or k > len(shape) or x.shape != indices.shape[:-1] + shape[k:]:
         raise call.fail(f"inputs 'indices' {list(indices.shape)} and 'x' {list(x.shape)} do not fit shape "
                         f"{list(shape)}")
     idx = _indices(call, "indices", indices, shape[:k])
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
     return [out.emit(0, _accumulate(np.zeros(shape, x.dtype), tuple(np.moveaxis(idx, -1, 0)), x, np.add))]
 
@@ -232,7 +232,7 @@ def _shape_from_value(op_type: str, index: int, name: str, count: int) -> Any:
     def infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(count)
-        dtype = call.input(1, "x").dtype
+        dtype = call.input(1).dtype
         value = values[index] if len(values) > index else None
         if value is None:
             return [inferred(dtype, (-2,))]
@@ -246,11 +246,11 @@ _REDUCTIONS = {"add": np.add, "mul": np.multiply}
 def _scatter_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ScatterElements", inputs, attrs)
     call.require_count(3)
-    data, indices, updates = call.input(0, "data"), call.input(1, "indices"), call.input(2, "updates")
-    call.require_dtype("data", data.dtype, FLOATS + INTS)
+    data, indices, updates = call.input(0), call.input(1), call.input(2)
+    call.require_dtype(0, data.dtype, FLOATS + INTS)
     call.require_same_dtype(["data", "updates"], [data.dtype, updates.dtype])
-    axis = call.axis("attr 'axis'", call.attr_int("axis", 0), data.ndim)
-    reduction = call.attr_str("reduction", "none")
+    axis = call.axis("attr 'axis'", call.attr_int("axis"), data.ndim)
+    reduction = call.attr_str("reduction")
     if reduction not in ("none", "add", "mul"):
         raise call.fail(f"attr 'reduction' is {reduction!r}, expected one of: none, add, mul")
     if updates.shape != indices.shape or indices.ndim != data.ndim:
@@ -259,7 +259,7 @@ def _scatter_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[Tensor
     idx = _indices(call, "indices", indices, data.shape[axis])
     where = list(np.indices(indices.shape, sparse=True))
     where[axis] = idx
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, data.dtype, "same as input 'data'")
     if reduction != "none":
         return [out.emit(0, _accumulate(data, tuple(where), updates, _REDUCTIONS[reduction]))]
@@ -270,25 +270,25 @@ def _scatter_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[Tensor
 
 # OneHot, Range, LinSpace --------------------------------------------------------------------------------------
 def _one_hot_axis(call: OpCall, rank: int) -> int:
-    axis = call.attr_int("axis", -1)
+    axis = call.attr_int("axis")
     return rank if axis == -1 else call.axis("attr 'axis'", axis, rank + 1)
 
 
 def _one_hot_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("OneHot", inputs, attrs)
     call.require_count(4)
-    x = call.input(0, "x")
-    call.require_dtype("x", x.dtype, _dt(np.uint8, np.int32, np.int64))
-    depth = _one_value(call, 1, "depth", call.input(1, "depth"))
+    x = call.input(0)
+    call.require_dtype(0, x.dtype, _dt(np.uint8, np.int32, np.int64))
+    depth = _one_value(call, 1, "depth", call.input(1))
     if depth < 0:
         raise call.fail(f"input 'depth' is {depth}, expected >= 0")
-    on, off = call.input(2, "on_value"), call.input(3, "off_value")
-    call.require_dtype("on_value", on.dtype, _BASIC)
+    on, off = call.input(2), call.input(3)
+    call.require_dtype(2, on.dtype, _BASIC)
     call.require_same_dtype(["on_value", "off_value"], [on.dtype, off.dtype])
     if on.size != 1 or off.size != 1:
         raise call.fail("inputs 'on_value' and 'off_value' must hold one value each")
     axis = _one_hot_axis(call, x.ndim)
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, on.dtype, "same as input 'on_value'")
     hit = np.expand_dims(x.astype(np.int64), -1) == np.arange(depth)
     return [out.emit(0, np.moveaxis(np.where(hit, on.reshape(()), off.reshape(())), -1, axis))]
@@ -297,7 +297,7 @@ def _one_hot_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) ->
 def _one_hot_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("OneHot", inputs, attrs)
     call.require_count(4)
-    x, dtype = call.input(0, "x"), call.input(2, "on_value").dtype
+    x, dtype = call.input(0), call.input(2).dtype
     if unknown_rank(x.shape):
         return [inferred(dtype, x.shape)]
     value = values[1] if len(values) > 1 else None
@@ -325,12 +325,12 @@ def _range_count(call: OpCall, start: Any, limit: Any, delta: Any) -> int:
 def _range_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Range", inputs, attrs)
     call.require_count(3)
-    arrays = [call.input(i, n) for i, n in enumerate(("start", "limit", "delta"))]
+    arrays = [call.input(i) for i, n in enumerate(("start", "limit", "delta"))]
     call.require_dtype("start", arrays[0].dtype, _RANGE)
     call.require_same_dtype(["start", "limit", "delta"], [a.dtype for a in arrays])
     start, limit, delta = (_scalar(call, n, a) for n, a in zip(("start", "limit", "delta"), arrays))
     n = _range_count(call, start, limit, delta)
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, arrays[0].dtype, "same as input 'start'")
     y = np.arange(n, dtype=start.dtype)
     with np.errstate(all="ignore"):
@@ -342,7 +342,7 @@ def _range_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> l
 def _range_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("Range", inputs, attrs)
     call.require_count(3)
-    dtype = call.input(0, "start").dtype
+    dtype = call.input(0).dtype
     if len(values) < 3 or any(v is None for v in values[:3]):
         return [inferred(dtype, (UNKNOWN,))]
     start, limit, delta = (_scalar(call, n, np.asarray(v)) for n, v in zip(("start", "limit", "delta"), values))
@@ -352,14 +352,14 @@ def _range_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list
 def _linspace_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("LinSpace", inputs, attrs)
     call.require_count(3)
-    start_a, stop_a = call.input(0, "start"), call.input(1, "stop")
-    call.require_dtype("start", start_a.dtype, _dt(np.float32, np.float64))
+    start_a, stop_a = call.input(0), call.input(1)
+    call.require_dtype(0, start_a.dtype, _dt(np.float32, np.float64))
     call.require_same_dtype(["start", "stop"], [start_a.dtype, stop_a.dtype])
-    num = _one_value(call, 2, "num", call.input(2, "num"))
+    num = _one_value(call, 2, "num", call.input(2))
     if num < 1:
         raise call.fail(f"input 'num' is {num}, expected >= 1")
     start, stop = _scalar(call, "start", start_a), _scalar(call, "stop", stop_a)
-    out = Outputs(call, outputs, ["output"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, start_a.dtype, "same as input 'start'")
     y = np.arange(num, dtype=start.dtype)
     with np.errstate(all="ignore"):
@@ -372,7 +372,7 @@ def _linspace_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -
 def _linspace_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("LinSpace", inputs, attrs)
     call.require_count(3)
-    dtype = call.input(0, "start").dtype
+    dtype = call.input(0).dtype
     value = values[2] if len(values) > 2 else None
     return [inferred(dtype, (UNKNOWN if value is None else _one_value(call, 2, "num", value),))]
 
@@ -393,16 +393,16 @@ def stable_order(moved: np.ndarray, descending: bool) -> np.ndarray:
 def _sort_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Sort", inputs, attrs)
     call.require_count(1)
-    x = call.input(0, "x")
-    call.require_dtype("x", x.dtype, _SORT)
+    x = call.input(0)
+    call.require_dtype(0, x.dtype, _SORT)
     view = x.reshape(x.shape or (1,))
-    axis = call.axis("attr 'axis'", call.attr_int("axis", -1), view.ndim)
-    call.attr_bool("stable", False)
-    out = Outputs(call, outputs, ["y1", "y2"])
+    axis = call.axis("attr 'axis'", call.attr_int("axis"), view.ndim)
+    call.attr_bool("stable")
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
     out.require_dtype(1, np.dtype(np.int32), "Sort indices are int32")
     moved = np.moveaxis(view, axis, -1)
-    order = stable_order(moved, call.attr_bool("descending", False))
+    order = stable_order(moved, call.attr_bool("descending"))
     values = np.take_along_axis(moved, order, axis=-1)
     return [out.emit(0, np.moveaxis(values, -1, axis).reshape(x.shape)),
             out.emit(1, np.moveaxis(order, -1, axis).astype(np.int32).reshape(x.shape))]
@@ -411,7 +411,7 @@ def _sort_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> li
 def _sort_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("Sort", inputs, attrs)
     call.require_count(1)
-    x = call.input(0, "x")
+    x = call.input(0)
     return [inferred(x.dtype, x.shape), inferred(INT32, x.shape)]
 
 
@@ -428,16 +428,16 @@ def _topk_k(call: OpCall, value: Any, size: int) -> int:
 def _topk_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("TopKV2", inputs, attrs)
     call.require_count(2)
-    x = call.input(0, "x")
-    call.require_dtype("x", x.dtype, FLOATS + INTS)
-    dim = call.axis("attr 'dim'", call.attr_int("dim", -1), x.ndim)
-    k = _topk_k(call, call.input(1, "k"), x.shape[dim])
-    out = Outputs(call, outputs, ["values", "indices"])
+    x = call.input(0)
+    call.require_dtype(0, x.dtype, FLOATS + INTS)
+    dim = call.axis("attr 'dim'", call.attr_int("dim"), x.ndim)
+    k = _topk_k(call, call.input(1), x.shape[dim])
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
     out.require_dtype(1, np.dtype(np.int32), "TopKV2 indices are int32")
     moved = np.moveaxis(x, dim, -1)
-    chosen = stable_order(moved, call.attr_bool("largest", True))[..., :k]
-    if not call.attr_bool("sorted", True):
+    chosen = stable_order(moved, call.attr_bool("largest"))[..., :k]
+    if not call.attr_bool("sorted"):
         chosen = np.sort(chosen, axis=-1)
     values = np.take_along_axis(moved, chosen, axis=-1)
     return [out.emit(0, np.moveaxis(values, -1, dim), value_dependent=True),
@@ -447,11 +447,11 @@ def _topk_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) ->
 def _topk_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("TopKV2", inputs, attrs)
     call.require_count(2)
-    x = call.input(0, "x")
+    x = call.input(0)
     shape = tuple(x.shape)
     if unknown_rank(shape):
         return [inferred(x.dtype, shape), inferred(INT32, shape)]
-    dim = call.axis("attr 'dim'", call.attr_int("dim", -1), len(shape))
+    dim = call.axis("attr 'dim'", call.attr_int("dim"), len(shape))
     value = values[1] if len(values) > 1 else None
     if value is None or shape[dim] < 0:
         dims = tuple(UNKNOWN if i == dim else d for i, d in enumerate(shape))
@@ -465,15 +465,15 @@ def _topk_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> li
 def _segment_sum_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("UnsortedSegmentSum", inputs, attrs)
     call.require_count(3)
-    x, ids = call.input(0, "x"), call.input(1, "segment_ids")
-    call.require_dtype("x", x.dtype, FLOATS + INTS)
-    call.require_dtype("segment_ids", ids.dtype, _INDEX)
-    num = _one_value(call, 2, "num_segments", call.input(2, "num_segments"))
+    x, ids = call.input(0), call.input(1)
+    call.require_dtype(0, x.dtype, FLOATS + INTS)
+    call.require_dtype(1, ids.dtype, _INDEX)
+    num = _one_value(call, 2, "num_segments", call.input(2))
     if x.shape[:ids.ndim] != ids.shape:
         raise call.fail(f"input 'segment_ids' {list(ids.shape)} must be a prefix of the shape of 'x' {list(x.shape)}")
     if (ids >= num).any():
         raise call.fail(f"input 'segment_ids' holds {int(ids.max())}, expected < num_segments {num}")
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
     kept = ids >= 0
     rows = x[kept] if ids.ndim else (x if kept else x[:0])
@@ -483,7 +483,7 @@ def _segment_sum_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]
 def _segment_sum_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("UnsortedSegmentSum", inputs, attrs)
     call.require_count(3)
-    x, ids = call.input(0, "x"), call.input(1, "segment_ids")
+    x, ids = call.input(0), call.input(1)
     value = values[2] if len(values) > 2 else None
     num = UNKNOWN if value is None else _one_value(call, 2, "num_segments", value)
     if unknown_rank(x.shape) or unknown_rank(ids.shape):
@@ -494,14 +494,14 @@ def _segment_sum_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -
 def _masked_fill_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("MaskedFill", inputs, attrs)
     call.require_count(3)
-    x, mask, value = call.input(0, "x"), call.input(1, "mask"), call.input(2, "value")
-    call.require_dtype("x", x.dtype, _MASKED_FILL)
-    call.require_dtype("mask", mask.dtype, (BOOL,))
+    x, mask, value = call.input(0), call.input(1), call.input(2)
+    call.require_dtype(0, x.dtype, _MASKED_FILL)
+    call.require_dtype(1, mask.dtype, (BOOL,))
     call.require_same_dtype(["x", "value"], [x.dtype, value.dtype])
     if value.size != 1:
         raise call.fail(f"input 'value' must hold one value, got shape {list(value.shape)}")
     shape = broadcast(call, ["x", "mask"], [x.shape, mask.shape])
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
     y = out.buffer(0, shape)
     np.copyto(y, x)
@@ -512,18 +512,18 @@ def _masked_fill_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]
 def _masked_fill_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("MaskedFill", inputs, attrs)
     call.require_count(3)
-    x, mask = call.input(0, "x"), call.input(1, "mask")
+    x, mask = call.input(0), call.input(1)
     return [inferred(x.dtype, broadcast(call, ["x", "mask"], [x.shape, mask.shape]))]
 
 
 def _masked_select_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("MaskedSelect", inputs, attrs)
     call.require_count(2)
-    x, mask = call.input(0, "x"), call.input(1, "mask")
-    call.require_dtype("x", x.dtype, _BASIC)
-    call.require_dtype("mask", mask.dtype, (BOOL,))
+    x, mask = call.input(0), call.input(1)
+    call.require_dtype(0, x.dtype, _BASIC)
+    call.require_dtype(1, mask.dtype, (BOOL,))
     shape = broadcast(call, ["x", "mask"], [x.shape, mask.shape])
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
     return [out.emit(0, np.broadcast_to(x, shape)[np.broadcast_to(mask, shape)], value_dependent=True)]
 
@@ -531,14 +531,14 @@ def _masked_select_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInf
 def _masked_select_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("MaskedSelect", inputs, attrs)
     call.require_count(2)
-    x, mask = call.input(0, "x"), call.input(1, "mask")
+    x, mask = call.input(0), call.input(1)
     shape = broadcast(call, ["x", "mask"], [x.shape, mask.shape])
     bound = int(np.prod(shape)) if not unknown_rank(shape) and all(d >= 0 for d in shape) else -1
     return [inferred(x.dtype, (UNKNOWN,), [(0, bound)])]
 
 
 def _search_dtype(call: OpCall, out: Outputs | None) -> int:
-    chosen = call.attr_dtype("dtype", INT64, (INT32, INT64))
+    chosen = call.attr_dtype("dtype", (INT32, INT64))
     if out is not None:
         out.require_dtype(0, numpy_dtype(chosen), "given by attr 'dtype'")
     return chosen
@@ -547,8 +547,8 @@ def _search_dtype(call: OpCall, out: Outputs | None) -> int:
 def _search_sorted_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("SearchSorted", inputs, attrs)
     call.require_count(2, 3)
-    seq, values = call.input(0, "sorted_sequence"), call.input(1, "values")
-    call.require_dtype("sorted_sequence", seq.dtype, _SEARCH)
+    seq, values = call.input(0), call.input(1)
+    call.require_dtype(0, seq.dtype, _SEARCH)
     call.require_same_dtype(["sorted_sequence", "values"], [seq.dtype, values.dtype])
     if seq.ndim == 0 or (seq.ndim > 1 and seq.shape[:-1] != values.shape[:-1]):
         raise call.fail(f"input 'sorted_sequence' {list(seq.shape)} must be 1-D or share the leading dims of "
@@ -557,9 +557,9 @@ def _search_sorted_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInf
     if sorter is not None:
         call.require_dtype("sorter", sorter.dtype, _dt(np.int64))
         seq = np.take_along_axis(seq, _indices(call, "sorter", sorter.astype(np.int64), seq.shape[-1]), axis=-1)
-    out = Outputs(call, outputs, ["out"])
+    out = Outputs(call, outputs)
     dtype = numpy_dtype(_search_dtype(call, out))
-    side = "right" if call.attr_bool("right", False) else "left"
+    side = "right" if call.attr_bool("right") else "left"
     if seq.ndim == 1:
         return [out.emit(0, np.searchsorted(seq, values, side=side).astype(dtype))]
     rows, vals = seq.reshape(-1, seq.shape[-1]), values.reshape(-1, values.shape[-1])
@@ -570,22 +570,22 @@ def _search_sorted_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInf
 def _search_sorted_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("SearchSorted", inputs, attrs)
     call.require_count(2, 3)
-    return [inferred(_search_dtype(call, None), call.input(1, "values").shape)]
+    return [inferred(_search_dtype(call, None), call.input(1).shape)]
 
 
 def _bincount_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Bincount", inputs, attrs)
     call.require_count(3)
-    array, weights = call.input(0, "array"), call.input(2, "weights")
-    call.require_dtype("array", array.dtype, _dt(np.int32))
-    call.require_dtype("weights", weights.dtype, _BINS)
-    size = _one_value(call, 1, "size", call.input(1, "size"))
+    array, weights = call.input(0), call.input(2)
+    call.require_dtype(0, array.dtype, _dt(np.int32))
+    call.require_dtype(2, weights.dtype, _BINS)
+    size = _one_value(call, 1, "size", call.input(1))
     if size < 0:
         raise call.fail(f"input 'size' is {size}, expected >= 0")
     if weights.size and weights.shape != array.shape:
         raise call.fail(f"input 'weights' {list(weights.shape)} must have the shape of 'array' {list(array.shape)} or "
                         "be empty")
-    out = Outputs(call, outputs, ["bins"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, weights.dtype, "same as input 'weights'")
     kept = (array >= 0) & (array < size)
     w = weights[kept] if weights.size else np.ones(int(kept.sum()), weights.dtype)
@@ -595,7 +595,7 @@ def _bincount_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -
 def _bincount_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("Bincount", inputs, attrs)
     call.require_count(3)
-    dtype = call.input(2, "weights").dtype
+    dtype = call.input(2).dtype
     value = values[1] if len(values) > 1 else None
     return [inferred(dtype, (UNKNOWN if value is None else _one_value(call, 1, "size", value),))]
 

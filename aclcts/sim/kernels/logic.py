@@ -59,11 +59,11 @@ class _Elementwise:
         """The kernel's compute entry point."""
         call = OpCall(self.op_type, inputs, attrs)
         call.require_count(len(self.names))
-        xs = [call.input(i, name) for i, name in enumerate(self.names)]
+        xs = [call.input(i) for i, name in enumerate(self.names)]
         call.require_dtype(self.names[0], xs[0].dtype, self.allowed)
         call.require_same_dtype(list(self.names), [x.dtype for x in xs])
         shape = broadcast(call, list(self.names), [tuple(x.shape) for x in xs])
-        out = Outputs(call, outputs, [self.output])
+        out = Outputs(call, outputs)
         out.require_dtype(0, BOOL if self.boolean else xs[0].dtype,
                           "bool" if self.boolean else f"same as input '{self.names[0]}'")
         y = out.buffer(0, shape)
@@ -78,7 +78,7 @@ class _Elementwise:
         """The kernel's infer_shape entry point."""
         call = OpCall(self.op_type, inputs, attrs)
         call.require_count(len(self.names))
-        xs = [call.input(i, name) for i, name in enumerate(self.names)]
+        xs = [call.input(i) for i, name in enumerate(self.names)]
         call.require_same_dtype(list(self.names), [x.dtype for x in xs])
         dtype = acl_data_type(BOOL) if self.boolean else xs[0].dtype
         return [inferred(dtype, broadcast(call, list(self.names), [tuple(x.shape) for x in xs]))]
@@ -110,13 +110,13 @@ _SELECT_TYPES = _REALS + (BOOL,)
 def _select_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Select", inputs, attrs)
     call.require_count(3)
-    condition, x1, x2 = (call.input(i, name) for i, name in enumerate(("condition", "x1", "x2")))
+    condition, x1, x2 = (call.input(i) for i, name in enumerate(("condition", "x1", "x2")))
     call.require_dtype("condition", condition.dtype, (BOOL,))
     call.require_dtype("x1", x1.dtype, _SELECT_TYPES)
     call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
     _same_shape(call, tuple(x1.shape), tuple(x2.shape))
     _select_condition(call, tuple(condition.shape), tuple(x1.shape))
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, x1.dtype, "same as input 'x1'")
     y = out.buffer(0, tuple(x1.shape))
     chosen = condition.reshape(condition.shape + (1,) * (x1.ndim - condition.ndim)) if condition.ndim else condition
@@ -128,7 +128,7 @@ def _select_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outp
 def _select_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Select", inputs, attrs)
     call.require_count(3)
-    condition, x1, x2 = (call.input(i, name) for i, name in enumerate(("condition", "x1", "x2")))
+    condition, x1, x2 = (call.input(i) for i, name in enumerate(("condition", "x1", "x2")))
     call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
     _same_shape(call, tuple(x1.shape), tuple(x2.shape))
     _select_condition(call, tuple(condition.shape), tuple(x1.shape))

@@ -58,8 +58,8 @@ class _Spec:
 
 def _dims(call: OpCall, spec: _Spec, x1: tuple[int, ...], x2: tuple[int, ...]) -> tuple[tuple[int, ...], int, int]:
     """Batch dims, M and N of the product (K checked), from input shapes and the transpose attributes."""
-    t1 = call.attr_bool(spec.transpose_attrs[0], False)
-    t2 = call.attr_bool(spec.transpose_attrs[1], False)
+    t1 = call.attr_bool(spec.transpose_attrs[0])
+    t2 = call.attr_bool(spec.transpose_attrs[1])
     for name, shape in (("x1", x1), ("x2", x2)):
         if spec.batched and len(shape) < 2 or not spec.batched and len(shape) != 2:
             expected = "at least 2-D" if spec.batched else "2-D"
@@ -94,22 +94,22 @@ def _matmul_kernel(spec: _Spec) -> None:
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(spec.op_type, inputs, attrs)
         call.require_count(*spec.input_count)
-        x1, x2 = call.input(0, "x1"), call.input(1, "x2")
-        call.require_dtype("x1", x1.dtype, spec.outputs)
+        x1, x2 = call.input(0), call.input(1)
+        call.require_dtype(0, x1.dtype, spec.outputs)
         call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
         batch, m, n = _dims(call, spec, tuple(x1.shape), tuple(x2.shape))
         if spec.has_offset:
             if call.optional(3) is not None:
                 raise call.fail("optional input 'offset_w' is not supported by the simulator (pass it as absent)")
-            if call.attr_int("offset_x", 0) != 0:
+            if call.attr_int("offset_x") != 0:
                 raise call.fail("attr 'offset_x' must be 0 (quantization offsets are not simulated)")
-        out = Outputs(call, outputs, ["y"])
+        out = Outputs(call, outputs)
         y_dtype = out.dtype(0)
         if y_dtype not in spec.outputs[x1.dtype]:
             allowed = ", ".join(dtype_name(d) for d in spec.outputs[x1.dtype])
             raise call.fail(f"output 'y' has dtype {dtype_name(y_dtype)}, expected {allowed} for {dtype_name(x1.dtype)} inputs")
-        t1 = call.attr_bool(spec.transpose_attrs[0], False)
-        t2 = call.attr_bool(spec.transpose_attrs[1], False)
+        t1 = call.attr_bool(spec.transpose_attrs[0])
+        t2 = call.attr_bool(spec.transpose_attrs[1])
         with np.errstate(all="ignore"):
             acc = batched_matmul(_oriented(x1, t1), _oriented(x2, t2))
             bias = call.optional(2) if spec.has_bias else None
@@ -124,7 +124,7 @@ def _matmul_kernel(spec: _Spec) -> None:
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(spec.op_type, inputs, attrs)
         call.require_count(*spec.input_count)
-        x1, x2 = call.input(0, "x1"), call.input(1, "x2")
+        x1, x2 = call.input(0), call.input(1)
         batch, m, n = _dims(call, spec, tuple(x1.shape), tuple(x2.shape))
         dtype = acl_data_type(INT32) if x1.dtype == acl_data_type(INT8) else x1.dtype
         return [inferred(dtype, batch + (m, n))]
@@ -159,7 +159,7 @@ def _gemm_shapes(call: OpCall, a: Any, b: Any, c: Any) -> tuple[int, int]:
 def _gemm_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("GEMM", inputs, attrs)
     call.require_count(5)
-    a, b, c, alpha, beta = (call.input(i, name) for i, name in enumerate(("a", "b", "c", "alpha", "beta")))
+    a, b, c, alpha, beta = (call.input(i) for i, name in enumerate(("a", "b", "c", "alpha", "beta")))
     call.require_same_dtype(["a", "b"], [a.dtype, b.dtype])
     if (a.dtype, c.dtype) not in _GEMM_TYPES:
         pairs = "; ".join(f"{dtype_name(x)}/{dtype_name(y)}" for x, y in sorted(_GEMM_TYPES, key=str))
@@ -169,11 +169,11 @@ def _gemm_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
         if scalar.size != 1:
             raise call.fail(f"input '{name}' must hold one value (shape [] or [1]), got shape {list(scalar.shape)}")
     _gemm_shapes(call, a, b, c)
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, c.dtype, "same as input 'c'")
     with np.errstate(all="ignore"):
         acc = batched_matmul(
-            _oriented(a, call.attr_bool("transpose_a", False)), _oriented(b, call.attr_bool("transpose_b", False))
+            _oriented(a, call.attr_bool("transpose_a")), _oriented(b, call.attr_bool("transpose_b"))
         )
         epilogue = INT32 if c.dtype == INT32 else FLOAT32
         scaled = acc.astype(epilogue, copy=False)
@@ -186,7 +186,7 @@ def _gemm_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
 def _gemm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("GEMM", inputs, attrs)
     call.require_count(5)
-    a, b, c = call.input(0, "a"), call.input(1, "b"), call.input(2, "c")
+    a, b, c = call.input(0), call.input(1), call.input(2)
     m, n = _gemm_shapes(call, a, b, c)
     return [inferred(c.dtype, (m, n))]
 

@@ -38,7 +38,7 @@ def _sum_over(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
 
 
 def _axes_list(call: OpCall, name: str, rank: int) -> tuple[int, ...]:
-    given = call.attr_list_int(name, [])
+    given = call.attr_list_int(name)
     if not given:
         return tuple(range(rank))
     axes = sorted({call.axis(f"attr '{name}' value", a, rank) for a in given})
@@ -56,17 +56,17 @@ variance_divisor = Seam("layer norm variance divisor", _element_count)
 
 
 def _layer_norm_axes(call: OpCall, rank: int) -> tuple[int, ...]:
-    return tuple(range(call.axis("attr 'begin_norm_axis'", call.attr_int("begin_norm_axis", 0), rank), rank))
+    return tuple(range(call.axis("attr 'begin_norm_axis'", call.attr_int("begin_norm_axis"), rank), rank))
 
 
 def _layer_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("LayerNorm", inputs, attrs)
     call.require_count(3)
-    x, gamma, beta = call.input(0, "x"), call.input(1, "gamma"), call.input(2, "beta")
-    call.require_dtype("x", x.dtype, _NORM_FLOATS)
+    x, gamma, beta = call.input(0), call.input(1), call.input(2)
+    call.require_dtype(0, x.dtype, _NORM_FLOATS)
     call.require_same_dtype(["x", "gamma", "beta"], [x.dtype, gamma.dtype, beta.dtype])
     axes = _layer_norm_axes(call, x.ndim)
-    out = Outputs(call, outputs, ["y", "mean", "variance"])
+    out = Outputs(call, outputs)
     for index in range(3):
         out.require_dtype(index, x.dtype, "same as input 'x'")
     wide = widen(x)
@@ -75,14 +75,14 @@ def _layer_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs:
         mean = _sum_over(wide, axes) / count
         centred = wide - mean
         variance = _sum_over(centred * centred, axes) / wide.dtype.type(variance_divisor(int(count)))
-        y = widen(gamma) * (centred / np.sqrt(variance + wide.dtype.type(call.attr_float("epsilon", 1e-7)))) + widen(beta)
+        y = widen(gamma) * (centred / np.sqrt(variance + wide.dtype.type(call.attr_float("epsilon")))) + widen(beta)
     return [out.emit(i, v.astype(x.dtype)) for i, v in enumerate((y, mean, variance))]
 
 
 def _layer_norm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("LayerNorm", inputs, attrs)
     call.require_count(3)
-    x = call.input(0, "x")
+    x = call.input(0)
     shape = tuple(x.shape)
     if unknown_rank(shape):
         return [inferred(x.dtype, shape)] * 3
@@ -101,17 +101,17 @@ def _rms_axes(call: OpCall, x_shape: tuple[int, ...], gamma_shape: tuple[int, ..
 def _rms_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("RmsNorm", inputs, attrs)
     call.require_count(2)
-    x, gamma = call.input(0, "x"), call.input(1, "gamma")
-    call.require_dtype("x", x.dtype, _NORM_FLOATS)
+    x, gamma = call.input(0), call.input(1)
+    call.require_dtype(0, x.dtype, _NORM_FLOATS)
     call.require_same_dtype(["x", "gamma"], [x.dtype, gamma.dtype])
     axes = _rms_axes(call, x.shape, gamma.shape)
-    out = Outputs(call, outputs, ["y", "rstd"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
     out.require_dtype(1, FLOAT32, "always float32")
     wide = widen(x)
     count = wide.dtype.type(int(np.prod(gamma.shape, dtype=np.int64)))
     with np.errstate(all="ignore"):
-        rstd = np.float32(1) / np.sqrt(_sum_over(wide * wide, axes) / count + wide.dtype.type(call.attr_float("epsilon", 1e-6)))
+        rstd = np.float32(1) / np.sqrt(_sum_over(wide * wide, axes) / count + wide.dtype.type(call.attr_float("epsilon")))
         y = widen(gamma) * (wide * rstd)
     return [out.emit(0, y.astype(x.dtype)), out.emit(1, rstd.astype(FLOAT32))]
 
@@ -119,7 +119,7 @@ def _rms_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: l
 def _rms_norm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("RmsNorm", inputs, attrs)
     call.require_count(2)
-    x, gamma = call.input(0, "x"), call.input(1, "gamma")
+    x, gamma = call.input(0), call.input(1)
     shape = tuple(x.shape)
     axes = _rms_axes(call, shape, tuple(gamma.shape))
     stats = tuple(1 if i in axes else d for i, d in enumerate(shape))
@@ -130,15 +130,15 @@ def _rms_norm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], a
 def _l2_normalize(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("L2Normalize", inputs, attrs)
     call.require_count(1)
-    x = call.input(0, "x")
-    call.require_dtype("x", x.dtype, (FLOAT16, FLOAT32))
+    x = call.input(0)
+    call.require_dtype(0, x.dtype, (FLOAT16, FLOAT32))
     axes = _axes_list(call, "axis", x.ndim)
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
     wide = widen(x)
     with np.errstate(all="ignore"):
         norm = np.sqrt(_sum_over(wide * wide, axes))
-        y = wide / np.maximum(norm, wide.dtype.type(call.attr_float("eps", 1e-4)))
+        y = wide / np.maximum(norm, wide.dtype.type(call.attr_float("eps")))
     return [out.emit(0, y.astype(x.dtype))]
 
 
@@ -146,14 +146,14 @@ def _same_infer(op_type: str) -> Callable[..., list[InferredShape]]:
     def infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1)
-        x = call.input(0, "x")
+        x = call.input(0)
         return [inferred(x.dtype, x.shape)]
     return infer
 
 
 def _lp_shape(call: OpCall, shape: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     axes = _axes_list(call, "axes", len(shape))
-    if call.attr_bool("keepdim", False):
+    if call.attr_bool("keepdim"):
         return axes, tuple(1 if i in axes else d for i, d in enumerate(shape))
     return axes, tuple(d for i, d in enumerate(shape) if i not in axes)
 
@@ -161,12 +161,12 @@ def _lp_shape(call: OpCall, shape: tuple[int, ...]) -> tuple[tuple[int, ...], tu
 def _lp_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("LpNormV2", inputs, attrs)
     call.require_count(1)
-    x = call.input(0, "x")
-    call.require_dtype("x", x.dtype, _NORM_FLOATS)
+    x = call.input(0)
+    call.require_dtype(0, x.dtype, _NORM_FLOATS)
     axes, shape = _lp_shape(call, tuple(x.shape))
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
-    p = call.attr_float("p", 2.0)
+    p = call.attr_float("p")
     a = np.abs(widen(x))
     with np.errstate(all="ignore"):
         if p == np.inf:
@@ -183,7 +183,7 @@ def _lp_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
 def _lp_norm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("LpNormV2", inputs, attrs)
     call.require_count(1)
-    x = call.input(0, "x")
+    x = call.input(0)
     return [inferred(x.dtype, _lp_shape(call, tuple(x.shape))[1])]
 
 
@@ -191,12 +191,12 @@ def _lp_norm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], at
 def _cross_entropy(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("SoftmaxCrossEntropyWithLogits", inputs, attrs)
     call.require_count(2)
-    features, labels = call.input(0, "features"), call.input(1, "labels")
-    call.require_dtype("features", features.dtype, FLOATS)
+    features, labels = call.input(0), call.input(1)
+    call.require_dtype(0, features.dtype, FLOATS)
     call.require_same_dtype(["features", "labels"], [features.dtype, labels.dtype])
     if features.ndim != 2 or features.shape != labels.shape:
         raise call.fail(f"'features' {list(features.shape)} and 'labels' {list(labels.shape)} must be one 2-D shape")
-    out = Outputs(call, outputs, ["loss", "backprop"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, features.dtype, "same as input 'features'")
     out.require_dtype(1, features.dtype, "same as input 'features'")
     f, t = widen(features), widen(labels)
@@ -212,7 +212,7 @@ def _cross_entropy(inputs: list[np.ndarray | None], attrs: dict[str, Any], outpu
 def _cross_entropy_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("SoftmaxCrossEntropyWithLogits", inputs, attrs)
     call.require_count(2)
-    features = call.input(0, "features")
+    features = call.input(0)
     shape = tuple(features.shape)
     return [inferred(features.dtype, shape[:-1]), inferred(features.dtype, shape)]
 

@@ -31,14 +31,14 @@ _ADAPTIVE_TYPES = tuple(d for d in FLOATS if d != FLOAT64)
 def _layout(call: OpCall, rank: int) -> tuple[int, int]:
     if rank != 4:
         raise call.fail(f"input 'x' must be 4-D, got rank {rank}")
-    data_format = call.attr_str("data_format", "NHWC")
+    data_format = call.attr_str("data_format")
     if data_format not in ("NHWC", "NCHW"):
         raise call.fail(f"attr 'data_format' must be NHWC or NCHW, got {data_format!r}")
     return (1, 2) if data_format == "NHWC" else (2, 3)
 
 
 def _window(call: OpCall, name: str, h: int, w: int) -> tuple[int, int]:
-    values = call.attr_list_int(name, required=True)
+    values = call.attr_list_int(name)
     if len(values) != 4 or any(v <= 0 for v in values) or any(values[i] != 1 for i in range(4) if i not in (h, w)):
         raise call.fail(f"attr '{name}' {values} must hold 4 positive values, 1 on N and C")
     return values[h], values[w]
@@ -46,7 +46,7 @@ def _window(call: OpCall, name: str, h: int, w: int) -> tuple[int, int]:
 
 def _padding(call: OpCall, size: int, k: int, stride: int) -> tuple[int, int, int]:
     """(output count, padding before, padding after) along one axis."""
-    padding = call.attr_str("padding", "")
+    padding = call.attr_str("padding")
     if padding == "VALID":
         return ((size - k) // stride + 1 if size >= k else 0), 0, 0
     if padding == "SAME":
@@ -100,10 +100,10 @@ def _pool_kernel(op_type: str) -> None:
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1)
-        x = call.input(0, "x")
-        call.require_dtype("x", x.dtype, _MAX_TYPES if maximum else FLOATS)
+        x = call.input(0)
+        call.require_dtype(0, x.dtype, _MAX_TYPES if maximum else FLOATS)
         h, w, axes = _geometry(call, tuple(x.shape))
-        out = Outputs(call, outputs, ["y"])
+        out = Outputs(call, outputs)
         out.require_dtype(0, x.dtype, "same as input 'x'")
         with np.errstate(all="ignore"):
             if maximum:
@@ -117,7 +117,7 @@ def _pool_kernel(op_type: str) -> None:
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1)
-        x = call.input(0, "x")
+        x = call.input(0)
         shape = list(x.shape)
         if unknown_rank(tuple(shape)):
             return [inferred(x.dtype, shape)]
@@ -129,7 +129,7 @@ def _pool_kernel(op_type: str) -> None:
 
 
 def _adaptive_size(call: OpCall, rank: int) -> tuple[int, int]:
-    size = call.attr_list_int("output_size", required=True)
+    size = call.attr_list_int("output_size")
     if len(size) != 2 or min(size) <= 0 or rank not in (3, 4):
         raise call.fail(f"attr 'output_size' {size} must be 2 positive values and 'x' 3-D or 4-D (rank {rank})")
     return size[0], size[1]
@@ -138,10 +138,10 @@ def _adaptive_size(call: OpCall, rank: int) -> tuple[int, int]:
 def _adaptive(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("AdaptiveAvgPool2d", inputs, attrs)
     call.require_count(1)
-    x = call.input(0, "x")
-    call.require_dtype("x", x.dtype, _ADAPTIVE_TYPES)
+    x = call.input(0)
+    call.require_dtype(0, x.dtype, _ADAPTIVE_TYPES)
     out_h, out_w = _adaptive_size(call, x.ndim)
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
     wide = widen(x)
     in_h, in_w = x.shape[-2:]
@@ -155,7 +155,7 @@ def _adaptive(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: l
 def _adaptive_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("AdaptiveAvgPool2d", inputs, attrs)
     call.require_count(1)
-    x = call.input(0, "x")
+    x = call.input(0)
     shape = tuple(x.shape)
     return [inferred(x.dtype, shape[:-2] + _adaptive_size(call, len(shape)))]
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import sys
+
 from aclcts.core.prototypes import registered
 from aclcts.sim.kernels.base import ComputeFn, InferFn, Kernel
 from aclcts.sim.seams import Seam
 
 _BUILTIN: dict[str, Kernel] = {}
 _CUSTOM: dict[str, Kernel] = {}
+#: The family module that registered each built-in kernel (its last dotted name).
+_ORIGIN: dict[str, str] = {}
 
 
 def _checked(op_type: object, compute: object, infer_shape: object) -> Kernel:
@@ -27,6 +31,12 @@ def builtin(op_type: str, compute: ComputeFn, infer_shape: InferFn) -> None:
     if op_type in _BUILTIN:
         raise ValueError(f"built-in kernel {op_type!r} is defined twice")
     _BUILTIN[op_type] = _checked(op_type, compute, infer_shape)
+    _ORIGIN[op_type] = sys._getframe(1).f_globals["__name__"].rsplit(".", 1)[-1]
+
+
+def builtin_origin(op_type: str) -> str:
+    """The name of the kernels module that registered op_type's built-in kernel ("" if there is none)."""
+    return _ORIGIN.get(op_type, "")
 
 
 def register_kernel(op_type: str, compute: ComputeFn, infer_shape: InferFn | None = None) -> None:

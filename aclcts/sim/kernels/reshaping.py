@@ -55,10 +55,10 @@ def _register(op_type: str, names: tuple[str, ...], outputs: Callable[[OpCall, S
     def run(inputs: list[np.ndarray | None], attrs: dict[str, Any], infos: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(*count)
-        x = call.input(0, "x")
-        call.require_dtype("x", x.dtype, allowed)
-        values = _values(call, [x] + [call.input(i + 1, n) for i, n in enumerate(names)], names)
-        out = Outputs(call, infos, outputs(call, tuple(x.shape), values))
+        x = call.input(0)
+        call.require_dtype(0, x.dtype, allowed)
+        values = _values(call, [x] + [call.input(i + 1) for i, n in enumerate(names)], names)
+        out = Outputs(call, infos, count=len(outputs(call, tuple(x.shape), values)))
         for i in range(len(infos)):
             out.require_dtype(i, x.dtype, "same as input 'x'")
         return compute(call, x, [np.asarray(v) for v in values], out)
@@ -66,7 +66,7 @@ def _register(op_type: str, names: tuple[str, ...], outputs: Callable[[OpCall, S
     def infer(inputs: list[TensorInfo], given: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(*count)
-        x = call.input(0, "x")
+        x = call.input(0)
         shape = tuple(x.shape)
         values = _values(call, list(given), names)
         if not unknown_rank(shape) and fully_known(shape) and all(v is not None for v in values):
@@ -100,13 +100,13 @@ def _pairs(call: OpCall, paddings: list[int], rank: int, contiguous: bool = True
 
 
 def _pad_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
-    contiguous = call.attr_bool("paddings_contiguous", True) if call.op_type == "PadV3" else True
+    contiguous = call.attr_bool("paddings_contiguous") if call.op_type == "PadV3" else True
     return [tuple(d + b + e for d, (b, e) in zip(shape, _pairs(call, values[0], len(shape), contiguous)))]
 
 
 def _pad_partial(call: OpCall, shape: Shape, values: list) -> list[Shape]:
     """The padded shape where x's dims are known; its unknown dims stay unknown."""
-    contiguous = call.attr_bool("paddings_contiguous", True) if call.op_type == "PadV3" else True
+    contiguous = call.attr_bool("paddings_contiguous") if call.op_type == "PadV3" else True
     pairs = _pairs(call, values[0], len(shape), contiguous)
     return [tuple(d + b + e if d >= 0 else UNKNOWN for d, (b, e) in zip(shape, pairs))]
 
@@ -132,8 +132,8 @@ def _pad(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) ->
 
 
 def _pad_v3(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
-    pairs = _pairs(call, values[0].tolist(), x.ndim, call.attr_bool("paddings_contiguous", True))
-    mode = call.attr_str("mode", "constant")
+    pairs = _pairs(call, values[0].tolist(), x.ndim, call.attr_bool("paddings_contiguous"))
+    mode = call.attr_str("mode")
     if mode == "constant":
         fill = call.optional(2)
         if fill is not None:
@@ -163,7 +163,7 @@ def _expand_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
 
 
 def _squeeze_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
-    listed = call.attr_list_int("axis", [])
+    listed = call.attr_list_int("axis")
     axes = {call.axis("attr 'axis'", a, len(shape)) for a in listed}
     if not listed:
         axes = {i for i, d in enumerate(shape) if d == 1}
@@ -174,7 +174,7 @@ def _squeeze_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
 
 
 def _unsqueeze_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
-    listed = call.attr_list_int("axes", [])
+    listed = call.attr_list_int("axes")
     rank = len(shape) + len(listed)
     axes = {call.axis("attr 'axes'", a, rank) for a in listed}
     if len(axes) != len(listed):
@@ -186,7 +186,7 @@ def _unsqueeze_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
 
 
 def _flatten_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
-    axis = call.attr_int("axis", 1)
+    axis = call.attr_int("axis")
     if not -len(shape) <= axis <= len(shape):
         raise call.fail(f"attr 'axis' {axis} is out of range for a rank-{len(shape)} input "
                         f"(expected [{-len(shape)}, {len(shape)}])")
@@ -229,7 +229,7 @@ def _index(call: OpCall, shape: Shape, values: list) -> tuple[Any, ...]:
     begin, end, strides = values
     if not len(begin) == len(end) == len(strides):
         raise call.fail(f"inputs 'begin' {begin}, 'end' {end} and 'strides' {strides} must have one length")
-    masks = {m: call.attr_int(m, 0) for m in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+    masks = {m: call.attr_int(m) for m in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
                                                 "shrink_axis_mask")}
     if bin(masks["ellipsis_mask"] & ((1 << len(begin)) - 1)).count("1") > 1:
         raise call.fail(f"attr 'ellipsis_mask' {masks['ellipsis_mask']} sets more than one bit")
@@ -266,8 +266,8 @@ def _strided_slice(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: O
 
 # splitting ------------------------------------------------------------------------------------------------------
 def _unpack_axis(call: OpCall, shape: Shape) -> int:
-    axis = call.axis("attr 'axis'", call.attr_int("axis", 0), len(shape))
-    num = call.attr_int("num", required=True)
+    axis = call.axis("attr 'axis'", call.attr_int("axis"), len(shape))
+    num = call.attr_int("num")
     if num != shape[axis]:
         raise call.fail(f"attr 'num' is {num}, but dim {axis} of 'x' {list(shape)} is {shape[axis]}")
     return axis
@@ -289,7 +289,7 @@ def _split_sizes(call: OpCall, shape: Shape, values: list) -> tuple[int, list[in
     if len(split_dim) != 1:
         raise call.fail(f"input 'split_dim' must hold one value, got {split_dim}")
     axis = call.axis("input 'split_dim'", split_dim[0], len(shape))
-    num = call.attr_int("num_split", required=True)
+    num = call.attr_int("num_split")
     if len(sizes) != num or sizes.count(-1) > 1 or any(s < -1 for s in sizes):
         raise call.fail(f"input 'size_splits' {sizes} must hold num_split={num} sizes, at most one of them -1")
     rest = shape[axis] - sum(s for s in sizes if s >= 0)
@@ -313,8 +313,8 @@ def _split_v(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs
 # depth and space ------------------------------------------------------------------------------------------------
 def _block(call: OpCall, shape: Shape, to_depth: bool) -> tuple[int, str, Shape]:
     """block_size, data_format and x's shape as (N, H, W, C), checked."""
-    block = call.attr_int("block_size", required=True)
-    fmt = call.attr_str("data_format", "NHWC")
+    block = call.attr_int("block_size")
+    fmt = call.attr_str("data_format")
     if fmt not in ("NHWC", "NCHW"):
         raise call.fail(f"attr 'data_format' is {fmt!r}, expected one of: NHWC, NCHW")
     if len(shape) != 4:
@@ -343,7 +343,7 @@ def _space_to_depth(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: 
 
 def _depth_to_space(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
     b, fmt, (n, h, w, c) = _block(call, tuple(x.shape), False)
-    mode = call.attr_str("mode", "DCR")
+    mode = call.attr_str("mode")
     if mode not in ("DCR", "CRD"):
         raise call.fail(f"attr 'mode' is {mode!r}, expected one of: DCR, CRD")
     nhwc = x if fmt == "NHWC" else np.transpose(x, (0, 2, 3, 1))
@@ -358,7 +358,7 @@ def _depth_to_space(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: 
 
 # Permute, Identity, Tril/Triu, Roll, Diag -----------------------------------------------------------------------
 def _order(call: OpCall, rank: int) -> list[int]:
-    order = [call.axis("attr 'order'", a, max(rank, 1)) for a in call.attr_list_int("order", [0])]
+    order = [call.axis("attr 'order'", a, max(rank, 1)) for a in call.attr_list_int("order")]
     if sorted(order) != list(range(rank)):
         raise call.fail(f"attr 'order' {call.attrs.get('order', [0])} is not a permutation of the {rank} dims of 'x'")
     return order
@@ -384,14 +384,14 @@ def _matrix_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
 def _triangle(lower: bool) -> Compute:
     def compute(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
         _matrix_rule(call, tuple(x.shape), [])
-        k = call.attr_int("diagonal", 0)
+        k = call.attr_int("diagonal")
         return [out.emit(0, np.tril(x, k) if lower else np.triu(x, k))]
     return compute
 
 
 def _roll(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
-    shifts = call.attr_list_int("shifts", required=True)
-    dims = call.attr_list_int("dims", [])
+    shifts = call.attr_list_int("shifts")
+    dims = call.attr_list_int("dims")
     if not dims:
         if len(shifts) != 1:
             raise call.fail(f"attr 'shifts' {shifts} must hold one shift when 'dims' is empty")
@@ -418,11 +418,11 @@ def _diag(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -
 
 # multi-input ops ------------------------------------------------------------------------------------------------
 def _inputs_x(call: OpCall, count: int) -> list[np.ndarray]:
-    tensors = [call.input(i, f"x{i}") for i in range(count)]
+    tensors = [call.input(i) for i in range(count)]
     if not tensors:
         raise call.fail("at least one dynamic input 'x' is required")
     call.require_same_dtype([f"x{i}" for i in range(count)], [t.dtype for t in tensors])
-    if call.attr_int("N", 1) != count and "N" in call.attrs:
+    if call.attr_int("N") != count and "N" in call.attrs:
         raise call.fail(f"attr 'N' is {call.attrs['N']}, but {count} dynamic inputs 'x' were given")
     return tensors
 
@@ -451,7 +451,7 @@ def _concat_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
     tensors = _inputs_x(call, len(inputs) - 1)
     call.require_dtype("x0", tensors[0].dtype, ANY)
     axis, shape = _concat_rule(call, [tuple(t.shape) for t in tensors], _concat_dim(call, inputs[-1]))
-    out = Outputs(call, infos, ["y"])
+    out = Outputs(call, infos)
     out.require_dtype(0, tensors[0].dtype, "same as the inputs 'x'")
     y = out.buffer(0, shape)
     np.concatenate(tensors, axis=axis, out=y)
@@ -462,7 +462,7 @@ def _concat_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
                   attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("ConcatV2", inputs, attrs)
     call.require_count(2, max(2, len(inputs)))
-    shapes = [tuple(call.input(i, f"x{i}").shape) for i in range(len(inputs) - 1)]
+    shapes = [tuple(call.input(i).shape) for i in range(len(inputs) - 1)]
     dim = values[-1] if len(values) == len(inputs) else None
     if dim is None or not all(fully_known(s) and not unknown_rank(s) for s in shapes):
         return [inferred(inputs[0].dtype, (UNKNOWN_RANK,))]
@@ -472,7 +472,7 @@ def _concat_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
 def _pack_shape(call: OpCall, shapes: list[Shape]) -> tuple[int, Shape]:
     if any(s != shapes[0] for s in shapes):
         raise call.fail(f"inputs 'x' have shapes {[list(s) for s in shapes]}; they must be equal")
-    axis = call.axis("attr 'axis'", call.attr_int("axis", 0), len(shapes[0]), allow_end=True)
+    axis = call.axis("attr 'axis'", call.attr_int("axis"), len(shapes[0]), allow_end=True)
     return axis, shapes[0][:axis] + (len(shapes),) + shapes[0][axis:]
 
 
@@ -481,7 +481,7 @@ def _pack_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], infos:
     tensors = _inputs_x(call, len(inputs))
     call.require_dtype("x0", tensors[0].dtype, ANY)
     axis, shape = _pack_shape(call, [tuple(t.shape) for t in tensors])
-    out = Outputs(call, infos, ["y"])
+    out = Outputs(call, infos)
     out.require_dtype(0, tensors[0].dtype, "same as the inputs 'x'")
     y = out.buffer(0, shape)
     np.stack(tensors, axis=axis, out=y)
@@ -491,7 +491,7 @@ def _pack_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], infos:
 def _pack_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
                 attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Pack", inputs, attrs)
-    shapes = [tuple(call.input(i, f"x{i}").shape) for i in range(len(inputs))]
+    shapes = [tuple(call.input(i).shape) for i in range(len(inputs))]
     if not shapes or any(unknown_rank(s) for s in shapes):
         return [inferred(inputs[0].dtype, (UNKNOWN_RANK,))]
     if not all(fully_known(s) for s in shapes):

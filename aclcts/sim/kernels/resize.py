@@ -69,12 +69,12 @@ def _image(call: OpCall, x: Any) -> None:
 def _nearest(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ResizeNearestNeighborV2", inputs, attrs)
     call.require_count(2)
-    x = call.input(0, "x")
-    call.require_dtype("x", x.dtype, _NEAREST_TYPES)
+    x = call.input(0)
+    call.require_dtype(0, x.dtype, _NEAREST_TYPES)
     _image(call, x)
-    (oh, ow), corners = _size(call, call.input(1, "size")), call.attr_bool("align_corners", False)
-    half = call.attr_bool("half_pixel_centers", False)
-    out = Outputs(call, outputs, ["y"])
+    (oh, ow), corners = _size(call, call.input(1)), call.attr_bool("align_corners")
+    half = call.attr_bool("half_pixel_centers")
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
     rows = _nearest_index(x.shape[1], oh, corners, half)
     cols = _nearest_index(x.shape[2], ow, corners, half)
@@ -84,13 +84,13 @@ def _nearest(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
 def _bilinear(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ResizeBilinearV2", inputs, attrs)
     call.require_count(2)
-    x = call.input(0, "x")
-    call.require_dtype("x", x.dtype, _BILINEAR_TYPES)
+    x = call.input(0)
+    call.require_dtype(0, x.dtype, _BILINEAR_TYPES)
     _image(call, x)
-    (oh, ow), corners = _size(call, call.input(1, "size")), call.attr_bool("align_corners", False)
-    half = call.attr_bool("half_pixel_centers", False)
-    out = Outputs(call, outputs, ["y"])
-    y_dtype = numpy_dtype(call.attr_dtype("dtype", acl_data_type(np.dtype(F32)), sorted(_BILINEAR_OUT)))
+    (oh, ow), corners = _size(call, call.input(1)), call.attr_bool("align_corners")
+    half = call.attr_bool("half_pixel_centers")
+    out = Outputs(call, outputs)
+    y_dtype = numpy_dtype(call.attr_dtype("dtype", sorted(_BILINEAR_OUT)))
     out.require_dtype(0, y_dtype, "the dtype attribute (float32 by default)")
     image = x.astype(F32)
     top, bottom, dy = _linear(x.shape[1], oh, corners, half)
@@ -107,9 +107,9 @@ def _infer(op_type: str, bilinear: bool) -> Any:
     def infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(2)
-        x = call.input(0, "x")
+        x = call.input(0)
         _image(call, x)
-        dtype = call.attr_dtype("dtype", acl_data_type(np.dtype(F32)), sorted(_BILINEAR_OUT)) if bilinear else x.dtype
+        dtype = call.attr_dtype("dtype", sorted(_BILINEAR_OUT)) if bilinear else x.dtype
         value = values[1] if len(values) > 1 else None
         oh, ow = _size(call, value) if value is not None else (UNKNOWN, UNKNOWN)
         return [inferred(dtype, (x.shape[0], oh, ow, x.shape[3]))]

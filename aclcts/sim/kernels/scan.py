@@ -54,9 +54,9 @@ def scanned(x: np.ndarray, axis: int, combine: np.ufunc, exclusive: bool, revers
 def _scan_kernel(op_type: str, combine: np.ufunc, allowed: tuple[np.dtype, ...], axis_attr: bool) -> None:
     def axis_of(call: OpCall, rank: int) -> int:
         if axis_attr:
-            given = call.attr_int("axis", required=True)
+            given = call.attr_int("axis")
         else:
-            values = call.index_values(1, "axis", call.input(1, "axis"))
+            values = call.index_values(1, "axis", call.input(1))
             if len(values) != 1:
                 raise call.fail(f"input 'axis' must hold one value, got {values}")
             given = values[0]
@@ -65,22 +65,22 @@ def _scan_kernel(op_type: str, combine: np.ufunc, allowed: tuple[np.dtype, ...],
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1 if axis_attr else 2)
-        x = call.input(0, "x")
-        call.require_dtype("x", x.dtype, allowed)
+        x = call.input(0)
+        call.require_dtype(0, x.dtype, allowed)
         axis = axis_of(call, x.ndim)
-        out = Outputs(call, outputs, ["y"])
+        out = Outputs(call, outputs)
         out.require_dtype(0, x.dtype, "same as input 'x'")
         if x.ndim == 0:
-            return [out.emit(0, x.copy() if not call.attr_bool("exclusive", False) else
+            return [out.emit(0, x.copy() if not call.attr_bool("exclusive") else
                              np.full((), combine.identity, x.dtype))]
         with np.errstate(all="ignore"):
-            y = scanned(x, axis, combine, call.attr_bool("exclusive", False), call.attr_bool("reverse", False))
+            y = scanned(x, axis, combine, call.attr_bool("exclusive"), call.attr_bool("reverse"))
         return [out.emit(0, y)]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1 if axis_attr else 2)
-        x = call.input(0, "x")
+        x = call.input(0)
         return [inferred(x.dtype, x.shape)]
 
     builtin(op_type, compute, infer_shape)

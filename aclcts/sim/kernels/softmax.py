@@ -27,14 +27,14 @@ from aclcts.sim.kernels.shapes import inferred, unknown_rank
 
 
 def _axes(call: OpCall, rank: int) -> list[int]:
-    axes = call.attr_list_int("axes", [-1])
+    axes = call.attr_list_int("axes")
     if not axes:
         raise call.fail("attr 'axes' must name at least one dimension")
     return sorted({call.axis("attr 'axes' value", a, rank) for a in axes})
 
 
 def _output_dtype(call: OpCall, dtype: np.dtype) -> np.dtype:
-    return FLOAT32 if call.attr_bool("half_to_float", False) and dtype == FLOAT16 else dtype
+    return FLOAT32 if call.attr_bool("half_to_float") and dtype == FLOAT16 else dtype
 
 
 def over_axes(x: np.ndarray, axes: list[int], rows: Callable[[np.ndarray], np.ndarray], dtype: np.dtype) -> np.ndarray:
@@ -61,10 +61,10 @@ def _log_softmax_rows(flat: np.ndarray) -> np.ndarray:
 def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("SoftmaxV2", inputs, attrs)
     call.require_count(1)
-    x = call.input(0, "x")
-    call.require_dtype("x", x.dtype, FLOATS)
+    x = call.input(0)
+    call.require_dtype(0, x.dtype, FLOATS)
     axes = _axes(call, x.ndim)
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     y_dtype = out.require_dtype(0, _output_dtype(call, x.dtype), "the dtype of 'x', or float32 with half_to_float")
     return [out.emit(0, over_axes(x, axes, _softmax_rows, y_dtype))]
 
@@ -72,20 +72,20 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
 def _infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("SoftmaxV2", inputs, attrs)
     call.require_count(1)
-    x = call.input(0, "x")
+    x = call.input(0)
     if not unknown_rank(tuple(x.shape)):
         _axes(call, len(x.shape))
-    half = x.dtype == acl_data_type(FLOAT16) and call.attr_bool("half_to_float", False)
+    half = x.dtype == acl_data_type(FLOAT16) and call.attr_bool("half_to_float")
     return [inferred(acl_data_type(FLOAT32) if half else x.dtype, x.shape)]
 
 
 def _log_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("LogSoftmaxV2", inputs, attrs)
     call.require_count(1)
-    logits = call.input(0, "logits")
-    call.require_dtype("logits", logits.dtype, FLOATS)
+    logits = call.input(0)
+    call.require_dtype(0, logits.dtype, FLOATS)
     axes = _axes(call, logits.ndim)
-    out = Outputs(call, outputs, ["logsoftmax"])
+    out = Outputs(call, outputs)
     dtype = out.require_dtype(0, logits.dtype, "the dtype of 'logits'")
     return [out.emit(0, over_axes(logits, axes, _log_softmax_rows, dtype))]
 
@@ -93,7 +93,7 @@ def _log_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs
 def _log_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("LogSoftmaxV2", inputs, attrs)
     call.require_count(1)
-    logits = call.input(0, "logits")
+    logits = call.input(0)
     if not unknown_rank(tuple(logits.shape)):
         _axes(call, len(logits.shape))
     return [inferred(logits.dtype, logits.shape)]

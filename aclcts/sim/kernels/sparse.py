@@ -58,21 +58,21 @@ accumulate = Seam("sparse accumulation", _accumulate)
 def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall(_OP, inputs, attrs)
     call.require_count(4)
-    indices, values = call.input(0, "x1_indices"), call.input(1, "x1_values")
-    x2 = call.input(3, "x2")
-    call.require_dtype("x1_indices", indices.dtype, _INDEX)
-    call.require_dtype("x1_values", values.dtype, _VALUES)
+    indices, values = call.input(0), call.input(1)
+    x2 = call.input(3)
+    call.require_dtype(0, indices.dtype, _INDEX)
+    call.require_dtype(1, values.dtype, _VALUES)
     call.require_same_dtype(["x1_values", "x2"], [values.dtype, x2.dtype])
-    dims = _dense_dims(call, call.input(2, "x1_shape"))
+    dims = _dense_dims(call, call.input(2))
     if values.ndim != 1 or x2.ndim != 2:
         raise call.fail(f"'x1_values' must be 1-D and 'x2' 2-D, got {list(values.shape)} and {list(x2.shape)}")
     rows, cols = _entries(call, indices, values.size, dims)
-    if call.attr_bool("adjoint_a", False):
+    if call.attr_bool("adjoint_a"):
         rows, cols, dims = cols, rows, (dims[1], dims[0])
-    b = x2.T if call.attr_bool("adjoint_b", False) else x2
+    b = x2.T if call.attr_bool("adjoint_b") else x2
     if dims[1] != b.shape[0]:
         raise call.fail(f"inner dimensions differ: op(A) {list(dims)} and op(x2) {list(b.shape)}")
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, values.dtype, "same as input 'x1_values'")
     wide = compute_dtype(values.dtype)
     y = np.zeros((dims[0], b.shape[1]), dtype=wide)
@@ -84,14 +84,14 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
 def _infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall(_OP, inputs, attrs)
     call.require_count(4)
-    dtype = call.input(1, "x1_values").dtype
-    x2 = tuple(call.input(3, "x2").shape)
-    cols = UNKNOWN if len(x2) != 2 else x2[0] if call.attr_bool("adjoint_b", False) else x2[1]
+    dtype = call.input(1).dtype
+    x2 = tuple(call.input(3).shape)
+    cols = UNKNOWN if len(x2) != 2 else x2[0] if call.attr_bool("adjoint_b") else x2[1]
     value = values[2] if len(values) > 2 else None
     if value is None:
         return [inferred(dtype, [UNKNOWN, cols])]
     dims = _dense_dims(call, value)
-    return [inferred(dtype, [dims[1] if call.attr_bool("adjoint_a", False) else dims[0], cols])]
+    return [inferred(dtype, [dims[1] if call.attr_bool("adjoint_a") else dims[0], cols])]
 
 
 builtin(_OP, _compute, _infer)

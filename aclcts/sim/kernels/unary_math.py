@@ -119,7 +119,7 @@ def _same_shape_infer(op_type: str, dtype_of: Callable[[Any], int] | None = None
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1)
-        x = call.input(0, "x")
+        x = call.input(0)
         return [inferred(x.dtype if dtype_of is None else dtype_of(x), x.shape)]
     return infer_shape
 
@@ -132,9 +132,9 @@ def _unary_kernel(op_type: str, allowed: tuple[np.dtype, ...], body: Body, boole
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1)
-        x = call.input(0, "x")
-        call.require_dtype("x", x.dtype, allowed)
-        out = Outputs(call, outputs, ["y"])
+        x = call.input(0)
+        call.require_dtype(0, x.dtype, allowed)
+        out = Outputs(call, outputs)
         if boolean:
             out.require_dtype(0, BOOL, "a predicate gives bool")
         else:
@@ -159,7 +159,7 @@ def _round_multiple(x: np.ndarray, step: int) -> np.ndarray:
 
 
 def _round(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    decimals = call.attr_int("decimals", 0)
+    decimals = call.attr_int("decimals")
     if x.dtype in INT32_64:
         np.copyto(y, x if decimals >= 0 else _round_multiple(x, 10 ** -decimals))
         return y
@@ -212,12 +212,12 @@ def _fill_dims(call: OpCall, dims: Any) -> list[int]:
 def _fill_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Fill", inputs, attrs)
     call.require_count(2)
-    shape = tuple(_fill_dims(call, call.input(0, "dims")))
-    value = call.input(1, "value")
-    call.require_dtype("value", value.dtype, FLOATS + INTS + (BOOL,))
+    shape = tuple(_fill_dims(call, call.input(0)))
+    value = call.input(1)
+    call.require_dtype(1, value.dtype, FLOATS + INTS + (BOOL,))
     if value.size != 1:
         raise call.fail(f"input 'value' must hold exactly one element, got shape {list(value.shape)}")
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, value.dtype, "same as input 'value'")
     y = out.buffer(0, shape)
     y.fill(value.reshape(())[()])
@@ -227,7 +227,7 @@ def _fill_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
 def _fill_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Fill", inputs, attrs)
     call.require_count(2)
-    dims, value = call.input(0, "dims"), call.input(1, "value")
+    dims, value = call.input(0), call.input(1)
     known = values[0] if values else None
     if known is not None:
         return [inferred(value.dtype, _fill_dims(call, known))]
@@ -244,7 +244,7 @@ def _attr_in(call: OpCall, name: str, dtype: np.dtype) -> Any:
     """A Float attribute (required) as float32, applied to dtype: truncated toward zero for integer types."""
     if name not in call.attrs or call.attrs[name] is None:
         raise call.fail(f"required attr '{name}' was not given")
-    value = np.float32(call.attr_float(name, 0.0))
+    value = np.float32(call.attr_float(name))
     if np.dtype(dtype).kind in "iu":
         return np.array(math.trunc(float(value)) if np.isfinite(value) else 0).astype(dtype)[()]
     return compute_dtype(dtype).type(value)
@@ -270,12 +270,12 @@ _AXPY = _FLOAT_TYPES + (_I["int32"],)
 def _axpy_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Axpy", inputs, attrs)
     call.require_count(2)
-    x1, x2 = call.input(0, "x1"), call.input(1, "x2")
-    call.require_dtype("x1", x1.dtype, _AXPY)
+    x1, x2 = call.input(0), call.input(1)
+    call.require_dtype(0, x1.dtype, _AXPY)
     call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
     shape = broadcast(call, ["x1", "x2"], [tuple(x1.shape), tuple(x2.shape)])
     alpha = _attr_in(call, "alpha", x1.dtype)
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, x1.dtype, "same as input 'x1'")
     y = out.buffer(0, shape)
     with np.errstate(all="ignore"):
@@ -294,7 +294,7 @@ def _axpy_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
 def _axpy_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Axpy", inputs, attrs)
     call.require_count(2)
-    x1, x2 = call.input(0, "x1"), call.input(1, "x2")
+    x1, x2 = call.input(0), call.input(1)
     return [inferred(x1.dtype, broadcast(call, ["x1", "x2"], [tuple(x1.shape), tuple(x2.shape)]))]
 
 
@@ -316,11 +316,11 @@ def _clip_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
 def _clip_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ClipByValue", inputs, attrs)
     call.require_count(3)
-    x, lo, hi = (call.input(i, name) for i, name in enumerate(_CLIP_NAMES))
+    x, lo, hi = (call.input(i) for i, name in enumerate(_CLIP_NAMES))
     call.require_dtype("x", x.dtype, FLOATS + INTS)
     call.require_same_dtype(_CLIP_NAMES, [x.dtype, lo.dtype, hi.dtype])
     shape = _clip_shape(call, [tuple(x.shape), tuple(lo.shape), tuple(hi.shape)])
-    out = Outputs(call, outputs, ["y"])
+    out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, "same as input 'x'")
     y = out.buffer(0, shape)
     if x.dtype in EXACT_FLOATS or x.dtype.kind in "iu":
@@ -334,7 +334,7 @@ def _clip_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
 def _clip_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("ClipByValue", inputs, attrs)
     call.require_count(3)
-    x, lo, hi = (call.input(i, name) for i, name in enumerate(_CLIP_NAMES))
+    x, lo, hi = (call.input(i) for i, name in enumerate(_CLIP_NAMES))
     return [inferred(x.dtype, _clip_shape(call, [tuple(x.shape), tuple(lo.shape), tuple(hi.shape)]))]
 
 

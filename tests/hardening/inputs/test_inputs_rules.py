@@ -145,8 +145,8 @@ def test_malformed_case_values_the_fuzz_found_are_case_file_errors(tmp_path, ext
 
 @pytest.mark.parametrize("library_file, change, field, words", [
     ("pooling/max_pool_nchw.yaml", {"shapes": [[[2, 9, 8]]]}, "shapes[0]", "MaxPool: IndexError"),
-    ("movement/concat_v2_negative_axis.yaml", {"const": {"concat_dim": []}}, "shapes[0]", "ConcatV2: IndexError"),
-    ("reduction/cumprod_d.yaml", {"shapes": [[[6]]]}, "shapes", "CumprodD: axis 1 out of range for rank 1"),
+    ("reshaping/concat_v2_negative_axis.yaml", {"const": {"concat_dim": []}}, "shapes[0]", "ConcatV2: IndexError"),
+    ("scan/cumprod_d.yaml", {"shapes": [[[6]]]}, "shapes", "CumprodD: axis 1 out of range for rank 1"),
 ])
 def test_shapes_the_reference_refuses_the_fuzz_found_are_case_file_errors(tmp_path, library_file, change, field,
                                                                            words):

@@ -70,7 +70,7 @@ def test_scatter_add_float16_sum_beyond_the_range_is_inf_without_a_warning(run):
 def test_a_float16_scatter_add_run_prints_no_runtime_warning():
     test = ("conformance/test_handle.py::test_execute_with_handle_matches_reference_on_every_execution"
             "[ScatterAdd-float16_int32-3x2x4_2x3_2x3x2x4]")
-    done = subprocess.run([sys.executable, "-m", "pytest", test, "--cases", "cases/index/scatter_add.yaml", "-q",
+    done = subprocess.run([sys.executable, "-m", "pytest", test, "--cases", "cases/gather_scatter/scatter_add.yaml", "-q",
                            "-p", "no:cacheprovider", "-p", "no:xdist"], cwd=ROOT, capture_output=True, text=True,
                           timeout=300, check=False)
     assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-3000:]

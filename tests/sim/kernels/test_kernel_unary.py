@@ -86,7 +86,7 @@ def test_integer_square_wraps_and_reciprocal_truncates(run):
 
 
 def test_float_only_ops_reject_integers(run):
-    with pytest.raises(KernelError, match=r"Sqrt: input 'x' has dtype int32, expected one of: float16, bfloat16"):
+    with pytest.raises(KernelError, match=r"Sqrt: input 'x' has dtype int32, expected one of: float16, float32, bfloat16"):
         run("Sqrt", [np.array([4], I32)], [(I32, (1,))])
 
 

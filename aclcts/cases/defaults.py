@@ -1,0 +1,55 @@
+"""Default cases of an op that no case file covers, made from its record: its dtypes, sample shapes, sample attribute
+values and sample value ranges, expanded and checked as a case file's content would be."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from pathlib import Path
+from typing import Any
+
+from aclcts.cases.case import Case
+from aclcts.cases.load import expand_data
+from aclcts.core.dtypes import JSON_TYPE_NAMES, has_numpy_dtype
+from aclcts.core.prototypes import Prototype, op_types, prototype
+from aclcts.core.prototypes.check import JSON_ATTR_TYPE
+
+#: The input shapes of a record that gives none: every required input [2, 3], then [4, 1, 5].
+DEFAULT_SHAPES = ((2, 3), (4, 1, 5))
+#: The repository's case library, which holds default cases for the records no case file covers.
+SHIPPED_CASES = Path(__file__).resolve().parents[2] / "cases"
+#: The dtypes the simulator can hold, by single-op JSON name.
+_HELD = {name for code, name in JSON_TYPE_NAMES.items() if has_numpy_dtype(code)}
+
+
+def source_of(record: Prototype) -> str:
+    """Where a default case comes from, as the reports name its file."""
+    return f"aclcts/core/prototypes/{record.family}.py (default cases of {record.op_type})"
+
+
+def case_data(record: Prototype) -> dict[str, Any]:
+    """The case-file content of the op's default cases."""
+    required = [t for t in record.inputs if t.kind == "required"]
+    first = required[0].types if required else record.outputs[0].types
+    others = {name: next((d for d in dtypes if d in _HELD), dtypes[0]) for name, dtypes in record.types.items()}
+    tensors = required + [t for t in record.outputs if t.kind == "required"]
+    dtypes = [{t.name: dtype if t.types == first else others[t.types] for t in tensors}
+              for dtype in record.types[first] if dtype in _HELD]
+    shapes = record.sample_shapes or tuple(tuple(shape for _ in required) for shape in DEFAULT_SHAPES)
+    attrs = {name: {"type": JSON_ATTR_TYPE[record.attr(name).type], "value": value}
+             for name, value in record.sample_attrs.items()}
+    return {"op": record.op_type, "dtypes": dtypes, "shapes": [[list(s) for s in case] for case in shapes],
+            "attrs": [attrs], "values": {name: {"uniform": [s.low, s.high]} for name, s in record.samples.items()}}
+
+
+def default_cases(op_type: str) -> list[Case]:
+    """The default cases of op_type, from its record."""
+    record = prototype(op_type)
+    if record is None:
+        raise KeyError(f"no record of op type {op_type!r}")
+    return expand_data(case_data(record), source_of(record), {})
+
+
+def uncovered(cases: Iterable[Case], ops: Collection[str] | None = None) -> list[str]:
+    """The op types with a record (among ops, when given) that none of cases runs, sorted."""
+    covered = {case.op for case in cases}
+    return [op for op in op_types() if op not in covered and (ops is None or op in ops)]

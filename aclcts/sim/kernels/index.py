@@ -1,0 +1,320 @@
+"""Index and selection ops: ArgMaxV2, ArgMin, ArgMaxD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero, Where, Unique
+(the last four have value-dependent shapes).
+
+Prototypes:
+- ArgMaxV2 / ArgMin(x, dimension -> y; ATTR(dtype, Type, DT_INT64), int32 or int64), first maximum (minimum) wins,
+  a NaN before any number: mindspore-ai/graphengine third_party/fwkacllib/inc/ops/elewise_calculation_ops.h,
+  hicann/ops-math math/arg_min. The official sample op_list.json (docs/contract/single-op-json.md#examples) gives no
+  dtype attr and an int32 output, so without the attribute the output desc decides between int32 and int64.
+- ArgMaxD(x float16/float32 -> y int32; REQUIRED_ATTR(dimension, Int), ATTR(dtype, Type, DT_INT64)), graphengine 910.
+- ArgMaxWithValue / ArgMinWithValue(x -> indice int32/int64, values; REQUIRED_ATTR(dimension, Int),
+  ATTR(keep_dims, Bool, false), ATTR(indice_dtype, Type, DT_INT32)): hicann/ops-math math/arg_m*_with_value.
+- TopK(x, k -> values, indices int32; ATTR(sorted, Bool, true), ATTR(largest, Bool, true), ATTR(dim, Int, -1)):
+  CANN selection_ops.h / top_k proto (current operator specification). Ties keep the lower index first; with
+  sorted=false the selected elements are returned in index order (simulator choice).
+- NonZero(x -> y int32/int64; ATTR(transpose, Bool, false), ATTR(dtype, Type, DT_INT64)), PyTorch-compatible:
+  y is [n, rank], or [rank, n] when transpose is true: CANN array_ops.h.
+- Where(x -> y int64 [n, rank]): the dynamic-shape template of the ATC guide
+  (docs/contract/single-op-json.md#examples).
+- Unique(x 1-D -> y, idx; ATTR(out_idx, Type, DT_INT32)), TensorFlow-compatible: y in order of first occurrence,
+  idx[i] the position of x[i] in y: CANN array_ops.h.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from aclcts.core.dtypes import acl_data_type, numpy_dtype
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs, dtype_name
+from aclcts.sim.kernels.gather_scatter import stable_order
+from aclcts.sim.kernels.numerics import BOOL, FLOATS, INTS
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import UNKNOWN, fully_known, inferred, numel, unknown_rank
+
+INT32 = acl_data_type(np.int32)
+INT64 = acl_data_type(np.int64)
+_NUMBER = FLOATS + INTS
+_ARGMAX_D = (np.dtype(np.float32), np.dtype(np.float16))
+_WITH_VALUE = tuple(np.dtype(t) for t in (np.float32, np.float16, ml_dtypes.bfloat16, np.int64, np.int32))
+
+
+def _index_dtype(call: OpCall, out: Outputs | None, attr: str) -> int:
+    """The index output dtype: attr `attr` when given (the output must agree), else the output desc's (or the
+    attribute's default)."""
+    if attr in call.attrs:
+        chosen = call.attr_dtype(attr, (INT32, INT64))
+        if out is not None and out.infos[0].dtype != chosen:
+            raise call.fail(
+                f"attr '{attr}' is {dtype_name(chosen)}, but output '{out.names[0]}' has {dtype_name(out.infos[0].dtype)}"
+            )
+        return chosen
+    if out is None:
+        return int(call.record.attr(attr).default)
+    given = out.infos[0].dtype
+    if given not in (INT32, INT64):
+        raise call.fail(f"output '{out.names[0]}' has dtype {dtype_name(given)}, expected int32 or int64")
+    return given
+
+
+# ArgMaxV2 -----------------------------------------------------------------------------------------------
+def _argmax_dim(call: OpCall, value: Any, rank: int) -> int:
+    dims = call.index_values(1, "dimension", value)
+    if len(dims) != 1:
+        raise call.fail(f"input 'dimension' must hold one value, got {dims}")
+    return call.axis("input 'dimension' value", dims[0], rank)
+
+
+def _arg_kernel(op_type: str, pick: Any) -> None:
+    """ArgMaxV2 / ArgMin: (x, dimension) -> the first extreme's index along the dimension (NaN wins)."""
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(2)
+        x = call.input(0)
+        call.require_dtype(0, x.dtype, _NUMBER)
+        dim = _argmax_dim(call, call.input(1), x.ndim)
+        out = Outputs(call, outputs)
+        dtype = _index_dtype(call, out, "dtype")
+        if x.shape[dim] == 0:
+            raise call.fail(f"cannot take the index of an extreme over empty dim {dim} of 'x' {list(x.shape)}")
+        return [out.emit(0, pick(x, axis=dim).astype(numpy_dtype(dtype)))]
+
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(2)
+        x = call.input(0)
+        shape = tuple(x.shape)
+        dtype = _index_dtype(call, None, "dtype")
+        value = values[1] if len(values) > 1 else None
+        if unknown_rank(shape):
+            return [inferred(dtype, shape)]
+        if value is None:
+            bound = (min(shape), max(shape)) if shape and fully_known(shape) else (0, -1)
+            return [inferred(dtype, [UNKNOWN] * (len(shape) - 1), [bound] * (len(shape) - 1))]
+        dim = _argmax_dim(call, value, len(shape))
+        return [inferred(dtype, shape[:dim] + shape[dim + 1 :])]
+
+    builtin(op_type, compute, infer_shape)
+
+
+def _dimension_attr(call: OpCall, rank: int) -> int:
+    return call.axis("attr 'dimension'", call.attr_int("dimension"), rank)
+
+
+def _argmax_d_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("ArgMaxD", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0)
+    call.require_dtype(0, x.dtype, _ARGMAX_D)
+    dim = _dimension_attr(call, x.ndim)
+    out = Outputs(call, outputs)
+    out.require_dtype(0, np.dtype(np.int32), "the prototype's only y type")
+    if x.shape[dim] == 0:
+        raise call.fail(f"cannot take the arg-max over empty dim {dim} of 'x' {list(x.shape)}")
+    return [out.emit(0, np.argmax(x, axis=dim).astype(np.int32))]
+
+
+def _argmax_d_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("ArgMaxD", inputs, attrs)
+    call.require_count(1)
+    shape = tuple(call.input(0).shape)
+    if unknown_rank(shape):
+        return [inferred(INT32, shape)]
+    dim = _dimension_attr(call, len(shape))
+    return [inferred(INT32, shape[:dim] + shape[dim + 1 :])]
+
+
+def _with_value_kernel(op_type: str, pick: Any) -> None:
+    """ArgMaxWithValue / ArgMinWithValue: x -> (indice, values) along attr dimension, keep_dims optional."""
+    def shape_of(call: OpCall, shape: tuple[int, ...]) -> tuple[int, ...]:
+        dim = _dimension_attr(call, len(shape))
+        if call.attr_bool("keep_dims"):
+            return shape[:dim] + (1,) + shape[dim + 1 :]
+        return shape[:dim] + shape[dim + 1 :]
+
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1)
+        x = call.input(0)
+        call.require_dtype(0, x.dtype, _WITH_VALUE)
+        dim = _dimension_attr(call, x.ndim)
+        out = Outputs(call, outputs)
+        index_dtype = _index_dtype(call, out, "indice_dtype")
+        out.require_dtype(1, x.dtype, "same as input 'x'")
+        if x.shape[dim] == 0:
+            raise call.fail(f"cannot take an extreme over empty dim {dim} of 'x' {list(x.shape)}")
+        index = np.expand_dims(pick(x, axis=dim), dim)
+        value = np.take_along_axis(x, index, axis=dim)
+        shape = shape_of(call, tuple(x.shape))
+        return [out.emit(0, index.reshape(shape).astype(numpy_dtype(index_dtype))), out.emit(1, value.reshape(shape))]
+
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_count(1)
+        x = call.input(0)
+        index_dtype = _index_dtype(call, None, "indice_dtype")
+        shape = tuple(x.shape)
+        if unknown_rank(shape):
+            return [inferred(index_dtype, shape), inferred(x.dtype, shape)]
+        result = shape_of(call, shape)
+        return [inferred(index_dtype, result), inferred(x.dtype, result)]
+
+    builtin(op_type, compute, infer_shape)
+
+
+# TopK ---------------------------------------------------------------------------------------------------
+def _topk_setup(call: OpCall, shape: tuple[int, ...]) -> int:
+    return call.axis("attr 'dim'", call.attr_int("dim"), len(shape))
+
+
+def _k(call: OpCall, value: Any, size: int) -> int:
+    array = np.asarray(value)
+    if array.dtype != np.dtype(np.int32) or array.size != 1:
+        raise call.fail(f"input 'k' must be one int32 value, got dtype {dtype_name(array.dtype)} shape {list(array.shape)}")
+    k = int(array.reshape(()))
+    if not 0 <= k <= size:
+        raise call.fail(f"input 'k' is {k}, expected 0 <= k <= {size} (the size of the selected dim)")
+    return k
+
+
+def _topk_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("TopK", inputs, attrs)
+    call.require_count(2)
+    x = call.input(0)
+    call.require_dtype(0, x.dtype, _NUMBER)
+    dim = _topk_setup(call, tuple(x.shape))
+    k = _k(call, call.input(1), x.shape[dim])
+    largest, ordered = call.attr_bool("largest"), call.attr_bool("sorted")
+    out = Outputs(call, outputs)
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_dtype(1, np.dtype(np.int32), "TopK indices are int32")
+    moved = np.moveaxis(x, dim, -1)
+    chosen = stable_order(moved, descending=largest)[..., :k]
+    if not ordered:
+        chosen = np.sort(chosen, axis=-1)
+    values = np.take_along_axis(moved, chosen, axis=-1)
+    return [
+        out.emit(0, np.moveaxis(values, -1, dim), value_dependent=True),
+        out.emit(1, np.moveaxis(chosen, -1, dim).astype(np.int32), value_dependent=True),
+    ]
+
+
+def _topk_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("TopK", inputs, attrs)
+    call.require_count(2)
+    x = call.input(0)
+    shape = tuple(x.shape)
+    if unknown_rank(shape):
+        return [inferred(x.dtype, shape), inferred(INT32, shape)]
+    dim = _topk_setup(call, shape)
+    value = values[1] if len(values) > 1 else None
+    if value is None or shape[dim] < 0:
+        dims = tuple(UNKNOWN if i == dim else d for i, d in enumerate(shape))
+        ranges = [(0, d) if i == dim else ((d, d) if d >= 0 else (0, -1)) for i, d in enumerate(shape)]
+        return [inferred(x.dtype, dims, ranges), inferred(INT32, dims, ranges)]
+    k = _k(call, value, shape[dim])
+    dims = tuple(k if i == dim else d for i, d in enumerate(shape))
+    return [inferred(x.dtype, dims), inferred(INT32, dims)]
+
+
+# NonZero and Where --------------------------------------------------------------------------------------
+def _positions(x: np.ndarray) -> np.ndarray:
+    """The [n, rank] coordinates of x's nonzero elements in row-major order."""
+    return np.argwhere(np.asarray(x) != 0)
+
+
+def _nonzero_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("NonZero", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0)
+    call.require_dtype(0, x.dtype, _NUMBER + (BOOL,))
+    out = Outputs(call, outputs)
+    dtype = numpy_dtype(_index_dtype(call, out, "dtype"))
+    coordinates = _positions(x)
+    if call.attr_bool("transpose"):
+        coordinates = coordinates.T
+    return [out.emit(0, coordinates.astype(dtype), value_dependent=True)]
+
+
+def _coordinates_shape(dtype: int, shape: tuple[int, ...], transpose: bool) -> InferredShape:
+    if unknown_rank(shape):
+        dims, ranges = [UNKNOWN, UNKNOWN], [(0, -1), (0, -1)]
+    else:
+        count = (0, numel(shape)) if fully_known(shape) else (0, -1)
+        dims, ranges = [UNKNOWN, len(shape)], [count, (len(shape), len(shape))]
+    if transpose:
+        dims, ranges = dims[::-1], ranges[::-1]
+    return inferred(dtype, dims, ranges)
+
+
+def _nonzero_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("NonZero", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0)
+    dtype = _index_dtype(call, None, "dtype")
+    return [_coordinates_shape(dtype, tuple(x.shape), call.attr_bool("transpose"))]
+
+
+def _where_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Where", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0)
+    call.require_dtype(0, x.dtype, _NUMBER + (BOOL,))
+    out = Outputs(call, outputs)
+    out.require_dtype(0, np.dtype(np.int64), "Where gives int64 coordinates")
+    return [out.emit(0, _positions(x).astype(np.int64), value_dependent=True)]
+
+
+def _where_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Where", inputs, attrs)
+    call.require_count(1)
+    return [_coordinates_shape(INT64, tuple(call.input(0).shape), False)]
+
+
+# Unique -------------------------------------------------------------------------------------------------
+def _unique_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Unique", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0)
+    call.require_dtype(0, x.dtype, _NUMBER)
+    if x.ndim != 1:
+        raise call.fail(f"input 'x' must be 1-D, got shape {list(x.shape)}")
+    out = Outputs(call, outputs)
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    idx_dtype = call.attr_dtype("out_idx", (INT32, INT64))
+    out.require_dtype(1, numpy_dtype(idx_dtype), "given by attr 'out_idx'")
+    _, first, inverse = np.unique(x, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank_of = np.empty_like(order)
+    rank_of[order] = np.arange(order.size)
+    return [
+        out.emit(0, x[np.sort(first)], value_dependent=True),
+        out.emit(1, rank_of[inverse.reshape(-1)].astype(numpy_dtype(idx_dtype))),
+    ]
+
+
+def _unique_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Unique", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0)
+    idx_dtype = call.attr_dtype("out_idx", (INT32, INT64))
+    shape = tuple(x.shape)
+    if not unknown_rank(shape) and len(shape) != 1:
+        raise call.fail(f"input 'x' must be 1-D, got shape {list(shape)}")
+    n = shape[0] if len(shape) == 1 else -1
+    unique_range = (min(n, 1), n) if n >= 0 else (1, -1)
+    return [inferred(x.dtype, (UNKNOWN,), [unique_range]), inferred(idx_dtype, (n,))]
+
+
+_arg_kernel("ArgMaxV2", np.argmax)
+_arg_kernel("ArgMin", np.argmin)
+builtin("ArgMaxD", _argmax_d_compute, _argmax_d_infer)
+_with_value_kernel("ArgMaxWithValue", np.argmax)
+_with_value_kernel("ArgMinWithValue", np.argmin)
+builtin("TopK", _topk_compute, _topk_infer)
+builtin("NonZero", _nonzero_compute, _nonzero_infer)
+builtin("Where", _where_compute, _where_infer)
+builtin("Unique", _unique_compute, _unique_infer)

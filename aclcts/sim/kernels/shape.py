@@ -1,0 +1,277 @@
+"""Data-movement ops (exact, any dtype): Transpose, Reshape, ConcatD, SplitD, Slice, Tile.
+
+Prototypes (CANN transformation_ops.h, array_ops.h, split_combination_ops.h, selection_ops.h as in
+mindspore-ai/graphengine third_party/fwkacllib/inc/ops/ and the current CANN operator specification):
+- Transpose(x, perm -> y); Reshape(x, shape -> y; ATTR(axis, Int, 0), ATTR(num_axes, Int, -1));
+- ConcatD(DYNAMIC_INPUT x -> y; REQUIRED_ATTR(concat_dim, Int), ATTR(N, Int, 1));
+- SplitD(x -> DYNAMIC_OUTPUT y; REQUIRED_ATTR(split_dim, Int), REQUIRED_ATTR(num_split, Int));
+- Slice(x, offsets, size -> y), size -1 meaning "to the end"; Tile(x, multiples -> y).
+Reshape follows the Caffe rule named by its axis/num_axes attributes: dims [axis, axis + num_axes) of x
+(num_axes -1: to the end; a negative axis counts from rank + 1) are replaced by `shape`, where 0 copies the
+corresponding dim of x and one -1 is inferred from the element count.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import UNKNOWN, fully_known, inferred, numel, unknown_rank
+
+
+def _value(call: OpCall, values: list[np.ndarray | None], index: int, name: str) -> list[int] | None:
+    value = values[index] if index < len(values) else None
+    return None if value is None else call.index_values(index, name, value)
+
+
+def _any_dim_of(shape: tuple[int, ...]) -> tuple[int, int]:
+    """The range of a dim that is one of shape's dims, not known which."""
+    return (min(shape), max(shape)) if shape and fully_known(shape) else (0, -1)
+
+
+# Transpose ----------------------------------------------------------------------------------------------
+def _perm(call: OpCall, perm: list[int], rank: int) -> list[int]:
+    if sorted(perm) != list(range(rank)):
+        raise call.fail(f"input 'perm' {perm} is not a permutation of 0..{rank - 1} (the dims of 'x')")
+    return perm
+
+
+def _transpose_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Transpose", inputs, attrs)
+    call.require_count(2)
+    x = call.input(0)
+    perm = _perm(call, call.index_values(1, "perm", call.input(1)), x.ndim)
+    out = Outputs(call, outputs)
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    y = out.buffer(0, tuple(x.shape[a] for a in perm))
+    np.copyto(y, np.transpose(x, perm))
+    return [out.emit(0, y)]
+
+
+def _transpose_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Transpose", inputs, attrs)
+    call.require_count(2)
+    x = call.input(0)
+    shape = tuple(x.shape)
+    perm = _value(call, values, 1, "perm")
+    if unknown_rank(shape):
+        return [inferred(x.dtype, shape)]
+    if perm is None:
+        return [inferred(x.dtype, [UNKNOWN] * len(shape), [_any_dim_of(shape)] * len(shape))]
+    return [inferred(x.dtype, [shape[a] for a in _perm(call, perm, len(shape))])]
+
+
+# Reshape ------------------------------------------------------------------------------------------------
+def reshape_target(call: OpCall, shape: tuple[int, ...], target: list[int]) -> tuple[int, ...]:
+    """The output dims of Reshape; -1 stays where x's unknown dims leave it undetermined."""
+    rank = len(shape)
+    axis = call.attr_int("axis")
+    num_axes = call.attr_int("num_axes")
+    start = axis + rank + 1 if axis < 0 else axis
+    if not 0 <= start <= rank:
+        raise call.fail(f"attr 'axis' {axis} is out of range for a rank-{rank} input (expected [{-rank - 1}, {rank}])")
+    end = rank if num_axes == -1 else start + num_axes
+    if num_axes < -1 or end > rank:
+        raise call.fail(f"attr 'num_axes' {num_axes} is out of range for axis {axis} and a rank-{rank} input")
+    middle = []
+    for i, d in enumerate(target):
+        if d == 0:
+            if start + i >= rank:
+                raise call.fail(f"input 'shape' {target}: the 0 at position {i} has no dim of 'x' to copy")
+            middle.append(shape[start + i])
+        elif d < -1:
+            raise call.fail(f"input 'shape' {target} has {d}; dims must be >= -1")
+        else:
+            middle.append(d)
+    if middle.count(-1) > 1:
+        raise call.fail(f"input 'shape' {target} has more than one -1")
+    dims = list(shape[:start]) + middle + list(shape[end:])
+    if -1 in middle and fully_known(shape) and all(d >= 0 for i, d in enumerate(dims) if d != -1):
+        rest = numel([d for d in dims if d != -1])
+        total = numel(shape)
+        if rest == 0 or total % rest:
+            raise call.fail(f"input 'shape' {target} cannot hold the {total} elements of 'x' {list(shape)}")
+        dims[dims.index(-1)] = total // rest
+    if fully_known(shape) and fully_known(dims) and numel(dims) != numel(shape):
+        raise call.fail(f"input 'shape' {target} gives {numel(dims)} elements, but 'x' {list(shape)} has {numel(shape)}")
+    return tuple(dims)
+
+
+def _reshape_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Reshape", inputs, attrs)
+    call.require_count(2)
+    x = call.input(0)
+    dims = reshape_target(call, tuple(x.shape), call.index_values(1, "shape", call.input(1)))
+    out = Outputs(call, outputs)
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    return [out.emit(0, x.reshape(dims))]
+
+
+def _reshape_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Reshape", inputs, attrs)
+    call.require_count(2)
+    x, shape_info = call.input(0), call.input(1)
+    shape = tuple(x.shape)
+    target = _value(call, values, 1, "shape")
+    total = numel(shape) if fully_known(shape) and not unknown_rank(shape) else -1
+    if target is None or unknown_rank(shape):
+        count = shape_info.shape[0] if len(shape_info.shape) == 1 and shape_info.shape[0] >= 0 else None
+        if count is None or call.attr_int("axis") != 0 or call.attr_int("num_axes") != -1:
+            return [inferred(x.dtype, (-2,))]
+        return [inferred(x.dtype, [UNKNOWN] * count, [(0, total)] * count)]
+    dims = reshape_target(call, shape, target)
+    return [inferred(x.dtype, dims, [(d, d) if d >= 0 else (0, total) for d in dims])]
+
+
+# ConcatD ------------------------------------------------------------------------------------------------
+def _concat_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    count = call.attr_int("N")
+    if count != len(shapes) or count < 1:
+        raise call.fail(f"attr 'N' is {count}, but {len(shapes)} dynamic inputs 'x' were given (they must agree)")
+    rank = len(shapes[0])
+    dim = call.axis("attr 'concat_dim'", call.attr_int("concat_dim"), rank)
+    total = 0
+    for i, shape in enumerate(shapes):
+        if len(shape) != rank or any(a != b for j, (a, b) in enumerate(zip(shape, shapes[0])) if j != dim and a >= 0 and b >= 0):
+            raise call.fail(
+                f"input 'x{i}' has shape {list(shape)}; all inputs must match 'x0' {list(shapes[0])} except in dim {dim}"
+            )
+        total = -1 if total < 0 or shape[dim] < 0 else total + shape[dim]
+    return tuple(total if j == dim else d for j, d in enumerate(shapes[0]))
+
+
+def _concat_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("ConcatD", inputs, attrs)
+    tensors = [call.input(i) for i in range(len(inputs))]
+    if not tensors:
+        raise call.fail("at least one dynamic input 'x' is required")
+    call.require_same_dtype([f"x{i}" for i in range(len(tensors))], [t.dtype for t in tensors])
+    _concat_shape(call, [tuple(t.shape) for t in tensors])
+    dim = call.axis("attr 'concat_dim'", call.attr_int("concat_dim"), tensors[0].ndim)
+    out = Outputs(call, outputs)
+    out.require_dtype(0, tensors[0].dtype, "same as the inputs 'x'")
+    return [out.emit(0, np.concatenate(tensors, axis=dim))]
+
+
+def _concat_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("ConcatD", inputs, attrs)
+    tensors = [call.input(i) for i in range(len(inputs))]
+    if not tensors:
+        raise call.fail("at least one dynamic input 'x' is required")
+    return [inferred(tensors[0].dtype, _concat_shape(call, [tuple(t.shape) for t in tensors]))]
+
+
+# SplitD -------------------------------------------------------------------------------------------------
+def _split_shape(call: OpCall, shape: tuple[int, ...]) -> tuple[int, tuple[int, ...], int]:
+    dim = call.axis("attr 'split_dim'", call.attr_int("split_dim"), len(shape))
+    parts = call.attr_int("num_split")
+    if parts < 1:
+        raise call.fail(f"attr 'num_split' is {parts}, expected at least 1")
+    if shape[dim] >= 0 and shape[dim] % parts:
+        raise call.fail(f"dim {dim} of 'x' {list(shape)} is not divisible by num_split {parts}")
+    piece = shape[dim] // parts if shape[dim] >= 0 else -1
+    return dim, tuple(piece if j == dim else d for j, d in enumerate(shape)), parts
+
+
+def _split_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("SplitD", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0)
+    dim, _, parts = _split_shape(call, tuple(x.shape))
+    out = Outputs(call, outputs, count=parts)
+    for i in range(parts):
+        out.require_dtype(i, x.dtype, "same as input 'x'")
+    return [out.emit(i, piece) for i, piece in enumerate(np.split(x, parts, axis=dim))]
+
+
+def _split_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("SplitD", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0)
+    _, piece, parts = _split_shape(call, tuple(x.shape))
+    return [inferred(x.dtype, piece) for _ in range(parts)]
+
+
+# Slice --------------------------------------------------------------------------------------------------
+def _slice_bounds(call: OpCall, shape: tuple[int, ...], offsets: list[int], size: list[int]) -> list[tuple[int, int]]:
+    rank = len(shape)
+    if len(offsets) != rank or len(size) != rank:
+        raise call.fail(f"inputs 'offsets' {offsets} and 'size' {size} must each have {rank} values (the rank of 'x')")
+    bounds = []
+    for i, (d, start, count) in enumerate(zip(shape, offsets, size)):
+        stop = d if count == -1 else start + count
+        if start < 0 or count < -1 or stop > d or stop < start:
+            raise call.fail(f"dim {i}: offset {start} with size {count} does not fit in 'x' dim {d}")
+        bounds.append((start, stop))
+    return bounds
+
+
+def _slice_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Slice", inputs, attrs)
+    call.require_count(3)
+    x = call.input(0)
+    offsets = call.index_values(1, "offsets", call.input(1))
+    size = call.index_values(2, "size", call.input(2))
+    bounds = _slice_bounds(call, tuple(x.shape), offsets, size)
+    out = Outputs(call, outputs)
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    return [out.emit(0, x[tuple(slice(a, b) for a, b in bounds)])]
+
+
+def _slice_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Slice", inputs, attrs)
+    call.require_count(3)
+    x = call.input(0)
+    shape = tuple(x.shape)
+    offsets, size = _value(call, values, 1, "offsets"), _value(call, values, 2, "size")
+    if unknown_rank(shape):
+        return [inferred(x.dtype, shape)]
+    if offsets is not None and size is not None and fully_known(shape):
+        return [inferred(x.dtype, [b - a for a, b in _slice_bounds(call, shape, offsets, size)])]
+    if size is not None and len(size) == len(shape):
+        dims = [s if s >= 0 else UNKNOWN for s in size]
+        return [inferred(x.dtype, dims, [(s, s) if s >= 0 else (0, d) for s, d in zip(size, shape)])]
+    return [inferred(x.dtype, [UNKNOWN] * len(shape), [(0, d) for d in shape])]
+
+
+# Tile ---------------------------------------------------------------------------------------------------
+def _multiples(call: OpCall, multiples: list[int], rank: int) -> list[int]:
+    if len(multiples) != rank or any(m < 0 for m in multiples):
+        raise call.fail(f"input 'multiples' {multiples} must hold {rank} non-negative values (the rank of 'x')")
+    return multiples
+
+
+def _tile_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Tile", inputs, attrs)
+    call.require_count(2)
+    x = call.input(0)
+    multiples = _multiples(call, call.index_values(1, "multiples", call.input(1)), x.ndim)
+    out = Outputs(call, outputs)
+    out.require_dtype(0, x.dtype, "same as input 'x'")
+    return [out.emit(0, np.tile(x, multiples) if multiples else x.copy())]
+
+
+def _tile_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Tile", inputs, attrs)
+    call.require_count(2)
+    x = call.input(0)
+    shape = tuple(x.shape)
+    multiples = _value(call, values, 1, "multiples")
+    if unknown_rank(shape):
+        return [inferred(x.dtype, shape)]
+    if multiples is None:
+        return [inferred(x.dtype, [UNKNOWN] * len(shape), [(0, -1)] * len(shape))]
+    _multiples(call, multiples, len(shape))
+    return [inferred(x.dtype, [d * m if d >= 0 else UNKNOWN for d, m in zip(shape, multiples)])]
+
+
+builtin("Transpose", _transpose_compute, _transpose_infer)
+builtin("Reshape", _reshape_compute, _reshape_infer)
+builtin("ConcatD", _concat_compute, _concat_infer)
+builtin("SplitD", _split_compute, _split_infer)
+builtin("Slice", _slice_compute, _slice_infer)
+builtin("Tile", _tile_compute, _tile_infer)

@@ -1,0 +1,126 @@
+"""The operator records (aclcts.core.prototypes) are well formed, every record has a reference and a simulator kernel,
+and one family taxonomy holds: each op's record, reference, kernel, faults and case files live in modules and
+folders named after its family.
+
+Each failure names the op, the file to fix and what is missing or differs.
+"""
+
+import importlib
+import pkgutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+import aclcts.core.prototypes as prototypes
+import aclcts.reference
+import aclcts.sim.faults
+import aclcts.sim.kernels
+from aclcts.cases.schema import SHAPE_RULES
+from aclcts.core.dtypes import JSON_TYPE_NAMES
+from aclcts.core.prototypes.spec import ATTR_TYPES, canonical_dtype
+from aclcts.judge.compare import BITWISE_FAMILIES, COMPUTE_FAMILIES
+from aclcts.reference import OP_TYPES
+from aclcts.sim.kernels import registry
+
+ROOT = Path(__file__).resolve().parents[2]
+DTYPE_NAMES = set(JSON_TYPE_NAMES.values())
+FAMILIES = set(prototypes.families())
+#: Modules of each package that are not families: shared machinery.
+HELPERS = {
+    aclcts.reference: {"base", "numeric"},
+    aclcts.sim.kernels: {"base", "call", "numerics", "registry", "shapes", "pointwise"},
+    aclcts.sim.faults: {"contract", "golden_edges", "kernels", "runtime", "values"},
+}
+#: Case folders that are not families: the step tests' own dynamic models.
+CASE_FOLDERS = {"dynamic"}
+
+
+def test_every_record_is_well_formed():
+    problems = []
+    for op_type in prototypes.op_types():
+        record = prototypes.prototype(op_type)
+        for t in record.inputs + record.outputs:
+            if t.types not in record.types:
+                problems.append(f"{op_type}: tensor {t.name} names type constraint {t.types!r}, not in types "
+                                f"{sorted(record.types)}")
+        for name, dtypes in record.types.items():
+            unknown = sorted({canonical_dtype(d) for d in dtypes} - DTYPE_NAMES)
+            if unknown or not dtypes:
+                problems.append(f"{op_type}: type constraint {name} has unknown dtype names {unknown} or none; "
+                                f"expected names from {sorted(DTYPE_NAMES)}")
+        for a in record.attrs:
+            if a.type not in ATTR_TYPES:
+                problems.append(f"{op_type}: attribute {a.name} has type {a.type!r}; expected one of {ATTR_TYPES}")
+            if a.counts and a.counts not in [t.name for t in record.inputs if t.kind == "dynamic"]:
+                problems.append(f"{op_type}: attribute {a.name} counts {a.counts!r}, which is no dynamic input")
+        for tensor, attr in record.dtype_from.items():
+            if record.attr(attr) is None or tensor not in [t.name for t in record.inputs + record.outputs]:
+                problems.append(f"{op_type}: dtype_from {tensor} <- {attr} names no such tensor or attribute")
+        for name in record.samples:
+            if name not in record.input_names():
+                problems.append(f"{op_type}: a sample range for {name!r}, which is no input")
+        for name in record.sample_attrs:
+            if record.attr(name) is None:
+                problems.append(f"{op_type}: a sample value for attribute {name!r}, which the record lacks")
+        if record.shape_rule not in SHAPE_RULES:
+            problems.append(f"{op_type}: shape rule {record.shape_rule!r}; expected one of {SHAPE_RULES}")
+        if record.policy not in BITWISE_FAMILIES + COMPUTE_FAMILIES:
+            problems.append(f"{op_type}: policy {record.policy!r}; expected one of "
+                            f"{BITWISE_FAMILIES + COMPUTE_FAMILIES}")
+        if not record.source:
+            problems.append(f"{op_type}: no source (cite the documentation of the operator)")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_record_has_a_reference_and_a_kernel_and_nothing_else_does():
+    records = set(prototypes.op_types())
+    kernels = {op for op in registry.registered_op_types() if registry.builtin_kernel(op) is not None}
+    problems = [f"{op}: no reference in aclcts/reference/{prototypes.prototype(op).family}.py"
+                for op in sorted(records - set(OP_TYPES))]
+    problems += [f"{op}: no kernel in aclcts/sim/kernels/{prototypes.prototype(op).family}.py"
+                 for op in sorted(records - kernels)]
+    problems += [f"{op}: a reference or kernel without a record in aclcts/core/prototypes/<family>.py"
+                 for op in sorted((set(OP_TYPES) | kernels) - records)]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("package", list(HELPERS), ids=lambda p: p.__name__)
+def test_every_module_of_a_wing_is_a_family_or_a_named_helper(package):
+    names = {m.name for m in pkgutil.iter_modules(package.__path__)}
+    strays = sorted(names - FAMILIES - HELPERS[package])
+    assert not strays, (f"{package.__name__}: modules {strays} are neither a family ({sorted(FAMILIES)}) nor a "
+                        f"helper ({sorted(HELPERS[package])}); name a module after the family of its ops")
+
+
+def test_each_reference_and_kernel_lives_in_its_records_family_module():
+    problems = []
+    for op_type in prototypes.op_types():
+        family = prototypes.prototype(op_type).family
+        module = importlib.import_module(f"aclcts.reference.{family}") if family in _modules(aclcts.reference) else None
+        if module is None or op_type not in {r.op_type for r in module.OPS}:
+            problems.append(f"{op_type} (family {family}): its reference is not in aclcts/reference/{family}.py")
+        origin = registry.builtin_origin(op_type)
+        if origin != family:
+            problems.append(f"{op_type} (family {family}): its kernel is registered by aclcts/sim/kernels/{origin}.py, "
+                            f"not {family}.py")
+    assert not problems, "\n".join(problems)
+
+
+def _modules(package) -> set[str]:
+    return {m.name for m in pkgutil.iter_modules(package.__path__)}
+
+
+def _case_files() -> list[Path]:
+    return sorted(p for p in (ROOT / "cases").rglob("*") if p.suffix in (".yaml", ".yml"))
+
+
+@pytest.mark.parametrize("path", _case_files(), ids=lambda p: str(p.relative_to(ROOT / "cases")))
+def test_each_case_file_lives_in_its_ops_family_folder(path):
+    folder = path.relative_to(ROOT / "cases").parts[0]
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    record = prototypes.prototype(data["op"])
+    assert record is not None, f"cases/{folder}/{path.name}: op {data['op']} has no record in aclcts/core/prototypes"
+    assert folder == record.family or folder in CASE_FOLDERS, (
+        f"cases/{folder}/{path.name}: op {data['op']} is of family {record.family}; move the file to "
+        f"cases/{record.family}/")
