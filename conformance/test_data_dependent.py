@@ -12,7 +12,8 @@ from aclcts.drive import executor
 
 from aclcts.cases import load_cases, strategies
 from aclcts.cases.values import draw_runtime
-from aclcts.judge.compare import compare, default_policy
+from aclcts.judge.compare import compare
+from aclcts.judge.policies import default_policy
 from aclcts.core.dtypes import numpy_dtype
 from aclcts.reference import reference
 

@@ -11,7 +11,7 @@ import json
 import math
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from aclcts.atc import settings
 from aclcts.atc.constdata import CONST_TYPES, const_bytes
@@ -93,27 +93,6 @@ _CHECKS: dict[str, tuple[Callable[[object], bool], str]] = {
 
 def _fmt_list(values: list) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
-
-
-@dataclass
-class _Tensor:
-    """A tensor descriptor being parsed: the TensorSpec fields plus its dynamic_input group."""
-
-    dtype: int
-    format: int
-    shape: tuple[int, ...]
-    shape_range: tuple[tuple[int, int], ...]
-    origin_format: int
-    origin_shape: tuple[int, ...]
-    name: str
-    is_const: bool
-    const_data: bytes | None
-    dynamic_input: str
-
-    def spec(self) -> TensorSpec:
-        """Return the finished TensorSpec."""
-        return TensorSpec(self.dtype, self.format, self.shape, self.shape_range, self.origin_format,
-                          self.origin_shape, self.name, self.is_const, self.const_data)
 
 
 @dataclass
@@ -269,8 +248,9 @@ class _ElementParser:
             self.fail("E10032", f"{where}const_value", str(exc), node)
             return None
 
-    def tensor(self, node: object, where: str, is_input: bool) -> _Tensor | None:
-        """Parse one input_desc/output_desc entry; None if it has errors."""
+    def tensor(self, node: object, where: str, is_input: bool) -> tuple[TensorSpec, str] | None:
+        """Parse one input_desc/output_desc entry into its spec and its dynamic_input group ("" if none); None if it
+        has errors."""
         if not isinstance(node, dict):
             self.fail("E10032", where, f"expected a tensor descriptor object, got {node!r}")
             return None
@@ -309,28 +289,31 @@ class _ElementParser:
         elif "const_value" in node:
             self.warn(f"{prefix}const_value", "ignored: only an input with \"is_const\": true keeps constant data",
                       node)
-        return _Tensor(
+        spec = TensorSpec(
             dtype=acl_dtype, format=acl_format(ge_fmt), shape=tuple(shape), shape_range=shape_range,
             origin_format=acl_format(ge_fmt if ge_origin == GE_FORMAT_RESERVED else ge_origin),
             origin_shape=tuple(origin_shape) if origin_shape not in (_MISSING, []) else tuple(shape),
-            name="" if name is _MISSING else name, is_const=const and is_input, const_data=const_data,
-            dynamic_input="" if dynamic_input is _MISSING else dynamic_input)
+            name="" if name is _MISSING else name, is_const=const and is_input, const_data=const_data)
+        return spec, "" if dynamic_input is _MISSING else dynamic_input
 
-    def name_dynamic_inputs(self, inputs: list[_Tensor]) -> None:
-        """Give every input of a dynamic_input group the name <dynamic_input><n>, n counting from 0."""
+    def name_dynamic_inputs(self, inputs: list[tuple[TensorSpec, str]]) -> list[TensorSpec]:
+        """The input specs, every input of a dynamic_input group named <dynamic_input><n>, n counting from 0."""
         counters: dict[str, int] = {}
-        for i, tensor in enumerate(inputs):
-            if not tensor.dynamic_input:
+        named = []
+        for i, (spec, group) in enumerate(inputs):
+            named.append(spec)
+            if not group:
                 continue
-            n = counters.get(tensor.dynamic_input, 0)
-            counters[tensor.dynamic_input] = n + 1
-            generated = f"{tensor.dynamic_input}{n}"
-            if tensor.name and tensor.name != generated:
+            n = counters.get(group, 0)
+            counters[group] = n + 1
+            generated = f"{group}{n}"
+            if spec.name and spec.name != generated:
                 if not settings.DYNAMIC_INPUT_OVERRIDES_NAME:
                     continue
-                self.warn(f"input_desc[{i}].name", f'"{tensor.name}" replaced by "{generated}" from '
+                self.warn(f"input_desc[{i}].name", f'"{spec.name}" replaced by "{generated}" from '
                           "dynamic_input (the current ATC source's behaviour)")
-            tensor.name = generated
+            named[i] = replace(spec, name=generated)
+        return named
 
     def _data_type_attr(self, value: object, where: str, node: dict) -> int | None:
         if isinstance(value, str):
@@ -390,8 +373,8 @@ class _ElementParser:
                 self.warn(f"attr[{k}]", f'attribute "{a.name}" is given again later; the later value is used')
         return [a for k, a in enumerate(parsed) if last[a.name] == k]
 
-    def tensors(self, key: str, is_input: bool) -> list[_Tensor] | None:
-        """Parse input_desc or output_desc; None if any entry has errors."""
+    def tensors(self, key: str, is_input: bool) -> list[tuple[TensorSpec, str]] | None:
+        """Parse input_desc or output_desc into (spec, dynamic_input group) pairs; None if any entry has errors."""
         nodes = self.get(self.element, key, "", "list", required=True)
         if nodes is _MISSING:
             return None
@@ -416,17 +399,16 @@ def _parse_element(doc: LocatedJson, source: str, position: int, element: dict, 
     p.get(element, "compile_flag", "", "int")
     name = p.get(element, "name", "", "str")
     name = None if name is _MISSING else name
-    inputs = p.tensors("input_desc", is_input=True)
+    grouped_inputs = p.tensors("input_desc", is_input=True)
     outputs = p.tensors("output_desc", is_input=False)
     attrs = p.attrs()
-    if inputs is not None:
-        p.name_dynamic_inputs(inputs)
+    inputs = None if grouped_inputs is None else p.name_dynamic_inputs(grouped_inputs)
     if inputs is not None and outputs is not None and ir_io_counts:
         p.check_io_counts(inputs, outputs, ir_io_counts)
     model = file_name = None
     if not p.errors:
-        model = OpModel(p.op_type, tuple(t.spec() for t in inputs), tuple(t.spec() for t in outputs),
-                        tuple(attrs), soc_version, fuzzy)
+        model = OpModel(p.op_type, tuple(inputs), tuple(spec for spec, _ in outputs), tuple(attrs), soc_version,
+                        fuzzy)
         file_name = model_file_name(index, model, name)
         if name and not is_valid_model_name(name):
             p.warn("name", f'"{name}" is not a valid file name (only a-z, A-Z, 0-9, ".", "-" and "_", and '

@@ -11,8 +11,9 @@ from typing import Any
 import numpy as np
 
 from aclcts.cases import Case, TensorCase
-from aclcts.judge.compare import (Comparison, bits_equal, compare, default_policy, policy_from_spec, summary,
-                                  worst_table)
+from aclcts.judge.compare import Comparison, compare, summary, worst_table
+from aclcts.judge.policies import default_policy, policy_from_spec
+from aclcts.judge.ulp import bits_equal
 from aclcts.reference import reference
 from aclcts.drive.executor import Outputs
 

@@ -4,7 +4,8 @@
 import numpy as np
 import pytest
 
-from aclcts.judge.compare import AllClose, DualThousandth, Exact, Mare, Ratio, Ulp, V2, compare
+from aclcts.judge.compare import compare
+from aclcts.judge.policies import AllClose, DualThousandth, Exact, Mare, Ratio, Ulp, V2
 
 F32 = np.float32
 

@@ -4,8 +4,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from aclcts.judge.compare import (AllClose, DualThousandth, Exact, Mare, Ratio, Ulp, V2, default_policy,
-                            policy_from_spec)
+from aclcts.judge.policies import (AllClose, DualThousandth, Exact, Mare, Ratio, Ulp, V2, default_policy,
+                                   policy_from_spec)
 from aclcts.core.constants import DataType
 
 

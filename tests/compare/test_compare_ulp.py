@@ -4,7 +4,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from aclcts.judge.compare import ulp_distance, ulp_of
+from aclcts.judge.ulp import ulp_distance, ulp_of
 
 F32 = np.float32
 

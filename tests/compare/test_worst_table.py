@@ -9,7 +9,8 @@ import pytest
 from aclcts.cases import load_cases
 from aclcts.cases.values import draw_inputs
 from aclcts.drive.executor import Outputs
-from aclcts.judge.compare import AllClose, Exact, compare, summary, worst_table
+from aclcts.judge.compare import compare, summary, worst_table
+from aclcts.judge.policies import AllClose, Exact
 from aclcts.judge.decorator import judge
 from aclcts.reference import reference
 

@@ -12,7 +12,7 @@ import pytest
 from aclcts.cases import CaseFileError
 from aclcts.cases import msopst
 from aclcts.cases.values import draw_inputs
-from aclcts.judge.compare import Ratio, policy_from_spec
+from aclcts.judge.policies import Ratio, policy_from_spec
 from aclcts.reference import reference
 
 DATA = Path(__file__).parent / "data"

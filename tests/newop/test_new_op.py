@@ -16,7 +16,8 @@ from aclcts.atc import generate_singleop_json
 from aclcts.cases import load_cases
 from aclcts.cases.profiles import PROFILES
 from aclcts.cases.values import draw_inputs
-from aclcts.judge.compare import compare, default_policy
+from aclcts.judge.compare import compare
+from aclcts.judge.policies import default_policy
 from aclcts.core.constants import Format
 from aclcts.tools.newop import main
 from aclcts.reference import reference

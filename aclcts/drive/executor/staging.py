@@ -1,0 +1,122 @@
+"""Staging a case on the device: its attributes, its input descs and buffers with the inputs copied over, its
+guarded outputs, and the outputs copied back to the host after an execution."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from aclcts.cases import Case, TensorCase
+from aclcts.drive import flow
+from aclcts.drive.executor.guard import Guarded, guarded_malloc, read_guarded, unwritten
+
+
+@dataclass
+class Outputs:
+    """One execution's outputs and what the executor saw around them (tail_written: per output, the bytes written
+    between its size and its 32-byte aligned end; empty if not counted)."""
+
+    arrays: list[np.ndarray]
+    unwritten: list[np.ndarray]
+    tail_written: list[int] = field(default_factory=list)
+
+
+def create_attr(acl: Any, res: flow.Resources, attrs: Iterable[Any]) -> int:
+    """acl.op.create_attr with every attribute (name, type, value as in aclcts.core.opmodel.Attr) set, held by res."""
+    with flow.step("acl.op.create_attr"):
+        attr = acl.op.create_attr()
+    res.attrs.append(attr)
+    for a in attrs:
+        _set_attr(acl, attr, a.name, a.type, a.value)
+    return attr
+
+
+def _set_attr(acl: Any, attr: int, name: str, kind: str, value: Any) -> None:
+    plain = [list(v) if isinstance(v, tuple) else v for v in value] if isinstance(value, tuple) else value
+    setter = {
+        "bool": acl.op.set_attr_bool,
+        "int": acl.op.set_attr_int,
+        "float": acl.op.set_attr_float,
+        "string": acl.op.set_attr_string,
+        "list_bool": acl.op.set_attr_list_bool,
+        "list_int": acl.op.set_attr_list_int,
+        "list_float": acl.op.set_attr_list_float,
+        "list_string": acl.op.set_attr_list_string,
+        "list_list_int": acl.op.set_attr_list_list_int,
+    }.get(kind)
+    with flow.step(f"acl.op.set_attr_{kind}"):
+        if setter is not None:
+            flow.check(setter(attr, name, plain), f"acl.op.set_attr_{kind}({name!r})")
+        elif kind == "data_type":
+            flow.check(acl.op.set_attr_data_type(attr, name, value)[-1], f"acl.op.set_attr_data_type({name!r})")
+        else:
+            flow.check(acl.op.set_attr_list_data_type(attr, name, plain)[-1],
+                       f"acl.op.set_attr_list_data_type({name!r})")
+
+
+@dataclass
+class Staged:
+    """A case's attributes, input and output descs and buffers, set up in a Resources scope."""
+
+    attr: int
+    in_descs: list[int]
+    in_bufs: list[int]
+    in_ptrs: list[int]
+    out_descs: list[int]
+    out_bufs: list[int]
+    allocations: list[Guarded]
+
+
+def _put_input(acl: Any, res: flow.Resources, tensor: TensorCase, array: np.ndarray, dims: tuple[int, ...],
+               fmt: int) -> tuple[int, int, int]:
+    """An input's desc, buffer and device pointer: a constant is set on the desc and gets an empty buffer."""
+    desc = flow.create_desc(res, tensor.dtype, dims, fmt)
+    if tensor.const is not None:
+        payload = np.ascontiguousarray(array).tobytes()
+        with flow.step("acl.set_tensor_const"):
+            flow.check(acl.set_tensor_const(desc, acl.util.bytes_to_ptr(payload), len(payload)), "acl.set_tensor_const")
+        return desc, flow.create_buffer(res, 0, 0), 0
+    ptr = flow.malloc(res, array.nbytes)
+    flow.copy_to_device(acl, ptr, array)
+    return desc, flow.create_buffer(res, ptr, array.nbytes), ptr
+
+
+def _put_output(res: flow.Resources, tensor: TensorCase, capacity: tuple[int, ...], dims: tuple[int, ...],
+                fmt: int) -> tuple[int, int, Guarded]:
+    """An output's desc of dims and a guarded buffer holding an array of the capacity shape."""
+    desc = flow.create_desc(res, tensor.dtype, dims, fmt)
+    held = guarded_malloc(res, int(np.prod(capacity, dtype=np.int64)) * tensor.np_dtype.itemsize)
+    return desc, flow.create_buffer(res, held.ptr, held.size), held
+
+
+def stage_shaped(acl: Any, res: flow.Resources, case: Case, inputs: list[np.ndarray], in_dims: list[tuple[int, ...]],
+                 capacities: list[tuple[int, ...]], out_dims: list[tuple[int, ...]]) -> Staged:
+    """Stage a case with input descs of in_dims, output descs of out_dims and guarded outputs of the capacity shapes."""
+    with flow.step("stage"):
+        attr = create_attr(acl, res, case.attrs)
+        placed = [_put_input(acl, res, t, a, d, case.format) for t, a, d in zip(case.inputs, inputs, in_dims)]
+        made = [_put_output(res, t, c, d, case.format) for t, c, d in zip(case.outputs, capacities, out_dims)]
+    return Staged(attr, [p[0] for p in placed], [p[1] for p in placed], [p[2] for p in placed],
+                  [m[0] for m in made], [m[1] for m in made], [m[2] for m in made])
+
+
+def stage(acl: Any, res: flow.Resources, case: Case, inputs: list[np.ndarray]) -> Staged:
+    """Create a static case's attr, copy its inputs to the device and allocate its guarded outputs, all held by res."""
+    constants = [t.const_array() if t.const is not None else a for t, a in zip(case.inputs, inputs)]
+    shapes = [t.shape for t in case.outputs]
+    return stage_shaped(acl, res, case, constants, [t.shape for t in case.inputs], shapes, shapes)
+
+
+def collect(res: flow.Resources, case: Case, staged: Staged) -> Outputs:
+    """Copy a staged static case's outputs back after an execution, checking their guard bands."""
+    arrays, masks, tails = [], [], []
+    for tensor, held in zip(case.outputs, staged.allocations):
+        body, tail = read_guarded(res, held, lambda side, name=tensor.name, size=held.size:
+                                  f"{case.op} output {name!r}: bytes {side} the {size}-byte output were overwritten")
+        masks.append(unwritten(body, tensor, tensor.shape))
+        arrays.append(flow.array_from(body, tensor.dtype, tensor.shape))
+        tails.append(tail)
+    return Outputs(arrays, masks, tails)
