@@ -19,7 +19,7 @@ import aclcts.sim.kernels
 from aclcts.cases.schema import SHAPE_RULES
 from aclcts.core.dtypes import JSON_TYPE_NAMES
 from aclcts.core.prototypes.spec import ATTR_TYPES, canonical_dtype
-from aclcts.judge.compare import BITWISE_FAMILIES, COMPUTE_FAMILIES
+from aclcts.judge.policies import BITWISE_FAMILIES, COMPUTE_FAMILIES
 from aclcts.reference import OP_TYPES
 from aclcts.sim.kernels import registry
 
