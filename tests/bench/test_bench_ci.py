@@ -36,13 +36,13 @@ def test_ci_run_ends_each_part_with_a_line_the_benchmark_reads():
     assert all(_PART.match(f"-- {name}: 12 s") for name in parts)
 
 
-def test_cloned_op_types_have_a_prototype_a_reference_a_kernel_and_cases(tmp_path):
+def test_cloned_op_types_form_a_family_with_records_references_kernels_and_cases(tmp_path):
     shutil.copytree(ROOT / "aclcts", tmp_path / "aclcts", ignore=shutil.ignore_patterns("__pycache__"))
     (tmp_path / "cases").mkdir()
     for name in ("elementwise/abs.yaml", "elementwise/add.yaml"):
         (tmp_path / "cases" / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / "cases" / name, tmp_path / "cases" / name)
-    assert [op for op, _, _ in sources(tmp_path)] == ["Abs", "Add"]
+    assert [op for op, _ in sources(tmp_path)] == ["Abs", "Add"]
     names = add_clones(tmp_path, 3)
     assert names == ["AbsClone000", "AddClone001", "AbsClone002"]
     assert sorted(path.name for path in (tmp_path / CASES_FOLDER).iterdir()) == [f"{n}.yaml" for n in sorted(names)]
