@@ -1,0 +1,122 @@
+"""Backend capabilities: what `sim`, `npu` and a MODULE:ATTR object declare, and each decision that rests on one
+(a MODULE:ATTR backend declaring a capability is treated by it, not by its name)."""
+
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from aclcts.atc import compile_elements
+from aclcts.drive.backends import NAMED_CAPABILITIES, BackendError, Capabilities, load_backend
+from aclcts.pytest_plugin.timeouts import DEVICE_TIMEOUT
+from aclcts.sim import acl
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+CAPABILITIES = tuple(Capabilities.__dataclass_fields__)
+
+
+def run(pytester, *args):
+    """A pytest run in a child process of the pytester project, with capability_backends importable."""
+    pytester.makepyfile(capability_backends=(HERE / "capability_backends.py").read_text(encoding="utf-8"))
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist", *args)
+
+
+def wrapper_module(monkeypatch, **attributes) -> str:
+    """The spec of a MODULE:ATTR wrapper of the simulator with these extra attributes."""
+    wrapper = types.SimpleNamespace(**{name: getattr(acl, name) for name in dir(acl) if not name.startswith("__")},
+                                    **attributes)
+    module = types.ModuleType("aclcts_capability_backend")
+    module.acl = wrapper
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    return f"{module.__name__}:acl"
+
+
+@pytest.mark.parametrize("name", CAPABILITIES)
+@pytest.mark.parametrize("declared", [True, lambda: True], ids=["value", "callable"])
+def test_a_module_attr_backend_has_exactly_the_capability_it_declares(monkeypatch, name, declared):
+    capabilities = load_backend(wrapper_module(monkeypatch, **{name: declared})).capabilities
+    assert [field for field in CAPABILITIES if getattr(capabilities, field)] == [name]
+
+
+def test_a_module_attr_backend_declaring_nothing_has_no_capability(monkeypatch):
+    assert load_backend(wrapper_module(monkeypatch)).capabilities == Capabilities()
+
+
+def test_the_simulator_has_its_named_capabilities_and_no_real_device():
+    assert load_backend("sim").capabilities == NAMED_CAPABILITIES["sim"]
+    assert not NAMED_CAPABILITIES["sim"].real_device and NAMED_CAPABILITIES["npu"] == Capabilities(real_device=True)
+
+
+def test_a_declaring_callable_that_raises_is_one_line_naming_the_backend(monkeypatch):
+    def broken():
+        raise RuntimeError("no device info")
+
+    spec = wrapper_module(monkeypatch, real_device=broken)
+    with pytest.raises(BackendError) as raised:
+        load_backend(spec)
+    message = str(raised.value)
+    assert message.startswith(f"--backend={spec}: reading its declared capabilities raised RuntimeError")
+    assert "\n" not in message
+
+
+def test_a_backend_declaring_a_real_device_needs_a_model_dir(pytester):
+    pytester.makepyfile(test_x="def test_x():\n    pass\n")
+    result = run(pytester, "--backend=capability_backends:real")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: --backend=capability_backends:real needs --model-dir=DIR*real device*"])
+    assert run(pytester, "--backend=capability_backends:plain").ret == 0
+
+
+TIMEOUT_OF_TEST = """
+def test_timeout(request):
+    marker = request.node.get_closest_marker("timeout")
+    print("TIMEOUT", marker.args[0] if marker else None)
+"""
+
+
+@pytest.mark.parametrize("backend, timeout", [("capability_backends:calm", None), ("capability_backends:plain", DEVICE_TIMEOUT)])
+def test_only_a_backend_declaring_that_it_never_hangs_goes_without_the_default_timeout(pytester, backend, timeout):
+    pytester.makepyfile(test_x=TIMEOUT_OF_TEST)
+    result = run(pytester, f"--backend={backend}", "-s")
+    assert result.ret == 0, result.stdout.str()[-2000:]
+    result.stdout.fnmatch_lines([f"*TIMEOUT {timeout}"])
+
+
+def test_devices_grow_the_simulator_only_for_a_backend_declaring_simulated_devices(pytester):
+    pytester.makepyfile(test_x="def test_count(acl):\n    assert acl.rt.get_device_count() == (4, 0)\n")
+    assert run(pytester, "--backend=capability_backends:sim_devices", "--devices=3").ret == 0
+    refused = run(pytester, "--backend=capability_backends:plain", "--devices=3")
+    assert refused.ret != 0
+    refused.stderr.fnmatch_lines(["*--device-id=3: the backend has 2 device(s)*"])
+
+
+#: The conformance tests that a real device skips, each with its skip reason.
+REAL_DEVICE_SKIPS = {
+    "conformance/test_free.py::test_double_free_is_an_error": "probe that may crash real hardware",
+    "conformance/test_load.py::test_a_model_built_for_another_soc_never_matches": "needs a model built by the real ATC",
+    "conformance/test_handle.py::test_create_handle_with_a_host_placed_const_desc_runs":
+        "needs op models compiled from the test's own JSON",
+    "conformance/test_negative.py::test_misuse_is_rejected": "unsafe on real hardware",
+}
+
+
+def test_a_backend_declaring_a_real_device_skips_what_would_misuse_or_needs_the_simulators_compiler(tmp_path):
+    models = tmp_path / "models"
+    built = compile_elements([{"op": "Add", "name": "add", "input_desc": [{"format": "ND", "shape": [2], "type": "int32"}] * 2,
+                               "output_desc": [{"format": "ND", "shape": [2], "type": "int32"}]}], models, "Ascend910B1")
+    assert built.ok, built.errors
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS", "ACLCTS_SIM_"))}
+    env["PYTHONPATH"] = os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-rs", "-q",
+                           *REAL_DEVICE_SKIPS, "--backend=capability_backends:real", f"--model-dir={models}",
+                           "--ops=Add"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    skipped = [line for line in done.stdout.splitlines() if line.startswith("SKIPPED")]
+    for test, reason in REAL_DEVICE_SKIPS.items():
+        assert any(test.split("::")[0] in line and reason in line for line in skipped), (test, done.stdout[-3000:])
+    assert " passed" not in done.stdout.splitlines()[-1]
