@@ -58,8 +58,8 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
                     help="host memory one case may take, e.g. 4GiB, or a share of the available memory, e.g. 50%% "
                          "(default 50%%, split among xdist workers); a case estimated above it is skipped")
     group.addoption("--isolate", action="store_true",
-                    help="run unsafe probes in a child process (always so on MODULE:ATTR backends; on npu they are "
-                         "skipped without it)")
+                    help="run unsafe probes in a child process (without it: in-process on sim, skipped on npu, in a "
+                         "child on MODULE:ATTR backends unless they declare survives_misuse or real_device)")
     extensions.register(pluginmanager)
     for extension in extensions.registered(pluginmanager):
         extension.add_options(group)
