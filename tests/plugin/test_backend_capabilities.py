@@ -104,19 +104,59 @@ REAL_DEVICE_SKIPS = {
 }
 
 
-def test_a_backend_declaring_a_real_device_skips_what_would_misuse_or_needs_the_simulators_compiler(tmp_path):
-    models = tmp_path / "models"
-    built = compile_elements([{"op": "Add", "name": "add", "input_desc": [{"format": "ND", "shape": [2], "type": "int32"}] * 2,
-                               "output_desc": [{"format": "ND", "shape": [2], "type": "int32"}]}], models, "Ascend910B1")
+@pytest.fixture(scope="module")
+def add_models(tmp_path_factory) -> Path:
+    """A --model-dir holding the Add int32 [8, 16] model (conformance/test_state_machine.py's) built by `aclcts atc`."""
+    models = tmp_path_factory.mktemp("models")
+    tensor = {"format": "ND", "shape": [8, 16], "type": "int32"}
+    built = compile_elements([{"op": "Add", "name": "add", "input_desc": [tensor, tensor], "output_desc": [tensor]}],
+                             models, "Ascend910B1")
     assert built.ok, built.errors
+    return models
+
+
+def conformance(backend: str, models: Path, *selection: str) -> subprocess.CompletedProcess:
+    """Run a selection of the conformance suite on one of capability_backends with --model-dir=models."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS", "ACLCTS_SIM_"))}
     env["PYTHONPATH"] = os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-rs", "-q",
-                           *REAL_DEVICE_SKIPS, "--backend=capability_backends:real", f"--model-dir={models}",
-                           "--ops=Add"],
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-rs", "-q",
+                           *selection, f"--backend=capability_backends:{backend}", f"--model-dir={models}", "--ops=Add"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_a_backend_declaring_a_real_device_skips_what_would_misuse_or_needs_the_simulators_compiler(add_models):
+    done = conformance("real", add_models, *REAL_DEVICE_SKIPS)
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     skipped = [line for line in done.stdout.splitlines() if line.startswith("SKIPPED")]
     for test, reason in REAL_DEVICE_SKIPS.items():
         assert any(test.split("::")[0] in line and reason in line for line in skipped), (test, done.stdout[-3000:])
     assert " passed" not in done.stdout.splitlines()[-1]
+
+
+BUDGETED_CASES = """
+import pytest
+
+@pytest.mark.cases(mode="execute_v2")
+def test_case(op_case, case_inputs):
+    pass
+"""
+
+
+@pytest.mark.parametrize("backend, device_copies", [("plain", True), ("real", False)])
+def test_device_copies_count_against_the_memory_budget_only_off_a_real_device(project, tmp_path, backend, device_copies):
+    (tmp_path / "op.om").write_bytes(b"")  # the folder check passes; no test here opens a session
+    project.makepyfile(test_budget=BUDGETED_CASES)
+    result = run(project, f"--backend=capability_backends:{backend}", f"--model-dir={tmp_path}", "--memory-budget=1B",
+                 "-rs")
+    reasons = [line for line in result.stdout.lines if line.startswith("SKIPPED") and "memory budget" in line]
+    assert reasons, result.stdout.str()[-2000:]
+    assert all(("device copies" in line) is device_copies for line in reasons), reasons
+
+
+@pytest.mark.parametrize("backend, exit_code", [("drifting_real", 0), ("drifting_plain", 1)])
+def test_free_device_memory_may_drift_within_a_bound_only_on_a_real_device(add_models, backend, exit_code):
+    done = conformance(backend, add_models, "conformance/test_leaks.py::test_malloc_free_cycles_return_device_memory",
+                       "conformance/test_state_machine.py")
+    assert done.returncode == exit_code, (done.stdout + done.stderr)[-3000:]
+    if exit_code:
+        assert "free device memory went from" in done.stdout and "device memory not returned" in done.stdout
