@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from aclcts.atc import compile_elements
+from aclcts.core.constants import ErrorCode
 from aclcts.drive.backends import NAMED_CAPABILITIES, BackendError, Capabilities, load_backend
 from aclcts.pytest_plugin.timeouts import DEVICE_TIMEOUT
 from aclcts.sim import acl
@@ -160,3 +161,13 @@ def test_free_device_memory_may_drift_within_a_bound_only_on_a_real_device(add_m
     assert done.returncode == exit_code, (done.stdout + done.stderr)[-3000:]
     if exit_code:
         assert "free device memory went from" in done.stdout and "device memory not returned" in done.stdout
+
+
+DYNAMIC_RUN = "conformance/test_dynamic_shapes.py::test_execute_v2_at_the_runtime_shapes_of_the_case_file_matches_the_reference"
+
+
+def test_a_real_device_takes_the_dynamic_models_from_the_model_dir_instead_of_compiling_them(add_models):
+    assert conformance("plain", add_models, DYNAMIC_RUN).returncode == 0
+    done = conformance("real", add_models, DYNAMIC_RUN, "-x")
+    assert done.returncode == 1, (done.stdout + done.stderr)[-3000:]
+    assert f"returned {int(ErrorCode.ACL_ERROR_OP_NOT_FOUND)}" in done.stdout  # not in the folder, and not compiled
