@@ -26,13 +26,12 @@ def res(acl: Any) -> Iterator[flow.Resources]:
 
 
 @pytest.fixture(scope="module")
-def compile_ops(pytestconfig: pytest.Config, aclcts_backend: Backend,
-                tmp_path_factory: pytest.TempPathFactory) -> Callable[[list[dict]], dict[str, bytes]]:
+def compile_ops(aclcts_backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> Callable[[list[dict]], dict[str, bytes]]:
     """Compile single-op JSON elements (each with a "name") with `aclcts atc`; model bytes by name.
 
-    Skipped on the NPU: there the same JSON would need the real ATC.
+    Skipped on a real device (the NPU): there the same JSON would need the real ATC.
     """
-    if pytestconfig.getoption("--backend") == "npu":
+    if aclcts_backend.capabilities.real_device:
         pytest.skip("needs op models compiled from the test's own JSON; on the NPU that takes the real ATC")
     from aclcts.atc import compile_elements
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from aclcts.drive import flow
+from aclcts.drive.backends import Backend
 from aclcts.core.constants import DataType, ErrorCode, Format
 
 pytestmark = pytest.mark.free
@@ -27,10 +28,10 @@ N = X1.nbytes
 
 
 @pytest.fixture
-def unsafe_probe(pytestconfig: pytest.Config) -> None:
+def unsafe_probe(aclcts_backend: Backend) -> None:
     """Skip on the NPU: the probe would misuse real hardware (docs/contract/error-codes.md#open-questions leaves the
     codes UNCONFIRMED)."""
-    if pytestconfig.getoption("--backend") == "npu":
+    if aclcts_backend.capabilities.real_device:
         pytest.skip("probe that may crash real hardware; runs on the simulator and other backends only")
 
 

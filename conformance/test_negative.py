@@ -727,16 +727,15 @@ def test_invalid_call_gets_the_documented_outcome(acl, session, error_codes, sce
 @pytest.mark.negative
 @pytest.mark.unsafe
 @pytest.mark.parametrize("scenario", with_step(list(UNSAFE)))
-def test_misuse_is_rejected(acl, session, error_codes, pytestconfig, model_dir, scenario):
+def test_misuse_is_rejected(acl, session, error_codes, pytestconfig, aclcts_backend, model_dir, scenario):
     _skip_if_marked(error_codes, scenario)
-    backend = pytestconfig.getoption("--backend")
-    where = isolation.placement(backend, pytestconfig.getoption("--isolate", False))
+    where = isolation.placement(aclcts_backend.capabilities, pytestconfig.getoption("--isolate", False))
     if where == "skip":
         pytest.skip("unsafe on real hardware: run with --isolate to probe it in a child process")
     if where == "inline":
         outcome = run_probe(acl, session, scenario)
     else:
-        outcome = isolation.run_in_child(run_probe, [scenario], backend=backend, device_id=session.device_id,
+        outcome = isolation.run_in_child(run_probe, [scenario], backend=aclcts_backend.spec, device_id=session.device_id,
                                          model_dir=model_dir).get()
     check(error_codes, scenario, outcome)
 

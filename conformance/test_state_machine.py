@@ -215,7 +215,7 @@ class ApiMachine(RuleBasedStateMachine):
             assert self.free_memory() == self.baseline, "device memory not returned after everything was released"
 
 
-def test_api_call_sequences_keep_the_documented_contract(acl, stream, pytestconfig):
+def test_api_call_sequences_keep_the_documented_contract(acl, stream, aclcts_backend):
     machine = type("ApiMachine", (ApiMachine,), {"acl": acl, "stream": stream,
-                                                 "exact_memory": pytestconfig.getoption("--backend") != "npu"})
+                                                 "exact_memory": not aclcts_backend.capabilities.real_device})
     run_state_machine_as_test(machine, settings=settings(settings.default))

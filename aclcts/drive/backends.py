@@ -22,27 +22,59 @@ class BackendError(Exception):
 
 
 @dataclass(frozen=True)
+class Capabilities:
+    """What a backend is, as far as the suite's decisions go (docs/options.md, `--backend`); a MODULE:ATTR object
+    declares each one with an attribute of the same name (True, or a zero-argument callable answering True)."""
+
+    #: Drives real hardware: op models come from the real ATC (--model-dir), misuse may crash the device (unsafe
+    #: probes are skipped unless isolated), device memory is not host memory and its free count moves by itself.
+    real_device: bool = False
+    #: Misuse (use after free, double free, ...) comes back as an error code in-process: unsafe probes run inline.
+    survives_misuse: bool = False
+    #: No call waits on a device or another process: tests get no default timeout.
+    never_hangs: bool = False
+    #: Its devices are the simulator's (aclcts.sim), which --devices may add to.
+    simulated_devices: bool = False
+
+
+#: The built-in backends' capabilities, known without loading them.
+NAMED_CAPABILITIES = {
+    "sim": Capabilities(survives_misuse=True, never_hangs=True, simulated_devices=True),
+    "npu": Capabilities(real_device=True),
+}
+
+
+def _declared(acl: Any, name: str) -> bool:
+    """Whether a MODULE:ATTR object declares the capability `name` (its attribute is True or a callable answering True)."""
+    declared = getattr(acl, name, False)
+    return (declared() if callable(declared) else declared) is True
+
+
+def declared_capabilities(acl: Any) -> Capabilities:
+    """The capabilities a MODULE:ATTR object declares by its attributes; none by default."""
+    return Capabilities(**{name: _declared(acl, name) for name in Capabilities.__dataclass_fields__})
+
+
+@dataclass(frozen=True)
 class Backend:
-    """A loaded backend: its spec, the pyacl-compatible module and whether it is the built-in simulator."""
+    """A loaded backend: its spec, the pyacl-compatible module and what it declares itself capable of."""
 
     spec: str
     acl: Any
-    is_simulator: bool
-    is_npu: bool
+    capabilities: Capabilities
 
     @property
     def deferred_execution(self) -> bool:
         """Whether queued work is guaranteed not to run before a synchronisation (results visible earlier are then
         a defect). The simulator declares it unless an injected deviation runs work eagerly; the NPU does not (a
         device may finish before the host looks); a MODULE:ATTR object only through its `deferred_execution`."""
-        if self.is_simulator:
+        if self.spec == "sim":
             from aclcts.sim import faults
 
             return faults.defers_execution()
-        if self.is_npu:
+        if self.spec == "npu":
             return False
-        declared = getattr(self.acl, DEFERRED_EXECUTION, False)
-        return (declared() if callable(declared) else declared) is True
+        return _declared(self.acl, DEFERRED_EXECUTION)
 
 
 def _missing_surface(module: Any) -> list[str]:
@@ -120,10 +152,16 @@ def load_backend(spec: str) -> Backend:
             from aclcts.sim import acl
         except ValueError as exc:  # an ACLCTS_SIM_* variable (e.g. an unknown ACLCTS_SIM_FAULTS name)
             raise BackendError(f"--backend=sim: {exc}") from None
-        return Backend(spec, acl, True, False)
+        return Backend(spec, acl, NAMED_CAPABILITIES[spec])
     if spec == "npu":
-        return Backend(spec, _load_npu(), False, True)
-    return Backend(spec, _load_object(spec), False, False)
+        return Backend(spec, _load_npu(), NAMED_CAPABILITIES[spec])
+    found = _load_object(spec)
+    try:
+        with guarded(f"--backend={spec}: reading its declared capabilities"):
+            capabilities = declared_capabilities(found)
+    except UserCodeError as exc:  # a declaring callable that raises is the run's one usage line
+        raise BackendError(str(exc)) from None
+    return Backend(spec, found, capabilities)
 
 
 def device_problem(acl: Any, device_id: int) -> str | None:

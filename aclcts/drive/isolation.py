@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from aclcts.drive.backends import Capabilities
+
 #: The line prefix the child prints its result after.
 MARKER = "ACLCTS-ISOLATED-RESULT "
 #: Seconds a child may run before it counts as hung (probes synchronise with a timeout well below this).
@@ -46,14 +48,14 @@ class ChildProcessFailure(AssertionError):
     """The isolated probe crashed, hung, exited with an error or printed no result."""
 
 
-def placement(backend: str, isolate: bool) -> str:
-    """Where an `unsafe` probe runs: "inline" on the simulator, "child" with --isolate or a MODULE:ATTR backend,
-    "skip" on the NPU without --isolate."""
+def placement(capabilities: Capabilities, isolate: bool) -> str:
+    """Where an `unsafe` probe runs: "child" with --isolate, else "inline" on a backend that survives misuse (the
+    simulator), "skip" on a real device, "child" on any other."""
     if isolate:
         return "child"
-    if backend == "sim":
+    if capabilities.survives_misuse:
         return "inline"
-    return "skip" if backend == "npu" else "child"
+    return "skip" if capabilities.real_device else "child"
 
 
 @dataclass(frozen=True)

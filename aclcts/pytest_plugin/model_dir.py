@@ -6,6 +6,9 @@ import os
 
 import pytest
 
+from aclcts.drive.backends import Capabilities
+from aclcts.pytest_plugin.run_backend import run_capabilities
+
 #: acl.op.set_model_dir loads the *.om files of the folder and of its subfolders this many levels down (dir, dir/a,
 #: dir/a/b; docs/contract/op-load-execute.md#set_model_dir).
 MODEL_DIR_LEVELS = 3
@@ -32,13 +35,20 @@ def check_model_dir(config: pytest.Config) -> None:
     A given --model-dir replaces the compiled case library on every backend, so on every backend it must hold op
     models: an empty folder would fail every test that executes an op with ACL_ERROR_OP_NOT_FOUND.
     """
-    backend = config.getoption("--backend")
     model_dir = config.getoption("--model-dir")
-    if backend == "npu" and not model_dir:
-        raise pytest.UsageError(
-            "--backend=npu needs --model-dir=DIR with op models built by the real ATC from `aclcts singleop`"
-        )
+    problem = missing_model_dir(config, run_capabilities(config))
+    if problem:
+        raise pytest.UsageError(problem)
     problem = model_dir and model_dir_problem(model_dir)
     if problem:
         raise pytest.UsageError(f"--model-dir={model_dir}: {problem}; expected the --output folder of "
                                 "`atc --singleop=op_list.json` run on the JSON from `aclcts singleop`")
+
+
+def missing_model_dir(config: pytest.Config, capabilities: Capabilities | None) -> str | None:
+    """The usage line of a real-device backend run without --model-dir (it cannot load `aclcts atc` models), or None
+    (also when the capabilities are not known yet: a MODULE:ATTR object is checked once loaded)."""
+    if capabilities is None or not capabilities.real_device or config.getoption("--model-dir"):
+        return None
+    return (f"--backend={config.getoption('--backend')} needs --model-dir=DIR with op models built by the real ATC from "
+            "`aclcts singleop` (it runs on a real device)")

@@ -1,14 +1,13 @@
 """The aclcts pytest plugin: options, markers, reproduce lines and per-step results; the test side is `suite`.
 
 It is the entry point and the one place that composes the wing: every process registers the feature modules
-(EXTENSIONS) and the tuning; a process that collects tests also registers the test side (`suite`, `comparisons`),
-which an xdist controller does not, so that it starts its workers without importing NumPy, hypothesis or the
-case library.
+(`extensions`; `-p no:NAME` leaves one out) and the tuning; a process that collects tests also registers the test
+side (`suite`, `comparisons`), which an xdist controller does not, so that it starts its workers without importing
+NumPy, hypothesis or the case library.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections import Counter
 from collections.abc import Generator, Iterator
@@ -16,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from aclcts.pytest_plugin import reproduce, run_outputs, tuning
+from aclcts.pytest_plugin import extensions, reproduce, run_outputs, tuning
 from aclcts.pytest_plugin.failures import FailureSummary, op_of
 from aclcts.pytest_plugin.library import outside, referenced_modules
 from aclcts.pytest_plugin.markers import CONCERNS, STEPS
@@ -25,13 +24,6 @@ from aclcts.pytest_plugin.reproduce import repro_command
 from aclcts.pytest_plugin.xdist_usage import UsageErrorRelay
 
 DEFAULT_SEED = 20261202
-#: Feature modules with their own options and hooks; each has add_options(group) and configure(config).
-EXTENSIONS: tuple[str, ...] = (
-    "aclcts.pytest_plugin.sharding", "aclcts.pytest_plugin.expectations", "aclcts.pytest_plugin.run_report",
-    "aclcts.pytest_plugin.allure_run",
-    "aclcts.pytest_plugin.timeouts", "aclcts.pytest_plugin.categories",
-    "aclcts.pytest_plugin.reruns", "aclcts.pytest_plugin.st_report", "aclcts.pytest_plugin.msopst_expect",
-)
 
 
 def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
@@ -66,11 +58,10 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
                     help="host memory one case may take, e.g. 4GiB, or a share of the available memory, e.g. 50%% "
                          "(default 50%%, split among xdist workers); a case estimated above it is skipped")
     group.addoption("--isolate", action="store_true",
-                    help="run unsafe probes in a child process (always so on MODULE:ATTR backends; on npu they are "
-                         "skipped without it)")
-    for name in EXTENSIONS:
-        with tuning.unrewritten():
-            extension = importlib.import_module(name)
+                    help="run unsafe probes in a child process (without it: in-process on sim, skipped on npu, in a "
+                         "child on MODULE:ATTR backends unless they declare survives_misuse or real_device)")
+    extensions.register(pluginmanager)
+    for extension in extensions.registered(pluginmanager):
         extension.add_options(group)
 
 
@@ -152,8 +143,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):
         config.pluginmanager.register(FailureSummary(), "aclcts-failure-summary")
     tuning.configure(config)
-    for name in EXTENSIONS:
-        importlib.import_module(name).configure(config)
+    for extension in extensions.registered(config.pluginmanager):
+        extension.configure(config)
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:

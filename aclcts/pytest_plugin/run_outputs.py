@@ -25,9 +25,10 @@ def run_targets(config: pytest.Config) -> list[Target]:
     here = config.invocation_params.dir
     option = config.getoption
     targets = []
-    if option("--report"):
-        targets.append(Target(_spelled("--report", option("--report")), here / option("--report")))
-    st_report = option("--st-report")
+    run_report = option("--report", None)  # None also when `-p no:aclcts.run_report` left its option out
+    if run_report:
+        targets.append(Target(_spelled("--report", run_report), here / run_report))
+    st_report = option("--st-report", None)
     if st_report:
         from aclcts.pytest_plugin.st_report import data_folder
 

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import pytest
 
 from aclcts.core.inputs import one_line
+from aclcts.pytest_plugin.run_backend import run_capabilities
 
 _SHARD = re.compile(r"\s*(\d+)\s*/\s*(\d+)\s*")
 _RANGE = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
@@ -244,7 +245,8 @@ def configure(config: pytest.Config) -> None:
         config.option.device_id = device_for(devices, worker)
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
-    if config.getoption("--backend") == "sim":
+    capabilities = run_capabilities(config)
+    if capabilities is not None and capabilities.simulated_devices:
         try:
             _ensure_simulated_devices(max(devices) + 1)
         except ValueError as exc:

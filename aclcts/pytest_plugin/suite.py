@@ -40,13 +40,14 @@ from aclcts.pytest_plugin.library import (CASES, DYNAMIC_CASES, GOLDEN, NOTHING_
                                           dynamic_cases, golden_folder, library_cases, parametrize_or_deselect,
                                           selected_case, step_tests_run, suite_model_cases)
 from aclcts.drive.resources import TrackingAcl
+from aclcts.pytest_plugin.model_dir import missing_model_dir
+from aclcts.pytest_plugin.run_backend import BACKEND
 from aclcts.pytest_plugin.tuning import unrewritten
 from aclcts.pytest_plugin.xdist_usage import raise_usage_error, usage_error
 
 #: The error-code table used without --error-codes, relative to the run's root folder.
 DEFAULT_ERROR_CODES = Path("error-codes") / "cann-9.0.yaml"
-#: The backend and the error-code table of the run, loaded before any test.
-BACKEND = pytest.StashKey[Backend]()
+#: The error-code table of the run, loaded before any test (the backend: run_backend.BACKEND).
 ERROR_CODES = pytest.StashKey[Any]()
 #: Host bytes one test process may spend on a case (--memory-budget), and the op-model folder of the case library.
 MEMORY_BUDGET = pytest.StashKey[int]()
@@ -143,6 +144,9 @@ def _load_session_needs(config: pytest.Config) -> str | None:
             config.stash[BACKEND] = load_backend(config.getoption("--backend"))
     except BackendError as exc:
         return str(exc)
+    problem = missing_model_dir(config, config.stash[BACKEND].capabilities)
+    if problem:
+        return problem
     cache = config.getoption("--model-cache")
     if cache and cache != "off" and not config.getoption("--model-dir"):
         try:
@@ -356,7 +360,7 @@ def dynamic_models(pytestconfig: pytest.Config, session: flow.Session,
     """The run's dynamic cases by id, their models compiled and loaded once per session; on the NPU they must be in
     --model-dir."""
     by_id = {c.id: c for c in dynamic_cases(pytestconfig)}
-    if pytestconfig.getoption("--backend") == "npu":
+    if pytestconfig.stash[BACKEND].capabilities.real_device:
         if not pytestconfig.getoption("--model-dir"):
             pytest.skip("dynamic models on the NPU: `aclcts singleop --dynamic` JSON compiled with ATC into --model-dir")
         return by_id
@@ -429,7 +433,8 @@ def case_inputs(op_case: Case, case_seed: int, request: pytest.FixtureRequest,
     executions = marker.kwargs.get("executions", 1) if marker else 1
     allowed = pytestconfig.stash.get(MEMORY_BUDGET, None)
     backend = pytestconfig.stash.get(BACKEND, None)
-    reason = allowed and budget.over_budget(op_case, allowed, executions, not (backend and backend.is_npu))
+    reason = allowed and budget.over_budget(op_case, allowed, executions,
+                                            not (backend and backend.capabilities.real_device))
     if reason:
         pytest.skip(reason)
     return [draw_inputs(op_case, case_seed + index) for index in range(executions)]

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from aclcts.core import usercode
+from aclcts.pytest_plugin.run_backend import run_capabilities
 
 #: Seconds a test may take on a device backend by default. Generous on purpose: the first test of each process also
 #: pays the session's set-up (acl.init, set_device, acl.op.set_model_dir over every model of --model-dir, which can
@@ -60,7 +61,10 @@ def configured(config: pytest.Config) -> bool:
 
 def default_timeout(config: pytest.Config) -> float | None:
     """The timeout aclcts gives tests without one (DEVICE_TIMEOUT off the simulator), None where it gives none."""
-    if not config.pluginmanager.hasplugin(PLUGIN) or configured(config) or config.getoption("--backend") == "sim":
+    if not config.pluginmanager.hasplugin(PLUGIN) or configured(config):
+        return None
+    capabilities = run_capabilities(config)
+    if capabilities is not None and capabilities.never_hangs:
         return None
     return DEVICE_TIMEOUT
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from aclcts.drive import isolation
+from aclcts.drive.backends import NAMED_CAPABILITIES, Capabilities
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,11 +73,14 @@ def test_an_exception_in_the_probe_fails_with_the_childs_traceback_tail():
         result.get()
 
 
-@pytest.mark.parametrize("backend, isolate, where", [("sim", False, "inline"), ("sim", True, "child"),
-                                                     ("npu", False, "skip"), ("npu", True, "child"),
-                                                     ("faults:x", False, "child")])
-def test_unsafe_probes_run_inline_only_on_the_simulator(backend, isolate, where):
-    assert isolation.placement(backend, isolate) == where
+@pytest.mark.parametrize("capabilities, isolate, where", [
+    (NAMED_CAPABILITIES["sim"], False, "inline"), (NAMED_CAPABILITIES["sim"], True, "child"),
+    (NAMED_CAPABILITIES["npu"], False, "skip"), (NAMED_CAPABILITIES["npu"], True, "child"),
+    (Capabilities(), False, "child"), (Capabilities(survives_misuse=True), False, "inline"),
+    (Capabilities(real_device=True), False, "skip")],
+    ids=["sim", "sim-isolated", "npu", "npu-isolated", "module-attr", "declares-survives-misuse", "declares-real-device"])
+def test_unsafe_probes_run_inline_only_on_a_backend_that_survives_misuse(capabilities, isolate, where):
+    assert isolation.placement(capabilities, isolate) == where
 
 
 def test_a_crashing_test_fails_and_the_next_test_still_runs(pytester, monkeypatch):
