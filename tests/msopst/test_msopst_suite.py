@@ -283,7 +283,7 @@ def test_a_golden_function_that_raises_fails_its_cases_in_one_line_without_a_tra
     lines = [line for line in done.stdout.splitlines() if line.startswith("GoldenError: ")]  # aclcts' own lines
     assert {line.split(": case ")[1].split(":")[0] for line in lines if said in line} == {
         "Test_Add_001_sub_case_001_ND_float16", "Test_Add_001_sub_case_002_ND_float32"}, done.stdout
-    for frame in ("msopst.py:", "decorator.py:", "def call(", "raise GoldenError", "func(**kwargs)"):
+    for frame in ("msopst/golden.py:", "decorator.py:", "def call(", "raise GoldenError", "func(**kwargs)"):
         assert frame not in done.stdout, frame
     assert all(said in r["message"] and len(r["message"].strip().splitlines()) == 1 for r in cases.values()), cases
     assert all(e["trace_detail"]["stage_result"][-1]["stage_name"] == "compare_data" and
