@@ -279,6 +279,20 @@ def test_st_report_parameters_name_the_golden_file_and_function():
     assert params["input_desc"][0]["data_distribute"] == "uniform" and params["input_desc"][0]["type"] == "float16"
 
 
+def test_st_report_reads_the_msopst_facts_from_the_case_it_is_given():
+    """The facts travel on the Case, not in a table of this process's loads by case id: a case with the same id
+    loaded as a YAML case has none, and an msopst case keeps its own under another id."""
+    from dataclasses import replace
+
+    from aclcts.pytest_plugin.st_report import op_params
+
+    case = by_id(ADD)["Test_Add_001_sub_case_001_ND_float16"]
+    renamed = replace(case, id="renamed")
+    assert op_params(renamed) is case.msopst.op_params and renamed.msopst.reference_kind == "golden"
+    plain = replace(case, msopst=None)
+    assert "calc_expect_func_file" not in op_params(plain) and op_params(plain)["case_name"] == case.id
+
+
 # ------------------------------------------------------------------------------------------- bad input
 
 
