@@ -59,6 +59,18 @@ class TensorCase:
 
 
 @dataclass(frozen=True)
+class MsopstInfo:
+    """What an msopst sub-case was in msopst's terms: its parameters (as st_report.json shows them), its reference."""
+
+    case_name: str
+    parent: str
+    expect: str
+    op_params: dict[str, Any]
+    reference_kind: str  # "golden", "builtin" or "none"
+    threshold: tuple[float, float]
+
+
+@dataclass(frozen=True)
 class Case:
     """One expanded case, ready to run in any mode it lists."""
 
@@ -84,6 +96,8 @@ class Case:
     expect: str = "success"
     #: The value profile the inputs are drawn from (aclcts.cases.profiles), or "" for the case's own distributions.
     profile: str = ""
+    #: The msopst sub-case this case was read from (aclcts.cases.msopst), or None for a case file's case.
+    msopst: MsopstInfo | None = field(default=None, compare=False)
 
     @property
     def dynamic(self) -> bool:

@@ -50,7 +50,7 @@ DYNAMIC_KEYS = ("shape_range", "runtime_shapes", "shape_rule", "elements", "data
 MODES = ("execute_v2", "handle")
 ATTR_TYPES = ("bool", "int", "float", "string", "list_bool", "list_int", "list_float", "list_string",
               "list_list_int", "data_type", "list_data_type")
-#: msopst's data_distribute names (aclcts.cases.msopst.DISTRIBUTIONS, which imports this module); a case file draws
+#: msopst's data_distribute names (aclcts.cases.msopst.read.DISTRIBUTIONS, which imports this module); a case file draws
 #: with one as `msopst_<name>: [min, max]`, msopst's value_range, by msopst's data rules.
 MSOPST_DISTRIBUTIONS = ("uniform", "normal", "beta", "laplace", "triangular", "relu", "sigmoid", "softmax", "tanh")
 MSOPST_KINDS = tuple(f"msopst_{name}" for name in MSOPST_DISTRIBUTIONS)

@@ -120,13 +120,29 @@ def broadcastable_pair(data: st.DrawFn, ranges: Sequence[tuple[int, int]] | None
 
 
 @st.composite
-def matmul_pair(data: st.DrawFn, ranges_a: Sequence[tuple[int, int]],
-                ranges_b: Sequence[tuple[int, int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(m, k) and (k, n) with every dim inside its input's range."""
-    m = data(dim_in(*ranges_a[0]))
-    k = data(dim_in(max(ranges_a[1][0], ranges_b[0][0]), _min_high(ranges_a[1][1], ranges_b[0][1])))
-    n = data(dim_in(*ranges_b[1]))
-    return (m, k), (k, n)
+def matmul_pair(data: st.DrawFn, ranges_a: Sequence[tuple[int, int]], ranges_b: Sequence[tuple[int, int]],
+                transpose_a: bool = False, transpose_b: bool = False) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(.., m, k) and (.., k, n), each with its last two dims swapped when transposed, every dim inside its input's
+    range; batch dims (aligned from the right, as they broadcast) are drawn equal where both inputs have them."""
+    a = _swapped(ranges_a) if transpose_a else list(ranges_a)
+    b = _swapped(ranges_b) if transpose_b else list(ranges_b)
+    batch_a, batch_b = a[:-2], b[:-2]
+    width = max(len(batch_a), len(batch_b))
+    batch = []
+    for position in range(width):
+        own = [r[position - width + len(r)] for r in (batch_a, batch_b) if position >= width - len(r)]
+        batch.append(data(dim_in(max(lo for lo, _ in own), _min_high(*(hi for _, hi in own)))))
+    m = data(dim_in(*a[-2]))
+    k = data(dim_in(max(a[-1][0], b[-2][0]), _min_high(a[-1][1], b[-2][1])))
+    n = data(dim_in(*b[-1]))
+    shape_a = (*batch[width - len(batch_a):], m, k)
+    shape_b = (*batch[width - len(batch_b):], k, n)
+    return (_swapped(shape_a) if transpose_a else shape_a), (_swapped(shape_b) if transpose_b else shape_b)
+
+
+def _swapped(dims: Sequence[Any]) -> Any:
+    """dims with its last two entries swapped (a matrix's transpose)."""
+    return (*dims[:-2], dims[-1], dims[-2])
 
 
 @st.composite
@@ -146,7 +162,7 @@ def concat_shapes(data: st.DrawFn, ranges: Sequence[Sequence[tuple[int, int]]], 
     return tuple(shapes)
 
 
-def _min_high(a: int, b: int) -> int:
+def _min_high(a: int, b: int = -1) -> int:
     if a == -1:
         return b
     if b == -1:
@@ -233,15 +249,29 @@ def model_shapes(model: Any) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
         ranges = None if runtime[0].unknown_rank else runtime[0].dim_ranges()
         return broadcastable_pair(ranges)
     if model.shape_rule == "matmul":
-        return matmul_pair(runtime[0].dim_ranges(), runtime[1].dim_ranges())
+        attrs = model.attr_values()
+        flags = (bool(attrs.get(f"transpose_x{i}", attrs.get(f"adj_x{i}", False))) for i in (1, 2))
+        pair = matmul_pair(runtime[0].dim_ranges(), runtime[1].dim_ranges(), *flags)
+        return st.tuples(pair, *(shape_in(t.dim_ranges()) for t in runtime[2:])).map(lambda x: (*x[0], *x[1:]))
     if model.shape_rule == "concat":
-        axis = model.attr_values()["concat_dim"]
-        return concat_shapes([t.dim_ranges() for t in runtime], axis, model.outputs[0].dim_ranges())
+        ranges = [t.dim_ranges() for t in runtime]
+        return concat_shapes(ranges, _concat_axis(model) % len(ranges[0]), model.outputs[0].dim_ranges())
     if model.shape_rule == "each":
         return st.tuples(*(shape_in(t.dim_ranges()) for t in runtime))
     if model.shape_rule == "same":
         return shape_in(runtime[0].dim_ranges()).map(lambda shape: (shape,) * len(runtime))
     raise ValueError(f"case {model.id}: unknown shape_rule {model.shape_rule!r}")
+
+
+def _concat_axis(model: Any) -> int:
+    """The concat dim of a concat case: its concat_dim attribute (ConcatD), else its last constant input (ConcatV2)."""
+    attrs = model.attr_values()
+    if "concat_dim" in attrs:
+        return int(attrs["concat_dim"])
+    constants = [t for t in model.inputs if t.const is not None]
+    if not constants:
+        raise ValueError(f"case {model.id}: shape_rule concat needs a concat_dim attribute or constant input")
+    return int(constants[-1].const[0])
 
 
 @st.composite

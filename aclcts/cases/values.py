@@ -9,7 +9,7 @@ import numpy as np
 
 from aclcts.cases.case import Case, TensorCase
 from aclcts.cases import profiles
-from aclcts.cases.msopst import DRAW_PREFIX, FIXED, msopst_draw
+from aclcts.cases.msopst.draw import DRAW_PREFIX, FIXED, msopst_draw
 
 
 def is_float(dtype: np.dtype) -> bool:

@@ -13,8 +13,8 @@ if TYPE_CHECKING:
 
 #: The tests whose failure is the case's failure: those that execute a case and compare it with its reference.
 RUNS_THE_CASE = ("matches_reference", "matches_the_reference")
-#: The exception a golden function's failure is raised as (aclcts.cases.msopst.GoldenError), by name: the controller
-#: loads no case module.
+#: The exception a golden function's failure is raised as (aclcts.cases.msopst.golden.GoldenError), by name: the
+#: controller loads no case module.
 GOLDEN_ERROR = "GoldenError"
 
 

@@ -93,12 +93,11 @@ def _tensor_params(tensor: Any, fmt: str) -> dict[str, Any]:
 
 def op_params(case: Case) -> dict[str, Any]:
     """The case's parameters as msopst's st_report shows them: the msopst sub-case's own, else built from the case."""
-    from aclcts.cases import msopst
+    from aclcts.cases.case import FORMAT_BY_NAME
 
-    info = msopst.INFO.get(case.id)
-    if info is not None:
-        return info.op_params
-    fmt = {v: k for k, v in msopst.FORMAT_BY_NAME.items()}.get(case.format, "ND")
+    if case.msopst is not None:
+        return case.msopst.op_params
+    fmt = {v: k for k, v in FORMAT_BY_NAME.items()}.get(case.format, "ND")
     params: dict[str, Any] = {"op": case.op, "input_desc": [_tensor_params(t, fmt) for t in case.inputs],
                               "output_desc": [_tensor_params(t, fmt) for t in case.outputs], "case_name": case.id}
     if case.attrs:
@@ -187,10 +186,9 @@ class CaseMarker:
         if case is None:
             return
         report = outcome.get_result()
-        from aclcts.cases import msopst
         from aclcts.pytest_plugin.comparisons import comparisons_of
 
-        info = msopst.INFO.get(case.id)
+        info = case.msopst
         params = op_params(case)
         data = case_data(self.folder, case, params, comparisons_of(item)) if call.when == "call" else {}
         setattr(report, KEY, {

@@ -25,7 +25,7 @@ import yaml
 
 from aclcts.cases import Case, CaseFileError
 from aclcts.cases.case import FORMAT_BY_NAME, TensorCase
-from aclcts.cases.msopst import DRAW_PREFIX, FIXED, INFO, load_msopst_cases, read_msopst
+from aclcts.cases.msopst import DRAW_PREFIX, FIXED, load_msopst_cases, read_msopst
 from aclcts.core import usercode
 from aclcts.core.files import write_atomically
 from aclcts.core.outputs import OutputError, same_path, target_problem
@@ -58,7 +58,7 @@ def _values(case: Case, notes: list[str], files: dict[str, bytes]) -> dict[str, 
     """The case file's `values`: each input's data as msopst gives or draws it (a float uniform draw as the case file's
     own `uniform`, which draws the same); what a case file cannot carry, approximated with a note."""
     result: dict[str, Any] = {}
-    described = INFO[case.id].op_params["input_desc"]
+    described = case.msopst.op_params["input_desc"]
     for tensor, desc in zip(case.inputs, described):
         if tensor.const is not None:
             continue

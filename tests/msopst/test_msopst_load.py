@@ -86,7 +86,7 @@ def test_dynamic_shapes_run_at_typical_shape_inside_shape_range():
     case = by_id(ADD)["Test_Add_dynamic_case_001_ND_float32"]
     assert case.dynamic and case.inputs[0].shape == (-1, 16) and case.inputs[0].shape_range == ((1, 32),)
     assert case.runtime_shapes == (((4, 16), (4, 16)),)
-    assert case.shape_rule == "same"
+    assert case.shape_rule == "broadcast"  # Add's rule, from its record
 
 
 def test_a_minus_one_without_shape_range_gets_msopst_default_range(tmp_path):
@@ -135,7 +135,7 @@ def test_fuzz_types_come_from_the_op_prototype_one_per_type_constraint(tmp_path)
     case = add_case(fuzz_case_num=20, input_desc=[tensor("x1", **fuzz), tensor("x2", **fuzz)],
                     output_desc=[tensor("y", **fuzz)])
     cases = msopst.load_msopst_cases(write(tmp_path, [case]))
-    allowed = set(msopst._prototype_of("Add").types["T"])
+    allowed = set(msopst.prototype_of("Add").types["T"])
     assert len(cases) == 20 and len({c.inputs[0].dtype_name for c in cases}) > 1
     for c in cases:
         assert len({t.dtype_name for t in c.inputs + c.outputs}) == 1 and c.inputs[0].dtype_name in allowed
@@ -170,7 +170,7 @@ def test_const_value_is_the_constant_data_as_msopst_writes_it(tmp_path):
     case = msopst.load_msopst_cases(write(tmp_path, [add_case(input_desc=[tensor("x1", shape=[2, 2]), const],
                                                               output_desc=[tensor("y", shape=[2, 2])])]))[0]
     assert case.inputs[1].const == (1.5, 2.5, 3.5, 4.5)
-    assert msopst.INFO[case.id].op_params["input_desc"][1]["const_value"] == [[1.5, 2.5], [3.5, 4.5]]
+    assert case.msopst.op_params["input_desc"][1]["const_value"] == [[1.5, 2.5], [3.5, 4.5]]
 
 
 def test_a_const_input_without_value_is_drawn_once_by_its_distribution(tmp_path):
@@ -220,7 +220,7 @@ def test_reference_is_the_golden_function_else_the_builtin_else_none(tmp_path):
     assert cases["Test_Add_bin_case_001_ND_float32"].reference == "Add"
     custom = add_case(op="MyCustomOp")
     loaded = msopst.load_msopst_cases(write(tmp_path, [custom]))[0]
-    assert msopst.INFO[loaded.id].reference_kind == "none"
+    assert loaded.msopst.reference_kind == "none"
     with pytest.raises(unittest.SkipTest, match="no numeric reference"):
         reference(loaded.reference).compute([np.zeros((2, 3))] * 2, {}, [np.dtype(np.float32)])
 
@@ -273,10 +273,24 @@ def test_error_threshold_becomes_the_ratio_policy_and_msopst_default_otherwise()
 
 def test_st_report_parameters_name_the_golden_file_and_function():
     case = by_id(ADD)["Test_Add_001_sub_case_001_ND_float16"]
-    params = msopst.INFO[case.id].op_params
+    params = case.msopst.op_params
     assert Path(params["calc_expect_func_file"]) == (DATA / "add_golden.py").resolve()
     assert params["calc_expect_func_file_func"] == "calc_expect_func"
     assert params["input_desc"][0]["data_distribute"] == "uniform" and params["input_desc"][0]["type"] == "float16"
+
+
+def test_st_report_reads_the_msopst_facts_from_the_case_it_is_given():
+    """The facts travel on the Case, not in a table of this process's loads by case id: a case with the same id
+    loaded as a YAML case has none, and an msopst case keeps its own under another id."""
+    from dataclasses import replace
+
+    from aclcts.pytest_plugin.st_report import op_params
+
+    case = by_id(ADD)["Test_Add_001_sub_case_001_ND_float16"]
+    renamed = replace(case, id="renamed")
+    assert op_params(renamed) is case.msopst.op_params and renamed.msopst.reference_kind == "golden"
+    plain = replace(case, msopst=None)
+    assert "calc_expect_func_file" not in op_params(plain) and op_params(plain)["case_name"] == case.id
 
 
 # ------------------------------------------------------------------------------------------- bad input

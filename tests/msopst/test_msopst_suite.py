@@ -19,6 +19,8 @@ from aclcts.cases import expand_file
 from aclcts.cases.msopst import load_msopst_cases
 from aclcts.cases.values import draw_inputs
 from aclcts.core.outputs import OWNER_FILE
+from aclcts.core.prototypes import op
+from aclcts.core.prototypes.vendors import RECORD_FOLDER, record_text
 from aclcts.report.records import read_report
 from aclcts.tools.msopst import main as msopst_main
 
@@ -56,12 +58,13 @@ RATE_KEYS = {"policy", "params", "passed", "n", "mismatch_ratio", "max_abs", "ma
              "n_nan_mismatch", "n_inf_mismatch"}
 
 
-def run_suite(cases: Path, out: Path, *selection: str, workers: int = 0) -> tuple[subprocess.CompletedProcess, dict,
-                                                                                 dict]:
+def run_suite(cases: Path, out: Path, *selection: str, workers: int = 0,
+              extra_env: dict[str, str] | None = None) -> tuple[subprocess.CompletedProcess, dict, dict]:
     """Run the selection on the case files with --report and --st-report (in workers pytest-xdist processes if not 0);
     (process, cases by test id, st_report)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS"))}
     env.pop("PYTEST_CURRENT_TEST", None)
+    env.update(extra_env or {})
     parallel = ["-n", str(workers)] if workers else ["-p", "no:xdist"]
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *parallel,
                *(selection or SELECTION), "--cases", str(cases), "--model-cache=off",
@@ -283,24 +286,41 @@ def test_a_golden_function_that_raises_fails_its_cases_in_one_line_without_a_tra
     lines = [line for line in done.stdout.splitlines() if line.startswith("GoldenError: ")]  # aclcts' own lines
     assert {line.split(": case ")[1].split(":")[0] for line in lines if said in line} == {
         "Test_Add_001_sub_case_001_ND_float16", "Test_Add_001_sub_case_002_ND_float32"}, done.stdout
-    for frame in ("msopst.py:", "decorator.py:", "def call(", "raise GoldenError", "func(**kwargs)"):
+    for frame in ("msopst/golden.py:", "decorator.py:", "def call(", "raise GoldenError", "func(**kwargs)"):
         assert frame not in done.stdout, frame
     assert all(said in r["message"] and len(r["message"].strip().splitlines()) == 1 for r in cases.values()), cases
     assert all(e["trace_detail"]["stage_result"][-1]["stage_name"] == "compare_data" and
                e["trace_detail"]["stage_result"][-1]["status"] == "failed" for e in st["report_list"])
 
 
+#: A custom op's simulator kernel (y = x), registered by a plugin module the run loads with -p.
+NO_REFERENCE_KERNEL = """\
+import aclcts.sim
+
+
+def pytest_configure(config):
+    aclcts.sim.register_kernel("MyNoRefOp", lambda xs, attrs, outs: [xs[0].copy()])
+"""
+
+
 def test_a_case_without_golden_or_builtin_reference_says_no_numeric_reference(tmp_path):
+    """A custom op (its record in an OPP vendor folder, its kernel registered) whose case names no golden function:
+    every built-in op has a reference, so only such an op runs without a numeric one."""
     folder = tmp_path / "cases"
     folder.mkdir()
-    (folder / "reduce_case.json").write_text(json.dumps([{
-        "case_name": "Test_ReduceSumD_no_golden", "op": "ReduceSumD",
+    (folder / "custom_case.json").write_text(json.dumps([{
+        "case_name": "Test_MyNoRefOp_no_golden", "op": "MyNoRefOp",
         "input_desc": [{"name": "x", "format": "ND", "type": "float32", "shape": [4, 8]}],
-        "output_desc": [{"name": "y", "format": "ND", "type": "float32", "shape": [4]}],
-        "attr": [{"name": "axes", "type": "list_int", "value": [1]}]}]))
-    done, cases, st = run_suite(folder, tmp_path, "conformance/test_execute.py", "-k", "_case_0")
+        "output_desc": [{"name": "y", "format": "ND", "type": "float32", "shape": [4, 8]}]}]))
+    record = tmp_path / "opp" / "vendors" / "acme" / RECORD_FOLDER / "MyNoRefOp.json"
+    record.parent.mkdir(parents=True)
+    record.write_text(record_text(op("MyNoRefOp", "x:T", "y:T", {"T": ("float32",)}, source="custom")))
+    (tmp_path / "no_reference_kernel.py").write_text(NO_REFERENCE_KERNEL)
+    done, cases, st = run_suite(folder, tmp_path, "conformance/test_execute.py", "-k", "_case_0", "-p",
+                                "no_reference_kernel", extra_env={"ASCEND_OPP_PATH": str(tmp_path / "opp"),
+                                                                  "PYTHONPATH": str(tmp_path)})
     (record,) = cases.values()
-    assert record["status"] == "skipped" and "no numeric reference" in record["message"]
+    assert record["status"] == "skipped" and "no numeric reference" in record["message"], done.stdout[-2000:]
     (entry,) = st["report_list"]
     assert entry["status"] == "success"
     assert "no numeric reference" in entry["trace_detail"]["stage_result"][-1]["result"]

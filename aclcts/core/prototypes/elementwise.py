@@ -56,7 +56,7 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _unary("Square", UNARY + ("int32", "int64")),
     _unary("Reciprocal", UNARY + ("int32", "int64")),
     op("AddN", "x*:T", "y:T", {"T": NUMBERS}, (Attr("N", "int"),),
-       source=f"{_SRC} REG_OP(AddN): DYNAMIC_INPUT x, REQUIRED_ATTR(N, Int)"),
+       source=f"{_SRC} REG_OP(AddN): DYNAMIC_INPUT x, REQUIRED_ATTR(N, Int)", shape_rule="same"),
     _compare("Equal", _EQUAL),
     _compare("Less", REALS),
     _compare("Greater", REALS),

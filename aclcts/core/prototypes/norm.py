@@ -31,5 +31,5 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=_NN.format("norm/lp_norm_v2", "lp_norm_v2", "LpNormV2")),
     op("SoftmaxCrossEntropyWithLogits", "features:T, labels:T", "loss:T, backprop:T", {"T": FLOATS + FLOAT64},
        source=_NN.format("activation/softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
-                         "SoftmaxCrossEntropyWithLogits")),
+                         "SoftmaxCrossEntropyWithLogits"), shape_rule="same"),
 )

@@ -1,0 +1,183 @@
+"""msopst sub-cases as aclcts Cases: each tensor, its data rule, the format, the reference and the msopst facts.
+
+Each sub-case becomes one Case run by the same executor and judge as a YAML case. Its reference is the case's golden
+function (`calc_expect_func_file`), else aclcts' built-in reference of the op type, else none ("no numeric
+reference": the case is executed and its shapes and error codes checked). What it was in msopst's terms travels on
+the Case (`Case.msopst`), for st_report.json and `aclcts msopst convert`.
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from typing import Any
+
+import numpy as np
+
+from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, MsopstInfo, TensorCase
+from aclcts.cases.msopst.draw import DRAW_PREFIX, FIXED, given_values, msopst_draw
+from aclcts.cases.msopst.expand import expand_msopst_case
+from aclcts.cases.msopst.fuzz import check_fuzz, fuzz_cases, is_fuzz_case
+from aclcts.cases.msopst.golden import (callable_golden, golden_reference, loaded_reference, no_reference,
+                                        reference_spec)
+from aclcts.cases.msopst.read import (DEFAULT_SHAPE_RANGE, DEFAULT_THRESHOLD, OMITTED_TYPES, TYPES, Where,
+                                      check_case, is_pair_list, is_shape, read_msopst)
+from aclcts.cases.msopst.record import record_policy_class, record_shape_rule
+from aclcts.cases.schema import shape_fits
+from aclcts.core.dtypes import numpy_dtype
+from aclcts.core.opmodel import canonical_attr
+from aclcts.reference import OP_TYPES, RefOp
+
+
+def _concrete(shape_value: list[int], typical: Any) -> tuple[int, ...]:
+    return tuple(typical) if any(d < 0 for d in shape_value) and is_shape(typical) else tuple(shape_value)
+
+
+def _ranges(where: Where, field: str, tensor: dict) -> tuple[tuple[int, int], ...]:
+    """One [min, max] per -1 dim: the tensor's shape_range (one pair per -1, or one per dim), else [1, -1] each."""
+    dims = tensor["shape"]
+    unknown = [i for i, d in enumerate(dims) if d == -1]
+    if not unknown:
+        return ()
+    given = tensor.get("shape_range") or [list(DEFAULT_SHAPE_RANGE)]
+    if not is_pair_list(given):
+        raise where.error(f"{field}.shape_range", "a list of [min, max] pairs of ints", given)
+    if len(given) == len(dims) and len(dims) != len(unknown):
+        given = [given[i] for i in unknown]
+    elif len(given) == 1:
+        given = given * len(unknown)
+    if len(given) != len(unknown):
+        raise where.error(f"{field}.shape_range", f"{len(unknown)} [min, max] pair(s), one per -1 of {dims}", given)
+    for low, high in given:
+        if low < 0 or (high != -1 and high < low):
+            raise where.error(f"{field}.shape_range", "0 <= min <= max (max -1: no upper bound)", [low, high])
+    return tuple((low, high) for low, high in given)
+
+
+def _tensor(where: Where, field: str, tensor: dict, source: str, case_id: str,
+            values: dict[str, dict]) -> TensorCase:
+    """One aclcts tensor of a sub-case; an input's data rule goes into values under its name."""
+    if tensor["type"] in OMITTED_TYPES:
+        raise where.error(f"{field}.type", "a data type (aclcts does not run omitted optional inputs yet)",
+                          tensor["type"])
+    if tensor["type"] not in TYPES:
+        raise where.error(f"{field}.type", "a data type name (" + ", ".join(sorted(TYPES)) + ")", tensor["type"])
+    dtype = DTYPE_BY_NAME[TYPES[tensor["type"]]]
+    dims = tuple(tensor["shape"])
+    dynamic = any(d < 0 for d in dims)
+    if dynamic and "typical_shape" not in tensor and field.startswith("input"):
+        raise where.error(f"{field}.typical_shape", f"the concrete shape to run (shape {list(dims)} is dynamic)",
+                          show=False)
+    ranges = _ranges(where, field, tensor)
+    concrete = _concrete(tensor["shape"], tensor.get("typical_shape"))
+    if dynamic and "typical_shape" in tensor and not shape_fits(concrete, dims, ranges):
+        raise where.error(f"{field}.typical_shape", f"a shape inside {list(dims)} with shape_range "
+                                                    f"{[list(r) for r in ranges]}", tensor["typical_shape"])
+    name = tensor.get("name", field.replace("[", "").replace("]", "").replace("_desc", ""))
+    const = None
+    if field.startswith("input"):
+        np_dtype = numpy_dtype(dtype)
+        flat = given_values(where, field, tensor, source, np_dtype, concrete)
+        if tensor.get("is_const"):
+            if dynamic:
+                raise where.error(f"{field}.is_const", "a static shape for a constant input", list(dims))
+            if flat is None:
+                rng = np.random.default_rng(zlib.crc32(f"{case_id}/{name}".encode()))
+                flat = msopst_draw(DRAW_PREFIX + tensor["data_distribute"], tensor["value_range"], concrete,
+                                   np_dtype, rng).ravel().tolist()
+            const = tuple(flat)
+        elif flat is not None:
+            values[name] = {FIXED: flat}
+        else:
+            values[name] = {DRAW_PREFIX + tensor["data_distribute"]: list(tensor["value_range"])}
+    return TensorCase(name, dtype, dims, const, ranges)
+
+
+def _format(where: Where, params: dict) -> int:
+    """The one aclcts format of a sub-case (every tensor's format and ori_format must be it)."""
+    seen = {t[k] for t in params["input_desc"] + params["output_desc"] for k in ("format", "ori_format")}
+    if len(seen) != 1 or next(iter(seen)) not in FORMAT_BY_NAME:
+        raise where.error("format", "one format for every tensor, one of " + ", ".join(FORMAT_BY_NAME) +
+                                    " (aclcts runs no private formats)", sorted(seen))
+    return FORMAT_BY_NAME[next(iter(seen))]
+
+
+def _reference_of(case: dict, case_id: str, where: Where, params: dict, source: str,
+                  out_shapes: list[tuple[int, ...]]) -> tuple[str, str, dict[str, str]]:
+    """(reference spec for the Case, kind, the st_report fields naming the golden function)."""
+    if "calc_expect_func_file" in case:
+        spec = case["calc_expect_func_file"]
+        path, func, found = callable_golden(where, params, source, spec)
+        ref = golden_reference(case_id, where, params, found, out_shapes, spec)
+        return reference_spec("golden", source, case_id, ref), "golden", {
+            "calc_expect_func_file": path, "calc_expect_func_file_func": func}
+    if params["op"] in OP_TYPES:
+        return params["op"], "builtin", {}
+    return reference_spec("none", source, case_id, no_reference(case_id, params["op"], out_shapes)), "none", {}
+
+
+def to_case(case: dict, name: str, params: dict, source: str) -> Case:
+    """The aclcts Case of one msopst sub-case."""
+    where = Where(source, case["case_name"])
+    fmt = _format(where, params)
+    values: dict[str, dict] = {}
+    inputs = tuple(_tensor(where, f"input_desc[{i}]", t, source, name, values)
+                   for i, t in enumerate(params["input_desc"]))
+    outputs = tuple(_tensor(where, f"output_desc[{i}]", t, source, name, values)
+                    for i, t in enumerate(params["output_desc"]))
+    attrs = []
+    for position, attr in enumerate(params.get("attr", [])):
+        try:
+            attrs.append(canonical_attr(attr["name"], attr["type"], attr["value"]))
+        except ValueError as exc:
+            raise where.error(f"attr[{position}]", f"an attr aclcts accepts ({exc})", show=False) from None
+    out_shapes = [_concrete(t["shape"], t.get("typical_shape")) for t in params["output_desc"]]
+    spec, kind, golden_fields = _reference_of(case, name, where, params, source, out_shapes)
+    t, p = case.get("error_threshold", DEFAULT_THRESHOLD)
+    runtime: tuple = ()
+    if any(x.dynamic for x in inputs + outputs):
+        runtime = (tuple(_concrete(t_["shape"], t_.get("typical_shape"))
+                         for t_, x in zip(params["input_desc"], inputs) if x.const is None),)
+    expect = case.get("expect", "success")
+    info = MsopstInfo(name, case["case_name"], expect, {**params, **golden_fields}, kind, (t, p))
+    return Case(name, params["op"], record_policy_class(params["op"]), source,
+                f"msopst case {case['case_name']} ({os.path.basename(source)})", spec, inputs, outputs,
+                tuple(attrs), ("execute_v2", "handle"), values, f"ratio:{t},{p}", fmt, "", runtime,
+                record_shape_rule(params["op"]), "full", (), expect, msopst=info)
+
+
+def load_msopst_cases(source: str) -> list[Case]:
+    """Read, check and expand one msopst case file into aclcts cases (one per msopst sub-case)."""
+    cases = read_msopst(source)
+    for case in cases:
+        where = Where(source, case["case_name"])
+        check_fuzz(where, case) if is_fuzz_case(case) else check_case(where, case)
+    return [to_case(case, name, params, source) for case in cases for case, name, params in _sub_cases(case, source)]
+
+
+def _sub_cases(case: dict, source: str) -> list[tuple[dict, str, dict]]:
+    """(concrete case, sub-case name, params) of each sub-case of a checked case; a fuzz case's drawn ones are
+    checked as any case is, and must each be one sub-case (msopst: one alternative per field in a fuzz case)."""
+    if not is_fuzz_case(case):
+        return [(case, name, params) for name, params in expand_msopst_case(case)]
+    where = Where(source, case["case_name"])
+    result = []
+    for name, concrete in fuzz_cases(where, case, source):
+        check_case(where, concrete)
+        expanded = expand_msopst_case(concrete)
+        if len(expanded) != 1:
+            raise where.error("fuzz_impl" if "fuzz_impl" in case else "input_desc",
+                              f"one alternative per field in a fuzz case ({name} expands to {len(expanded)})",
+                              show=False)
+        params = {**expanded[0][1], "case_name": name}
+        result.append((concrete, name, params))
+    return result
+
+
+def sub_case_reference(case_file: str, sub_case: str) -> RefOp:
+    """The reference (golden function, or none) of one sub-case of an msopst file, for a converted case file's
+    `reference: module:ATTR`; KeyError if the file has no such sub-case or it uses a built-in reference."""
+    for case in load_msopst_cases(case_file):
+        if case.id == sub_case and ":" in case.reference:
+            return loaded_reference(case.reference.partition(":")[2])
+    raise KeyError(f"{case_file}: no msopst sub-case {sub_case} with a golden function")
