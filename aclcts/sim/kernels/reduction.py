@@ -34,10 +34,13 @@ from aclcts.sim.seams import Seam
 NOT_SIMULATED = (np.dtype(np.complex64), np.dtype(np.complex128))
 
 
-def reduction_axes(call: OpCall, axes: list[int], rank: int, noop_default: bool = True) -> list[int] | None:
-    """The sorted, non-negative axes to reduce, or None for 'no reduction' (empty axes with noop_with_empty_axes)."""
+def reduction_axes(call: OpCall, axes: list[int], rank: int, noop_without_attr: bool = True) -> list[int] | None:
+    """The sorted, non-negative axes to reduce, or None for 'no reduction' (empty axes with noop_with_empty_axes, or
+    noop_without_attr for an op whose record has no such attribute)."""
     if not axes:
-        return None if call.attr_bool("noop_with_empty_axes") else list(range(rank))
+        has_attr = call.record is not None and call.record.attr("noop_with_empty_axes") is not None
+        noop = call.attr_bool("noop_with_empty_axes") if has_attr else noop_without_attr
+        return None if noop else list(range(rank))
     return sorted({call.axis("axes value", a, rank) for a in axes})
 
 
@@ -90,11 +93,10 @@ def _max(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Reduction:
-    """One reduction: its computation, empty-axes default and output dtype (None: x's); the record gives its input
-    dtypes."""
+    """One reduction: its computation and output dtype (None: x's); the record gives its input dtypes and
+    noop_with_empty_axes (ReduceAll and ReduceAny, which lack it, reduce nothing over empty axes)."""
 
     reduce: Callable[[OpCall, np.ndarray, list[int]], np.ndarray]
-    noop_default: bool = True
     out_dtype: np.dtype | None = None
 
     def output_dtype(self, x_dtype: Any) -> Any:
@@ -110,7 +112,7 @@ def _reduce_kernel(op_type: str, spec: Reduction) -> None:
         call.require_count(2)
         x = call.input(0)
         call.require_simulated(0, x.dtype, NOT_SIMULATED)
-        axes = reduction_axes(call, call.index_values(1, call.name(1), call.input(1)), x.ndim, spec.noop_default)
+        axes = reduction_axes(call, call.index_values(1, call.name(1), call.input(1)), x.ndim)
         return [_reduced(call, spec, x, axes, outputs)]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
@@ -125,7 +127,7 @@ def _reduce_kernel(op_type: str, spec: Reduction) -> None:
         if axes_value is None and tuple(axes_info.shape) == (0,):
             axes_value = np.zeros((0,), dtype=np.int64)
         if axes_value is not None:
-            axes = reduction_axes(call, call.index_values(1, call.name(1), axes_value), len(shape), spec.noop_default)
+            axes = reduction_axes(call, call.index_values(1, call.name(1), axes_value), len(shape))
             return [inferred(dtype, shape if axes is None else _reduced_shape(shape, axes, keep_dims))]
         return [_unknown_axes(dtype, shape, tuple(axes_info.shape), keep_dims)]
 
@@ -134,7 +136,7 @@ def _reduce_kernel(op_type: str, spec: Reduction) -> None:
 
 def _reduce_d_kernel(op_type: str, spec: Reduction) -> None:
     def axes_of(call: OpCall, rank: int) -> list[int] | None:
-        return reduction_axes(call, call.attr_list_int("axes"), rank, noop_default=False)
+        return reduction_axes(call, call.attr_list_int("axes"), rank, noop_without_attr=False)
 
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
@@ -229,7 +231,7 @@ _REDUCTIONS = {
     "ReduceProd": Reduction(_prod),
     "ReduceAll": Reduction(_all, out_dtype=_BOOL_OUT),
     "ReduceAny": Reduction(_any, out_dtype=_BOOL_OUT),
-    "ReduceLogSumExp": Reduction(_log_sum_exp, noop_default=False),
+    "ReduceLogSumExp": Reduction(_log_sum_exp),
 }
 #: The D forms (axes an attribute).
 _D_FORMS = {
