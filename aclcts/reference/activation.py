@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import RefOp, define
+from aclcts.reference.base import InputError, RefOp, define
 from aclcts.reference.elementwise import maximum
 from aclcts.reference.numeric import round_to, widen
 
@@ -145,8 +145,8 @@ def prelu_weight(weight: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     if w.size == 1 and w.ndim <= 1:
         return w.reshape(())
     if w.ndim != 1 or len(shape) < 2 or w.shape[0] != shape[1]:
-        raise ValueError(f"input 'weight' of shape {list(w.shape)} must hold one value or one per channel "
-                         f"(dimension 1 of x's shape {list(shape)})")
+        raise InputError((1, 0), lambda weight_name, x_name: f"input {weight_name!r} of shape {list(w.shape)} must hold "
+                         f"one value or one per channel (dimension 1 of {x_name}'s shape {list(shape)})")
     return w.reshape((1, -1) + (1,) * (len(shape) - 2))
 
 

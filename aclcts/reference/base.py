@@ -9,10 +9,36 @@ from typing import Any
 import numpy as np
 
 from aclcts.core.prototypes import REQUIRED, Prototype, Tensor, lookup
+from aclcts.core.prototypes.check import slots
 
 Array = np.ndarray
 ComputeFn = Callable[[list[Array | None], dict[str, Any], list[np.dtype]], list[Array]]
 ShapeFn = Callable[[list[tuple[int, ...] | None], list[Array | None], dict[str, Any]], list[tuple[int, ...]]]
+
+
+class InputError(ValueError):
+    """A problem with input index (or several inputs); define() reports message(name, ...) with their names from the
+    op's record."""
+
+    def __init__(self, index: int | tuple[int, ...], message: Callable[..., str]) -> None:
+        self.indices = (index,) if isinstance(index, int) else tuple(index)
+        self.message = message
+        super().__init__(message(*(f"input{i}" for i in self.indices)))
+
+    def named(self, record: Prototype, count: int) -> str:
+        """The message with the inputs named from record (count inputs given)."""
+        return self.message(*(input_name(record, i, count) for i in self.indices))
+
+
+def input_name(record: Prototype, index: int, count: int) -> str:
+    """The record's name of input index when count inputs are given (a dynamic input's tensors are name[0], ...)."""
+    tensors = slots(record.inputs, max(count, index + 1)) or list(record.inputs)
+    if index >= len(tensors):
+        return f"input{index}"
+    tensor = tensors[index]
+    if tensor.kind != "dynamic":
+        return tensor.name
+    return f"{tensor.name}[{index - tensors.index(tensor)}]"
 
 
 @dataclass(frozen=True)
@@ -83,6 +109,8 @@ def define(op_type: str, compute: ComputeFn, shape: ShapeFn) -> RefOp:
         try:
             with np.errstate(all="ignore"):
                 result = compute(arrays, full, dtypes)
+        except InputError as exc:
+            raise ValueError(f"{op_type}: {exc.named(record, len(xs))}") from None
         except ValueError as exc:
             raise ValueError(f"{op_type}: {exc}") from None
         if len(result) != len(dtypes):
@@ -98,6 +126,8 @@ def define(op_type: str, compute: ComputeFn, shape: ShapeFn) -> RefOp:
         padded_values = _padded([None if v is None else np.asarray(v) for v in values], len(padded_shapes))
         try:
             return [tuple(int(d) for d in s) for s in shape(padded_shapes, padded_values, full)]
+        except InputError as exc:
+            raise ValueError(f"{op_type}: {exc.named(record, len(shapes))}") from None
         except ValueError as exc:
             raise ValueError(f"{op_type}: {exc}") from None
 
@@ -109,34 +139,41 @@ def _named(record: Prototype) -> int:
     return len([t for t in record.inputs if t.kind != "dynamic"])
 
 
-def needed_value(values: list[Array | None], index: int, name: str) -> Array:
-    """Return the value of input `index`, or raise when the output shape depends on it and it is absent."""
+def needed_value(values: list[Array | None], index: int) -> Array:
+    """Return the value of input `index`, or raise (naming it from the record) when the output shape depends on it
+    and it is absent."""
     value = values[index] if index < len(values) else None
     if value is None:
-        raise ValueError(f"the output shape depends on the value of input {name!r}; pass it")
+        raise InputError(index, lambda name: f"the output shape depends on the value of input {name!r}; pass it")
     return value
 
 
-def normalize_axis(axis: int, rank: int, what: str = "axis") -> int:
-    """Return axis in [0, rank), accepting [-rank, rank); raise ValueError outside."""
+def normalize_axis(axis: int, rank: int, what: str | int = "axis") -> int:
+    """Return axis in [0, rank), accepting [-rank, rank); raise ValueError outside naming what (a word, or the index
+    of the input the axis came from)."""
     axis = int(axis)
     if not -rank <= axis < rank:
-        raise ValueError(f"{what} {axis} out of range for rank {rank}; expected [-{rank}, {rank - 1}]")
+        def message(name: str) -> str:
+            return f"{name} {axis} out of range for rank {rank}; expected [-{rank}, {rank - 1}]"
+        raise InputError(what, message) if isinstance(what, int) else ValueError(message(what))
     return axis % rank
 
 
-def normalize_axes(axes: Sequence[int] | Array, rank: int, what: str = "axes") -> tuple[int, ...]:
-    """Normalise a list of axes for a tensor of this rank; duplicates raise ValueError."""
+def normalize_axes(axes: Sequence[int] | Array, rank: int, what: str | int = "axes") -> tuple[int, ...]:
+    """Normalise a list of axes for a tensor of this rank (what as in normalize_axis); duplicates raise ValueError."""
     result = tuple(normalize_axis(a, rank, what) for a in np.asarray(axes).reshape(-1))
     if len(set(result)) != len(result):
-        raise ValueError(f"{what} {list(np.asarray(axes).reshape(-1))} contain a duplicate")
+        def message(name: str) -> str:
+            return f"{name} {list(np.asarray(axes).reshape(-1))} contain a duplicate"
+        raise InputError(what, message) if isinstance(what, int) else ValueError(message(what))
     return result
 
 
-def scalar_int(value: Array, name: str) -> int:
-    """Return the single integer held by a scalar or one-element tensor."""
+def scalar_int(values: list[Array | None], index: int) -> int:
+    """Return the single integer held by input index (a scalar or one-element tensor; needed_value when absent)."""
+    value = needed_value(values, index)
     arr = np.asarray(value).reshape(-1)
     if arr.size != 1:
-        raise ValueError(f"input {name!r} must hold exactly one value, got shape {np.shape(value)}")
+        raise InputError(index, lambda name: f"input {name!r} must hold exactly one value, got shape {np.shape(value)}")
     return int(arr[0])
 

@@ -136,7 +136,7 @@ def _wrapped(v: np.ndarray, out: np.dtype) -> np.ndarray:
 def _compute(on_float: Callable[..., np.ndarray], on_int: Callable[..., np.ndarray] | None, by_zero: str,
              float_out: bool = False) -> Any:
     """A RefOp compute function: on_float in float64, or on_int on Python ints with the divisor-zero rule by_zero
-    ('none': no division, 'x1', 'zero' or 'saturate'); float_out passes the output dtype to on_float too."""
+    ('none': no division, 'dividend', 'zero' or 'saturate'); float_out passes the output dtype to on_float too."""
     def compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
         a, b = np.broadcast_arrays(widen(xs[0]), widen(xs[1]))
         if not is_int_dtype(a.dtype):
@@ -148,7 +148,7 @@ def _compute(on_float: Callable[..., np.ndarray], on_int: Callable[..., np.ndarr
             return [_wrapped(on_int(a, b), out[0])]
         zero = b == 0
         q = on_int(a, np.where(zero, 1, b).astype(object))
-        fill = {"x1": a, "zero": np.zeros_like(a), "saturate": _saturated(a, out[0])}[by_zero]
+        fill = {"dividend": a, "zero": np.zeros_like(a), "saturate": _saturated(a, out[0])}[by_zero]
         return [_wrapped(np.where(zero, fill, q).astype(object), out[0])]
     return compute
 
@@ -168,10 +168,10 @@ OPS: tuple[RefOp, ...] = (
     define("Div", _compute(div, int_div, "saturate"), _broadcast),
     define("DivNoNan", _compute(div_no_nan, int_div, "zero"), _broadcast),
     define("FloorDiv", _compute(floor_div, int_floor_div, "saturate", True), _broadcast),
-    define("FloorMod", _compute(floor_mod, int_floor_mod, "x1"), _broadcast),
-    define("Mod", _compute(trunc_mod, int_trunc_mod, "x1"), _broadcast),
+    define("FloorMod", _compute(floor_mod, int_floor_mod, "dividend"), _broadcast),
+    define("Mod", _compute(trunc_mod, int_trunc_mod, "dividend"), _broadcast),
     define("TruncateDiv", _compute(truncate_div, int_div, "saturate", True), _broadcast),
-    define("TruncateMod", _compute(trunc_mod, int_trunc_mod, "x1"), _broadcast),
+    define("TruncateMod", _compute(trunc_mod, int_trunc_mod, "dividend"), _broadcast),
     define("SquaredDifference", _compute(squared_difference, _int_squared_difference, "none"), _broadcast),
     define("Xlogy", _compute(xlogy, None, "none"), _broadcast),
     define("Xdivy", _compute(xdivy, None, "none"), _broadcast),

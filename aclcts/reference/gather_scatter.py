@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import RefOp, define, needed_value, normalize_axis, scalar_int
+from aclcts.reference.base import InputError, RefOp, define, needed_value, normalize_axis, scalar_int
 from aclcts.reference.index import topk
 from aclcts.reference.numeric import round_to, widen
 
@@ -36,7 +36,7 @@ def gather_v2(x: np.ndarray, indices: np.ndarray, axis: int, batch_dims: int, ne
     out = np.empty(outer + tail + inner, dtype=x.dtype)
     for o in np.ndindex(*outer):
         for j in np.ndindex(*tail):
-            out[o + j] = x[o + (_checked(int(indices[o[:batch_dims] + j]), size, negative, "index"),)]
+            out[o + j] = x[o + (_checked(int(indices[o[:batch_dims] + j]), size, negative, "index value"),)]
     return out
 
 
@@ -47,7 +47,7 @@ def gather_nd(x: np.ndarray, indices: np.ndarray, negative: bool) -> np.ndarray:
         raise ValueError(f"indices' last dim {k} exceeds the rank {x.ndim} of x")
     out = np.empty(indices.shape[:-1] + x.shape[k:], dtype=x.dtype)
     for j in np.ndindex(*indices.shape[:-1]):
-        out[j] = x[tuple(_checked(int(v), x.shape[d], negative, "index") for d, v in enumerate(indices[j]))]
+        out[j] = x[tuple(_checked(int(v), x.shape[d], negative, "index value") for d, v in enumerate(indices[j]))]
     return out
 
 
@@ -56,7 +56,7 @@ def gather_elements(x: np.ndarray, index: np.ndarray, dim: int) -> np.ndarray:
     out = np.empty(index.shape, dtype=x.dtype)
     for p in np.ndindex(*index.shape):
         where = list(p)
-        where[dim] = _checked(int(index[p]), x.shape[dim], False, "index")
+        where[dim] = _checked(int(index[p]), x.shape[dim], False, "index value")
         out[p] = x[tuple(where)]
     return out
 
@@ -68,9 +68,9 @@ def scatter(var: np.ndarray, indices: np.ndarray, updates: np.ndarray, nd: bool,
     positions = indices.shape[:-1] if nd else indices.shape
     for j in np.ndindex(*positions):
         if nd:
-            at = tuple(_checked(int(v), var.shape[d], False, "index") for d, v in enumerate(indices[j]))
+            at = tuple(_checked(int(v), var.shape[d], False, "index value") for d, v in enumerate(indices[j]))
         else:
-            at = (_checked(int(indices[j]), var.shape[0], False, "index"),)
+            at = (_checked(int(indices[j]), var.shape[0], False, "index value"),)
         out[at] = out[at] + updates[j] if how == "add" else updates[j]
     return out
 
@@ -83,7 +83,7 @@ def scatter_elements(data: np.ndarray, indices: np.ndarray, updates: np.ndarray,
     out = data.copy()
     for p in np.ndindex(*indices.shape):
         where = list(p)
-        where[axis] = _checked(int(indices[p]), data.shape[axis], False, "index")
+        where[axis] = _checked(int(indices[p]), data.shape[axis], False, "index value")
         at = tuple(where)
         out[at] = updates[p] if reduction == "none" else out[at] + updates[p] if reduction == "add" else \
             out[at] * updates[p]
@@ -188,12 +188,12 @@ Dtypes = list[np.dtype]
 
 def _gather_v2(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
     x = widen(xs[0])
-    axis, batch = _gather_v2_axes(x.shape, xs[1].shape, scalar_int(xs[2], "axis"), attrs)
+    axis, batch = _gather_v2_axes(x.shape, xs[1].shape, scalar_int(xs, 2), attrs)
     return [round_to(gather_v2(x, xs[1], axis, batch, bool(attrs["negative_index_support"])), out[0])]
 
 
 def _gather_v2_axes(shape: tuple[int, ...], ishape: tuple[int, ...], axis: int, attrs: Attrs) -> tuple[int, int]:
-    axis = normalize_axis(axis, len(shape), "axis")
+    axis = normalize_axis(axis, len(shape), 2)
     batch = int(attrs["batch_dims"])
     batch = batch + len(ishape) if batch < 0 else batch
     if not 0 <= batch <= min(axis, len(ishape)) or shape[:batch] != ishape[:batch]:
@@ -203,7 +203,7 @@ def _gather_v2_axes(shape: tuple[int, ...], ishape: tuple[int, ...], axis: int, 
 
 def _gather_v2_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
     x, ind = shapes[0], shapes[1]
-    axis, batch = _gather_v2_axes(x, ind, scalar_int(needed_value(values, 2, "axis"), "axis"), attrs)
+    axis, batch = _gather_v2_axes(x, ind, scalar_int(values, 2), attrs)
     return [x[:axis] + ind[batch:] + x[axis + 1:]]
 
 
@@ -231,7 +231,7 @@ def _scatter_nd(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
 
 
 def _scatter_nd_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
-    return [tuple(int(d) for d in np.asarray(needed_value(values, 2, "shape")).reshape(-1))]
+    return [tuple(int(d) for d in np.asarray(needed_value(values, 2)).reshape(-1))]
 
 
 def _scatter(nd: bool, how: str) -> Any:
@@ -251,42 +251,43 @@ def _scatter_elements(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
 
 def _one_hot(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
     on, off = widen(xs[2]).reshape(()), widen(xs[3]).reshape(())
-    return [round_to(one_hot(xs[0], scalar_int(xs[1], "depth"), on, off, int(attrs["axis"])), out[0])]
+    return [round_to(one_hot(xs[0], scalar_int(xs, 1), on, off, int(attrs["axis"])), out[0])]
 
 
 def _one_hot_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
-    depth = scalar_int(needed_value(values, 1, "depth"), "depth")
+    depth = scalar_int(values, 1)
     rank = len(shapes[0]) + 1
     axis = rank - 1 if attrs["axis"] == -1 else normalize_axis(attrs["axis"], rank, "axis")
     return [shapes[0][:axis] + (depth,) + shapes[0][axis:]]
 
 
-def _scalar(value: np.ndarray, name: str) -> float:
+def _scalar(values: Xs, index: int) -> float:
+    """The one value input index holds (needed_value when it is absent)."""
+    value = needed_value(values, index)
     array = widen(value).reshape(-1)
     if array.size != 1:
-        raise ValueError(f"input {name!r} must hold one value, got shape {np.shape(value)}")
+        raise InputError(index, lambda name: f"input {name!r} must hold one value, got shape {np.shape(value)}")
     return array[0]
 
 
 def _range(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
-    start, limit, delta = (_scalar(v, n) for v, n in zip(xs, ("start", "limit", "delta")))
+    start, limit, delta = (_scalar(xs, i) for i in range(3))
     n = range_count(float(start), float(limit), float(delta))
     return [round_to(np.array([start + i * delta for i in range(n)], dtype=np.asarray(start).dtype), out[0])]
 
 
 def _range_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
-    start, limit, delta = (float(_scalar(needed_value(values, i, n), n))
-                           for i, n in enumerate(("start", "limit", "delta")))
+    start, limit, delta = (float(_scalar(values, i)) for i in range(3))
     return [(range_count(start, limit, delta),)]
 
 
 def _linspace(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
-    result = linspace(float(_scalar(xs[0], "start")), float(_scalar(xs[1], "stop")), scalar_int(xs[2], "num"))
+    result = linspace(float(_scalar(xs, 0)), float(_scalar(xs, 1)), scalar_int(xs, 2))
     return [round_to(result, out[0])]
 
 
 def _linspace_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
-    return [(scalar_int(needed_value(values, 2, "num"), "num"),)]
+    return [(scalar_int(values, 2),)]
 
 
 def _sort(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
@@ -301,13 +302,13 @@ def _two_like_first(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...
 
 def _topk_v2(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
     axis = normalize_axis(attrs["dim"], xs[0].ndim, "dim")
-    values, indices = topk(xs[0], scalar_int(xs[1], "k"), axis, bool(attrs["largest"]))
+    values, indices = topk(xs[0], scalar_int(xs, 1), axis, bool(attrs["largest"]))
     return [round_to(values, out[0]), round_to(indices, out[1])]
 
 
 def _topk_v2_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
     axis = normalize_axis(attrs["dim"], len(shapes[0]), "dim")
-    k = scalar_int(needed_value(values, 1, "k"), "k")
+    k = scalar_int(values, 1)
     if not 0 <= k <= shapes[0][axis]:
         raise ValueError(f"k={k} outside [0, {shapes[0][axis]}]")
     s = tuple(k if i == axis else d for i, d in enumerate(shapes[0]))
@@ -315,11 +316,11 @@ def _topk_v2_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]
 
 
 def _segment_sum(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
-    return [round_to(segment_sum(widen(xs[0]), xs[1], scalar_int(xs[2], "num_segments")), out[0])]
+    return [round_to(segment_sum(widen(xs[0]), xs[1], scalar_int(xs, 2)), out[0])]
 
 
 def _segment_sum_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
-    num = scalar_int(needed_value(values, 2, "num_segments"), "num_segments")
+    num = scalar_int(values, 2)
     return [(num,) + shapes[0][len(shapes[1]):]]
 
 
@@ -336,7 +337,7 @@ def _masked_select(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
 
 
 def _masked_select_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
-    x, mask = needed_value(values, 0, "x"), needed_value(values, 1, "mask")
+    x, mask = needed_value(values, 0), needed_value(values, 1)
     return [masked_select(x, mask.astype(bool)).shape]
 
 
@@ -352,11 +353,11 @@ def _search_sorted_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int
 
 
 def _bincount(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
-    return [round_to(bincount(xs[0], scalar_int(xs[1], "size"), widen(xs[2])), out[0])]
+    return [round_to(bincount(xs[0], scalar_int(xs, 1), widen(xs[2])), out[0])]
 
 
 def _bincount_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
-    return [(scalar_int(needed_value(values, 1, "size"), "size"),)]
+    return [(scalar_int(values, 1),)]
 
 
 OPS: tuple[RefOp, ...] = (

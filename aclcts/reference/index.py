@@ -10,8 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.core.constants import DataType
-from aclcts.reference.base import REQUIRED, RefOp, define, needed_value, normalize_axis, scalar_int
+from aclcts.reference.base import RefOp, define, needed_value, normalize_axis, scalar_int
 from aclcts.reference.numeric import round_to, widen
 
 
@@ -98,20 +97,20 @@ def unique(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _argmax(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
     """ArgMaxV2 compute: (x, dimension); the output dtype comes from the output descriptor."""
     x = widen(xs[0])
-    axis = normalize_axis(scalar_int(xs[1], "dimension"), x.ndim, "dimension")
+    axis = normalize_axis(scalar_int(xs, 1), x.ndim, 1)
     return [round_to(argmax(x, axis), out[0])]
 
 
 def _argmax_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """ArgMaxV2 output shape: x's shape without the reduced axis."""
-    axis = normalize_axis(scalar_int(needed_value(values, 1, "dimension"), "dimension"), len(shapes[0]), "dimension")
+    axis = normalize_axis(scalar_int(values, 1), len(shapes[0]), 1)
     return [tuple(d for i, d in enumerate(shapes[0]) if i != axis)]
 
 
 def _argmin(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
     """ArgMin compute: (x, dimension); the output dtype comes from the output descriptor."""
     x = widen(xs[0])
-    axis = normalize_axis(scalar_int(xs[1], "dimension"), x.ndim, "dimension")
+    axis = normalize_axis(scalar_int(xs, 1), x.ndim, 1)
     return [round_to(first_extreme(x, axis, smallest=True), out[0])]
 
 
@@ -151,14 +150,14 @@ def _with_value_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any
 def _topk(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
     """TopK compute: (x, k) -> (values, indices)."""
     axis = normalize_axis(attrs["dim"], xs[0].ndim, "dim")
-    values, indices = topk(xs[0], scalar_int(xs[1], "k"), axis, bool(attrs["largest"]))
+    values, indices = topk(xs[0], scalar_int(xs, 1), axis, bool(attrs["largest"]))
     return [round_to(values, out[0]), round_to(indices, out[1])]
 
 
 def _topk_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """TopK output shapes: x's shape with k along dim, twice."""
     axis = normalize_axis(attrs["dim"], len(shapes[0]), "dim")
-    k = scalar_int(needed_value(values, 1, "k"), "k")
+    k = scalar_int(values, 1)
     if not 0 <= k <= shapes[0][axis]:
         raise ValueError(f"k={k} outside [0, {shapes[0][axis]}] for axis {axis} of shape {shapes[0]}")
     s = tuple(k if i == axis else d for i, d in enumerate(shapes[0]))
@@ -172,7 +171,7 @@ def _nonzero(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[
 
 def _nonzero_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """NonZero output shape (needs the value of x)."""
-    return [nonzero(needed_value(values, 0, "x"), bool(attrs["transpose"])).shape]
+    return [nonzero(needed_value(values, 0), bool(attrs["transpose"])).shape]
 
 
 def _where(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
@@ -182,7 +181,7 @@ def _where(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np
 
 def _where_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """Where output shape (needs the value of x)."""
-    return [nonzero(needed_value(values, 0, "x"), False).shape]
+    return [nonzero(needed_value(values, 0), False).shape]
 
 
 def _unique(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
@@ -193,7 +192,7 @@ def _unique(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[n
 
 def _unique_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """Unique output shapes (need the value of x)."""
-    y, idx = unique(needed_value(values, 0, "x"))
+    y, idx = unique(needed_value(values, 0))
     return [y.shape, idx.shape]
 
 

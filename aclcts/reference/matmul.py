@@ -8,22 +8,23 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import RefOp, define
+from aclcts.reference.base import InputError, RefOp, define
 from aclcts.reference.numeric import round_to, widen
 
 
-def _check_2d(name: str, shape: tuple[int, ...]) -> None:
-    """Raise unless shape is 2-D."""
+def _check_2d(index: int, shape: tuple[int, ...]) -> None:
+    """Raise unless input index's shape is 2-D."""
     if len(shape) != 2:
-        raise ValueError(f"input {name!r} must be 2-D, got shape {shape}")
+        raise InputError(index, lambda name: f"input {name!r} must be 2-D, got shape {shape}")
 
 
-def _mm_shape(s1: tuple[int, ...], s2: tuple[int, ...], t1: bool, t2: bool, n1: str, n2: str) -> tuple[int, int]:
-    """Return (M, N) of op(x1) @ op(x2) after checking that the inner dimensions agree."""
+def _mm_shape(s1: tuple[int, ...], s2: tuple[int, ...], t1: bool, t2: bool) -> tuple[int, int]:
+    """Return (M, N) of op(input 0) @ op(input 1) after checking that the inner dimensions agree."""
     m, k1 = (s1[-1], s1[-2]) if t1 else (s1[-2], s1[-1])
     k2, n = (s2[-1], s2[-2]) if t2 else (s2[-2], s2[-1])
     if k1 != k2:
-        raise ValueError(f"inner dimensions differ: {n1} {s1} (transposed={t1}) and {n2} {s2} (transposed={t2})")
+        raise InputError((0, 1), lambda n1, n2: f"inner dimensions differ: {n1} {s1} (transposed={t1}) and {n2} {s2} "
+                                                f"(transposed={t2})")
     return m, n
 
 
@@ -46,9 +47,9 @@ def batch_matmul(x1: np.ndarray, x2: np.ndarray, adj_x1: bool, adj_x2: bool) -> 
 def gemm(a: np.ndarray, b: np.ndarray, c: np.ndarray, alpha: np.ndarray, beta: np.ndarray, transpose_a: bool,
          transpose_b: bool) -> np.ndarray:
     """GEMM: alpha * (op(a) @ op(b)) + beta * c with scalar alpha and beta."""
-    for name, v in (("alpha", alpha), ("beta", beta)):
+    for index, v in ((3, alpha), (4, beta)):
         if v.size != 1:
-            raise ValueError(f"input {name!r} must hold one value, got shape {v.shape}")
+            raise InputError(index, lambda name, v=v: f"input {name!r} must hold one value, got shape {v.shape}")
     return alpha.reshape(()) * (matmul(a, b, None, transpose_a, transpose_b)) + beta.reshape(()) * c
 
 
@@ -63,9 +64,9 @@ def _matmul(xs: list[np.ndarray | None], attrs: dict[str, Any], out: list[np.dty
 def _matmul_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """MatMul output shape [M, N]."""
     s1, s2 = shapes[0], shapes[1]
-    _check_2d("x1", s1)
-    _check_2d("x2", s2)
-    m, n = _mm_shape(s1, s2, bool(attrs["transpose_x1"]), bool(attrs["transpose_x2"]), "x1", "x2")
+    _check_2d(0, s1)
+    _check_2d(1, s2)
+    m, n = _mm_shape(s1, s2, bool(attrs["transpose_x1"]), bool(attrs["transpose_x2"]))
     if shapes[2] is not None:
         np.broadcast_shapes((m, n), shapes[2])
     return [(m, n)]
@@ -116,10 +117,10 @@ def _batch_matmul_shape(shapes: list[tuple[int, ...] | None], values: list[Any],
                         attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """BatchMatMul output shape: broadcast batch axes + [M, N]."""
     s1, s2 = shapes[0], shapes[1]
-    for name, s in (("x1", s1), ("x2", s2)):
+    for index, s in enumerate((s1, s2)):
         if len(s) < 2:
-            raise ValueError(f"input {name!r} must have rank >= 2, got shape {s}")
-    m, n = _mm_shape(s1, s2, bool(attrs["adj_x1"]), bool(attrs["adj_x2"]), "x1", "x2")
+            raise InputError(index, lambda name, s=s: f"input {name!r} must have rank >= 2, got shape {s}")
+    m, n = _mm_shape(s1, s2, bool(attrs["adj_x1"]), bool(attrs["adj_x2"]))
     return [tuple(np.broadcast_shapes(s1[:-2], s2[:-2])) + (m, n)]
 
 
@@ -132,11 +133,11 @@ def _gemm(xs: list[np.ndarray | None], attrs: dict[str, Any], out: list[np.dtype
 
 def _gemm_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """GEMM output shape [M, N]; c must already be [M, N]."""
-    _check_2d("a", shapes[0])
-    _check_2d("b", shapes[1])
-    m, n = _mm_shape(shapes[0], shapes[1], bool(attrs["transpose_a"]), bool(attrs["transpose_b"]), "a", "b")
+    _check_2d(0, shapes[0])
+    _check_2d(1, shapes[1])
+    m, n = _mm_shape(shapes[0], shapes[1], bool(attrs["transpose_a"]), bool(attrs["transpose_b"]))
     if tuple(shapes[2]) != (m, n):
-        raise ValueError(f"input 'c' must have shape {(m, n)}, got {shapes[2]}")
+        raise InputError(2, lambda name: f"input {name!r} must have shape {(m, n)}, got {shapes[2]}")
     return [(m, n)]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import REQUIRED, RefOp, define
+from aclcts.reference.base import RefOp, define
 from aclcts.reference.numeric import round_to, widen
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import REQUIRED, RefOp, define, needed_value, normalize_axes
+from aclcts.reference.base import RefOp, define, needed_value, normalize_axes
 from aclcts.reference.numeric import is_int_dtype, round_to, widen
 
 
@@ -114,7 +114,7 @@ def _shape_with(noop_default: bool | None = None) -> Any:
     """Output shape of a reduction with an axes input (needs its value); empty axes as in _reduce."""
     def shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
         noop = bool(attrs["noop_with_empty_axes"]) if noop_default is None else noop_default
-        axes = reduced_axes(needed_value(values, 1, "axes"), len(shapes[0]), noop)
+        axes = reduced_axes(needed_value(values, 1), len(shapes[0]), noop)
         return [_kept(shapes[0], axes, bool(attrs["keep_dims"]))]
     return shape
 

@@ -108,7 +108,7 @@ def _mirror_pad(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> li
 
 def _pad_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     contiguous = bool(attrs.get("paddings_contiguous", True))
-    return [_padded_shape(shapes[0], pad_pairs(needed_value(values, 1, "paddings"), len(shapes[0]), contiguous))]
+    return [_padded_shape(shapes[0], pad_pairs(needed_value(values, 1), len(shapes[0]), contiguous))]
 
 
 # dims -----------------------------------------------------------------------------------------------------------
@@ -176,10 +176,10 @@ def _flatten_rule(shape: tuple[int, ...], xs: list[Any], attrs: dict[str, Any]) 
     return flatten_shape(tuple(shape), int(attrs["axis"]))
 
 
-def _shape_of(rule: Any, value_inputs: tuple[str, ...] = ()) -> Any:
-    """The shape function of a reshaping op from its rule (values of the named inputs needed)."""
+def _shape_of(rule: Any, value_inputs: int = 0) -> Any:
+    """The shape function of a reshaping op from its rule (the values of the value_inputs inputs after x needed)."""
     def shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
-        xs = [None] + [needed_value(values, i + 1, n) for i, n in enumerate(value_inputs)]
+        xs = [None] + [needed_value(values, i) for i in range(1, value_inputs + 1)]
         return [rule(shapes[0], xs, attrs)]
     return shape
 
@@ -274,7 +274,7 @@ def _strided_slice(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) ->
 
 
 def _strided_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
-    args = [_ints(needed_value(values, i, n)) for i, n in ((1, "begin"), (2, "end"), (3, "strides"))]
+    args = [_ints(needed_value(values, i)) for i in (1, 2, 3)]
     return [tuple(strided_ranges(shapes[0], *args, attrs)[1])]
 
 
@@ -285,9 +285,10 @@ def _check_count(attrs: dict[str, Any], count: int) -> None:
 
 
 def _concat_axis(shapes: list[tuple[int, ...]], dim: int) -> int:
-    """The normalised concat axis, after checking that the shapes agree outside it."""
+    """The normalised concat axis (the input after the shapes' inputs), after checking that the shapes agree outside
+    it."""
     rank = len(shapes[0])
-    axis = normalize_axis(dim, rank, "concat_dim")
+    axis = normalize_axis(dim, rank, len(shapes))
     for i, s in enumerate(shapes):
         if len(s) != rank or any(a != b for j, (a, b) in enumerate(zip(s, shapes[0])) if j != axis):
             raise ValueError(f"input x{i} shape {list(s)} does not match {list(shapes[0])} outside axis {axis}")
@@ -312,7 +313,7 @@ def _concat_v2(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> lis
 def _concat_v2_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     parts = shapes[:-1]
     _check_count(attrs, len(parts))
-    axis = _concat_axis(parts, _ints(needed_value(values, len(shapes) - 1, "concat_dim"))[0])
+    axis = _concat_axis(parts, _ints(needed_value(values, len(shapes) - 1))[0])
     return [tuple(sum(s[axis] for s in parts) if j == axis else d for j, d in enumerate(parts[0]))]
 
 
@@ -373,7 +374,7 @@ def split_sizes(dim: int, sizes: list[int], num_split: int) -> list[int]:
 
 def _split_v_parts(shape: tuple[int, ...], sizes: Any, split_dim: Any, attrs: dict[str, Any]) -> tuple[int, list[int]]:
     dim = _ints(split_dim)
-    axis = normalize_axis(dim[0], len(shape), "split_dim")
+    axis = normalize_axis(dim[0], len(shape), 2)
     return axis, split_sizes(shape[axis], _ints(sizes), int(attrs["num_split"]))
 
 
@@ -386,8 +387,8 @@ def _split_v(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[
 
 
 def _split_v_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
-    axis, sizes = _split_v_parts(shapes[0], needed_value(values, 1, "size_splits"),
-                                 needed_value(values, 2, "split_dim"), attrs)
+    axis, sizes = _split_v_parts(shapes[0], needed_value(values, 1),
+                                 needed_value(values, 2), attrs)
     return [tuple(s if j == axis else d for j, d in enumerate(shapes[0])) for s in sizes]
 
 
@@ -527,11 +528,11 @@ OPS: tuple[RefOp, ...] = (
     define("Pad", _pad, _pad_shape),
     define("PadV3", _pad_v3, _pad_shape),
     define("MirrorPad", _mirror_pad, _pad_shape),
-    define("ExpandDims", _reshaped(_expand_rule), _shape_of(_expand_rule, ("axis",))),
+    define("ExpandDims", _reshaped(_expand_rule), _shape_of(_expand_rule, 1)),
     define("Squeeze", _reshaped(_squeeze_rule), _shape_of(_squeeze_rule)),
     define("Unsqueeze", _reshaped(_unsqueeze_rule), _shape_of(_unsqueeze_rule)),
     define("Flatten", _reshaped(_flatten_rule), _shape_of(_flatten_rule)),
-    define("BroadcastTo", _broadcast_to, lambda s, v, a: [broadcast_shape(s[0], _ints(needed_value(v, 1, "shape")))]),
+    define("BroadcastTo", _broadcast_to, lambda s, v, a: [broadcast_shape(s[0], _ints(needed_value(v, 1)))]),
     define("ReverseV2", _reverse, _same_shape),
     define("StridedSlice", _strided_slice, _strided_shape),
     define("ConcatV2", _concat_v2, _concat_v2_shape),

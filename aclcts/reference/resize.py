@@ -78,7 +78,7 @@ def _shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[
     x = shapes[0]
     if len(x) != 4:
         raise ValueError(f"x must be a 4-D NHWC image, got shape {x}")
-    oh, ow = _size(needed_value(values, 1, "size"))
+    oh, ow = _size(needed_value(values, 1))
     return [(x[0], oh, ow, x[3])]
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import REQUIRED, RefOp, define, normalize_axis, scalar_int
+from aclcts.reference.base import RefOp, define, normalize_axis, scalar_int
 from aclcts.reference.numeric import round_to, widen
 
 
@@ -31,7 +31,7 @@ def _scan(combine: np.ufunc, axis_attr: bool) -> Any:
     """The compute function of Cumsum/Cumprod (axis an input) or of their D forms (axis an attribute)."""
     def compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
         x = widen(xs[0])
-        given = attrs["axis"] if axis_attr else scalar_int(xs[1], "axis")
+        given = attrs["axis"] if axis_attr else scalar_int(xs, 1)
         axis = normalize_axis(given, max(x.ndim, 1), "axis")
         return [round_to(scan(x, axis, combine, bool(attrs["exclusive"]), bool(attrs["reverse"])), out[0])]
     return compute
@@ -40,8 +40,6 @@ def _scan(combine: np.ufunc, axis_attr: bool) -> Any:
 def _same_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     return [shapes[0]]
 
-
-_ATTRS = {"exclusive": False, "reverse": False}
 
 OPS: tuple[RefOp, ...] = (
     define("Cumsum", _scan(np.add, False), _same_shape),

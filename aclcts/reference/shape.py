@@ -16,8 +16,8 @@ def _ints(value: np.ndarray) -> list[int]:
 
 
 def transpose_perm(perm: np.ndarray, rank: int) -> tuple[int, ...]:
-    """Validate Transpose's `perm` input: a permutation of range(rank)."""
-    p = normalize_axes(perm, rank, "perm")
+    """Validate Transpose's `perm` input (input 1): a permutation of range(rank)."""
+    p = normalize_axes(perm, rank, 1)
     if len(p) != rank:
         raise ValueError(f"perm {_ints(perm)} must list all {rank} axes")
     return p
@@ -101,7 +101,7 @@ def _transpose(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> lis
 
 def _transpose_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """Transpose output shape."""
-    perm = transpose_perm(needed_value(values, 1, "perm"), len(shapes[0]))
+    perm = transpose_perm(needed_value(values, 1), len(shapes[0]))
     return [tuple(shapes[0][p] for p in perm)]
 
 
@@ -113,7 +113,7 @@ def _reshape(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[
 
 def _reshape_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """Reshape output shape."""
-    return [reshape_target(shapes[0], needed_value(values, 1, "shape"), int(attrs["axis"]), int(attrs["num_axes"]))]
+    return [reshape_target(shapes[0], needed_value(values, 1), int(attrs["axis"]), int(attrs["num_axes"]))]
 
 
 def _concat(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
@@ -155,7 +155,7 @@ def _slice(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np
 
 def _slice_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """Slice output shape."""
-    bounds = slice_bounds(shapes[0], needed_value(values, 1, "offsets"), needed_value(values, 2, "size"))
+    bounds = slice_bounds(shapes[0], needed_value(values, 1), needed_value(values, 2))
     return [tuple(e - b for b, e in bounds)]
 
 
@@ -166,7 +166,7 @@ def _tile(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.
 
 def _tile_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """Tile output shape."""
-    m = tile_multiples(shapes[0], needed_value(values, 1, "multiples"))
+    m = tile_multiples(shapes[0], needed_value(values, 1))
     return [tuple(d * k for d, k in zip(shapes[0], m))]
 
 

@@ -51,7 +51,7 @@ def _compute(xs: list[np.ndarray | None], attrs: dict[str, Any], out: list[np.dt
 
 def _shape(shapes: list[tuple[int, ...] | None], values: list[np.ndarray | None],
            attrs: dict[str, Any]) -> list[tuple[int, ...]]:
-    rows, cols = _dense_shape(needed_value(values, 2, "x1_shape"))
+    rows, cols = _dense_shape(needed_value(values, 2))
     x2 = shapes[3]
     if x2 is None or len(x2) != 2:
         raise ValueError(f"x2 must be 2-D, got shape {x2}")

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import RefOp, define, needed_value
+from aclcts.reference.base import InputError, RefOp, define, needed_value
 from aclcts.reference.numeric import is_int_dtype, round_to, widen
 
 _ERF = np.frompyfunc(math.erf, 1, 1)
@@ -146,7 +146,8 @@ def _fill(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> l
 def _scalar_value(value: np.ndarray) -> np.ndarray:
     """Fill's value: a 0-D (or one-element) tensor."""
     if np.size(value) != 1:
-        raise ValueError(f"input 'value' must hold exactly one element, got shape {list(np.shape(value))}")
+        raise InputError(1, lambda name: f"input {name!r} must hold exactly one element, got shape "
+                                          f"{list(np.shape(value))}")
     return np.asarray(value).reshape(())
 
 
@@ -154,12 +155,12 @@ def fill_shape(dims: np.ndarray) -> tuple[int, ...]:
     """Fill's output shape: the 1-D dims, each >= 0."""
     dims = np.asarray(dims)
     if dims.ndim != 1 or np.any(dims < 0):
-        raise ValueError(f"input 'dims' must be a 1-D list of sizes >= 0, got {dims.tolist()}")
+        raise InputError(0, lambda name: f"input {name!r} must be a 1-D list of sizes >= 0, got {dims.tolist()}")
     return tuple(int(d) for d in dims)
 
 
 def _fill_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
-    return [fill_shape(needed_value(values, 0, "dims"))]
+    return [fill_shape(needed_value(values, 0))]
 
 
 def _scaled(combine: Any, attr: str) -> Any:
@@ -191,13 +192,14 @@ def _broadcast(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> l
 def _clip_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """ClipByValue's output has x's shape; clip_value_min and clip_value_max must broadcast to it."""
     x = tuple(shapes[0])
-    for name, shape in zip(("clip_value_min", "clip_value_max"), shapes[1:]):
+    for index, shape in enumerate(shapes[1:], start=1):
         try:
             fits = np.broadcast_shapes(x, tuple(shape)) == x
         except ValueError:
             fits = False
         if not fits:
-            raise ValueError(f"input {name!r} of shape {list(shape)} does not broadcast to x's shape {list(x)}")
+            raise InputError((index, 0), lambda name, x_name, shape=shape: f"input {name!r} of shape {list(shape)} "
+                                                                          f"does not broadcast to {x_name}'s shape {list(x)}")
     return [x]
 
 

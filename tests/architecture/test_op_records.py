@@ -124,3 +124,82 @@ def test_each_case_file_lives_in_its_ops_family_folder(path):
     assert folder == record.family or folder in CASE_FOLDERS, (
         f"cases/{folder}/{path.name}: op {data['op']} is of family {record.family}; move the file to "
         f"cases/{record.family}/")
+
+
+def test_kernel_and_reference_modules_part2_restate_no_tensor_name():
+    """The kernels of activation .. unary_math (and pointwise) and every reference module name no tensor of their
+    family's records by a literal (a string "x", or 'x' quoted in a message) and keep no dtype tuple equal to a record
+    constraint: names come from call.name(i) / the record, dtypes from the record.
+
+    A literal that is also an attribute name of the family (CumsumD's axis, Muls's value) may name that attribute, so
+    only its quoted use in a message's text is checked; a message naming an attribute says "attr 'name'"."""
+    import ast
+    import re
+
+    import numpy as np
+
+    from aclcts.core.dtypes import acl_data_type, has_numpy_dtype
+
+    kernel_families = ["activation", "binary_math", "cast", "elementwise", "logic", "norm", "reduction", "scan",
+                       "softmax", "unary_math"]
+    modules = {f"aclcts/sim/kernels/{f}.py": {f} for f in kernel_families}
+    modules["aclcts/sim/kernels/pointwise.py"] = {"elementwise", "activation"}
+    modules.update({f"aclcts/reference/{m}.py": {m} for m in _modules(aclcts.reference) & FAMILIES})
+    by_name = {code: name for code, name in JSON_TYPE_NAMES.items()}
+
+    def dtype_names(value) -> frozenset[str] | None:
+        if not isinstance(value, (tuple, list, frozenset, set)) or not value:
+            return None
+        names = set()
+        for item in value:
+            try:
+                names.add(by_name[acl_data_type(np.dtype(item))])
+            except (TypeError, KeyError, ValueError):
+                return None
+        return frozenset(names)
+
+    problems = []
+    for path, families in sorted(modules.items()):
+        records = [prototypes.prototype(op) for op in prototypes.op_types()
+                   if prototypes.prototype(op).family in families]
+        tensor_names = {t.name for r in records for t in r.inputs + r.outputs}
+        attr_names = {a.name for r in records for a in r.attrs}
+        quoted = re.compile(r"(?<!attr )(?<!attribute )(['\"])(" + "|".join(map(re.escape, sorted(tensor_names)))
+                            + r")\1")
+        tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+        attr_keys = set()  # string literals that name an attribute: attrs["axes"], call.attr_int("axis"), ...
+        for node in ast.walk(tree):
+            if isinstance(node, ast.JoinedStr):
+                attr_keys.update(id(part) for part in node.values)
+            if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+                attr_keys.add(id(node.slice))
+            if isinstance(node, ast.Call):
+                callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                if "attr" in callee or callee in ("get", "pop"):
+                    attr_keys.update(id(a) for a in node.args[:2])
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+                continue
+            if node.value in tensor_names - attr_names and id(node) not in attr_keys:
+                problems.append(f"{path}:{node.lineno}: the literal {node.value!r} names a tensor of a "
+                                f"{'/'.join(sorted(families))} record; take it from the record (call.name(i))")
+            for match in quoted.finditer(node.value):
+                problems.append(f"{path}:{node.lineno}: the text {match.group(0)} names a tensor of a "
+                                f"{'/'.join(sorted(families))} record; take it from the record (call.name(i))")
+        module = importlib.import_module(path[:-3].replace("/", "."))
+        constraints = {}
+        for r in records:
+            for key, dtypes in r.types.items():
+                held = frozenset(by_name[c] for c in by_name if by_name[c] in map(canonical_dtype, dtypes)
+                                 and has_numpy_dtype(c))
+                constraints.setdefault(held, f"{r.op_type}'s {key}")
+        for node in tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                node, ast.AnnAssign) else []
+            for target in (t for t in targets if isinstance(t, ast.Name)):
+                names = dtype_names(getattr(module, target.id, None))
+                if names is not None and names in constraints:
+                    problems.append(f"{path}:{node.lineno}: {target.id} restates the dtypes of "
+                                    f"{constraints[names]} ({sorted(names)}); let the record decide "
+                                    f"(call.require_dtype(i, dtype))")
+    assert not problems, "\n".join(problems)

@@ -23,7 +23,7 @@ import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import FLOAT32, FLOATS, INTS, compute_dtype
+from aclcts.sim.kernels.numerics import FLOAT32, compute_dtype
 from aclcts.sim.kernels import pointwise
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import inferred
@@ -34,9 +34,6 @@ Body = Callable[[np.ndarray, np.ndarray, Params], None]
 #: read(call): the float attributes a body takes, as float32 values, checked.
 Read = Callable[[OpCall], Params]
 
-FLOAT16, BFLOAT16, F32, F64 = FLOATS
-#: The float types most activations take (no float64).
-THREE_FLOATS = (FLOAT16, F32, BFLOAT16)
 SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 GELU_CUBIC = 0.044715
 FAST_GELU_SLOPE = 1.702
@@ -216,22 +213,22 @@ def _no_attrs(call: OpCall) -> Params:
     return ()
 
 
-def _floats(*names_defaults: tuple[str, float]) -> Read:
-    """Read float attributes (name, default) as float32 values."""
+def _floats(*names: str) -> Read:
+    """Read float attributes (the record gives their defaults) as float32 values."""
     def read(call: OpCall) -> Params:
-        return tuple(float(np.float32(call.attr_float(name))) for name, default in names_defaults)
+        return tuple(float(np.float32(call.attr_float(name))) for name in names)
     return read
 
 
 def _celu_attrs(call: OpCall) -> Params:
-    values = _floats(("alpha1", 1.0), ("alpha2", 1.0), ("alpha3", 1.0))(call)
+    values = _floats("alpha1", "alpha2", "alpha3")(call)
     if values[1] == 0.0:
         raise call.fail("attr 'alpha2' is 0, expected a nonzero divisor")
     return values
 
 
 def _lambd(call: OpCall) -> Params:
-    (lambd,) = _floats(("lambd", 0.5))(call)
+    (lambd,) = _floats("lambd")(call)
     if lambd < 0:
         raise call.fail(f"attr 'lambd' is {lambd}, expected a value >= 0")
     return (lambd,)
@@ -249,7 +246,7 @@ def _in_compute_type(body: Body, x: np.ndarray, y: np.ndarray, params: Params) -
     return y
 
 
-def _infer(op_type: str, name: str, count: int = 1) -> Callable[..., list[InferredShape]]:
+def _infer(op_type: str, count: int = 1) -> Callable[..., list[InferredShape]]:
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None],
                     attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
@@ -259,40 +256,39 @@ def _infer(op_type: str, name: str, count: int = 1) -> Callable[..., list[Inferr
     return infer_shape
 
 
-def _activation(op_type: str, allowed: tuple[np.dtype, ...], body: Body, read: Read = _no_attrs,
-                names: tuple[str, str] = ("x", "y")) -> None:
-    """Register a one-input activation: dtype checks, attributes, the output buffer, body in the compute type."""
+def _activation(op_type: str, body: Body, read: Read = _no_attrs) -> None:
+    """Register a one-input activation: dtype checks (the record's types), attributes, the output buffer, body in the
+    compute type."""
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1)
         x = call.input(0)
-        call.require_dtype(names[0], x.dtype, allowed)
+        call.require_dtype(0, x.dtype)
         out = Outputs(call, outputs)
-        out.require_dtype(0, x.dtype, f"same as input '{names[0]}'")
+        out.require_dtype(0, x.dtype, call.same_as(0))
         params = read(call)
         with np.errstate(all="ignore"):
             return [out.emit(0, _in_compute_type(body, x, out.buffer(0, x.shape), params))]
 
-    builtin(op_type, compute, _infer(op_type, names[0]))
+    builtin(op_type, compute, _infer(op_type))
 
 
-_SHRINK = ("input_x", "output_y")
-_activation("Gelu", THREE_FLOATS, _gelu)
-_activation("FastGelu", THREE_FLOATS, _fast_gelu)
-_activation("Swish", THREE_FLOATS, _swish, _floats(("scale", 1.0)))
-_activation("Mish", THREE_FLOATS, _mish)
-_activation("LeakyRelu", FLOATS, _leaky_relu, _floats(("negative_slope", 0.0)))
-_activation("Elu", FLOATS, _elu, _floats(("alpha", 1.0), ("scale", 1.0), ("input_scale", 1.0)))
-_activation("Selu", FLOATS, _selu)
-_activation("Celu", (FLOAT16, F32), _celu, _celu_attrs)
-_activation("Relu6", FLOATS + INTS, _relu6)
-_activation("HardSigmoid", THREE_FLOATS, _hard_sigmoid, _floats(("alpha", 0.16666666), ("beta", 0.5)), _SHRINK)
-_activation("HardSwish", THREE_FLOATS, _hard_swish)
-_activation("Softplus", FLOATS, _softplus)
-_activation("Softsign", FLOATS, _softsign)
-_activation("LogSigmoid", THREE_FLOATS, _log_sigmoid)
-_activation("SoftShrink", THREE_FLOATS, _soft_shrink, _lambd, _SHRINK)
-_activation("HardShrink", THREE_FLOATS, _hard_shrink, _lambd, _SHRINK)
+_activation("Gelu", _gelu)
+_activation("FastGelu", _fast_gelu)
+_activation("Swish", _swish, _floats("scale"))
+_activation("Mish", _mish)
+_activation("LeakyRelu", _leaky_relu, _floats("negative_slope"))
+_activation("Elu", _elu, _floats("alpha", "scale", "input_scale"))
+_activation("Selu", _selu)
+_activation("Celu", _celu, _celu_attrs)
+_activation("Relu6", _relu6)
+_activation("HardSigmoid", _hard_sigmoid, _floats("alpha", "beta"))
+_activation("HardSwish", _hard_swish)
+_activation("Softplus", _softplus)
+_activation("Softsign", _softsign)
+_activation("LogSigmoid", _log_sigmoid)
+_activation("SoftShrink", _soft_shrink, _lambd)
+_activation("HardShrink", _hard_shrink, _lambd)
 
 
 # PRelu -------------------------------------------------------------------------------------------------------------
@@ -302,8 +298,8 @@ def _prelu_weight_shape(call: OpCall, weight: tuple[int, ...], x: tuple[int, ...
     if size == 1 and len(weight) <= 1:
         return ()
     if len(weight) != 1 or len(x) < 2 or weight[0] != x[1]:
-        raise call.fail(f"input 'weight' has shape {list(weight)}, expected one value or one per channel "
-                        f"(dimension 1 of x's shape {list(x)})")
+        raise call.fail(f"input '{call.name(1)}' has shape {list(weight)}, expected one value or one per channel "
+                        f"(dimension 1 of {call.name(0)}'s shape {list(x)})")
     return (1, weight[0]) + (1,) * (len(x) - 2)
 
 
@@ -311,14 +307,14 @@ def _prelu(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list
     call = OpCall("PRelu", inputs, attrs)
     call.require_count(2)
     x, weight = call.input(0), call.input(1)
-    call.require_dtype(0, x.dtype, THREE_FLOATS)
-    call.require_same_dtype(["x", "weight"], [x.dtype, weight.dtype])
+    call.require_dtype(0, x.dtype)
+    call.require_same_dtype(call.names(0, 1), [x.dtype, weight.dtype])
     w = weight.reshape(_prelu_weight_shape(call, weight.shape, x.shape))
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_dtype(0, x.dtype, call.same_as(0))
     y = out.buffer(0, x.shape)
     with np.errstate(all="ignore"):
-        if x.dtype == F32:
+        if x.dtype == FLOAT32:
             np.multiply(x, w, out=y)
             np.copyto(y, x, where=x > 0)
         else:

@@ -2,7 +2,7 @@
 TruncateMod, SquaredDifference, Xlogy, Xdivy.
 
 Prototypes: graphengine op_proto/inc/elewise_calculation_ops.h (aclcts.core.prototypes.binary_math); the kernels
-take their real dtypes (complex is left out: a KernelError names the types taken).
+take the record's real dtypes (complex, which most records allow, is not simulated: NOT_SIMULATED).
 Device numerics: fp16/bf16 operands are widened to float32, every step runs in float32 and the result is rounded
 once to the storage type; float32/float64 run in their own type straight into the output buffer. Integers run in
 their own type with two's complement wrap (INT_MIN // -1 gives INT_MIN). Integer division by zero: FloorMod gives
@@ -19,7 +19,7 @@ import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import BFLOAT16, EXACT_FLOATS, compute_dtype, is_float, widen
+from aclcts.sim.kernels.numerics import EXACT_FLOATS, compute_dtype, is_float, widen
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import broadcast, inferred
 
@@ -27,9 +27,8 @@ from aclcts.sim.kernels.shapes import broadcast, inferred
 Into = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
 
 
-def dtypes(names: tuple[str, ...]) -> tuple[np.dtype, ...]:
-    """NumPy dtypes of single-op JSON type names (bfloat16 is ml_dtypes')."""
-    return tuple(BFLOAT16 if name == "bfloat16" else np.dtype(name) for name in names)
+#: The dtypes the records allow that the simulator does not implement.
+NOT_SIMULATED = (np.dtype(np.complex64), np.dtype(np.complex128))
 
 
 def _where(y: np.ndarray, mask: np.ndarray, value: Any) -> None:
@@ -131,12 +130,11 @@ ByZero = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
 
 
 class _BinaryMath:
-    """One broadcasting binary op: x1, x2 of one of its dtypes -> y of that dtype."""
+    """One broadcasting binary op: two inputs of one of its record's dtypes -> an output of that dtype."""
 
-    def __init__(self, op_type: str, allowed: tuple[str, ...], on_float: Into, on_int: Into | None = None,
+    def __init__(self, op_type: str, on_float: Into, on_int: Into | None = None,
                  by_zero: ByZero | None = None) -> None:
         self.op_type = op_type
-        self.allowed = dtypes(allowed)
         self.on_float = on_float
         self.on_int = on_int
         self.by_zero = by_zero
@@ -146,11 +144,11 @@ class _BinaryMath:
         call = OpCall(self.op_type, inputs, attrs)
         call.require_count(2)
         x1, x2 = call.input(0), call.input(1)
-        call.require_dtype(0, x1.dtype, self.allowed)
-        call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
-        shape = broadcast(call, ["x1", "x2"], [tuple(x1.shape), tuple(x2.shape)])
+        call.require_simulated(0, x1.dtype, NOT_SIMULATED)
+        call.require_same_dtype(call.names(0, 1), [x1.dtype, x2.dtype])
+        shape = broadcast(call, call.names(0, 1), [tuple(x1.shape), tuple(x2.shape)])
         out = Outputs(call, outputs)
-        out.require_dtype(0, x1.dtype, "same as input 'x1'")
+        out.require_dtype(0, x1.dtype, call.same_as(0))
         y = out.buffer(0, shape)
         with np.errstate(all="ignore"):
             if is_float(x1.dtype):
@@ -185,31 +183,26 @@ class _BinaryMath:
         call = OpCall(self.op_type, inputs, attrs)
         call.require_count(2)
         x1, x2 = call.input(0), call.input(1)
-        call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
-        return [inferred(x1.dtype, broadcast(call, ["x1", "x2"], [tuple(x1.shape), tuple(x2.shape)]))]
+        call.require_same_dtype(call.names(0, 1), [x1.dtype, x2.dtype])
+        return [inferred(x1.dtype, broadcast(call, call.names(0, 1), [tuple(x1.shape), tuple(x2.shape)]))]
 
     def register(self) -> None:
         """Add this op to the built-in kernels."""
         builtin(self.op_type, self.compute, self.infer_shape)
 
 
-_FLOATING = ("float16", "float32", "bfloat16", "float64")
-
 _OPS = (
-    _BinaryMath("Atan2", _FLOATING, _atan2),
-    _BinaryMath("Div", _FLOATING + ("int8", "uint8", "int32", "int64", "uint16", "int16"), _divide,
-                _int_truncate_div, _saturate),
-    _BinaryMath("DivNoNan", _FLOATING + ("uint8", "int8", "int32"), _div_no_nan, _int_truncate_div, _to_zero),
-    _BinaryMath("FloorDiv", _FLOATING + ("int8", "int32", "uint8", "int64", "int16", "uint16"), _floor_div,
-                _int_floor_div, _saturate),
-    _BinaryMath("FloorMod", _FLOATING + ("int32", "int64"), _floor_mod, _int_floor_mod, _to_x1),
-    _BinaryMath("Mod", _FLOATING + ("int32", "int8", "uint8", "int64"), _fmod, _int_fmod, _to_x1),
-    _BinaryMath("TruncateDiv", _FLOATING + ("int8", "uint8", "int32", "uint16", "int16", "int64"), _truncate_div,
-                _int_truncate_div, _saturate),
-    _BinaryMath("TruncateMod", _FLOATING + ("int64", "int32"), _fmod, _int_fmod, _to_x1),
-    _BinaryMath("SquaredDifference", _FLOATING + ("int32", "int64"), _squared_difference, _squared_difference),
-    _BinaryMath("Xlogy", _FLOATING, _xlogy),
-    _BinaryMath("Xdivy", _FLOATING, _xdivy),
+    _BinaryMath("Atan2", _atan2),
+    _BinaryMath("Div", _divide, _int_truncate_div, _saturate),
+    _BinaryMath("DivNoNan", _div_no_nan, _int_truncate_div, _to_zero),
+    _BinaryMath("FloorDiv", _floor_div, _int_floor_div, _saturate),
+    _BinaryMath("FloorMod", _floor_mod, _int_floor_mod, _to_x1),
+    _BinaryMath("Mod", _fmod, _int_fmod, _to_x1),
+    _BinaryMath("TruncateDiv", _truncate_div, _int_truncate_div, _saturate),
+    _BinaryMath("TruncateMod", _fmod, _int_fmod, _to_x1),
+    _BinaryMath("SquaredDifference", _squared_difference, _squared_difference),
+    _BinaryMath("Xlogy", _xlogy),
+    _BinaryMath("Xdivy", _xdivy),
 )
 for _op in _OPS:
     _op.register()

@@ -201,6 +201,22 @@ class OpCall:
             raise self.fail(f"{what} {axis} is out of range for a rank-{rank} input (expected [{-rank}, {rank - 1}])")
         return axis % upper if axis < 0 else axis
 
+    # record-named helpers (issue 33, kernels part 2) -------------------------------------------------
+    def names(self, *indices: int) -> list[str]:
+        """The record's names of several inputs, for the helpers that still take names."""
+        return [self.name(i) for i in indices]
+
+    def same_as(self, index: int) -> str:
+        """Why an output has an input's dtype, naming that input: "same as input 'x'"."""
+        return f"same as input '{self.name(index)}'"
+
+    def require_simulated(self, index: int, dtype: np.dtype, not_simulated: Iterable[Any] = ()) -> None:
+        """Check an input's dtype against its record's types, then refuse those the simulator does not implement."""
+        self.require_dtype(index, dtype)
+        if np.dtype(dtype) in [np.dtype(d) for d in not_simulated]:
+            raise self.fail(f"input '{self.name(index)}' has dtype {dtype_name(np.dtype(dtype))}, which is not "
+                            f"simulated for {self.op_type}")
+
 
 def _output_names(call: OpCall, count: int) -> list[str]:
     """The record's names of count outputs, a dynamic output's tensors numbered (y0, y1, ...)."""

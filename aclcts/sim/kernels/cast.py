@@ -64,7 +64,8 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
     dst = _dst_type(call)
     out = Outputs(call, outputs)
     if outputs[0].dtype != dst:
-        raise call.fail(f"attr 'dst_type' is {dtype_name(dst)}, but output 'y' has dtype {dtype_name(outputs[0].dtype)}")
+        raise call.fail(f"attr 'dst_type' is {dtype_name(dst)}, but output '{out.names[0]}' has dtype "
+                        f"{dtype_name(outputs[0].dtype)}")
     return [out.emit(0, convert(np.asarray(x), numpy_dtype(dst)))]
 
 

@@ -17,18 +17,15 @@ from typing import Any
 import numpy as np
 
 from aclcts.core.dtypes import acl_data_type
+from aclcts.core.prototypes import prototype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
-from aclcts.sim.kernels.binary_math import dtypes
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import BOOL, INTS
+from aclcts.sim.kernels.numerics import BOOL
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, broadcast, inferred, unknown_rank
 
 #: fn(a, b, y): the op written into y (of the broadcast shape).
 Into = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
-
-_REALS = dtypes(("float16", "float32", "bfloat16", "float64")) + INTS
-
 
 def _shift_count(count: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """Shift counts clamped to [0, bits - 1], in the shifted type."""
@@ -44,28 +41,25 @@ def _right_shift(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
 
 
 class _Elementwise:
-    """One broadcasting op of one or two inputs: its input names, dtypes, result dtype and arithmetic."""
+    """One broadcasting op of one or two inputs (its record's): result dtype and arithmetic."""
 
-    def __init__(self, op_type: str, names: tuple[str, ...], allowed: tuple[np.dtype, ...], into: Callable[..., Any],
-                 *, output: str = "y", boolean: bool = False) -> None:
+    def __init__(self, op_type: str, into: Callable[..., Any], *, boolean: bool = False) -> None:
         self.op_type = op_type
-        self.names = names
-        self.allowed = allowed
+        self.count = len(prototype(op_type).inputs)
         self.into = into
-        self.output = output
         self.boolean = boolean
 
     def compute(self, inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         """The kernel's compute entry point."""
         call = OpCall(self.op_type, inputs, attrs)
-        call.require_count(len(self.names))
-        xs = [call.input(i) for i, name in enumerate(self.names)]
-        call.require_dtype(self.names[0], xs[0].dtype, self.allowed)
-        call.require_same_dtype(list(self.names), [x.dtype for x in xs])
-        shape = broadcast(call, list(self.names), [tuple(x.shape) for x in xs])
+        call.require_count(self.count)
+        xs = [call.input(i) for i in range(self.count)]
+        call.require_dtype(0, xs[0].dtype)
+        names = call.names(*range(self.count))
+        call.require_same_dtype(names, [x.dtype for x in xs])
+        shape = broadcast(call, names, [tuple(x.shape) for x in xs])
         out = Outputs(call, outputs)
-        out.require_dtype(0, BOOL if self.boolean else xs[0].dtype,
-                          "bool" if self.boolean else f"same as input '{self.names[0]}'")
+        out.require_dtype(0, BOOL if self.boolean else xs[0].dtype, "bool" if self.boolean else call.same_as(0))
         y = out.buffer(0, shape)
         with np.errstate(all="ignore"):
             if len(xs) == 1:
@@ -77,11 +71,12 @@ class _Elementwise:
     def infer_shape(self, inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         """The kernel's infer_shape entry point."""
         call = OpCall(self.op_type, inputs, attrs)
-        call.require_count(len(self.names))
-        xs = [call.input(i) for i, name in enumerate(self.names)]
-        call.require_same_dtype(list(self.names), [x.dtype for x in xs])
+        call.require_count(self.count)
+        xs = [call.input(i) for i in range(self.count)]
+        names = call.names(*range(self.count))
+        call.require_same_dtype(names, [x.dtype for x in xs])
         dtype = acl_data_type(BOOL) if self.boolean else xs[0].dtype
-        return [inferred(dtype, broadcast(call, list(self.names), [tuple(x.shape) for x in xs]))]
+        return [inferred(dtype, broadcast(call, names, [tuple(x.shape) for x in xs]))]
 
 
 def _select_condition(call: OpCall, condition: tuple[int, ...], shape: tuple[int, ...]) -> None:
@@ -92,8 +87,8 @@ def _select_condition(call: OpCall, condition: tuple[int, ...], shape: tuple[int
         return
     if len(condition) == 1 and len(shape) >= 1 and (condition[0] == shape[0] or UNKNOWN in (condition[0], shape[0])):
         return
-    raise call.fail(f"input 'condition' has shape {list(condition)}; expected the shape of 'x1' {list(shape)}, a scalar "
-                    f"or a vector of length {shape[0] if shape else 1}")
+    raise call.fail(f"input '{call.name(0)}' has shape {list(condition)}; expected the shape of '{call.name(1)}' "
+                    f"{list(shape)}, a scalar or a vector of length {shape[0] if shape else 1}")
 
 
 def _same_shape(call: OpCall, x1: tuple[int, ...], x2: tuple[int, ...]) -> None:
@@ -101,23 +96,24 @@ def _same_shape(call: OpCall, x1: tuple[int, ...], x2: tuple[int, ...]) -> None:
     if unknown_rank(x1) or unknown_rank(x2):
         return
     if len(x1) != len(x2) or any(a != b and UNKNOWN not in (a, b) for a, b in zip(x1, x2)):
-        raise call.fail(f"inputs 'x1' {list(x1)} and 'x2' {list(x2)} must have the same shape")
+        raise call.fail(f"inputs '{call.name(1)}' {list(x1)} and '{call.name(2)}' {list(x2)} must have the same shape")
 
 
-_SELECT_TYPES = _REALS + (BOOL,)
+#: The dtypes Select's record allows that the simulator does not implement.
+NOT_SIMULATED = (np.dtype(np.complex64), np.dtype(np.complex128))
 
 
 def _select_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Select", inputs, attrs)
     call.require_count(3)
-    condition, x1, x2 = (call.input(i) for i, name in enumerate(("condition", "x1", "x2")))
-    call.require_dtype("condition", condition.dtype, (BOOL,))
-    call.require_dtype("x1", x1.dtype, _SELECT_TYPES)
-    call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
+    condition, x1, x2 = (call.input(i) for i in range(3))
+    call.require_dtype(0, condition.dtype)
+    call.require_simulated(1, x1.dtype, NOT_SIMULATED)
+    call.require_same_dtype(call.names(1, 2), [x1.dtype, x2.dtype])
     _same_shape(call, tuple(x1.shape), tuple(x2.shape))
     _select_condition(call, tuple(condition.shape), tuple(x1.shape))
     out = Outputs(call, outputs)
-    out.require_dtype(0, x1.dtype, "same as input 'x1'")
+    out.require_dtype(0, x1.dtype, call.same_as(1))
     y = out.buffer(0, tuple(x1.shape))
     chosen = condition.reshape(condition.shape + (1,) * (x1.ndim - condition.ndim)) if condition.ndim else condition
     np.copyto(y, x2)
@@ -128,33 +124,30 @@ def _select_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outp
 def _select_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Select", inputs, attrs)
     call.require_count(3)
-    condition, x1, x2 = (call.input(i) for i, name in enumerate(("condition", "x1", "x2")))
-    call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
+    condition, x1, x2 = (call.input(i) for i in range(3))
+    call.require_same_dtype(call.names(1, 2), [x1.dtype, x2.dtype])
     _same_shape(call, tuple(x1.shape), tuple(x2.shape))
     _select_condition(call, tuple(condition.shape), tuple(x1.shape))
     known = tuple(b if a == UNKNOWN else a for a, b in zip(x1.shape, x2.shape)) if not unknown_rank(x1.shape) else x1.shape
     return [inferred(x1.dtype, known)]
 
 
-_XS = ("x1", "x2")
-_SHIFT = ("x", "y")
-
 _OPS = (
-    _Elementwise("LessEqual", _XS, _REALS, np.less_equal, boolean=True),
-    _Elementwise("GreaterEqual", _XS, _REALS, np.greater_equal, boolean=True),
-    _Elementwise("NotEqual", _XS, _REALS, np.not_equal, boolean=True),
-    _Elementwise("LogicalOr", _XS, (BOOL,), np.logical_or, boolean=True),
-    _Elementwise("LogicalNot", ("x",), (BOOL,), np.logical_not, boolean=True),
-    _Elementwise("BitwiseAnd", _XS, INTS, np.bitwise_and),
-    _Elementwise("BitwiseOr", _XS, INTS, np.bitwise_or),
-    _Elementwise("BitwiseXor", _XS, INTS, np.bitwise_xor),
-    _Elementwise("Invert", ("x",), INTS, np.invert),
-    _Elementwise("LeftShift", _SHIFT, INTS, _left_shift, output="z"),
-    _Elementwise("RightShift", _SHIFT, INTS, _right_shift, output="z"),
+    _Elementwise("LessEqual", np.less_equal, boolean=True),
+    _Elementwise("GreaterEqual", np.greater_equal, boolean=True),
+    _Elementwise("NotEqual", np.not_equal, boolean=True),
+    _Elementwise("LogicalOr", np.logical_or, boolean=True),
+    _Elementwise("LogicalNot", np.logical_not, boolean=True),
+    _Elementwise("BitwiseAnd", np.bitwise_and),
+    _Elementwise("BitwiseOr", np.bitwise_or),
+    _Elementwise("BitwiseXor", np.bitwise_xor),
+    _Elementwise("Invert", np.invert),
+    _Elementwise("LeftShift", _left_shift),
+    _Elementwise("RightShift", _right_shift),
 )
 for _op in _OPS:
     builtin(_op.op_type, _op.compute, _op.infer_shape)
 builtin("Select", _select_compute, _select_infer)
 
 #: The broadcasting op types of this module with two inputs.
-BINARY_LOGIC_OP_TYPES = tuple(op.op_type for op in _OPS if len(op.names) == 2)
+BINARY_LOGIC_OP_TYPES = tuple(op.op_type for op in _OPS if op.count == 2)

@@ -20,13 +20,10 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import FLOAT16, FLOAT32, FLOAT64, FLOATS, vector_sum, widen
+from aclcts.sim.kernels.numerics import FLOAT32, vector_sum, widen
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import inferred, unknown_rank
 from aclcts.sim.seams import Seam
-
-_NORM_FLOATS = tuple(d for d in FLOATS if d != FLOAT64)
-
 
 def _sum_over(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     """Sum of x over axes in the lane order, keeping them as 1."""
@@ -63,12 +60,12 @@ def _layer_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs:
     call = OpCall("LayerNorm", inputs, attrs)
     call.require_count(3)
     x, gamma, beta = call.input(0), call.input(1), call.input(2)
-    call.require_dtype(0, x.dtype, _NORM_FLOATS)
-    call.require_same_dtype(["x", "gamma", "beta"], [x.dtype, gamma.dtype, beta.dtype])
+    call.require_dtype(0, x.dtype)
+    call.require_same_dtype(call.names(0, 1, 2), [x.dtype, gamma.dtype, beta.dtype])
     axes = _layer_norm_axes(call, x.ndim)
     out = Outputs(call, outputs)
     for index in range(3):
-        out.require_dtype(index, x.dtype, "same as input 'x'")
+        out.require_dtype(index, x.dtype, call.same_as(0))
     wide = widen(x)
     count = wide.dtype.type(int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
     with np.errstate(all="ignore"):
@@ -94,7 +91,8 @@ def _layer_norm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
 # RmsNorm --------------------------------------------------------------------------------------------------------
 def _rms_axes(call: OpCall, x_shape: tuple[int, ...], gamma_shape: tuple[int, ...]) -> tuple[int, ...]:
     if len(gamma_shape) > len(x_shape) or tuple(x_shape[len(x_shape) - len(gamma_shape):]) != tuple(gamma_shape):
-        raise call.fail(f"input 'gamma' {list(gamma_shape)} must be the trailing dims of 'x' {list(x_shape)}")
+        raise call.fail(f"input '{call.name(1)}' {list(gamma_shape)} must be the trailing dims of '{call.name(0)}' "
+                        f"{list(x_shape)}")
     return tuple(range(len(x_shape) - len(gamma_shape), len(x_shape)))
 
 
@@ -102,11 +100,11 @@ def _rms_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: l
     call = OpCall("RmsNorm", inputs, attrs)
     call.require_count(2)
     x, gamma = call.input(0), call.input(1)
-    call.require_dtype(0, x.dtype, _NORM_FLOATS)
-    call.require_same_dtype(["x", "gamma"], [x.dtype, gamma.dtype])
+    call.require_dtype(0, x.dtype)
+    call.require_same_dtype(call.names(0, 1), [x.dtype, gamma.dtype])
     axes = _rms_axes(call, x.shape, gamma.shape)
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_dtype(0, x.dtype, call.same_as(0))
     out.require_dtype(1, FLOAT32, "always float32")
     wide = widen(x)
     count = wide.dtype.type(int(np.prod(gamma.shape, dtype=np.int64)))
@@ -131,10 +129,10 @@ def _l2_normalize(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
     call = OpCall("L2Normalize", inputs, attrs)
     call.require_count(1)
     x = call.input(0)
-    call.require_dtype(0, x.dtype, (FLOAT16, FLOAT32))
+    call.require_dtype(0, x.dtype)
     axes = _axes_list(call, "axis", x.ndim)
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_dtype(0, x.dtype, call.same_as(0))
     wide = widen(x)
     with np.errstate(all="ignore"):
         norm = np.sqrt(_sum_over(wide * wide, axes))
@@ -162,10 +160,10 @@ def _lp_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
     call = OpCall("LpNormV2", inputs, attrs)
     call.require_count(1)
     x = call.input(0)
-    call.require_dtype(0, x.dtype, _NORM_FLOATS)
+    call.require_dtype(0, x.dtype)
     axes, shape = _lp_shape(call, tuple(x.shape))
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_dtype(0, x.dtype, call.same_as(0))
     p = call.attr_float("p")
     a = np.abs(widen(x))
     with np.errstate(all="ignore"):
@@ -192,13 +190,14 @@ def _cross_entropy(inputs: list[np.ndarray | None], attrs: dict[str, Any], outpu
     call = OpCall("SoftmaxCrossEntropyWithLogits", inputs, attrs)
     call.require_count(2)
     features, labels = call.input(0), call.input(1)
-    call.require_dtype(0, features.dtype, FLOATS)
-    call.require_same_dtype(["features", "labels"], [features.dtype, labels.dtype])
+    call.require_dtype(0, features.dtype)
+    call.require_same_dtype(call.names(0, 1), [features.dtype, labels.dtype])
     if features.ndim != 2 or features.shape != labels.shape:
-        raise call.fail(f"'features' {list(features.shape)} and 'labels' {list(labels.shape)} must be one 2-D shape")
+        raise call.fail(f"'{call.name(0)}' {list(features.shape)} and '{call.name(1)}' {list(labels.shape)} must be "
+                        f"one 2-D shape")
     out = Outputs(call, outputs)
-    out.require_dtype(0, features.dtype, "same as input 'features'")
-    out.require_dtype(1, features.dtype, "same as input 'features'")
+    out.require_dtype(0, features.dtype, call.same_as(0))
+    out.require_dtype(1, features.dtype, call.same_as(0))
     f, t = widen(features), widen(labels)
     with np.errstate(all="ignore"):
         shifted = f - np.max(f, axis=-1, keepdims=True) if f.shape[-1] else f

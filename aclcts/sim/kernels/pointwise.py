@@ -21,7 +21,7 @@ import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import EXACT_FLOATS, FLOAT32, FLOATS, Rounder, is_float, rounder, widen
+from aclcts.sim.kernels.numerics import EXACT_FLOATS, FLOAT32, Rounder, is_float, rounder, widen
 from aclcts.sim.kernels.shapes import inferred
 
 FloatFn = Callable[[OpCall, np.ndarray, Rounder], np.ndarray]
@@ -122,9 +122,9 @@ def kernel(op_type: str) -> tuple[Callable[..., list[np.ndarray]], Callable[...,
         x = call.input(0)
         call.require_dtype(0, x.dtype)
         if x.dtype.kind == "c" or (on_raw is None and not is_float(x.dtype)):
-            raise call.fail(f"input 'x' has dtype {x.dtype}, which the simulator does not implement for {op_type}")
+            raise call.fail(f"input '{call.name(0)}' has dtype {x.dtype}, which is not simulated for {op_type}")
         out = Outputs(call, outputs)
-        out.require_dtype(0, x.dtype, "same as input 'x'")
+        out.require_dtype(0, x.dtype, call.same_as(0))
         with np.errstate(all="ignore"):
             ufunc = _DIRECT.get(op_type)
             if ufunc is not None and is_float(x.dtype) and not _has_affine(call):

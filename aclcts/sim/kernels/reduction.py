@@ -25,18 +25,22 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import FLOATS, INTS, compute_dtype, is_float, vector_sum
+from aclcts.sim.kernels.numerics import compute_dtype, is_float, vector_sum
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, inferred, unknown_rank
 from aclcts.sim.seams import Seam
 
-_NUMBER = FLOATS + INTS
+#: The dtypes the records allow that the simulator does not implement.
+NOT_SIMULATED = (np.dtype(np.complex64), np.dtype(np.complex128))
 
 
-def reduction_axes(call: OpCall, axes: list[int], rank: int, noop_default: bool = True) -> list[int] | None:
-    """The sorted, non-negative axes to reduce, or None for 'no reduction' (empty axes with noop_with_empty_axes)."""
+def reduction_axes(call: OpCall, axes: list[int], rank: int, noop_without_attr: bool = True) -> list[int] | None:
+    """The sorted, non-negative axes to reduce, or None for 'no reduction' (empty axes with noop_with_empty_axes, or
+    noop_without_attr for an op whose record has no such attribute)."""
     if not axes:
-        return None if call.attr_bool("noop_with_empty_axes") else list(range(rank))
+        has_attr = call.record is not None and call.record.attr("noop_with_empty_axes") is not None
+        noop = call.attr_bool("noop_with_empty_axes") if has_attr else noop_without_attr
+        return None if noop else list(range(rank))
     return sorted({call.axis("axes value", a, rank) for a in axes})
 
 
@@ -89,11 +93,10 @@ def _max(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Reduction:
-    """One reduction's prototype facts: its input dtypes, empty-axes default and output dtype (None: x's)."""
+    """One reduction: its computation and output dtype (None: x's); the record gives its input dtypes and
+    noop_with_empty_axes (ReduceAll and ReduceAny, which lack it, reduce nothing over empty axes)."""
 
     reduce: Callable[[OpCall, np.ndarray, list[int]], np.ndarray]
-    allowed: tuple[np.dtype, ...] = _NUMBER
-    noop_default: bool = True
     out_dtype: np.dtype | None = None
 
     def output_dtype(self, x_dtype: Any) -> Any:
@@ -108,8 +111,8 @@ def _reduce_kernel(op_type: str, spec: Reduction) -> None:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(2)
         x = call.input(0)
-        call.require_dtype(0, x.dtype, spec.allowed)
-        axes = reduction_axes(call, call.index_values(1, "axes", call.input(1)), x.ndim, spec.noop_default)
+        call.require_simulated(0, x.dtype, NOT_SIMULATED)
+        axes = reduction_axes(call, call.index_values(1, call.name(1), call.input(1)), x.ndim)
         return [_reduced(call, spec, x, axes, outputs)]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
@@ -124,7 +127,7 @@ def _reduce_kernel(op_type: str, spec: Reduction) -> None:
         if axes_value is None and tuple(axes_info.shape) == (0,):
             axes_value = np.zeros((0,), dtype=np.int64)
         if axes_value is not None:
-            axes = reduction_axes(call, call.index_values(1, "axes", axes_value), len(shape), spec.noop_default)
+            axes = reduction_axes(call, call.index_values(1, call.name(1), axes_value), len(shape))
             return [inferred(dtype, shape if axes is None else _reduced_shape(shape, axes, keep_dims))]
         return [_unknown_axes(dtype, shape, tuple(axes_info.shape), keep_dims)]
 
@@ -133,13 +136,13 @@ def _reduce_kernel(op_type: str, spec: Reduction) -> None:
 
 def _reduce_d_kernel(op_type: str, spec: Reduction) -> None:
     def axes_of(call: OpCall, rank: int) -> list[int] | None:
-        return reduction_axes(call, call.attr_list_int("axes"), rank, noop_default=False)
+        return reduction_axes(call, call.attr_list_int("axes"), rank, noop_without_attr=False)
 
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1)
         x = call.input(0)
-        call.require_dtype(0, x.dtype, spec.allowed)
+        call.require_dtype(0, x.dtype)
         return [_reduced(call, spec, x, axes_of(call, x.ndim), outputs)]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
@@ -161,7 +164,7 @@ def _reduced(call: OpCall, spec: Reduction, x: np.ndarray, axes: list[int] | Non
     keep_dims = call.attr_bool("keep_dims")
     out = Outputs(call, outputs)
     dtype = spec.output_dtype(x.dtype)
-    out.require_dtype(0, dtype, "same as input 'x'" if spec.out_dtype is None else f"always {dtype.name}")
+    out.require_dtype(0, dtype, call.same_as(0) if spec.out_dtype is None else f"always {dtype.name}")
     if axes is None:
         return out.emit(0, x if spec.out_dtype is None else x != 0)
     with np.errstate(all="ignore"):
@@ -220,26 +223,25 @@ def _log_sum_exp(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:
 
 
 _BOOL_OUT = np.dtype(np.bool_)
-_FLOAT_INPUTS = tuple(d for d in FLOATS if d.itemsize <= 4)
 _REDUCTIONS = {
     "ReduceSum": Reduction(_sum),
     "ReduceMax": Reduction(_max),
     "ReduceMean": Reduction(_mean),
     "ReduceMin": Reduction(_min),
     "ReduceProd": Reduction(_prod),
-    "ReduceAll": Reduction(_all, (_BOOL_OUT,) + _FLOAT_INPUTS, out_dtype=_BOOL_OUT),
-    "ReduceAny": Reduction(_any, (_BOOL_OUT, np.dtype(np.float32)), out_dtype=_BOOL_OUT),
-    "ReduceLogSumExp": Reduction(_log_sum_exp, _FLOAT_INPUTS, noop_default=False),
+    "ReduceAll": Reduction(_all, out_dtype=_BOOL_OUT),
+    "ReduceAny": Reduction(_any, out_dtype=_BOOL_OUT),
+    "ReduceLogSumExp": Reduction(_log_sum_exp),
 }
-#: The D forms (axes an attribute) and the input dtypes their prototypes allow.
+#: The D forms (axes an attribute).
 _D_FORMS = {
     "ReduceSumD": _REDUCTIONS["ReduceSum"],
     "ReduceMaxD": _REDUCTIONS["ReduceMax"],
     "ReduceMeanD": _REDUCTIONS["ReduceMean"],
     "ReduceMinD": _REDUCTIONS["ReduceMin"],
     "ReduceProdD": _REDUCTIONS["ReduceProd"],
-    "ReduceAllD": Reduction(_all, (_BOOL_OUT,), out_dtype=_BOOL_OUT),
-    "ReduceAnyD": Reduction(_any, (_BOOL_OUT,), out_dtype=_BOOL_OUT),
+    "ReduceAllD": _REDUCTIONS["ReduceAll"],
+    "ReduceAnyD": _REDUCTIONS["ReduceAny"],
 }
 for _name, _spec in _REDUCTIONS.items():
     _reduce_kernel(_name, _spec)

@@ -17,16 +17,12 @@ import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import FLOATS, INTS, compute_dtype
+from aclcts.sim.kernels.numerics import compute_dtype
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import inferred
 
-_CUMSUM_D = tuple(np.dtype(t) for t in (np.float32, np.int32, np.uint8, np.int8, np.float16))
-#: Each scan: its running operation and the x dtypes its prototype allows (axis input form, D form).
-_SCANS = {
-    "Cumsum": (np.add, FLOATS + INTS, _CUMSUM_D),
-    "Cumprod": (np.multiply, FLOATS + INTS, FLOATS + INTS),
-}
+#: Each scan's running operation (its record gives the dtypes of both forms).
+_SCANS = {"Cumsum": np.add, "Cumprod": np.multiply}
 
 
 def scanned(x: np.ndarray, axis: int, combine: np.ufunc, exclusive: bool, reverse: bool) -> np.ndarray:
@@ -51,14 +47,14 @@ def scanned(x: np.ndarray, axis: int, combine: np.ufunc, exclusive: bool, revers
     return result.astype(x.dtype, copy=False)
 
 
-def _scan_kernel(op_type: str, combine: np.ufunc, allowed: tuple[np.dtype, ...], axis_attr: bool) -> None:
+def _scan_kernel(op_type: str, combine: np.ufunc, axis_attr: bool) -> None:
     def axis_of(call: OpCall, rank: int) -> int:
         if axis_attr:
             given = call.attr_int("axis")
         else:
-            values = call.index_values(1, "axis", call.input(1))
+            values = call.index_values(1, call.name(1), call.input(1))
             if len(values) != 1:
-                raise call.fail(f"input 'axis' must hold one value, got {values}")
+                raise call.fail(f"input '{call.name(1)}' must hold one value, got {values}")
             given = values[0]
         return call.axis("axis", given, max(rank, 1))
 
@@ -66,10 +62,10 @@ def _scan_kernel(op_type: str, combine: np.ufunc, allowed: tuple[np.dtype, ...],
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1 if axis_attr else 2)
         x = call.input(0)
-        call.require_dtype(0, x.dtype, allowed)
+        call.require_dtype(0, x.dtype)
         axis = axis_of(call, x.ndim)
         out = Outputs(call, outputs)
-        out.require_dtype(0, x.dtype, "same as input 'x'")
+        out.require_dtype(0, x.dtype, call.same_as(0))
         if x.ndim == 0:
             return [out.emit(0, x.copy() if not call.attr_bool("exclusive") else
                              np.full((), combine.identity, x.dtype))]
@@ -86,6 +82,6 @@ def _scan_kernel(op_type: str, combine: np.ufunc, allowed: tuple[np.dtype, ...],
     builtin(op_type, compute, infer_shape)
 
 
-for _name, (_combine, _allowed, _allowed_d) in _SCANS.items():
-    _scan_kernel(_name, _combine, _allowed, axis_attr=False)
-    _scan_kernel(_name + "D", _combine, _allowed_d, axis_attr=True)
+for _name, _combine in _SCANS.items():
+    _scan_kernel(_name, _combine, axis_attr=False)
+    _scan_kernel(_name + "D", _combine, axis_attr=True)

@@ -21,7 +21,7 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import FLOAT16, FLOAT32, FLOATS, tree_sum, widen
+from aclcts.sim.kernels.numerics import FLOAT16, FLOAT32, tree_sum, widen
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import inferred, unknown_rank
 
@@ -62,10 +62,10 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
     call = OpCall("SoftmaxV2", inputs, attrs)
     call.require_count(1)
     x = call.input(0)
-    call.require_dtype(0, x.dtype, FLOATS)
+    call.require_dtype(0, x.dtype)
     axes = _axes(call, x.ndim)
     out = Outputs(call, outputs)
-    y_dtype = out.require_dtype(0, _output_dtype(call, x.dtype), "the dtype of 'x', or float32 with half_to_float")
+    y_dtype = out.require_dtype(0, _output_dtype(call, x.dtype), f"the dtype of '{call.name(0)}', or float32 with half_to_float")
     return [out.emit(0, over_axes(x, axes, _softmax_rows, y_dtype))]
 
 
@@ -83,10 +83,10 @@ def _log_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs
     call = OpCall("LogSoftmaxV2", inputs, attrs)
     call.require_count(1)
     logits = call.input(0)
-    call.require_dtype(0, logits.dtype, FLOATS)
+    call.require_dtype(0, logits.dtype)
     axes = _axes(call, logits.ndim)
     out = Outputs(call, outputs)
-    dtype = out.require_dtype(0, logits.dtype, "the dtype of 'logits'")
+    dtype = out.require_dtype(0, logits.dtype, f"the dtype of '{call.name(0)}'")
     return [out.emit(0, over_axes(logits, axes, _log_softmax_rows, dtype))]
 
 

@@ -2,7 +2,7 @@
 Axpy and ClipByValue.
 
 Prototypes: aclcts.core.prototypes.unary_math (graphengine op_proto elewise_calculation_ops.h, math_ops.h, pad_ops.h).
-The kernels accept the real dtypes the suite runs (complex and the integer variants of Tan/Asin/Acos are refused).
+The kernels accept their records' dtypes but complex and the integer variants of Tan/Asin/Acos (NOT_SIMULATED).
 Device numerics:
 - transcendental ops on fp16/bf16 widen to float32, evaluate there and round once to the storage type; fp32 and fp64
   evaluate in their own type. Erf and Erfc are evaluated by this module's own series and continued fraction in
@@ -25,15 +25,17 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import BOOL, EXACT_FLOATS, FLOAT32, FLOAT64, FLOATS, INTS, compute_dtype, widen
+from aclcts.sim.kernels.numerics import BOOL, EXACT_FLOATS, FLOAT32, FLOAT64, compute_dtype, widen
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, broadcast, inferred, unknown_rank
 
 Infer = Callable[[list[TensorInfo], list[np.ndarray | None], dict[str, Any]], list[InferredShape]]
 FloatFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
-_I = {name: np.dtype(name) for name in ("int16", "int32", "int64")}
-INT32_64 = (_I["int32"], _I["int64"])
+#: The dtypes the records allow that the simulator does not implement: complex, and for the float formulas
+#: (_FLOAT_UNARY) also the integer types Tan, Asin and Acos take.
+NOT_SIMULATED = (np.dtype(np.complex64), np.dtype(np.complex128))
+NOT_SIMULATED_IN_FLOAT_FORMULAS = NOT_SIMULATED + (np.dtype(np.int32), np.dtype(np.int64))
 
 #: |x| up to which erf is summed as its Taylor series; beyond it erfc comes from its continued fraction.
 ERF_SERIES_LIMIT = 2.0
@@ -127,18 +129,20 @@ def _same_shape_infer(op_type: str, dtype_of: Callable[[Any], int] | None = None
 Body = Callable[[OpCall, np.ndarray, np.ndarray], np.ndarray]
 
 
-def _unary_kernel(op_type: str, allowed: tuple[np.dtype, ...], body: Body, boolean: bool = False) -> None:
-    """Register a one-input op: dtype checks, the output buffer, body(call, x, y) writing the result into y."""
+def _unary_kernel(op_type: str, body: Body, boolean: bool = False,
+                  not_simulated: tuple[np.dtype, ...] = NOT_SIMULATED) -> None:
+    """Register a one-input op: dtype checks (the record's), the output buffer, body(call, x, y) writing the result
+    into y."""
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1)
         x = call.input(0)
-        call.require_dtype(0, x.dtype, allowed)
+        call.require_simulated(0, x.dtype, not_simulated)
         out = Outputs(call, outputs)
         if boolean:
             out.require_dtype(0, BOOL, "a predicate gives bool")
         else:
-            out.require_dtype(0, x.dtype, "same as input 'x'")
+            out.require_dtype(0, x.dtype, call.same_as(0))
         with np.errstate(all="ignore"):
             return [out.emit(0, body(call, x, out.buffer(0, x.shape)))]
 
@@ -146,7 +150,8 @@ def _unary_kernel(op_type: str, allowed: tuple[np.dtype, ...], body: Body, boole
 
 
 for _name, _fn in _FLOAT_UNARY.items():
-    _unary_kernel(_name, FLOATS, lambda call, x, y, fn=_fn: in_compute_type(fn, x, y))
+    _unary_kernel(_name, lambda call, x, y, fn=_fn: in_compute_type(fn, x, y),
+                  not_simulated=NOT_SIMULATED_IN_FLOAT_FORMULAS)
 
 
 # Round, Sign ----------------------------------------------------------------------------------------------------
@@ -160,7 +165,7 @@ def _round_multiple(x: np.ndarray, step: int) -> np.ndarray:
 
 def _round(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     decimals = call.attr_int("decimals")
-    if x.dtype in INT32_64:
+    if x.dtype.kind == "i":
         np.copyto(y, x if decimals >= 0 else _round_multiple(x, 10 ** -decimals))
         return y
     if decimals == 0:
@@ -178,16 +183,16 @@ def _round(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _sign(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    if x.dtype in INT32_64:
+    if x.dtype.kind == "i":
         return np.sign(x, out=y)
     return in_compute_type(_ufunc(np.sign), x, y)
 
 
-_unary_kernel("Round", FLOATS + INT32_64, _round)
-_unary_kernel("Sign", FLOATS + INT32_64, _sign)
-_unary_kernel("IsFinite", FLOATS, lambda call, x, y: np.isfinite(widen(x), out=y), boolean=True)
-_unary_kernel("IsInf", FLOATS, lambda call, x, y: np.isinf(widen(x), out=y), boolean=True)
-_unary_kernel("IsNan", FLOATS, lambda call, x, y: np.isnan(widen(x), out=y), boolean=True)
+_unary_kernel("Round", _round)
+_unary_kernel("Sign", _sign)
+_unary_kernel("IsFinite", lambda call, x, y: np.isfinite(widen(x), out=y), boolean=True)
+_unary_kernel("IsInf", lambda call, x, y: np.isinf(widen(x), out=y), boolean=True)
+_unary_kernel("IsNan", lambda call, x, y: np.isnan(widen(x), out=y), boolean=True)
 
 
 # ZerosLike, OnesLike, Fill ------------------------------------------------------------------------------------
@@ -198,14 +203,14 @@ def _filled(value: int) -> Body:
     return body
 
 
-_unary_kernel("ZerosLike", FLOATS + INTS + (BOOL,), _filled(0))
-_unary_kernel("OnesLike", FLOATS + INTS[:4] + (np.dtype("uint8"), np.dtype("uint16"), BOOL), _filled(1))
+_unary_kernel("ZerosLike", _filled(0))
+_unary_kernel("OnesLike", _filled(1))
 
 
 def _fill_dims(call: OpCall, dims: Any) -> list[int]:
-    values = call.index_values(0, "dims", dims)
+    values = call.index_values(0, call.name(0), dims)
     if np.ndim(dims) != 1 or any(d < 0 for d in values):
-        raise call.fail(f"input 'dims' must be a 1-D list of sizes >= 0, got {values}")
+        raise call.fail(f"input '{call.name(0)}' must be a 1-D list of sizes >= 0, got {values}")
     return values
 
 
@@ -214,11 +219,11 @@ def _fill_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
     call.require_count(2)
     shape = tuple(_fill_dims(call, call.input(0)))
     value = call.input(1)
-    call.require_dtype(1, value.dtype, FLOATS + INTS + (BOOL,))
+    call.require_simulated(1, value.dtype, NOT_SIMULATED)
     if value.size != 1:
-        raise call.fail(f"input 'value' must hold exactly one element, got shape {list(value.shape)}")
+        raise call.fail(f"input '{call.name(1)}' must hold exactly one element, got shape {list(value.shape)}")
     out = Outputs(call, outputs)
-    out.require_dtype(0, value.dtype, "same as input 'value'")
+    out.require_dtype(0, value.dtype, call.same_as(1))
     y = out.buffer(0, shape)
     y.fill(value.reshape(())[()])
     return [out.emit(0, y)]
@@ -241,42 +246,38 @@ builtin("Fill", _fill_compute, _fill_infer)
 
 # Muls, Adds, Axpy ------------------------------------------------------------------------------------------
 def _attr_in(call: OpCall, name: str, dtype: np.dtype) -> Any:
-    """A Float attribute (required) as float32, applied to dtype: truncated toward zero for integer types."""
-    if name not in call.attrs or call.attrs[name] is None:
-        raise call.fail(f"required attr '{name}' was not given")
+    """A Float attribute (required by the record) as float32, applied to dtype: truncated toward zero for integer
+    types."""
     value = np.float32(call.attr_float(name))
     if np.dtype(dtype).kind in "iu":
         return np.array(math.trunc(float(value)) if np.isfinite(value) else 0).astype(dtype)[()]
     return compute_dtype(dtype).type(value)
 
 
-def _scalar_kernel(op_type: str, allowed: tuple[np.dtype, ...], ufunc: np.ufunc) -> None:
+def _scalar_kernel(op_type: str, ufunc: np.ufunc) -> None:
     def body(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         value = _attr_in(call, "value", x.dtype)
         if x.dtype.kind in "iu":
             return ufunc(x, value, out=y)
         return in_compute_type(lambda t, r: ufunc(t, value, out=r), x, y)
 
-    _unary_kernel(op_type, allowed, body)
+    _unary_kernel(op_type, body)
 
 
-_FLOAT_TYPES = (FLOATS[0], FLOATS[1], FLOAT32)
-_scalar_kernel("Muls", _FLOAT_TYPES + (_I["int16"], _I["int32"], _I["int64"]), np.multiply)
-_scalar_kernel("Adds", _FLOAT_TYPES + (_I["int16"], _I["int32"]), np.add)
-
-_AXPY = _FLOAT_TYPES + (_I["int32"],)
+_scalar_kernel("Muls", np.multiply)
+_scalar_kernel("Adds", np.add)
 
 
 def _axpy_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Axpy", inputs, attrs)
     call.require_count(2)
     x1, x2 = call.input(0), call.input(1)
-    call.require_dtype(0, x1.dtype, _AXPY)
-    call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
-    shape = broadcast(call, ["x1", "x2"], [tuple(x1.shape), tuple(x2.shape)])
+    call.require_dtype(0, x1.dtype)
+    call.require_same_dtype(call.names(0, 1), [x1.dtype, x2.dtype])
+    shape = broadcast(call, call.names(0, 1), [tuple(x1.shape), tuple(x2.shape)])
     alpha = _attr_in(call, "alpha", x1.dtype)
     out = Outputs(call, outputs)
-    out.require_dtype(0, x1.dtype, "same as input 'x1'")
+    out.require_dtype(0, x1.dtype, call.same_as(0))
     y = out.buffer(0, shape)
     with np.errstate(all="ignore"):
         if x1.dtype.kind in "iu":
@@ -295,33 +296,30 @@ def _axpy_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs
     call = OpCall("Axpy", inputs, attrs)
     call.require_count(2)
     x1, x2 = call.input(0), call.input(1)
-    return [inferred(x1.dtype, broadcast(call, ["x1", "x2"], [tuple(x1.shape), tuple(x2.shape)]))]
+    return [inferred(x1.dtype, broadcast(call, call.names(0, 1), [tuple(x1.shape), tuple(x2.shape)]))]
 
 
 builtin("Axpy", _axpy_compute, _axpy_infer)
 
 
 # ClipByValue -----------------------------------------------------------------------------------------------
-_CLIP_NAMES = ["x", "clip_value_min", "clip_value_max"]
-
-
 def _clip_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
-    for name, shape in zip(_CLIP_NAMES[1:], shapes[1:]):
-        if broadcast(call, ["x", name], [shapes[0], shape]) != tuple(shapes[0]) and not unknown_rank(shapes[0]):
-            raise call.fail(f"input '{name}' has shape {list(shape)}, which does not broadcast to the shape of 'x' "
-                            f"{list(shapes[0])}")
+    for index, shape in enumerate(shapes[1:], start=1):
+        if broadcast(call, call.names(0, index), [shapes[0], shape]) != tuple(shapes[0]) and not unknown_rank(shapes[0]):
+            raise call.fail(f"input '{call.name(index)}' has shape {list(shape)}, which does not broadcast to the "
+                            f"shape of '{call.name(0)}' {list(shapes[0])}")
     return tuple(shapes[0])
 
 
 def _clip_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ClipByValue", inputs, attrs)
     call.require_count(3)
-    x, lo, hi = (call.input(i) for i, name in enumerate(_CLIP_NAMES))
-    call.require_dtype("x", x.dtype, FLOATS + INTS)
-    call.require_same_dtype(_CLIP_NAMES, [x.dtype, lo.dtype, hi.dtype])
+    x, lo, hi = (call.input(i) for i in range(3))
+    call.require_simulated(0, x.dtype, NOT_SIMULATED)
+    call.require_same_dtype(call.names(0, 1, 2), [x.dtype, lo.dtype, hi.dtype])
     shape = _clip_shape(call, [tuple(x.shape), tuple(lo.shape), tuple(hi.shape)])
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_dtype(0, x.dtype, call.same_as(0))
     y = out.buffer(0, shape)
     if x.dtype in EXACT_FLOATS or x.dtype.kind in "iu":
         np.maximum(x, lo, out=y)
@@ -334,7 +332,7 @@ def _clip_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
 def _clip_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("ClipByValue", inputs, attrs)
     call.require_count(3)
-    x, lo, hi = (call.input(i) for i, name in enumerate(_CLIP_NAMES))
+    x, lo, hi = (call.input(i) for i in range(3))
     return [inferred(x.dtype, _clip_shape(call, [tuple(x.shape), tuple(lo.shape), tuple(hi.shape)]))]
 
 

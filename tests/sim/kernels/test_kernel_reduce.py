@@ -72,6 +72,17 @@ def test_empty_axes_do_nothing_by_default_and_reduce_all_otherwise(run):
     assert y.tolist() == 10
 
 
+def test_empty_axes_of_ops_without_the_noop_attribute(run):
+    """ReduceAll/ReduceAny (no noop_with_empty_axes in their records) reduce nothing over empty axes; a D form without
+    the attribute (ReduceSumD) reduces everything."""
+    x = np.array([[True, False], [True, True]])
+    for op in ("ReduceAll", "ReduceAny"):
+        (y,) = run(op, [x, np.zeros(0, I32)], [(np.bool_, (2, 2))])
+        assert y.tolist() == x.tolist()
+    (y,) = run("ReduceSumD", [np.array([[1, 2], [3, 4]], F32)], [(F32, ())], {"axes": []})
+    assert y.tolist() == 10
+
+
 def test_axis_out_of_range_is_rejected(run):
     with pytest.raises(KernelError, match=r"ReduceSum: axes value 2 is out of range for a rank-2 input"):
         run("ReduceSum", [np.zeros((2, 2), F32), axes(2)], [(F32, (2,))])
