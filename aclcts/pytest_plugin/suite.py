@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator
@@ -145,7 +146,7 @@ def _load_session_needs(config: pytest.Config) -> str | None:
             config.stash[BACKEND] = load_backend(config.getoption("--backend"))
     except BackendError as exc:
         return str(exc)
-    if config.stash[BACKEND].is_simulator:
+    if _on_simulator(config.stash[BACKEND]):
         try:
             _register_kernels(config.getoption("--cases") or [])
         except CaseFileError as exc:
@@ -157,6 +158,12 @@ def _load_session_needs(config: pytest.Config) -> str | None:
         except OSError as exc:
             return f"--model-cache: model cache {cache}: cannot create a folder there ({exc.strerror})"
     return None
+
+
+def _on_simulator(backend: Backend) -> bool:
+    """Whether the backend's module is aclcts' simulator: --backend=sim, or `import acl` under `aclcts sim run`."""
+    simulator = sys.modules.get("aclcts.sim")
+    return backend.is_simulator or (simulator is not None and backend.acl is getattr(simulator, "acl", None))
 
 
 def _register_kernels(paths: list[str]) -> None:

@@ -315,3 +315,12 @@ def test_opp_path_installs_the_record_in_another_opp_folder_and_the_printed_comm
                                      [str(tmp_path / "op"), *filter(None, [os.environ.get("PYTHONPATH")])])))
     assert result.returncode == 0 and len(outcomes) >= 2 and set(outcomes.values()) == {"passed"}, \
         result.stdout[-3000:] + result.stderr[-2000:]
+
+
+def test_the_run_header_names_the_modules_the_folders_record_imports(my_scale):
+    done = subprocess.run([sys.executable, "-m", "pytest", "conformance", "--cases", str(my_scale), "--collect-only",
+                           "-p", "no:cacheprovider", "-p", "no:xdist"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300, check=False)
+    record = my_scale / RECORD / "MyScale.json"
+    [header] = [line for line in done.stdout.splitlines() if line.startswith("aclcts: --cases from outside")]
+    assert header.endswith(f"my_scale_reference ({record}), my_scale_kernel ({record})"), header
