@@ -196,17 +196,12 @@ class Scaffold:
 
     def commands(self) -> list[tuple[str, str]]:
         """The next steps after scaffolding: (what, command line), simulator first, then an NPU host."""
-        cases = shlex.quote(str(self.folder))
-        if self.opp_path is not None:  # the record is in the OPP folder, the modules in the op's folder
-            cases = shlex.quote(str(self.opp_path))
-        run = f"PYTHONPATH={shlex.quote(str(self.folder))} " if self.opp_path is not None else ""
-        if self.kernel:
-            on_sim = ("dry run on the simulator (from the aclcts repository)", f"{run}pytest conformance/ --cases {cases}")
-        else:
-            on_sim = (f"dry run on the simulator, once a kernel module (compute, infer_shape) is named by the record's "
-                      f'"kernel"', f"{run}pytest conformance/ --cases {cases}")
+        # With --opp-path the record is in the OPP folder and the modules in the op's folder.
+        cases = shlex.quote(str(self.folder if self.opp_path is None else self.opp_path))
+        run = "" if self.opp_path is None else f"PYTHONPATH={shlex.quote(str(self.folder))} "
+        when = "" if self.kernel else ', once the record\'s "kernel" names a module with compute and infer_shape'
         return [
-            on_sim,
+            (f"dry run on the simulator (from the aclcts repository){when}", f"{run}pytest conformance/ --cases {cases}"),
             ("on an NPU host: the single-op JSON of the models the run needs",
              f"{run}aclcts singleop {cases} -o build/op_list.json --soc=<soc>"),
             ("compile them with the real ATC",
@@ -281,8 +276,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--inputs", default="2", help=f"number of inputs, 1 to {MAX_TENSORS} (default 2)")
     parser.add_argument("--outputs", default="1", help=f"number of outputs, 1 to {MAX_TENSORS} (default 1)")
     parser.add_argument("--dtype", default="float16,float32",
-                        help=f"comma-separated data types of the cases, from {', '.join(DTYPES)} "
-                             "(default float16,float32)")
+                        help="comma-separated data types of the record (its type constraint T), from "
+                             f"{', '.join(DTYPES)} (default float16,float32)")
     parser.add_argument("--dynamic", action="store_true",
                         help="give the record sample_ranges: a dynamic default case, -1 dims inside [1, "
                              f"{DYNAMIC_MAX}], run at the sample shapes and at shapes drawn by its shape rule")
