@@ -1,5 +1,7 @@
 """Default cases of an op that no case file covers, made from its record: its dtypes, sample shapes, sample attribute
-values and sample value ranges, expanded and checked as a case file's content would be."""
+values and sample value ranges, expanded and checked as a case file's content would be. A record with sample_ranges
+also gets a dynamic default case: every tensor's dims -1 inside those ranges, run at the sample shapes and at shapes
+drawn by the record's shape rule."""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ from aclcts.core.prototypes.check import JSON_ATTR_TYPE
 DEFAULT_SHAPES = ((2, 3), (4, 1, 5))
 #: The repository's case library, which holds default cases for the records no case file covers.
 SHIPPED_CASES = Path(__file__).resolve().parents[2] / "cases"
+#: How the elements of a dynamic default case are drawn (aclcts.cases.schema.ELEMENT_KINDS): no inf or NaN.
+DYNAMIC_ELEMENTS = "finite"
 #: The dtypes the simulator can hold, by single-op JSON name.
 _HELD = {name for code, name in JSON_TYPE_NAMES.items() if has_numpy_dtype(code)}
 
@@ -38,15 +42,32 @@ def case_data(record: Prototype) -> dict[str, Any]:
     attrs = {name: {"type": JSON_ATTR_TYPE[record.attr(name).type], "value": value}
              for name, value in record.sample_attrs.items()}
     return {"op": record.op_type, "dtypes": dtypes, "shapes": [[list(s) for s in case] for case in shapes],
-            "attrs": [attrs], "values": {name: {"uniform": [s.low, s.high]} for name, s in record.samples.items()}}
+            "attrs": [attrs], "values": {name: {"uniform": [s.low, s.high]} for name, s in record.samples.items()},
+            **({"reference": record.reference} if record.reference else {})}
+
+
+def dynamic_data(record: Prototype) -> dict[str, Any]:
+    """The case-file content of the op's dynamic default case (the record gives sample_ranges)."""
+    static = case_data(record)
+    return {**static, "modes": ["execute_v2"],
+            "shapes": [{name: [-1] * len(pairs) for name, pairs in record.sample_ranges.items()}],
+            "shape_range": {name: [list(pair) for pair in pairs] for name, pairs in record.sample_ranges.items()},
+            "runtime_shapes": static["shapes"], "shape_rule": record.shape_rule, "elements": DYNAMIC_ELEMENTS}
+
+
+def record_cases(record: Prototype, source: str) -> list[Case]:
+    """The default cases of a record (its static ones, then its dynamic one if it has sample_ranges), their file
+    named source."""
+    cases = expand_data(case_data(record), source, {})
+    return cases + (expand_data(dynamic_data(record), source, {}) if record.sample_ranges else [])
 
 
 def default_cases(op_type: str) -> list[Case]:
-    """The default cases of op_type, from its record."""
+    """The default cases of a built-in op_type, from its record."""
     record = prototype(op_type)
     if record is None:
         raise KeyError(f"no record of op type {op_type!r}")
-    return expand_data(case_data(record), source_of(record), {})
+    return record_cases(record, source_of(record))
 
 
 def uncovered(cases: Iterable[Case], ops: Collection[str] | None = None) -> list[str]:

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 import pytest
 import yaml
 
+from aclcts.core.prototypes.vendors import VendorRecordError, read_record, records_under
+
 if TYPE_CHECKING:
     from aclcts.cases import Case
 
@@ -100,9 +102,11 @@ def outside(config: pytest.Config) -> list[str]:
 
 
 def referenced_modules(paths: list[str]) -> list[tuple[str, str]]:
-    """(module, case file) of every `reference: module:ATTR` in the case files under paths, which loading them imports.
+    """(module, file) of every `reference: module:ATTR` in the case files under paths, and of every reference and
+    kernel module an operator record under them names, which loading them imports.
 
-    Only regular *.yaml / *.yml files are read; one that cannot be read or parsed is left to the case loader's error.
+    Only regular *.yaml / *.yml files and records are read; one that cannot be read or parsed is left to the case
+    loader's error.
     """
     files: list[str] = []
     for path in paths:
@@ -124,4 +128,16 @@ def referenced_modules(paths: list[str]) -> list[tuple[str, str]]:
         spec = data.get("reference") if isinstance(data, dict) else None
         if isinstance(spec, str) and ":" in spec:
             found.append((spec.partition(":")[0], name))
+    return found + _record_modules([Path(p) for p in paths if os.path.isdir(p)])
+
+
+def _record_modules(folders: list[Path]) -> list[tuple[str, str]]:
+    """(module, record file) of the reference and kernel modules the operator records under folders name."""
+    found = []
+    for path in (p for folder in folders for p in records_under(folder)):
+        try:
+            record = read_record(path)
+        except VendorRecordError:
+            continue
+        found += [(module, str(path)) for module in (record.reference.partition(":")[0], record.kernel) if module]
     return found

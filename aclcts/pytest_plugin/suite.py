@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator
@@ -31,6 +32,7 @@ from aclcts.atc import compile_elements, generate_singleop_json
 from aclcts.drive.backends import Backend, BackendError, device_problem, load_backend
 from aclcts.drive.resources import LeakedObjects
 from aclcts.cases import Case, CaseFileError, load_cases
+from aclcts.cases.custom_ops import custom_ops, kernel_functions, load_with_records
 from aclcts.cases.defaults import SHIPPED_CASES, default_cases, uncovered
 from aclcts.cases.load import case_files
 from aclcts.cases.selection import of_ops, smoke
@@ -66,8 +68,8 @@ def pytest_configure(config: pytest.Config) -> None:
     paths = config.getoption("--cases") or [str(config.rootpath / "cases")]
     try:
         warn = lambda line: config.issue_config_time_warning(pytest.PytestWarning(line), 2)  # noqa: E731
-        cases = load_cases([p for p in paths if Path(p).exists() or config.getoption("--cases")], kind="all",
-                           warn=warn, ops=_ops(config) or None)
+        cases = load_with_records([p for p in paths if Path(p).exists() or config.getoption("--cases")], kind="all",
+                                  warn=warn, ops=_ops(config) or None)
         if not config.getoption("--cases") and Path(paths[0]).resolve() == SHIPPED_CASES:
             cases += [case for op in uncovered(cases, _ops(config) or None) for case in default_cases(op)]
         shipped = config.rootpath / "cases" / "dynamic"
@@ -75,10 +77,11 @@ def pytest_configure(config: pytest.Config) -> None:
     except CaseFileError as exc:
         usage_error(config, f"case library: {exc}")
         return
-    empty = [p for p in config.getoption("--cases") or [] if Path(p).is_dir() and not case_files([p])]
+    empty = [p for p in config.getoption("--cases") or [] if Path(p).is_dir() and not case_files([p])
+             and not custom_ops([p])]
     if empty:
-        usage_error(config, f"--cases {empty[0]}: the folder holds no case file (*.yaml, *.yml, msopst *.json); a run that selects "
-                            "no case tests nothing")
+        usage_error(config, f"--cases {empty[0]}: the folder holds no case file (*.yaml, *.yml, msopst *.json) or operator "
+                            "record (op_proto/aclcts/<OpType>.json); a run that selects no case tests nothing")
         return
     try:
         cases, golden_cases = _narrowed(config, cases, _golden_cases(config))
@@ -147,6 +150,11 @@ def _load_session_needs(config: pytest.Config) -> str | None:
     problem = missing_model_dir(config, config.stash[BACKEND].capabilities)
     if problem:
         return problem
+    if _on_simulator(config.stash[BACKEND]):
+        try:
+            _register_kernels(config.getoption("--cases") or [])
+        except CaseFileError as exc:
+            return f"--cases: {exc}"
     cache = config.getoption("--model-cache")
     if cache and cache != "off" and not config.getoption("--model-dir"):
         try:
@@ -154,6 +162,22 @@ def _load_session_needs(config: pytest.Config) -> str | None:
         except OSError as exc:
             return f"--model-cache: model cache {cache}: cannot create a folder there ({exc.strerror})"
     return None
+
+
+def _on_simulator(backend: Backend) -> bool:
+    """Whether the backend's module is aclcts' simulator: --backend=sim, or `import acl` under `aclcts sim run`."""
+    simulator = sys.modules.get("aclcts.sim")
+    return backend.capabilities.simulated_devices or (simulator is not None and
+                                                      backend.acl is getattr(simulator, "acl", None))
+
+
+def _register_kernels(paths: list[str]) -> None:
+    """Register on the simulator the kernel each operator record under the --cases folders names."""
+    import aclcts.sim
+
+    for op in custom_ops(paths):
+        if op.record.kernel:
+            aclcts.sim.register_kernel(op.record.op_type, *kernel_functions(op))
 
 
 def _memory_budget(config: pytest.Config, spelled: str | None) -> int:

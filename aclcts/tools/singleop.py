@@ -11,6 +11,7 @@ from pathlib import Path
 from aclcts.judge import golden
 from aclcts.atc import generate_singleop_json
 from aclcts.cases import CaseFileError, load_cases
+from aclcts.cases.custom_ops import load_with_records
 from aclcts.core.files import write_atomically
 from aclcts.core.opmodel import OpModel, model_file_name
 from aclcts.pytest_plugin.library import suite_model_cases
@@ -21,7 +22,8 @@ DEFAULT_GOLDEN = "golden"
 #: `pytest conformance/` runs without --cases, or with --with-step-tests.
 REPOSITORY_CASES = "cases"
 USAGE_EPILOG = f"""A PATH that is a golden folder (one holding {golden.DEFINITIONS}) adds its curated cases;
-any other PATH is a case file or a folder of them. Without a golden folder among the PATHs
+any other PATH is a case file or a folder of them (a custom operator's folder adds the default cases of
+its record, op_proto/aclcts/<OpType>.json, when no case file runs its op). Without a golden folder among the PATHs
 or --golden-dir, ./{DEFAULT_GOLDEN} is used when it has {golden.DEFINITIONS}, as `pytest conformance/` does.
 With case PATHs, the models also include those `pytest conformance/ --cases PATH
 --with-step-tests` needs whatever the PATHs select: the step tests' own (Add int32 [8, 16] and the like) and the
@@ -75,7 +77,7 @@ def golden_models(folders: list[Path], soc: str) -> list[tuple[str, OpModel]]:
 def suite_models(case_paths: list[str], golden_folders: list[Path], soc: str) -> list[tuple[str, OpModel]]:
     """(case id, model) for every static case of the case paths, every golden case and, with case paths, every case of
     the step tests' own models (./cases's SUITE_MODEL_CASES) not among them, in order."""
-    library = [(case.id, case.op_model(soc)) for case in load_cases(case_paths)] if case_paths else []
+    library = [(case.id, case.op_model(soc)) for case in load_with_records(case_paths)] if case_paths else []
     entries = library + golden_models(golden_folders, soc)
     named = {case_id for case_id, _ in entries}
     steps = suite_model_cases(Path(REPOSITORY_CASES)) if case_paths else []
@@ -88,7 +90,7 @@ def dynamic_models(case_paths: list[str], soc: str) -> list[tuple[str, OpModel]]
     if not case_paths:
         return []
     shipped = Path(REPOSITORY_CASES) / "dynamic"
-    cases = load_cases(case_paths, kind="dynamic")
+    cases = load_with_records(case_paths, kind="dynamic")
     cases += load_cases([str(shipped)], kind="dynamic") if shipped.is_dir() else []
     return [(f"dynamic-{case.id}", case.op_model(soc)) for case in {case.id: case for case in cases}.values()]
 

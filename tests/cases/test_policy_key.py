@@ -3,6 +3,7 @@ warning per file, both names in one file is one error line, and the generators o
 
 from __future__ import annotations
 
+import json
 import warnings
 from pathlib import Path
 
@@ -85,8 +86,8 @@ def test_the_old_key_must_still_be_a_string(tmp_path):
 
 def test_new_op_writes_the_policy_key(tmp_path):
     assert new_op(["MyPolicy", "--dir", str(tmp_path), "--no-kernel"]) == 0
-    (case_file,) = tmp_path.glob("*.yaml")
-    data = yaml.safe_load(case_file.read_text(encoding="utf-8"))
+    (record,) = tmp_path.rglob("MyPolicy.json")
+    data = json.loads(record.read_text(encoding="utf-8"))
     assert data["policy"] == "elementwise" and "family" not in data
 
 

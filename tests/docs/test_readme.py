@@ -195,10 +195,6 @@ RULES: tuple[Rule, ...] = (
          "made custom_ops/my_scale, the prototype record it wrote under custom_ops/my_scale/opp stands in for it",
          lambda words, copy: [[f"ASCEND_OPP_PATH={copy.root / 'custom_ops/my_scale/opp'}", *words]
                               if (copy.root / "custom_ops/my_scale/opp").is_dir() else words]),
-    Rule(r"^pytest conformance/ --backend=npu .*--cases custom_ops/my_scale/my_scale\.yaml", "rewrite",
-         "on the device the real operator runs; on the simulator its kernel must be registered, which the op "
-         "folder's conftest.py does when the folder is on the command line (README's dry run)",
-         lambda words, copy: [_after(words, "conformance/", "custom_ops/my_scale")]),
     Rule(r"^aclcts kill-matrix -n 2$", "skip",
          "the whole matrix is the suite once and 65 selections; the next README lines run the same command "
          "with --faults and --select, and tests/killmatrix checks every fault's selection"),
@@ -261,11 +257,6 @@ def _cases(words: list[str], path: str) -> list[str]:
     at = words.index("--cases") + 1
     end = next((i for i in range(at, len(words)) if words[i].startswith("-")), len(words))
     return [*words[:at], path, *words[end:]]
-
-
-def _after(words: list[str], anchor: str, extra: str) -> list[str]:
-    at = words.index(anchor) + 1
-    return [*words[:at], extra, *words[at:]]
 
 
 #: Files commands name that README never makes, made just before the first command that names them.

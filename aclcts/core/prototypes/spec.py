@@ -88,6 +88,13 @@ class Prototype:
     sample_shapes: tuple[tuple[tuple[int, ...], ...], ...] = ()
     #: Attribute values the default cases give (at least every REQUIRED attribute's).
     sample_attrs: Mapping[str, object] = field(default_factory=dict)
+    #: The [min, max] of each dim of the op's dynamic default case, by tensor name (every required input and output);
+    #: none means no dynamic default case. Its -1 dims run at sample_shapes and at shapes drawn by shape_rule.
+    sample_ranges: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    #: A custom op's reference as `module:ATTR` and simulator kernel module (imported from the folder its record was
+    #: found under, aclcts.cases.custom_ops); a built-in op's are found by op type and these stay empty.
+    reference: str = ""
+    kernel: str = ""
 
     def attr(self, name: str) -> Attr | None:
         """The attribute called name, or None."""
@@ -132,9 +139,12 @@ def op(op_type: str, inputs: str, outputs: str, types: Mapping[str, tuple[str, .
        attrs: tuple[Attr, ...] = (), source: str = "", dtype_from: Mapping[str, str] | None = None, *,
        policy: str = "", shape_rule: str = "", samples: Mapping[str, Sample] | None = None,
        sample_shapes: tuple[tuple[tuple[int, ...], ...], ...] = (),
-       sample_attrs: Mapping[str, object] | None = None) -> Prototype:
+       sample_attrs: Mapping[str, object] | None = None,
+       sample_ranges: Mapping[str, tuple[tuple[int, int], ...]] | None = None, reference: str = "",
+       kernel: str = "") -> Prototype:
     """A record written compactly: op("Add", "x1:T, x2:T", "y:T", {"T": FLOATS + INTS}, source=...)."""
     return Prototype(op_type, tensors(inputs), tensors(outputs), {k: tuple(canonical_dtype(d) for d in v)
                                                                    for k, v in types.items()},
                      attrs, source, dict(dtype_from or {}), policy=policy, shape_rule=shape_rule,
-                     samples=dict(samples or {}), sample_shapes=sample_shapes, sample_attrs=dict(sample_attrs or {}))
+                     samples=dict(samples or {}), sample_shapes=sample_shapes, sample_attrs=dict(sample_attrs or {}),
+                     sample_ranges=dict(sample_ranges or {}), reference=reference, kernel=kernel)
