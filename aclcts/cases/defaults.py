@@ -12,7 +12,7 @@ from typing import Any
 from aclcts.cases.case import Case
 from aclcts.cases.load import expand_data
 from aclcts.core.dtypes import JSON_TYPE_NAMES, has_numpy_dtype
-from aclcts.core.prototypes import Prototype, op_types, prototype
+from aclcts.core.prototypes import Prototype, Sample, op_types, prototype
 from aclcts.core.prototypes.check import JSON_ATTR_TYPE
 
 #: The input shapes of a record that gives none: every required input [2, 3], then [4, 1, 5].
@@ -42,7 +42,7 @@ def case_data(record: Prototype) -> dict[str, Any]:
     attrs = {name: {"type": JSON_ATTR_TYPE[record.attr(name).type], "value": value}
              for name, value in record.sample_attrs.items()}
     return {"op": record.op_type, "dtypes": dtypes, "shapes": [[list(s) for s in case] for case in shapes],
-            "attrs": [attrs], "values": {name: {"uniform": [s.low, s.high]} for name, s in record.samples.items()},
+            "attrs": [attrs], "values": {name: _distribution(s) for name, s in record.samples.items()},
             **({"reference": record.reference} if record.reference else {})}
 
 
@@ -60,6 +60,11 @@ def record_cases(record: Prototype, source: str) -> list[Case]:
     named source."""
     cases = expand_data(case_data(record), source, {})
     return cases + (expand_data(dynamic_data(record), source, {}) if record.sample_ranges else [])
+
+
+def _distribution(sample: Sample) -> dict[str, list[float]]:
+    """A sample hint as a case file's distribution."""
+    return {"special": [sample.special]} if sample.special else {"uniform": [sample.low, sample.high]}
 
 
 def default_cases(op_type: str) -> list[Case]:

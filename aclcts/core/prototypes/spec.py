@@ -56,11 +56,13 @@ class Attr:
 
 @dataclass(frozen=True)
 class Sample:
-    """Where an input's values are drawn when a case does not say: the closed range [low, high] and why."""
+    """Where an input's values are drawn when a case does not say: the closed range [low, high] and why; with
+    special, that fraction of a float input's elements are ±0, ±inf, NaN, subnormals or ±max instead."""
 
     low: float
     high: float
     why: str = ""
+    special: float = 0.0
 
 
 @dataclass(frozen=True)
