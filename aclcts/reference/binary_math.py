@@ -1,4 +1,4 @@
-"""Binary math references: Atan2, the division and remainder variants, SquaredDifference, Xlogy, Xdivy.
+"""Binary math references: Atan2, the division and remainder variants, SquaredDifference, Xlogy, Xdivy, MulNoNan.
 
 Floats are computed in float64 and rounded once. Integers are computed exactly on Python ints (object arrays, so
 no intermediate can overflow) from the written-out sign rules, then wrapped to the output type (two's complement):
@@ -126,6 +126,11 @@ def xdivy(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(a == 0, 0.0, a / b)
 
 
+def mul_no_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """MulNoNan: 0 where x2 == 0 (whatever x1 is, NaN and inf included), else x1 * x2."""
+    return np.where(b == 0, 0, a * b)
+
+
 def _wrapped(v: np.ndarray, out: np.dtype) -> np.ndarray:
     """Python ints reduced modulo 2**bits into the output type's range."""
     lo, hi = int_range(out)
@@ -175,4 +180,5 @@ OPS: tuple[RefOp, ...] = (
     define("SquaredDifference", _compute(squared_difference, _int_squared_difference, "none"), _broadcast),
     define("Xlogy", _compute(xlogy, None, "none"), _broadcast),
     define("Xdivy", _compute(xdivy, None, "none"), _broadcast),
+    define("MulNoNan", _compute(mul_no_nan, mul_no_nan, "none"), _broadcast),
 )

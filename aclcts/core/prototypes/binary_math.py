@@ -8,7 +8,7 @@ float16. complex32 (Div) is left out: the suite has no such dtype.
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import COMPLEX, FLOAT64, FLOATS
-from aclcts.core.prototypes.spec import Prototype, op
+from aclcts.core.prototypes.spec import Prototype, Sample, op
 
 POLICY = "elementwise"
 SHAPE_RULE = "broadcast"
@@ -43,4 +43,8 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _binary("SquaredDifference", FLOATING + ("int32", "int64") + COMPLEX, "(x1 - x2)(x1 - x2)"),
     _binary("Xlogy", FLOATING + COMPLEX, "x1 * log(x2), compatible with TensorFlow Xlogy"),
     _binary("Xdivy", FLOATING + COMPLEX, "x1 / x2, 0 where x1 is 0"),
+    op("MulNoNan", "x1:T, x2:T", "y:T", {"T": ("float16", "float32", "int32", "bfloat16")},
+       source="CANN ops-math mul_no_nan_proto.h REG_OP(MulNoNan): y = 0 where x2 == 0 (-0 too), even if x1 is NaN or "
+              "inf, else x1 * x2; NumPy broadcasting; fp16/bf16 computed in fp32",
+       samples={name: Sample(-10, 10, "zeros of x2 against NaN and inf of x1", special=0.6) for name in ("x1", "x2")}),
 )

@@ -1,5 +1,5 @@
 """Binary math kernels with NumPy broadcasting: Atan2, Div, DivNoNan, FloorDiv, FloorMod, Mod, TruncateDiv,
-TruncateMod, SquaredDifference, Xlogy, Xdivy.
+TruncateMod, SquaredDifference, Xlogy, Xdivy, MulNoNan.
 
 Prototypes: graphengine op_proto/inc/elewise_calculation_ops.h (aclcts.core.prototypes.binary_math); the kernels
 take the record's real dtypes (complex, which most records allow, is not simulated: NOT_SIMULATED).
@@ -129,6 +129,12 @@ def _to_zero(a: np.ndarray, y: np.ndarray, zero: np.ndarray) -> None:
 ByZero = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
 
 
+def _mul_no_nan(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> None:
+    """x1 * x2, then 0 where x2 == 0 (which also covers x1 NaN or inf there)."""
+    np.multiply(a, b, out=y)
+    _where(y, b == 0, 0)
+
+
 class _BinaryMath:
     """One broadcasting binary op: two inputs of one of its record's dtypes -> an output of that dtype."""
 
@@ -203,6 +209,7 @@ _OPS = (
     _BinaryMath("SquaredDifference", _squared_difference, _squared_difference),
     _BinaryMath("Xlogy", _xlogy),
     _BinaryMath("Xdivy", _xdivy),
+    _BinaryMath("MulNoNan", _mul_no_nan, _mul_no_nan),
 )
 for _op in _OPS:
     _op.register()
