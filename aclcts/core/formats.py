@@ -58,10 +58,9 @@ def _plain_axes(origin: str, target: str, rank: int) -> tuple[int, ...]:
 def _check_origin(origin: str, target: str, rank: int) -> None:
     if origin not in PRIVATE_ORIGINS[target]:
         raise FormatError(f"format {target} is made from {', '.join(PRIVATE_ORIGINS[target])}, not {origin}")
-    if target == "FRACTAL_NZ":
-        if rank < 1:
-            raise FormatError("format FRACTAL_NZ needs a shape of rank 1 or more")
-    elif len(origin) != rank:
+    if target == "FRACTAL_NZ" and rank < 1:
+        raise FormatError("format FRACTAL_NZ needs a shape of rank 1 or more")
+    if target != "FRACTAL_NZ" and len(origin) != rank:
         raise FormatError(f"a rank-{rank} shape cannot be in format {origin}")
 
 

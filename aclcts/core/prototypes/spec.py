@@ -88,6 +88,9 @@ class Prototype:
     sample_shapes: tuple[tuple[tuple[int, ...], ...], ...] = ()
     #: Attribute values the default cases give (at least every REQUIRED attribute's).
     sample_attrs: Mapping[str, object] = field(default_factory=dict)
+    #: The private formats (docs/formats.md) each tensor may be stored in besides the plain ones, by tensor name, as
+    #: the op's CANN op info lists them; a tensor not named is plain only.
+    formats: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def attr(self, name: str) -> Attr | None:
         """The attribute called name, or None."""
@@ -132,9 +135,11 @@ def op(op_type: str, inputs: str, outputs: str, types: Mapping[str, tuple[str, .
        attrs: tuple[Attr, ...] = (), source: str = "", dtype_from: Mapping[str, str] | None = None, *,
        policy: str = "", shape_rule: str = "", samples: Mapping[str, Sample] | None = None,
        sample_shapes: tuple[tuple[tuple[int, ...], ...], ...] = (),
-       sample_attrs: Mapping[str, object] | None = None) -> Prototype:
+       sample_attrs: Mapping[str, object] | None = None,
+       formats: Mapping[str, tuple[str, ...]] | None = None) -> Prototype:
     """A record written compactly: op("Add", "x1:T, x2:T", "y:T", {"T": FLOATS + INTS}, source=...)."""
     return Prototype(op_type, tensors(inputs), tensors(outputs), {k: tuple(canonical_dtype(d) for d in v)
                                                                    for k, v in types.items()},
                      attrs, source, dict(dtype_from or {}), policy=policy, shape_rule=shape_rule,
-                     samples=dict(samples or {}), sample_shapes=sample_shapes, sample_attrs=dict(sample_attrs or {}))
+                     samples=dict(samples or {}), sample_shapes=sample_shapes, sample_attrs=dict(sample_attrs or {}),
+                     formats=dict(formats or {}))
