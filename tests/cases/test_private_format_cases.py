@@ -1,4 +1,4 @@
-"""Case files with per-tensor formats (docs/formats.md#case-files): `format` maps tensor names to the format each is
+"""Case files with per-tensor formats (docs/formats.md#where-aclcts-uses-them): `format` maps tensor names to the format each is
 stored in, `ori_format` names the origin format the case's shapes are given in."""
 
 from __future__ import annotations
