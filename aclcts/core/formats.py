@@ -154,3 +154,23 @@ def from_storage(array: np.ndarray, fmt: int, origin_format: int, origin_shape: 
         lead, spatial = x.shape[:k], x.shape[-2:]
         x = x.reshape(*lead, math.prod(x.shape[k:k + 2]), *spatial)[..., :dims["C"], :, :]
     return np.ascontiguousarray(x.transpose(np.argsort(_plain_axes(origin, canonical, len(origin_shape)))))
+
+
+def described_tensor(fmt: str, origin_format: str, shape: tuple[int, ...], origin_shape: tuple[int, ...],
+                     dtype: np.dtype | type) -> tuple[int | None, int, tuple[int, ...]]:
+    """(storage format or None for a plain tensor, origin format, origin shape) of a tensor described as msopst and
+    single-op JSON do (format, ori_format, shape, ori_shape by name). A private format made from a private or absent
+    origin format is made from ND; its shape may be the stored one or, as some of CANN's own case files write it, the
+    origin shape again. FormatError when the names are unknown or the shapes do not fit."""
+    for name in (fmt, origin_format):
+        if name not in FORMAT_VALUES:
+            raise FormatError(f"format {name} is not one of {', '.join(FORMAT_VALUES)}")
+    shape, origin_shape = tuple(shape), tuple(origin_shape or shape)
+    if fmt not in PRIVATE_ORIGINS:
+        return None, FORMAT_VALUES[fmt], shape
+    origin = origin_format if origin_format not in PRIVATE_ORIGINS else "ND"
+    expected = storage_shape(origin_shape, FORMAT_VALUES[origin], FORMAT_VALUES[fmt], dtype)
+    if shape not in (expected, origin_shape):
+        raise FormatError(f"shape {list(shape)} is neither {list(expected)}, what origin shape {list(origin_shape)} "
+                          f"in {origin} gives in {fmt}, nor the origin shape")
+    return FORMAT_VALUES[fmt], FORMAT_VALUES[origin], origin_shape

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aclcts.core.formats import FORMAT_VALUES, PRIVATE_ORIGINS, FormatError, from_storage, storage_shape, to_storage
+from aclcts.core.formats import (FORMAT_VALUES, PRIVATE_ORIGINS, FormatError, described_tensor, from_storage, storage_shape,
+                                 to_storage)
 
 DTYPES = (np.float16, np.float32, np.int8, np.int32)
 PLAIN_BY_RANK = {4: ("NCHW", "NHWC", "HWCN"), 5: ("NCDHW", "NDHWC", "DHWCN")}
@@ -80,3 +81,18 @@ def test_fractal_z_puts_n_blocks_after_c1_h_w() -> None:
 def test_shapes_that_do_not_fit_the_format_are_refused(shape: tuple, origin: str, target: str) -> None:
     with pytest.raises(FormatError):
         storage_shape(shape, FORMAT_VALUES[origin], FORMAT_VALUES[target], np.float16)
+
+
+@pytest.mark.parametrize(("described", "expected"), [
+    (("FRACTAL_NZ", "NHWC", (32, 48, 13, 16, 16), (32, 197, 768)), (29, 1, (32, 197, 768))),
+    (("FRACTAL_NZ", "FRACTAL_NZ", (32, 96), (32, 96)), (29, 2, (32, 96))),
+    (("NC1HWC0", "NCHW", (1, 2, 64, 64, 16), (1, 32, 64, 64)), (3, 0, (1, 32, 64, 64))),
+    (("ND", "ND", (7, 3), ()), (None, 2, (7, 3))),
+], ids=["layer-norm-st", "gemm-st-output", "msopst-doc-nc1hwc0", "plain"])
+def test_msopst_descriptions_give_the_storage_format_and_origin(described: tuple, expected: tuple) -> None:
+    assert described_tensor(*described, np.float16) == expected
+
+
+def test_a_described_shape_that_fits_neither_form_is_refused() -> None:
+    with pytest.raises(FormatError, match=r"neither \[3, 2, 16, 16\]"):
+        described_tensor("FRACTAL_NZ", "ND", (2, 2, 16, 16), (32, 48), np.float16)
