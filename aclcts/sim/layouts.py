@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from aclcts.core.formats import from_storage, is_private, to_storage
-from aclcts.core.opmodel import OpModel, TensorSpec
+from aclcts.core.opmodel import TensorSpec
 from aclcts.sim.kernels import TensorInfo
 from aclcts.sim.seams import Seam
 
@@ -24,11 +24,6 @@ read_layout = Seam("private layout read", _read)
 def private_specs(specs: tuple[TensorSpec, ...]) -> list[TensorSpec | None]:
     """Per tensor, its spec if the model stores it in a private format, else None."""
     return [s if is_private(s.format) and s.origin_shape else None for s in specs]
-
-
-def has_private(model: OpModel) -> bool:
-    """Whether any tensor of the model is stored in a private format."""
-    return any(private_specs(model.inputs) + private_specs(model.outputs))
 
 
 def kernel_inputs(arrays: list[np.ndarray | None], specs: list[TensorSpec | None]) -> list[np.ndarray | None]:

@@ -3,8 +3,6 @@ it, with the shape its origin shape takes in that format (docs/formats.md); anyt
 
 import json
 
-import pytest
-
 from aclcts.atc import compile_singleop
 from aclcts.core.formats import FORMAT_VALUES
 from aclcts.core.opmodel import OpModel
