@@ -19,6 +19,7 @@ from aclcts.core.dtypes import JSON_TYPE_NAMES
 from aclcts.core.inputs import one_line
 from aclcts.core.prototypes import VendorRecordError, lookup, op_types
 from aclcts.core.prototypes.check import Problem, attr_problems, count_problem, dtype_problems
+from aclcts.atc.format_check import format_problems
 from aclcts.core.prototypes.vendors import RECORD_FOLDER
 
 #: The error code of a prototype rejection: the code ATC gives for an input/output count that does not fit the
@@ -59,7 +60,8 @@ class _Locator:
             return key, self.doc.line(self._node(key)) or self.doc.line(self.element)
         if kind in ("input", "output"):
             key = f"{kind}_desc"
-            return f"{key}[{where[1]}].type", self.doc.line(self._node(key, where[1]))
+            part = where[2] if len(where) > 2 else "type"
+            return f"{key}[{where[1]}].{part}", self.doc.line(self._node(key, where[1]))
         attrs = self._node("attr")
         if kind == "attr" and isinstance(attrs, list):
             positions = [k for k, a in enumerate(attrs) if isinstance(a, dict) and a.get("name") == where[1]]
@@ -81,7 +83,8 @@ def _problems(op: ParsedOp) -> list[Problem]:
                             count_problem(proto, "outputs", len(model.outputs))) if p]
     if problems:
         return problems
-    problems = attr_problems(proto, {a.name: a.type for a in model.attrs})
+    problems = attr_problems(proto, {a.name: a.type for a in model.attrs}) + \
+        format_problems(proto, model.inputs, model.outputs)
     return problems + dtype_problems(proto, [_dtype(t.dtype) for t in model.inputs],
                                      [_dtype(t.dtype) for t in model.outputs],
                                      {a.name: a.value for a in model.attrs}, _DTYPE_NAMES)

@@ -9,11 +9,14 @@ from typing import Any
 import numpy as np
 
 from aclcts.core.dtypes import JSON_TYPE_NAMES, numpy_dtype
+from aclcts.core.formats import FORMAT_VALUES, storage_shape
 from aclcts.core.opmodel import Attr, OpModel, TensorSpec
 
 #: Data type names a case file may use (the single-op JSON spellings), by aclDataType.
 DTYPE_BY_NAME = {name: code for code, name in JSON_TYPE_NAMES.items()}
-FORMAT_BY_NAME = {"ND": 2, "NCHW": 0, "NHWC": 1}
+#: The plain formats a case's tensors may have (origin formats); STORAGE_FORMAT_BY_NAME adds the private ones.
+FORMAT_BY_NAME = {name: FORMAT_VALUES[name] for name in ("ND", "NCHW", "NHWC", "NCDHW", "NDHWC", "HWCN", "DHWCN")}
+STORAGE_FORMAT_BY_NAME = dict(FORMAT_VALUES)
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,9 @@ class TensorCase:
     shape: tuple[int, ...]
     const: tuple | None = None
     shape_range: tuple[tuple[int, int], ...] = ()
+    #: The aclFormat the tensor is stored in when it is not the case's format (a private format such as FRACTAL_NZ,
+    #: docs/formats.md); shape is then its origin shape, in the case's format.
+    storage_format: int | None = None
 
     @property
     def unknown_rank(self) -> bool:
@@ -52,6 +58,12 @@ class TensorCase:
     def dtype_name(self) -> str:
         """The single-op JSON spelling of the data type."""
         return JSON_TYPE_NAMES[self.dtype]
+
+    def stored(self, origin_format: int) -> tuple[int, tuple[int, ...]]:
+        """The tensor's format and dims on the device, for a case whose format is origin_format."""
+        if self.storage_format is None:
+            return origin_format, self.shape
+        return self.storage_format, storage_shape(self.shape, origin_format, self.storage_format, self.np_dtype)
 
     def const_array(self) -> np.ndarray:
         """The constant value as an array of the tensor's dtype and shape."""
@@ -125,7 +137,9 @@ class Case:
 
         def spec(t: TensorCase, dynamic_name: bool) -> TensorSpec:
             const = t.const_array().tobytes() if t.const is not None else None
-            return TensorSpec(t.dtype, self.format, t.shape, t.dim_ranges(), self.format, t.shape,
+            fmt, shape = t.stored(self.format)
+            ranges = t.dim_ranges() if shape == t.shape else tuple((d, d) for d in shape)
+            return TensorSpec(t.dtype, fmt, shape, ranges, self.format, t.shape,
                               t.name if dynamic_name else "", t.const is not None, const)
 
         inputs = tuple(spec(t, bool(self.dynamic_input)) for t in self.inputs)

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, TensorCase
+from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, STORAGE_FORMAT_BY_NAME, Case, TensorCase
+from aclcts.core.formats import FORMAT_NAMES, FormatError
 from aclcts.cases.msopst import FIXED, is_msopst_file, load_msopst_cases
 from aclcts.cases.prototype_check import check_prototype
 from aclcts.cases.profiles import check_ranges, with_profiles
@@ -143,9 +144,7 @@ def expand_data(data: Any, source: str, lines: dict) -> list[Case]:
     const = data.get("const", {})
     variable = [n for n in inputs if n not in const]
     modes = tuple(data.get("modes", MODES))
-    fmt = FORMAT_BY_NAME.get(data.get("format", "ND"))
-    if fmt is None:
-        raise c.problem(("format",), f"expected one of {', '.join(FORMAT_BY_NAME)}")
+    fmt, stored_as = _formats(c, data)
     attr_sets = []
     for index, attr_set in enumerate(data.get("attrs", [{}])):
         try:
@@ -171,7 +170,8 @@ def expand_data(data: Any, source: str, lines: dict) -> list[Case]:
             shape_of.setdefault(name, _const_shape(values))
         in_cases = tuple(
             TensorCase(n, DTYPE_BY_NAME[dtypes[n]], tuple(shape_of[n]),
-                       tuple(np.ravel(const[n]).tolist()) if n in const else None, _ranges(shape_of[n], ranges.get(n)))
+                       tuple(np.ravel(const[n]).tolist()) if n in const else None, _ranges(shape_of[n], ranges.get(n)),
+                       stored_as.get(n))
             for n in inputs
         )
         if all(n in shape_of for n in outputs):
@@ -186,12 +186,13 @@ def expand_data(data: Any, source: str, lines: dict) -> list[Case]:
                 raise c.problem(("shapes", s_index),
                                 f"the reference shape function refused it: {refusal(op, exc)}") from None
         out_shapes = [tuple(shape_of.get(n, computed[i] if i < len(computed) else ())) for i, n in enumerate(outputs)]
-        out_cases = tuple(TensorCase(n, DTYPE_BY_NAME[dtypes[n]], s, None, _ranges(s, ranges.get(n)))
+        out_cases = tuple(TensorCase(n, DTYPE_BY_NAME[dtypes[n]], s, None, _ranges(s, ranges.get(n)), stored_as.get(n))
                           for n, s in zip(outputs, out_shapes))
+        _check_stored_shapes(c, in_cases + out_cases, fmt, s_index)
         dtype_tag = "_".join(dict.fromkeys(t.dtype_name for t in in_cases + out_cases))
         shape_tag = "_".join(_tag(t.shape) for t in in_cases if t.const is None)
         case_id = data.get("name") or \
-            f"{op}-{dtype_tag}-{shape_tag}" + (f"-attrs{a_index}" if len(attr_sets) > 1 else "")
+            f"{op}-{dtype_tag}-{shape_tag}" + (f"-attrs{a_index}" if len(attr_sets) > 1 else "") + _format_tag(stored_as)
         if case_id in seen:
             case_id = f"{case_id}-{d_index}.{s_index}.{a_index}"
         seen.add(case_id)
@@ -203,6 +204,52 @@ def expand_data(data: Any, source: str, lines: dict) -> list[Case]:
                           data.get("expect", "success")))
     check_ranges(cases, c)
     return with_profiles(cases, data, c)
+
+
+def _formats(c: CaseChecker, data: dict) -> tuple[int, dict[str, int]]:
+    """A case file's origin format and the tensors stored in another format: `format: NAME` puts every tensor in one
+    plain format; `format: {tensor: NAME}` with `ori_format: NAME` (msopst's fields) stores the named tensors in
+    their format, made from the origin format and shape the case gives (docs/formats.md)."""
+    given = data.get("format", "ND")
+    origin_name = data.get("ori_format", given if isinstance(given, str) else "ND")
+    if origin_name not in FORMAT_BY_NAME:
+        key = "ori_format" if "ori_format" in data or not isinstance(given, str) else "format"
+        raise c.problem((key,), f"expected one of {', '.join(FORMAT_BY_NAME)}")
+    if isinstance(given, str):
+        if "ori_format" in data and origin_name != given:
+            raise c.problem(("ori_format",), "expected it only with a per-tensor `format` mapping")
+        return FORMAT_BY_NAME[origin_name], {}
+    names = data["inputs"] + data["outputs"]
+    stored: dict[str, int] = {}
+    for name, value in given.items():
+        if name not in names:
+            raise c.problem(("format", name), f"expected a tensor name of the case ({', '.join(names)})")
+        if value not in STORAGE_FORMAT_BY_NAME:
+            raise c.problem(("format", name), f"expected one of {', '.join(STORAGE_FORMAT_BY_NAME)}")
+        if value != origin_name:
+            stored[name] = STORAGE_FORMAT_BY_NAME[value]
+    if stored and any(d < 0 for shapes in data["shapes"] for shape in _shape_lists(shapes) for d in shape):
+        raise c.problem(("format",), "expected plain formats only in a dynamic case (private formats are static)")
+    return FORMAT_BY_NAME[origin_name], stored
+
+
+def _shape_lists(shapes: Any) -> list:
+    """The shapes of one `shapes` entry, given as a list or a mapping."""
+    return list(shapes.values()) if isinstance(shapes, dict) else list(shapes)
+
+
+def _check_stored_shapes(c: CaseChecker, tensors: tuple[TensorCase, ...], fmt: int, s_index: int) -> None:
+    """Refuse a shape its tensor's storage format cannot be made from."""
+    for tensor in tensors:
+        try:
+            tensor.stored(fmt)
+        except FormatError as exc:
+            raise c.problem(("shapes", s_index), f"{tensor.name}: {exc}") from None
+
+
+def _format_tag(stored_as: dict[str, int]) -> str:
+    """The case-id suffix naming the storage formats of a case's tensors (none when all are plain)."""
+    return "".join(f"-{FORMAT_NAMES[f]}" for f in dict.fromkeys(stored_as.values()))
 
 
 def _shape_rule(op: str) -> str:

@@ -33,6 +33,7 @@ KEYS = {
     "profiles": False,
     "precision": False,
     "format": False,
+    "ori_format": False,
     "name": False,
     "shape_range": False,
     "runtime_shapes": False,
@@ -239,9 +240,11 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
     c.keys(data, (), KEYS)
     _read_renamed_keys(c, data)
     _fill_from_record(c, data)
-    for key in ("op", "policy", "source", "reference", "format", "dynamic_input", "name"):
+    for key in ("op", "policy", "source", "reference", "ori_format", "dynamic_input", "name"):
         if key in data:
             c.kind(data[key], str, (key,), "a string")
+    if "format" in data:
+        c.kind(data["format"], (str, dict), ("format",), "a format name, or a mapping tensor name -> format name")
     for key, kind, expected in (("modes", list, "a list of modes"), ("attrs", list, "a list of attr sets"),
                                 ("const", dict, "a mapping input name -> values"),
                                 ("values", dict, "a mapping input name -> distribution")):

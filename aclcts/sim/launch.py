@@ -11,13 +11,14 @@ import numpy as np
 
 from aclcts.core.constants import ErrorCode
 from aclcts.core.dtypes import has_numpy_dtype, numpy_dtype
-from aclcts.core.opmodel import Attr
+from aclcts.core.opmodel import Attr, OpModel
 from aclcts.sim import core
 from aclcts.sim.api_tensor import DataBuffer, TensorDesc
 from aclcts.sim.core import INVALID_PARAM, OK, fail, reject
 from aclcts.sim.errors import SimMisuseError
 from aclcts.sim.kernels import Kernel, KernelError, TensorInfo, get_kernel
 from aclcts.sim.kernels.numerics import accumulation
+from aclcts.sim.layouts import kernel_inputs, kernel_output_info, private_specs, stored_output
 from aclcts.sim.kernels.registry import is_registered
 from aclcts.sim.memory import Region, copy_bytes, read_bytes
 from aclcts.sim.models import LoadedModel, ModelRegistry, RuntimeTensor
@@ -245,9 +246,10 @@ def _output_infos(sources: list[Source], targets: list[Target], dynamic: bool) -
 
 
 def _run_kernel(api: str, op_type: str, kernel: Kernel, sources: list[Source], attrs: dict[str, Any],
-                targets: list[Target], dynamic: bool) -> int:
-    inputs = [s.read(private=is_registered(op_type)) for s in sources]
-    infos = _output_infos(sources, targets, dynamic)
+                targets: list[Target], dynamic: bool, model: OpModel) -> int:
+    in_private, out_private = private_specs(model.inputs), private_specs(model.outputs)
+    inputs = kernel_inputs([s.read(private=is_registered(op_type)) for s in sources], in_private)
+    infos = [kernel_output_info(i, p) for i, p in zip(_output_infos(sources, targets, dynamic), out_private)]
     try:
         with accumulation(core.STATE.settings.matmul_accumulation):
             results = kernel.compute(inputs, attrs, infos)
@@ -255,8 +257,8 @@ def _run_kernel(api: str, op_type: str, kernel: Kernel, sources: list[Source], a
         return fail(AICORE_EXCEPTION, f"{api}: kernel {op_type} failed on the device: {exc}")
     if len(results) != len(targets):
         return fail(AICORE_EXCEPTION, f"{api}: kernel {op_type} returned {len(results)} outputs, the model has {len(targets)}")
-    for index, (result, target, info) in enumerate(zip(results, targets, infos)):
-        result = np.require(np.asarray(result), requirements='C')
+    for index, (result, target, info, spec) in enumerate(zip(results, targets, infos, out_private)):
+        result = np.require(np.asarray(stored_output(result, spec)), requirements='C')
         expected = numpy_dtype(target.info.dtype)
         if result.dtype != expected:
             raise SimMisuseError(f"kernel {op_type} output {index}: returned dtype {result.dtype}, the desc says {expected}")
@@ -284,7 +286,7 @@ def launch(api: str, stream: Stream, entry: LoadedModel, sources: list[Source], 
     elements = sum(math.prod(t.info.shape) for t in targets)
 
     def run() -> int:
-        return _run_kernel(api, op_type, kernel, sources, values, targets, dynamic)
+        return _run_kernel(api, op_type, kernel, sources, values, targets, dynamic, entry.model)
 
     task = Task(run, f"{api}({op_type!r})", regions, LAUNCH_MS + elements / ELEMENTS_PER_MS)
     if dynamic and not _shape_known(kernel, sources, values, targets):

@@ -84,6 +84,7 @@ FAULT_SELECTIONS = {
     "scatter_add_last_duplicate_only": ["conformance/test_execute.py", "--ops=ScatterAdd,UnsortedSegmentSum", "-k",
                                        "ScatterAdd or UnsortedSegmentSum"],
     "sort_unstable": ["conformance/test_execute.py", "--ops=Sort,SearchSorted", "-k", "Sort"],
+    "fractal_nz_read_as_nd": ["conformance/test_execute.py", "--ops=MatMul,GEMM", "-k", "FRACTAL_NZ"],
 }
 
 #: For each deviation, every numeric conformance test of the ops (and dtypes) it affects, run in full.

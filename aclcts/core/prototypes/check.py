@@ -30,8 +30,8 @@ class Problem:
 
 #: Problem kinds: a tensor count, a dtype outside its constraint or unlike the others of its constraint, a dtype unlike
 #: the one an attribute sets, an attribute the prototype does not have, an attribute of another type, a missing
-#: REQUIRED attribute.
-KINDS = ("count", "dtype", "dtype_attr", "unknown_attr", "attr_type", "missing_attr")
+#: REQUIRED attribute, a private format the tensor may not have or a shape that does not fit it.
+KINDS = ("count", "dtype", "dtype_attr", "unknown_attr", "attr_type", "missing_attr", "format")
 
 
 def _slot_text(t: Tensor) -> str:

@@ -23,9 +23,14 @@ _EQUAL = FLOATS + FLOAT64 + ("int8", "int16", "int32", "int64", "uint8") + COMPL
 _LOG_ATTRS = (Attr("base", "float", -1.0), Attr("scale", "float", 1.0), Attr("shift", "float", 0.0))
 
 
-def _binary(op_type: str, types: tuple[str, ...]) -> Prototype:
-    """x1, x2 -> y, all of one dtype."""
-    return op(op_type, "x1:T, x2:T", "y:T", {"T": types}, source=f"{_SRC} REG_OP({op_type})")
+#: The private format CANN's own Add system tests (ops/built-in/tests/st/Add) store x1, x2 and y in.
+_ADD_FORMATS = ("NC1HWC0",)
+
+
+def _binary(op_type: str, types: tuple[str, ...], formats: tuple[str, ...] = ()) -> Prototype:
+    """x1, x2 -> y, all of one dtype (each may be stored in one of formats)."""
+    return op(op_type, "x1:T, x2:T", "y:T", {"T": types}, source=f"{_SRC} REG_OP({op_type})",
+              formats=dict.fromkeys(("x1", "x2", "y"), formats) if formats else None)
 
 
 def _unary(op_type: str, types: tuple[str, ...], attrs: tuple[Attr, ...] = ()) -> Prototype:
@@ -40,7 +45,7 @@ def _compare(op_type: str, types: tuple[str, ...]) -> Prototype:
 
 
 PROTOTYPES: tuple[Prototype, ...] = (
-    _binary("Add", _ADD),
+    _binary("Add", _ADD, _ADD_FORMATS),
     _binary("Sub", _ARITH + BOOL),
     _binary("Mul", _ARITH + BOOL),
     _binary("RealDiv", _ARITH),

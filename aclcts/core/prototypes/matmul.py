@@ -18,13 +18,18 @@ _OUT = ("float32", "float16", "int32", "bfloat16")
 _IN_V2 = _OUT + ("int8",)
 
 
+#: FRACTAL_NZ operands and result, as CANN's MatMul and GEMM system tests (ops/built-in/tests/st) store them.
+_NZ = ("FRACTAL_NZ",)
+
+
 def _transpose(a: str, b: str) -> tuple[Attr, Attr]:
     return Attr(a, "bool", False), Attr(b, "bool", False)
 
 
 PROTOTYPES: tuple[Prototype, ...] = (
     op("MatMul", "x1:T, x2:T, bias?:Y", "y:Y", {"T": _OUT, "Y": _OUT}, _transpose("transpose_x1", "transpose_x2"),
-       source=f"hicann/ops-nn matmul/mat_mul_v3/op_graph/mat_mul_proto_extend.h REG_OP(MatMul); {_GE}"),
+       source=f"hicann/ops-nn matmul/mat_mul_v3/op_graph/mat_mul_proto_extend.h REG_OP(MatMul); {_GE}",
+       formats={"x1": _NZ, "x2": _NZ, "y": _NZ}),
     op("MatMulV2", "x1:T, x2:T, bias?:Y, offset_w?:W", "y:Y", {"T": _IN_V2, "Y": _OUT, "W": ("int8",)},
        (*_transpose("transpose_x1", "transpose_x2"), Attr("offset_x", "int", 0)),
        source=f"{_GE} REG_OP(MatMulV2)"),
@@ -35,5 +40,6 @@ PROTOTYPES: tuple[Prototype, ...] = (
        (*_transpose("adj_x1", "adj_x2"), Attr("offset_x", "int", 0)), source=f"{_GE} REG_OP(BatchMatMulV2)"),
     op("GEMM", "a:T, b:T, c:Y, alpha:Y, beta:Y", "y:Y",
        {"T": ("float32", "float16", "int8", "int32"), "Y": ("float32", "float16", "int8", "int32")},
-       _transpose("transpose_a", "transpose_b"), source=f"{_GE} REG_OP(GEMM)"),
+       _transpose("transpose_a", "transpose_b"), source=f"{_GE} REG_OP(GEMM)",
+       formats={"a": _NZ, "b": _NZ, "c": _NZ, "y": _NZ}),
 )

@@ -19,7 +19,8 @@ _NN = "hicann/ops-nn {}/op_graph/{}_proto.h REG_OP({})"
 PROTOTYPES: tuple[Prototype, ...] = (
     op("LayerNorm", "x:T, gamma:T, beta:T", "y:T, mean:T, variance:T", {"T": FLOATS},
        (Attr("begin_norm_axis", "int", 0), Attr("begin_params_axis", "int", 0), Attr("epsilon", "float", 1e-7)),
-       source=_NN.format("norm/layer_norm", "layer_norm", "LayerNorm")),
+       source=_NN.format("norm/layer_norm", "layer_norm", "LayerNorm"),
+       formats={"x": ("FRACTAL_NZ",), "y": ("FRACTAL_NZ",)}),
     op("RmsNorm", "x:T, gamma:T", "y:T, rstd:R", {"T": FLOATS, "R": ("float32",)}, (Attr("epsilon", "float", 1e-6),),
        source=_NN.format("norm/rms_norm", "rms_norm", "RmsNorm")),
     op("L2Normalize", "x:T", "y:T", {"T": ("float16", "float32")},

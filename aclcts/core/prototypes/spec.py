@@ -97,6 +97,9 @@ class Prototype:
     #: found under, aclcts.cases.custom_ops); a built-in op's are found by op type and these stay empty.
     reference: str = ""
     kernel: str = ""
+    #: The private formats (docs/formats.md) each tensor may be stored in besides the plain ones, by tensor name, as
+    #: the op's CANN op info lists them; a tensor not named is plain only.
+    formats: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def attr(self, name: str) -> Attr | None:
         """The attribute called name, or None."""
@@ -143,10 +146,11 @@ def op(op_type: str, inputs: str, outputs: str, types: Mapping[str, tuple[str, .
        sample_shapes: tuple[tuple[tuple[int, ...], ...], ...] = (),
        sample_attrs: Mapping[str, object] | None = None,
        sample_ranges: Mapping[str, tuple[tuple[int, int], ...]] | None = None, reference: str = "",
-       kernel: str = "") -> Prototype:
+       kernel: str = "", formats: Mapping[str, tuple[str, ...]] | None = None) -> Prototype:
     """A record written compactly: op("Add", "x1:T, x2:T", "y:T", {"T": FLOATS + INTS}, source=...)."""
     return Prototype(op_type, tensors(inputs), tensors(outputs), {k: tuple(canonical_dtype(d) for d in v)
                                                                    for k, v in types.items()},
                      attrs, source, dict(dtype_from or {}), policy=policy, shape_rule=shape_rule,
                      samples=dict(samples or {}), sample_shapes=sample_shapes, sample_attrs=dict(sample_attrs or {}),
-                     sample_ranges=dict(sample_ranges or {}), reference=reference, kernel=kernel)
+                     sample_ranges=dict(sample_ranges or {}), reference=reference, kernel=kernel,
+                     formats=dict(formats or {}))

@@ -11,7 +11,7 @@ import numpy as np
 from aclcts.cases import Case
 from aclcts.drive import flow
 from aclcts.drive.executor.guard import poison
-from aclcts.drive.executor.staging import Outputs, Staged, collect, stage
+from aclcts.drive.executor.staging import Outputs, Staged, collect, in_storage_layout, stage
 
 #: The ways run() executes a static case.
 MODES = ("execute_v2", "handle")
@@ -54,7 +54,7 @@ def run(acl: Any, stream: int, case: Case, input_sets: list[list[np.ndarray]], m
                 if index:
                     for tensor, ptr, array in zip(case.inputs, staged.in_ptrs, arrays):
                         if tensor.const is None:
-                            flow.copy_to_device(acl, ptr, array)
+                            flow.copy_to_device(acl, ptr, in_storage_layout(case, tensor, array))
                 poison(acl, staged.allocations)
                 with flow.step(call):
                     flow.check(launch(acl, stream, case, staged, handle), call, acl)

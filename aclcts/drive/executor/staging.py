@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.cases import Case, TensorCase
+from aclcts.core.formats import from_storage, to_storage
 from aclcts.drive import flow
 from aclcts.drive.executor.guard import Guarded, guarded_malloc, read_guarded, unwritten
 
@@ -97,8 +98,8 @@ def stage_shaped(acl: Any, res: flow.Resources, case: Case, inputs: list[np.ndar
     """Stage a case with input descs of in_dims, output descs of out_dims and guarded outputs of the capacity shapes."""
     with flow.step("stage"):
         attr = create_attr(acl, res, case.attrs)
-        placed = [_put_input(acl, res, t, a, d, case.format) for t, a, d in zip(case.inputs, inputs, in_dims)]
-        made = [_put_output(res, t, c, d, case.format) for t, c, d in zip(case.outputs, capacities, out_dims)]
+        placed = [_put_input(acl, res, t, a, d, t.stored(case.format)[0]) for t, a, d in zip(case.inputs, inputs, in_dims)]
+        made = [_put_output(res, t, c, d, t.stored(case.format)[0]) for t, c, d in zip(case.outputs, capacities, out_dims)]
     return Staged(attr, [p[0] for p in placed], [p[1] for p in placed], [p[2] for p in placed],
                   [m[0] for m in made], [m[1] for m in made], [m[2] for m in made])
 
@@ -106,8 +107,21 @@ def stage_shaped(acl: Any, res: flow.Resources, case: Case, inputs: list[np.ndar
 def stage(acl: Any, res: flow.Resources, case: Case, inputs: list[np.ndarray]) -> Staged:
     """Create a static case's attr, copy its inputs to the device and allocate its guarded outputs, all held by res."""
     constants = [t.const_array() if t.const is not None else a for t, a in zip(case.inputs, inputs)]
-    shapes = [t.shape for t in case.outputs]
-    return stage_shaped(acl, res, case, constants, [t.shape for t in case.inputs], shapes, shapes)
+    stored = [in_storage_layout(case, t, a) for t, a in zip(case.inputs, constants)]
+    shapes = [t.stored(case.format)[1] for t in case.outputs]
+    return stage_shaped(acl, res, case, stored, [t.stored(case.format)[1] for t in case.inputs], shapes, shapes)
+
+
+def in_storage_layout(case: Case, tensor: TensorCase, array: np.ndarray) -> np.ndarray:
+    """An input as it is copied to the device: in its storage format, made from the case's format."""
+    return array if tensor.storage_format is None else to_storage(array, case.format, tensor.storage_format)
+
+
+def _in_origin_layout(case: Case, tensor: TensorCase, array: np.ndarray) -> np.ndarray:
+    """An output read back in its storage format, converted to the case's format (as msopst does before comparing)."""
+    if tensor.storage_format is None:
+        return array
+    return from_storage(array, tensor.storage_format, case.format, tensor.shape)
 
 
 def collect(res: flow.Resources, case: Case, staged: Staged) -> Outputs:
@@ -116,7 +130,9 @@ def collect(res: flow.Resources, case: Case, staged: Staged) -> Outputs:
     for tensor, held in zip(case.outputs, staged.allocations):
         body, tail = read_guarded(res, held, lambda side, name=tensor.name, size=held.size:
                                   f"{case.op} output {name!r}: bytes {side} the {size}-byte output were overwritten")
-        masks.append(unwritten(body, tensor, tensor.shape))
-        arrays.append(flow.array_from(body, tensor.dtype, tensor.shape))
+        dims = tensor.stored(case.format)[1]
+        mask = unwritten(body, tensor, dims).astype(tensor.np_dtype)
+        masks.append(_in_origin_layout(case, tensor, mask).astype(bool))
+        arrays.append(_in_origin_layout(case, tensor, flow.array_from(body, tensor.dtype, dims)))
         tails.append(tail)
     return Outputs(arrays, masks, tails)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from aclcts.core.constants import ErrorCode
+from aclcts.core.formats import FORMAT_VALUES
 from aclcts.sim import seams
 from aclcts.sim.faults import activation as act
 from aclcts.sim.faults import binary_math as bm
@@ -39,6 +40,7 @@ DEVIATION = "deviation"
 KERNELS = "built-in kernels"
 ERROR_CODES = "error codes"
 COPY = "copy"
+PRIVATE_LAYOUT_READ = "private layout read"
 OP_TYPE_NOT_MATCH = int(ErrorCode.ACL_ERROR_OP_TYPE_NOT_MATCH)
 RT_PARAM_INVALID = int(ErrorCode.ACL_ERROR_RT_PARAM_INVALID)
 #: Shared state of the injections whose substitutes at several seams work together.
@@ -290,6 +292,9 @@ _ENTRIES = (
     Injection("sort_unstable", FAULT,
               "Sort puts equal values in reverse order of position (an unstable sort) even when stable is true",
               ((KERNELS, k.kernel_entries(["Sort"], gs.sort_ties_reversed)),)),
+    Injection("fractal_nz_read_as_nd", FAULT,
+              "a kernel reads a FRACTAL_NZ input as if it were ND (row-major), ignoring the fractal layout",
+              ((PRIVATE_LAYOUT_READ, r.layout_read_as_nd(FORMAT_VALUES["FRACTAL_NZ"])),)),
 )
 
 #: Every injection by name.

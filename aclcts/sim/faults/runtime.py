@@ -234,3 +234,18 @@ def execute_with_handle_changes_output(execute_with_handle: Function) -> Functio
         return ret
 
     return faulty
+
+
+def layout_read_as_nd(fmt: int) -> seams.Substitute:
+    """The private-layout read taking a tensor stored in fmt as if it were ND: its first elements, in storage
+    order, reshaped to the origin shape."""
+
+    def substitute(read: Function) -> Function:
+        def faulty(array: Any, stored: int, origin_format: int, origin_shape: tuple[int, ...]) -> Any:
+            if stored != fmt:
+                return read(array, stored, origin_format, origin_shape)
+            return array.reshape(-1)[:math.prod(origin_shape)].reshape(origin_shape)
+
+        return faulty
+
+    return substitute

@@ -1,0 +1,176 @@
+"""Tensor layouts as CANN defines them: plain formats (transpositions of one another) and the private formats
+NC1HWC0, NDC1HWC0, FRACTAL_Z and FRACTAL_NZ (blocked, zero-padded), with conversions to and from the origin layout
+(docs/formats.md)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+#: aclFormat values of the formats aclcts converts (CANN acl_base.h).
+FORMAT_VALUES = {"NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4, "HWCN": 16, "NDHWC": 27,
+                 "FRACTAL_NZ": 29, "NCDHW": 30, "DHWCN": 31, "NDC1HWC0": 32}
+FORMAT_NAMES = {value: name for name, value in FORMAT_VALUES.items()}
+#: The private formats and the origin formats each is made from.
+PRIVATE_ORIGINS = {
+    "NC1HWC0": ("NCHW", "NHWC", "HWCN"),
+    "FRACTAL_Z": ("NCHW", "NHWC", "HWCN"),
+    "NDC1HWC0": ("NCDHW", "NDHWC", "DHWCN"),
+    "FRACTAL_NZ": ("ND", "NCHW", "NHWC", "NCDHW", "NDHWC", "HWCN", "DHWCN"),
+}
+#: Rows of one fractal (the cube unit's M0 and N0 of FRACTAL_Z's N axis).
+FRACTAL_ROWS = 16
+
+
+class FormatError(ValueError):
+    """A shape or format pair no layout conversion accepts."""
+
+
+def c0(dtype: np.dtype | type) -> int:
+    """The C0 (block) size of a dtype: 32 one-byte elements, else 16 (the cube unit's 32-byte or 16-element row)."""
+    return 32 if np.dtype(dtype).itemsize == 1 else 16
+
+
+def is_private(fmt: int) -> bool:
+    """Whether an aclFormat value is one of the blocked, padded formats."""
+    return FORMAT_NAMES.get(fmt) in PRIVATE_ORIGINS
+
+
+def _name(fmt: int) -> str:
+    if fmt not in FORMAT_NAMES:
+        raise FormatError(f"format {fmt} is not one of {', '.join(FORMAT_VALUES)}")
+    return FORMAT_NAMES[fmt]
+
+
+def _plain_axes(origin: str, target: str, rank: int) -> tuple[int, ...]:
+    """The transposition taking a plain origin layout to a plain target layout (ND fits any rank)."""
+    for name in (origin, target):
+        if name != "ND" and len(name) != rank:
+            raise FormatError(f"a rank-{rank} shape cannot be in format {name}")
+    if "ND" in (origin, target):
+        return tuple(range(rank))
+    if sorted(origin) != sorted(target):
+        raise FormatError(f"format {origin} cannot be converted to {target}")
+    return tuple(origin.index(axis) for axis in target)
+
+
+def _check_origin(origin: str, target: str, rank: int) -> None:
+    if origin not in PRIVATE_ORIGINS[target]:
+        raise FormatError(f"format {target} is made from {', '.join(PRIVATE_ORIGINS[target])}, not {origin}")
+    if target == "FRACTAL_NZ" and rank < 1:
+        raise FormatError("format FRACTAL_NZ needs a shape of rank 1 or more")
+    if target != "FRACTAL_NZ" and len(origin) != rank:
+        raise FormatError(f"a rank-{rank} shape cannot be in format {origin}")
+
+
+def _canonical(origin: str) -> str:
+    """The order a blocked format is built from: NCHW for 4-D origins, NDCHW for 5-D (C just before H, W)."""
+    return "NCHW" if len(origin) == 4 else "NDCHW"
+
+
+def storage_shape(origin_shape: tuple[int, ...], origin_format: int, fmt: int, dtype: np.dtype | type) -> tuple[int, ...]:
+    """The shape of a tensor of origin_shape (in origin_format) stored in fmt; FormatError if they do not fit."""
+    shape = tuple(int(d) for d in origin_shape)
+    origin, target = _name(origin_format), _name(fmt)
+    if target not in PRIVATE_ORIGINS:
+        axes = _plain_axes(origin, target, len(shape))
+        return tuple(shape[a] for a in axes)
+    _check_origin(origin, target, len(shape))
+    block = c0(dtype)
+    if target == "FRACTAL_NZ":
+        *batch, m, n = (1, *shape) if len(shape) == 1 else shape
+        return (*batch, -(-n // block), -(-m // FRACTAL_ROWS), FRACTAL_ROWS, block)
+    dims = dict(zip(origin, shape))
+    n, c, h, w = dims["N"], dims["C"], dims["H"], dims["W"]
+    c1 = -(-c // block)
+    if target == "NC1HWC0":
+        return (n, c1, h, w, block)
+    if target == "NDC1HWC0":
+        return (n, dims["D"], c1, h, w, block)
+    return (c1 * h * w, -(-n // FRACTAL_ROWS), FRACTAL_ROWS, block)
+
+
+def _padded(array: np.ndarray, sizes: tuple[int, ...]) -> np.ndarray:
+    """array zero-padded at the end of each axis to sizes."""
+    return np.pad(array, [(0, s - d) for d, s in zip(array.shape, sizes)])
+
+
+def to_storage(array: np.ndarray, origin_format: int, fmt: int) -> np.ndarray:
+    """array (in origin_format) laid out in fmt, padded with zeros, as a new C-contiguous array."""
+    origin, target = _name(origin_format), _name(fmt)
+    shape = storage_shape(array.shape, origin_format, fmt, array.dtype)
+    if target not in PRIVATE_ORIGINS:
+        return np.ascontiguousarray(array.transpose(_plain_axes(origin, target, array.ndim)))
+    block = c0(array.dtype)
+    if target == "FRACTAL_NZ":
+        x = array.reshape(1, -1) if array.ndim == 1 else array
+        *batch, n1, m1, m0, n0 = shape
+        x = _padded(x, (*batch, m1 * m0, n1 * n0)).reshape(*batch, m1, m0, n1, n0)
+        b = len(batch)
+        return np.ascontiguousarray(x.transpose(*range(b), b + 2, b, b + 1, b + 3))
+    canonical = _canonical(origin)
+    x = array.transpose(_plain_axes(origin, canonical, array.ndim))
+    if target == "FRACTAL_Z":
+        n, c, h, w = x.shape
+        c1, n1 = -(-c // block), -(-n // FRACTAL_ROWS)
+        x = _padded(x, (n1 * FRACTAL_ROWS, c1 * block, h, w)).reshape(n1, FRACTAL_ROWS, c1, block, h, w)
+        return np.ascontiguousarray(x.transpose(2, 4, 5, 0, 1, 3)).reshape(shape)
+    lead = x.shape[:-3]
+    c, spatial = x.shape[-3], x.shape[-2:]
+    c1 = -(-c // block)
+    x = _padded(x, (*lead, c1 * block, *spatial)).reshape(*lead, c1, block, *spatial)
+    k = len(lead)
+    return np.ascontiguousarray(x.transpose(*range(k + 1), k + 2, k + 3, k + 1)).reshape(shape)
+
+
+def from_storage(array: np.ndarray, fmt: int, origin_format: int, origin_shape: tuple[int, ...]) -> np.ndarray:
+    """The origin_format array of origin_shape that to_storage laid out as array (the padding dropped)."""
+    origin, target = _name(origin_format), _name(fmt)
+    expected = storage_shape(origin_shape, origin_format, fmt, array.dtype)
+    if tuple(array.shape) != expected:
+        raise FormatError(f"a {target} array of origin shape {list(origin_shape)} has shape {list(expected)}, "
+                          f"not {list(array.shape)}")
+    if target not in PRIVATE_ORIGINS:
+        axes = _plain_axes(origin, target, len(origin_shape))
+        return np.ascontiguousarray(array.transpose(np.argsort(axes)))
+    if target == "FRACTAL_NZ":
+        *batch, n1, m1, m0, n0 = array.shape
+        b = len(batch)
+        x = array.transpose(*range(b), b + 1, b + 2, b, b + 3).reshape(*batch, m1 * m0, n1 * n0)
+        m, n = (1, origin_shape[0]) if len(origin_shape) == 1 else origin_shape[-2:]
+        return np.ascontiguousarray(x[..., :m, :n]).reshape(origin_shape)
+    canonical = _canonical(origin)
+    dims = dict(zip(origin, origin_shape))
+    block = c0(array.dtype)
+    if target == "FRACTAL_Z":
+        n, c, h, w = dims["N"], dims["C"], dims["H"], dims["W"]
+        c1, n1 = -(-c // block), -(-n // FRACTAL_ROWS)
+        x = array.reshape(c1, h, w, n1, FRACTAL_ROWS, block).transpose(3, 4, 0, 5, 1, 2)
+        x = x.reshape(n1 * FRACTAL_ROWS, c1 * block, h, w)[:n, :c]
+    else:
+        k = array.ndim - 4
+        x = array.transpose(*range(k + 1), k + 3, k + 1, k + 2)
+        lead, spatial = x.shape[:k], x.shape[-2:]
+        x = x.reshape(*lead, math.prod(x.shape[k:k + 2]), *spatial)[..., :dims["C"], :, :]
+    return np.ascontiguousarray(x.transpose(np.argsort(_plain_axes(origin, canonical, len(origin_shape)))))
+
+
+def described_tensor(fmt: str, origin_format: str, shape: tuple[int, ...], origin_shape: tuple[int, ...],
+                     dtype: np.dtype | type) -> tuple[int | None, int, tuple[int, ...]]:
+    """(storage format or None for a plain tensor, origin format, origin shape) of a tensor described as msopst and
+    single-op JSON do (format, ori_format, shape, ori_shape by name). A private format made from a private or absent
+    origin format is made from ND; its shape may be the stored one or, as some of CANN's own case files write it, the
+    origin shape again. FormatError when the names are unknown or the shapes do not fit."""
+    for name in (fmt, origin_format):
+        if name not in FORMAT_VALUES:
+            raise FormatError(f"format {name} is not one of {', '.join(FORMAT_VALUES)}")
+    shape, origin_shape = tuple(shape), tuple(origin_shape or shape)
+    if fmt not in PRIVATE_ORIGINS:
+        return None, FORMAT_VALUES[fmt], shape
+    origin = origin_format if origin_format not in PRIVATE_ORIGINS else "ND"
+    expected = storage_shape(origin_shape, FORMAT_VALUES[origin], FORMAT_VALUES[fmt], dtype)
+    if shape not in (expected, origin_shape):
+        raise FormatError(f"shape {list(shape)} is neither {list(expected)}, what origin shape {list(origin_shape)} "
+                          f"in {origin} gives in {fmt}, nor the origin shape")
+    return FORMAT_VALUES[fmt], FORMAT_VALUES[origin], origin_shape
