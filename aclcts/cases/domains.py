@@ -5,10 +5,11 @@ Each generated case is a library case (its base: the smallest of its dtype famil
 input values or shapes changed; its expected values come from the reference like any other case's. Ids carry
 `-domain-` (attribute values, broadcasting corners) or `-special-` (special points). The combination rule:
 
-- attributes: per op and rank of the input an axis indexes, the factors are the base's dtype family and each
-  attribute with a domain (its value classes: every axis of both signs, every enum value, both bools, lists of every
-  length); the rows cover every pair of values of two factors (greedy all-pairs), and any value class a row lost to
-  the reference's refusal (a combination the op does not take) gets one more case with only that value changed;
+- attributes: per op and rank of the input an axis indexes, the factors are the attributes with a domain (their
+  value classes: every axis of both signs, every enum value, lists of every length; both bools); the rows cover every
+  pair of values of two non-bool attributes (greedy all-pairs; the bools' own pairs when the op has only bools), the
+  bools and the op's dtype families (a float and an integer base when the op has both) taken in turn; a value class whose rows the reference refused (a combination the op does not take,
+  checked on inputs drawn with CHECK_SEED) gets one more case with only that value changed;
 - special points: one case per op and floating input dtype, every input holding each of ±0, ±inf, NaN, the smallest
   subnormal, ±max, ±1, ±0.5, 2 and the record's own points; a two-input element-wise op gets every pair of them;
 - broadcasting: every two-input op whose shapes broadcast runs zero-size against size-1 dims and rank 0 inputs.
@@ -179,7 +180,12 @@ def attribute_cases(record: Prototype, cases: list[Case]) -> list[Case]:
         families = list(by_family.values())
         classes = [a.value_classes(rank) for a in named]
         seen = {(a.name, _tag(v)): False for a, values in zip(named, classes) for v in values}
-        rows = [(row[0], dict(zip((a.name for a in named), row[1:]))) for row in all_pairs([families, *classes])]
+        paired = [k for k, a in enumerate(named) if a.type != "bool"] or list(range(len(named)))
+        rows = []
+        for i, row in enumerate(all_pairs([classes[k] for k in paired])):
+            cycled = {k: classes[k][(i + k) % len(classes[k])] for k in range(len(named)) if k not in paired}
+            chosen = {**cycled, **dict(zip(paired, row))}
+            rows.append((families[i % len(families)], {named[k].name: chosen[k] for k in range(len(named))}))
         rows += [(families[0], {a.name: v}) for a, values in zip(named, classes) for v in values]
         for base, attrs in rows:
             if all(seen[(n, _tag(v))] for n, v in attrs.items()) and len(attrs) == 1:
