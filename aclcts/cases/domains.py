@@ -62,7 +62,7 @@ def generated(library: Iterable[Case]) -> list[Case]:
         record = prototype(op_type)
         if record is None:
             continue
-        cases.sort(key=lambda c: (_size(c), c.id))
+        cases.sort(key=lambda c: _base_order(c, record))
         result += attribute_cases(record, cases) + special_cases(record, cases) + broadcast_cases(record, cases)
     return result
 
@@ -76,6 +76,13 @@ def _usable(case: Case) -> bool:
     """Whether a library case can be a base: static, expected to succeed, its own values, run in MODE."""
     return not case.dynamic and case.expect == "success" and not case.profile and MODE in case.modes and \
         not is_generated(case) and _size(case) > 0
+
+
+def _base_order(case: Case, record: Prototype) -> tuple:
+    """Bases first whose indexed input has distinct dims of at least 2 (a wrong axis changes the result there), then
+    the smallest."""
+    shape = _indexed(case, record).shape
+    return (min(shape, default=2) < 2, len(set(shape)) < len(shape), _size(case), case.id)
 
 
 def _size(case: Case) -> int:
@@ -158,12 +165,16 @@ def all_pairs(factors: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
     return [tuple(factors[k][v] for k, v in enumerate(row)) for row in rows]
 
 
-def _rank_of(case: Case, record: Prototype) -> int:
-    """The rank of the input the record's first axis-like attribute indexes (else of the first input)."""
+def _indexed(case: Case, record: Prototype) -> TensorCase:
+    """The input the record's first axis-like attribute indexes (else the first input)."""
     axes = next((a.domain for a in record.attrs if isinstance(a.domain, Axes)), None)
     name = axes.of if axes is not None else case.inputs[0].name
-    tensor = next((t for t in case.inputs if t.name == name), case.inputs[0])
-    return len(tensor.shape)
+    return next((t for t in case.inputs if t.name == name), case.inputs[0])
+
+
+def _rank_of(case: Case, record: Prototype) -> int:
+    """The rank of the input the record's first axis-like attribute indexes (else of the first input)."""
+    return len(_indexed(case, record).shape)
 
 
 def attribute_cases(record: Prototype, cases: list[Case]) -> list[Case]:
@@ -186,16 +197,37 @@ def attribute_cases(record: Prototype, cases: list[Case]) -> list[Case]:
             cycled = {k: classes[k][(i + k) % len(classes[k])] for k in range(len(named)) if k not in paired}
             chosen = {**cycled, **dict(zip(paired, row))}
             rows.append((families[i % len(families)], {named[k].name: chosen[k] for k in range(len(named))}))
-        rows += [(families[0], {a.name: v}) for a, values in zip(named, classes) for v in values]
         for base, attrs in rows:
-            if all(seen[(n, _tag(v))] for n, v in attrs.items()) and len(attrs) == 1:
-                continue
             tags = "-".join(f"{n}_{_tag(v)}" for n, v in attrs.items())
             case = _variant(base, record, f"{record.op_type}-{DOMAIN}-{_family(base)}-r{rank}-{tags}", attrs)
-            if case is not None and case.id not in {c.id for c in result}:
+            if case is not None:
                 result.append(case)
                 seen.update({(n, _tag(v)): True for n, v in attrs.items()})
+        for a, values in zip(named, classes):
+            for value in values:
+                if not seen[(a.name, _tag(value))]:
+                    case = _alone(record, [c for c in cases if _rank_of(c, record) == rank], rank, a.name, value)
+                    result += [case] if case is not None else []
     return result
+
+
+def _alone(record: Prototype, bases: list[Case], rank: int, name: str, value: Any) -> Case | None:
+    """A case changing only attribute name to value: on the first base of the rank the reference accepts it on, else
+    on one with every non-constant input a cube (all dims one of the base's dims: Unpack's num, ConcatD's other
+    dims, Squeeze's size-1 dims agree then); None if none is accepted."""
+    case_id = f"{record.op_type}-{DOMAIN}-r{rank}-{name}_{_tag(value)}"
+    for base in bases:
+        case = _variant(base, record, f"{case_id}-{_family(base)}", {name: value})
+        if case is not None:
+            return case
+    for base in bases[:1]:
+        variable = [t for t in base.inputs if t.const is None]
+        for side in sorted({1, *(d for t in variable for d in t.shape)}):
+            shapes = [(side,) * len(t.shape) for t in variable]
+            case = _variant(base, record, f"{case_id}-{_family(base)}-cube{side}", {name: value}, shapes=shapes)
+            if case is not None:
+                return case
+    return None
 
 
 # special points --------------------------------------------------------------------------------------------------

@@ -68,7 +68,7 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_GE}matrix_calculation_ops.h REG_OP(Tril)"),
     op("Triu", "x:T", "y:T", {"T": BASIC}, (Attr("diagonal", "int", 0),),
        source=f"{_GE}matrix_calculation_ops.h REG_OP(Triu)"),
-    op("Roll", "x:T", "y:T", {"T": _ROLL}, (Attr("shifts", "list_int"), Attr("dims", "list_int", (), domain=Axes("x", many=True))),
+    op("Roll", "x:T", "y:T", {"T": _ROLL}, (Attr("shifts", "list_int"), Attr("dims", "list_int", (), domain=Axes("x", many=True, longest=1))),
        source=f"{_GE}nn_norm_ops.h REG_OP(Roll)"),
     op("Diag", "x:T", "y:T", {"T": _DIAG}, source=f"{_GE}pad_ops.h REG_OP(Diag)"),
 )

@@ -44,11 +44,12 @@ class Tensor:
 class Axes:
     """The domain of an axis-like attribute: indices of the dims of input `of`, every one in [-rank, rank) with rank
     the input's rank plus `extra` (Pack's axis indexes the output, one dim more); many: a list of distinct axes, of
-    every length from 1 to the rank."""
+    every length from 1 to the rank, or to `longest` when another value fixes it (Roll's dims pair with its shifts)."""
 
     of: str
     many: bool = False
     extra: int = 0
+    longest: int = 0
 
     def values(self, rank: int) -> tuple[object, ...]:
         """Every value class at an input of the given rank: each axis of both signs; for a list, also every longer
@@ -57,7 +58,7 @@ class Axes:
         single = tuple(range(-top, top))
         if not self.many:
             return single
-        longer = tuple(tuple(a - top if a >= top // 2 else a for a in range(length)) for length in range(2, top + 1))
+        longer = tuple(tuple(a - top if a >= top // 2 else a for a in range(length)) for length in range(2, (self.longest or top) + 1))
         return tuple((a,) for a in single) + longer
 
 
