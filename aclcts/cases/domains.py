@@ -9,7 +9,8 @@ input values or shapes changed; its expected values come from the reference like
   value classes: every axis of both signs, every enum value, lists of every length; both bools); the rows cover every
   pair of values of two non-bool attributes (greedy all-pairs; the bools' own pairs when the op has only bools), the
   bools and the op's dtype families (a float and an integer base when the op has both) taken in turn; a value class whose rows the reference refused (a combination the op does not take,
-  checked on inputs drawn with CHECK_SEED) gets one more case with only that value changed;
+  checked on inputs drawn with CHECK_SEED) gets one more case with only that value changed; every enum value also
+  runs once on the base with every dim doubled (branches may agree at the smallest shapes);
 - special points: one case per op and floating input dtype, every input holding each of ±0, ±inf, NaN, the smallest
   subnormal, ±max, ±1, ±0.5, 2 and the record's own points; a two-input element-wise op gets every pair of them;
 - broadcasting: every two-input op whose shapes broadcast runs zero-size against size-1 dims and rank 0 inputs.
@@ -29,7 +30,7 @@ from aclcts.cases.values import draw_inputs, is_float, special_values
 from aclcts.core.opmodel import canonical_attr
 from aclcts.core.prototypes import Prototype, prototype
 from aclcts.core.prototypes.check import JSON_ATTR_TYPE
-from aclcts.core.prototypes.spec import Axes
+from aclcts.core.prototypes.spec import Axes, OneOf
 from aclcts.reference import reference
 
 DOMAIN = "domain"
@@ -203,11 +204,25 @@ def attribute_cases(record: Prototype, cases: list[Case]) -> list[Case]:
             if case is not None:
                 result.append(case)
                 seen.update({(n, _tag(v)): True for n, v in attrs.items()})
+        result += _doubled(record, families[0], rank, [a for a in named if isinstance(a.domain, OneOf)])
         for a, values in zip(named, classes):
             for value in values:
                 if not seen[(a.name, _tag(value))]:
                     case = _alone(record, [c for c in cases if _rank_of(c, record) == rank], rank, a.name, value)
                     result += [case] if case is not None else []
+    return result
+
+
+def _doubled(record: Prototype, base: Case, rank: int, enums: list) -> list[Case]:
+    """Every value of each enum attribute once more on the base with every dim doubled: the branches an enum selects
+    may agree at the smallest valid shapes (DepthToSpace's CRD and DCR do when the output has one channel)."""
+    result = []
+    shapes = [tuple(2 * d for d in t.shape) for t in base.inputs if t.const is None]
+    for attr in enums:
+        for value in attr.domain.values:
+            case = _variant(base, record, f"{record.op_type}-{DOMAIN}-{_family(base)}-r{rank}-{attr.name}_"
+                                          f"{_tag(value)}-doubled", {attr.name: value}, shapes=shapes)
+            result += [case] if case is not None else []
     return result
 
 
@@ -261,6 +276,8 @@ def special_cases(record: Prototype, cases: list[Case]) -> list[Case]:
             values = {t.name: {"fixed": [row[i] for row in grid]} for i, t in enumerate(variable)}
             case = _variant(base, record, case_id, shapes=[(len(grid),)] * len(variable), values=values)
         else:
+            case = None
+        if case is None:
             case = _variant(base, record, case_id, values={t.name: {"choice": points} for t in floating})
         if case is not None:
             result.append(case)
