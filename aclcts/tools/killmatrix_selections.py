@@ -122,7 +122,6 @@ FAULT_SELECTIONS.update({
     "tanh_inf_nan": executed("Tanh"),
     "isinf_negative_missed": executed("IsInf"),
     "max_reduction_skips_nan": executed("ReduceMax", "ReduceMaxD"),
-    "zero_size_broadcast_refused": executed("Add", "Sub", "Mul", "RealDiv"),
 })
 
 #: For each deviation, every numeric conformance test of the ops (and dtypes) it affects, run in full.

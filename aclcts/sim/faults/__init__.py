@@ -328,7 +328,7 @@ _ATTRIBUTE_FAULTS = (
     ("pad_v3_edge_as_reflect", "PadV3 in edge mode takes the reflect branch", ("PadV3",),
      dm.attr_rewritten("mode", dm.replaced({"edge": "reflect"}))),
 )
-#: Special-point and shape-corner faults (issue 40): (name, description).
+#: Special-point faults (issue 40): (name, description).
 _SPECIAL_POINT_DESCRIPTIONS = (
     ("reciprocal_neg_zero_positive_inf", "Reciprocal(-0) gives +inf instead of -inf"),
     ("log_zero_finite", "Log(0) gives -65504 (float16's lowest) instead of -inf"),
@@ -351,9 +351,6 @@ _DOMAIN_ENTRIES = tuple(
 ) + (
     Injection("max_reduction_skips_nan", FAULT, "ReduceMax and ReduceMaxD skip NaN (nanmax) instead of propagating it",
               ((KERNELS, k.kernel_entries(["ReduceMax", "ReduceMaxD"], dm.nan_ignored_in_max)),)),
-    Injection("zero_size_broadcast_refused", FAULT,
-              "Add, Sub, Mul and RealDiv refuse a zero-size dim broadcast against a size-1 dim",
-              ((KERNELS, k.kernel_entries(["Add", "Sub", "Mul", "RealDiv"], dm.zero_size_broadcast_refused)),)),
 )
 
 #: Every injection by name.

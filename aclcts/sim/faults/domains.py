@@ -1,5 +1,5 @@
 """Faults away from the defaults (issue 40): attribute values resolved wrongly (negative axes, axes other than the last,
-enum branches) and kernels that are right everywhere except at a function's special points or a shape corner."""
+enum branches) and kernels that are right everywhere except at a function's special points."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.sim.kernels.base import ComputeFn, KernelError
+from aclcts.sim.kernels.base import ComputeFn
 
 ComputeWrapper = Callable[[ComputeFn], ComputeFn]
 #: A rewrite of one attribute value given the rank of the first input.
@@ -139,18 +139,6 @@ def nan_ignored_in_max(compute: ComputeFn) -> ComputeFn:
         if x is not None and (x.dtype.kind == "f" or x.dtype.name == "bfloat16"):
             x = np.where(np.isnan(x.astype(np.float64)), np.array(-np.inf).astype(x.dtype), x)
         return compute([x, *inputs[1:]], attrs, outputs)
-
-    return faulty
-
-
-def zero_size_broadcast_refused(compute: ComputeFn) -> ComputeFn:
-    """A binary kernel that refuses a zero-size dim broadcast against a size-1 dim (it divides by the dim)."""
-
-    def faulty(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list) -> list[np.ndarray]:
-        shapes = [np.asarray(x).shape for x in inputs if x is not None]
-        if len(shapes) == 2 and shapes[0] != shapes[1] and any(0 in s for s in shapes):
-            raise KernelError("x1, x2: cannot broadcast a zero-size dim")
-        return compute(inputs, attrs, outputs)
 
     return faulty
 
