@@ -9,20 +9,26 @@ input values or shapes changed; its expected values come from the reference like
   value classes: every axis of both signs, every enum value, lists of every length; both bools); the rows cover every
   pair of values of two non-bool attributes (greedy all-pairs; the bools' own pairs when the op has only bools), the
   bools and the op's dtype families (a float and an integer base when the op has both) taken in turn; a value class whose rows the reference refused (a combination the op does not take,
-  checked on inputs drawn with CHECK_SEED) gets one more case with only that value changed; every enum value also
+  checked on the inputs the session seed draws) gets one more case with only that value changed; every enum value also
   runs once on the base with every dim doubled (branches may agree at the smallest shapes);
 - special points: one case per op and floating input dtype, every input holding each of ±0, ±inf, NaN, the smallest
-  subnormal, ±max, ±1, ±0.5, 2 and the record's own points; a two-input element-wise op gets every pair of them;
+  subnormal, ±max, ±1, ±0.5, 2 and the record's own points; a two-input element-wise op gets every pair of them; an
+  op combining many elements draws from the points without ±max and subnormals (its intermediate overflow and
+  underflow follow an order the documentation leaves open);
+- every generated case is checked on the inputs the session seed draws for it: one the reference refuses is left
+  out (so the set can differ slightly between seeds);
 - broadcasting: every two-input op whose shapes broadcast runs zero-size against size-1 dims and rank 0 inputs.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from aclcts.cases.case import Case, TensorCase
@@ -46,14 +52,13 @@ BROADCAST_CORNERS = (((0, 3), (1, 3)), ((3, 1), (1, 0)), ((), (2, 3)))
 SPECIAL_FAMILIES = ("elementwise", "unary_math", "binary_math", "activation", "logic", "reduction", "softmax")
 #: Ops of those families computed in two rounded steps (Axpy's alpha * x2, then the sum).
 TWO_STEP_OPS = ("Axpy",)
-#: The session seed whose inputs a generated case is checked on (a case the reference refuses there is left out).
-CHECK_SEED = 0
 #: The execution mode generated cases run in (the values reach the same kernel in every mode).
 MODE = "execute_v2"
 
 
-def generated(library: Iterable[Case]) -> list[Case]:
-    """The domain, special-point and broadcasting cases of every op of the library that has a record."""
+def generated(library: Iterable[Case], seed: int) -> list[Case]:
+    """The domain, special-point and broadcasting cases of every op of the library that has a record, each checked
+    on the inputs the session seed draws for it."""
     by_op: dict[str, list[Case]] = {}
     for case in library:
         if _usable(case):
@@ -64,7 +69,9 @@ def generated(library: Iterable[Case]) -> list[Case]:
         if record is None:
             continue
         cases.sort(key=lambda c: _base_order(c, record))
-        result += attribute_cases(record, cases) + special_cases(record, cases) + broadcast_cases(record, cases)
+        result += attribute_cases(record, cases, seed) + special_cases(record, cases, seed) + \
+            broadcast_cases(record, cases, seed)
+    return result
     return result
 
 
@@ -106,7 +113,7 @@ def _tag(value: Any) -> str:
     return str(value).replace("-", "m")
 
 
-def _variant(base: Case, record: Prototype, case_id: str, attrs: dict[str, Any] | None = None,
+def _variant(base: Case, record: Prototype, seed: int, case_id: str, attrs: dict[str, Any] | None = None,
              shapes: Sequence[tuple[int, ...]] | None = None, values: dict | None = None) -> Case | None:
     """base with attribute values, non-constant input shapes and value distributions replaced; None when the
     reference's shape function refuses the result."""
@@ -130,14 +137,14 @@ def _variant(base: Case, record: Prototype, case_id: str, attrs: dict[str, Any] 
     outputs = tuple(TensorCase(t.name, t.dtype, tuple(s)) for t, s in zip(base.outputs, out_shapes))
     case = replace(base, id=case_id, inputs=inputs, outputs=outputs, attrs=new_attrs, modes=(MODE,),
                    values={**base.values, **(values or {})})
-    return case if _accepted(case) else None
+    return case if _accepted(case, seed) else None
 
 
-def _accepted(case: Case) -> bool:
-    """Whether the reference computes the case on inputs drawn with CHECK_SEED (it refuses values the op does not take:
-    an index beyond the new axis, a reflect padding wider than the dim, a shifts list of another length)."""
+def _accepted(case: Case, seed: int) -> bool:
+    """Whether the reference computes the case on the inputs the session seed draws (it refuses values the op does
+    not take: an index beyond the new axis, a reflect padding wider than the dim, a shifts list of another length)."""
     try:
-        reference(case.reference).compute(draw_inputs(case, case.seed(CHECK_SEED)), case.attr_values(),
+        reference(case.reference).compute(draw_inputs(case, case.seed(seed)), case.attr_values(),
                                           [t.np_dtype for t in case.outputs])
     except Exception:  # noqa: BLE001 - any refusal: the op does not take this combination
         return False
@@ -178,7 +185,7 @@ def _rank_of(case: Case, record: Prototype) -> int:
     return len(_indexed(case, record).shape)
 
 
-def attribute_cases(record: Prototype, cases: list[Case]) -> list[Case]:
+def attribute_cases(record: Prototype, cases: list[Case], seed: int) -> list[Case]:
     """Every value class of every attribute with a domain, per rank of the indexed input, combined all-pairs with
     the dtype families; see the module docstring."""
     named = [a for a in record.attrs if a.value_classes(1)]
@@ -200,46 +207,46 @@ def attribute_cases(record: Prototype, cases: list[Case]) -> list[Case]:
             rows.append((families[i % len(families)], {named[k].name: chosen[k] for k in range(len(named))}))
         for base, attrs in rows:
             tags = "-".join(f"{n}_{_tag(v)}" for n, v in attrs.items())
-            case = _variant(base, record, f"{record.op_type}-{DOMAIN}-{_family(base)}-r{rank}-{tags}", attrs)
+            case = _variant(base, record, seed, f"{record.op_type}-{DOMAIN}-{_family(base)}-r{rank}-{tags}", attrs)
             if case is not None:
                 result.append(case)
                 seen.update({(n, _tag(v)): True for n, v in attrs.items()})
-        result += _doubled(record, families[0], rank, [a for a in named if isinstance(a.domain, OneOf)])
+        result += _doubled(record, seed, families[0], rank, [a for a in named if isinstance(a.domain, OneOf)])
         for a, values in zip(named, classes):
             for value in values:
                 if not seen[(a.name, _tag(value))]:
-                    case = _alone(record, [c for c in cases if _rank_of(c, record) == rank], rank, a.name, value)
+                    case = _alone(record, seed, [c for c in cases if _rank_of(c, record) == rank], rank, a.name, value)
                     result += [case] if case is not None else []
     return result
 
 
-def _doubled(record: Prototype, base: Case, rank: int, enums: list) -> list[Case]:
+def _doubled(record: Prototype, seed: int, base: Case, rank: int, enums: list) -> list[Case]:
     """Every value of each enum attribute once more on the base with every dim doubled: the branches an enum selects
     may agree at the smallest valid shapes (DepthToSpace's CRD and DCR do when the output has one channel)."""
     result = []
     shapes = [tuple(2 * d for d in t.shape) for t in base.inputs if t.const is None]
     for attr in enums:
         for value in attr.domain.values:
-            case = _variant(base, record, f"{record.op_type}-{DOMAIN}-{_family(base)}-r{rank}-{attr.name}_"
+            case = _variant(base, record, seed, f"{record.op_type}-{DOMAIN}-{_family(base)}-r{rank}-{attr.name}_"
                                           f"{_tag(value)}-doubled", {attr.name: value}, shapes=shapes)
             result += [case] if case is not None else []
     return result
 
 
-def _alone(record: Prototype, bases: list[Case], rank: int, name: str, value: Any) -> Case | None:
+def _alone(record: Prototype, seed: int, bases: list[Case], rank: int, name: str, value: Any) -> Case | None:
     """A case changing only attribute name to value: on the first base of the rank the reference accepts it on, else
     on one with every non-constant input a cube (all dims one of the base's dims: Unpack's num, ConcatD's other
     dims, Squeeze's size-1 dims agree then); None if none is accepted."""
     case_id = f"{record.op_type}-{DOMAIN}-r{rank}-{name}_{_tag(value)}"
     for base in bases:
-        case = _variant(base, record, f"{case_id}-{_family(base)}", {name: value})
+        case = _variant(base, record, seed, f"{case_id}-{_family(base)}", {name: value})
         if case is not None:
             return case
     for base in bases[:1]:
         variable = [t for t in base.inputs if t.const is None]
         for side in sorted({1, *(d for t in variable for d in t.shape)}):
             shapes = [(side,) * len(t.shape) for t in variable]
-            case = _variant(base, record, f"{case_id}-{_family(base)}-cube{side}", {name: value}, shapes=shapes)
+            case = _variant(base, record, seed, f"{case_id}-{_family(base)}-cube{side}", {name: value}, shapes=shapes)
             if case is not None:
                 return case
     return None
@@ -255,7 +262,7 @@ def special_points(record: Prototype, dtype: np.dtype) -> list[float]:
     return list(unique.values())
 
 
-def special_cases(record: Prototype, cases: list[Case]) -> list[Case]:
+def special_cases(record: Prototype, cases: list[Case], seed: int) -> list[Case]:
     """One case per floating input dtype: an element-wise op gets every (pair of) special point(s) laid out in one
     vector; another op's floating inputs are drawn from the points, its other inputs as its base case's."""
     by_dtype: dict[str, Case] = {}
@@ -274,18 +281,26 @@ def special_cases(record: Prototype, cases: list[Case]) -> list[Case]:
         if record.shape_rule in ("same", "broadcast") and len(floating) == len(variable) <= 2:
             grid = list(itertools.product(points, repeat=len(variable)))
             values = {t.name: {"fixed": [row[i] for row in grid]} for i, t in enumerate(variable)}
-            case = _variant(base, record, case_id, shapes=[(len(grid),)] * len(variable), values=values)
+            case = _variant(base, record, seed, case_id, shapes=[(len(grid),)] * len(variable), values=values)
         else:
             case = None
         if case is None:
-            case = _variant(base, record, case_id, values={t.name: {"choice": points} for t in floating})
+            case = _variant(base, record, seed, case_id, values={t.name: {"choice": _unaccumulated(points, floating[0])}
+                                                           for t in floating})
         if case is not None:
             result.append(case)
     return result
 
 
+def _unaccumulated(points: list[float], tensor: TensorCase) -> list[float]:
+    """The points without the dtype's largest and subnormal magnitudes: an op combining many elements (a reduction, a
+    softmax) overflows or underflows in intermediate steps there in an order the documentation leaves open."""
+    info = ml_dtypes.finfo(tensor.np_dtype)
+    return [p for p in points if not (float(info.max) <= abs(p) < math.inf or 0 < abs(p) < float(info.tiny))]
+
+
 # broadcasting corners ---------------------------------------------------------------------------------------------
-def broadcast_cases(record: Prototype, cases: list[Case]) -> list[Case]:
+def broadcast_cases(record: Prototype, cases: list[Case], seed: int) -> list[Case]:
     """The broadcasting corners of a two-input op whose record broadcasts, on its first case's dtypes."""
     base = cases[0]
     if record.shape_rule != "broadcast" or len([t for t in base.inputs if t.const is None]) != 2:
@@ -293,7 +308,7 @@ def broadcast_cases(record: Prototype, cases: list[Case]) -> list[Case]:
     result = []
     for index, shapes in enumerate(BROADCAST_CORNERS):
         tag = "_".join("x".join(map(str, s)) or "scalar" for s in shapes)
-        case = _variant(base, record, f"{record.op_type}-{DOMAIN}-broadcast-{base.inputs[0].dtype_name}-{tag}",
+        case = _variant(base, record, seed, f"{record.op_type}-{DOMAIN}-broadcast-{base.inputs[0].dtype_name}-{tag}",
                         shapes=shapes)
         if case is not None:
             result.append(case)

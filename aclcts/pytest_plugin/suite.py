@@ -87,7 +87,7 @@ def pytest_configure(config: pytest.Config) -> None:
         usage_error(config, str(exc))
         return
     if shipped_library and config.getoption("--domains") == "on" and not config.getoption("--smoke"):
-        cases += generated(cases)
+        cases += generated(cases, config.getoption("--aclcts-seed"))
     config.stash[SELECTED] = frozenset(c.id for c in cases)
     cases += own
     config.stash[CASES] = [c for c in cases if not c.dynamic]

@@ -13,6 +13,7 @@ from aclcts.cases.defaults import SHIPPED_CASES, default_cases, uncovered
 from aclcts.cases.load import load_cases
 from aclcts.core.prototypes import op_types, prototype
 from aclcts.core.prototypes.spec import Attr, Axes, OneOf
+from aclcts.pytest_plugin.plugin import DEFAULT_SEED
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +25,7 @@ def library():
 
 @pytest.fixture(scope="module")
 def generated(library):
-    return domains.generated(library)
+    return domains.generated(library, DEFAULT_SEED)
 
 
 def test_axes_cover_both_signs_and_every_list_length():
@@ -116,5 +117,5 @@ def test_broadcast_corners_meet_zero_size_and_rank_0(generated):
 def test_a_combination_the_reference_refuses_is_left_out(library):
     roll = [c for c in library if c.op == "Roll" and domains._usable(c)]
     record = prototype("Roll")
-    two_dims = domains._variant(roll[0], record, "Roll-domain-two-dims", {"dims": (0, 1)})
+    two_dims = domains._variant(roll[0], record, DEFAULT_SEED, "Roll-domain-two-dims", {"dims": (0, 1)})
     assert len(roll[0].attr_values()["shifts"]) == 1 and two_dims is None
