@@ -44,6 +44,10 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     group.addoption("--smoke", action="store_true",
                     help="run the smoke selection: the step tests' own models and one case per family and kind "
                          "(static or dynamic, modes, const inputs); its size does not grow with the library")
+    group.addoption("--domains", choices=("on", "off"), default="on",
+                    help="on (default): add to the shipped library the cases generated from the op records' domains "
+                         "(ids with -domain- or -special-: every attribute value class, special points, broadcasting "
+                         "corners; docs/domains.md); --smoke never adds them")
     group.addoption("--aclcts-seed", type=int, default=DEFAULT_SEED, help=f"input seed (default {DEFAULT_SEED})")
     group.addoption("--model-cache", default=None, metavar="DIR|off",
                     help="compiled-model cache folder (default $ACLCTS_MODEL_CACHE or ~/.cache/aclcts/models); "

@@ -34,6 +34,7 @@ from aclcts.drive.resources import LeakedObjects
 from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.custom_ops import custom_ops, kernel_functions, load_with_records
 from aclcts.cases.defaults import SHIPPED_CASES, default_cases, uncovered
+from aclcts.cases.domains import generated
 from aclcts.cases.load import case_files
 from aclcts.cases.selection import of_ops, smoke
 from aclcts.cases.values import draw_inputs
@@ -70,7 +71,8 @@ def pytest_configure(config: pytest.Config) -> None:
         warn = lambda line: config.issue_config_time_warning(pytest.PytestWarning(line), 2)  # noqa: E731
         cases = load_with_records([p for p in paths if Path(p).exists() or config.getoption("--cases")], kind="all",
                                   warn=warn, ops=_ops(config) or None)
-        if not config.getoption("--cases") and Path(paths[0]).resolve() == SHIPPED_CASES:
+        shipped_library = not config.getoption("--cases") and Path(paths[0]).resolve() == SHIPPED_CASES
+        if shipped_library:
             cases += [case for op in uncovered(cases, _ops(config) or None) for case in default_cases(op)]
         shipped = config.rootpath / "cases" / "dynamic"
         own = load_cases([str(shipped)], kind="dynamic", warn=warn) if shipped.is_dir() and step_tests_run(config) else []
@@ -88,6 +90,8 @@ def pytest_configure(config: pytest.Config) -> None:
     except ValueError as exc:
         usage_error(config, str(exc))
         return
+    if shipped_library and config.getoption("--domains") == "on" and not config.getoption("--smoke"):
+        cases += generated(cases, config.getoption("--aclcts-seed"))
     config.stash[SELECTED] = frozenset(c.id for c in cases)
     cases += own
     config.stash[CASES] = [c for c in cases if not c.dynamic]

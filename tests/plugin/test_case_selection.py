@@ -88,3 +88,16 @@ def test_load_cases_with_ops_reads_only_the_files_that_name_those_ops(tmp_path):
     assert {case.op for case in load_cases([str(tmp_path)], kind="all", ops={"Add"})} == {"Add"}
     with pytest.raises(CaseFileError, match="broken.yaml"):
         load_cases([str(tmp_path)], kind="all")
+
+
+def test_domain_cases_join_the_shipped_library_unless_turned_off_or_smoke():
+    """--domains=on (the default) adds the generated -domain-/-special- cases; off and --smoke leave them out."""
+    def generated_ids(*args: str) -> list[str]:
+        done = collected("conformance/test_execute.py", "--ops=Reciprocal,Roll", "-k", "matches_reference", *args)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        return [line for line in done.stdout.splitlines() if "-domain-" in line or "-special-" in line]
+
+    on = generated_ids()
+    assert any("[Reciprocal-special-float16]" in i for i in on) and any("[Roll-domain-" in i for i in on)
+    assert generated_ids("--domains=off") == []
+    assert generated_ids("--smoke") == []

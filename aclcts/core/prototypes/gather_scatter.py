@@ -9,7 +9,7 @@ in place (a ref input): the output var is the same tensor as the input var.
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import BASIC, INDEX, NUMBERS, REALS
-from aclcts.core.prototypes.spec import Attr, Prototype, op
+from aclcts.core.prototypes.spec import Attr, Axes, OneOf, Prototype, op
 
 POLICY = "index"
 SHAPE_RULE = "each"
@@ -32,7 +32,7 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_GE}selection_ops.h REG_OP(GatherV2)"),
     op("GatherNd", "x:T, indices:I", "y:T", {"T": BASIC, "I": INDEX}, (_NEGATIVE,),
        source=f"{_GE}selection_ops.h REG_OP(GatherNd)"),
-    op("GatherElements", "x:T, index:I", "y:T", {"T": _GATHER_ELEMENTS, "I": INDEX}, (Attr("dim", "int", 0),),
+    op("GatherElements", "x:T, index:I", "y:T", {"T": _GATHER_ELEMENTS, "I": INDEX}, (Attr("dim", "int", 0, domain=Axes("x")),),
        source=f"{_GE}selection_ops.h REG_OP(GatherElements)"),
     op("ScatterNd", "indices:I, x:T, shape:I2", "y:T", {"T": BASIC, "I": INDEX, "I2": INDEX},
        source=f"{_GE}selection_ops.h REG_OP(ScatterNd)", policy="reduction"),
@@ -43,19 +43,21 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("ScatterAdd", "var:T, indices:I, updates:T", "var:T", {"T": _SCATTER_ADD, "I": INDEX}, (_LOCKING,),
        source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterAdd)", policy="reduction"),
     op("ScatterElements", "data:T, indices:I, updates:T", "y:T", {"T": NUMBERS, "I": INDEX},
-       (Attr("axis", "int", 0), Attr("reduction", "str", "none")),
+       (Attr("axis", "int", 0, domain=Axes("data")),
+        Attr("reduction", "str", "none", domain=OneOf(("none", "add", "mul")))),
        source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterElements)", policy="elementwise"),
     op("OneHot", "x:X, depth:D, on_value:T, off_value:T", "y:T",
-       {"X": ("uint8", "int32", "int64"), "D": INDEX, "T": BASIC}, (Attr("axis", "int", -1),),
+       {"X": ("uint8", "int32", "int64"), "D": INDEX, "T": BASIC}, (Attr("axis", "int", -1, domain=Axes("x", extra=1)),),
        source=f"{_GE}selection_ops.h REG_OP(OneHot)"),
     op("Range", "start:T, limit:T, delta:T", "y:T", {"T": _RANGE}, source=f"{_GE}selection_ops.h REG_OP(Range)", policy="elementwise"),
     op("LinSpace", "start:T, stop:T, num:I", "output:T", {"T": ("float32", "double"), "I": INDEX},
        source=f"{_GE}random_ops.h REG_OP(LinSpace)", policy="elementwise"),
     op("Sort", "x:T", "y1:T, y2:I", {"T": _SORT, "I": ("int32",)},
-       (Attr("axis", "int", -1), Attr("descending", "bool", False), Attr("stable", "bool", False)),
+       (Attr("axis", "int", -1, domain=Axes("x")), Attr("descending", "bool", False), Attr("stable", "bool", False)),
        source=f"{_GE}nn_detect_ops.h REG_OP(Sort)"),
     op("TopKV2", "x:T, k:K", "values:T, indices:K", {"T": REALS, "K": ("int32",)},
-       (Attr("sorted", "bool", True), Attr("dim", "int", -1), Attr("largest", "bool", True)),
+       (Attr("sorted", "bool", True, domain=OneOf((True,))), Attr("dim", "int", -1, domain=Axes("x")),
+        Attr("largest", "bool", True)),
        source=f"{_GE}selection_ops.h REG_OP(TopKV2)"),
     op("UnsortedSegmentSum", "x:T, segment_ids:I, num_segments:I2", "y:T", {"T": NUMBERS, "I": INDEX, "I2": INDEX},
        (Attr("is_preprocessed", "bool", False), Attr("check_ids", "bool", False)),

@@ -12,7 +12,7 @@ official ArgMaxV2 sample sets no dtype attribute and an int32 output. Type attri
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import BASIC, BOOL, FLOAT64, FLOATS, INDEX, INTS, NUMBERS, REALS
-from aclcts.core.prototypes.spec import Attr, Prototype, op
+from aclcts.core.prototypes.spec import Attr, Axes, OneOf, Prototype, op
 
 _GE = "graphengine 910 op_proto/inc/"
 _OPS_MATH = "hicann/ops-math math/{0}/op_graph/{0}_proto.h"
@@ -23,15 +23,19 @@ SHAPE_RULE = "each"
 
 def _with_value(op_type: str, folder: str) -> Prototype:
     return op(op_type, "x:T", "indice:I, values:T", {"T": _WITH_VALUE_TYPES, "I": INDEX},
-              (Attr("dimension", "int"), Attr("keep_dims", "bool", False), Attr("indice_dtype", "type", 3)),
+              (Attr("dimension", "int", domain=Axes("x")), Attr("keep_dims", "bool", False), Attr("indice_dtype", "type", 3)),
               source=f"{_OPS_MATH.format(folder)} REG_OP({op_type})")
+
+
+#: sorted=false leaves the order of the k results unspecified: the generated cases run sorted ones only.
+_SORTED = Attr("sorted", "bool", True, domain=OneOf((True,)))
 
 
 PROTOTYPES: tuple[Prototype, ...] = (
     op("ArgMaxV2", "x:T, dimension:I", "y:I2", {"T": NUMBERS, "I": INDEX, "I2": INDEX},
        (Attr("dtype", "type", 9),), source=f"{_GE}elewise_calculation_ops.h REG_OP(ArgMaxV2): ATTR(dtype, DT_INT64)"),
     op("TopK", "x:T, k:K", "values:T, indices:K", {"T": REALS, "K": ("int32",)},
-       (Attr("sorted", "bool", True), Attr("largest", "bool", True), Attr("dim", "int", -1)),
+       (_SORTED, Attr("largest", "bool", True), Attr("dim", "int", -1, domain=Axes("x"))),
        source=f"{_GE}selection_ops.h REG_OP(TopK)"),
     op("NonZero", "x:T", "y:I", {"T": FLOATS + FLOAT64 + INTS + BOOL, "I": INDEX},
        (Attr("transpose", "bool", False), Attr("dtype", "type", 9)),
@@ -43,7 +47,7 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("ArgMin", "x:T, dimension:I", "y:I2", {"T": NUMBERS, "I": INDEX, "I2": INDEX}, (Attr("dtype", "type", 9),),
        source=f"{_OPS_MATH.format('arg_min')} REG_OP(ArgMin): ATTR(dtype, Type, DT_INT64)"),
     op("ArgMaxD", "x:T", "y:I", {"T": ("float32", "float16"), "I": ("int32",)},
-       (Attr("dimension", "int"), Attr("dtype", "type", 9)),
+       (Attr("dimension", "int", domain=Axes("x")), Attr("dtype", "type", 9)),
        source="graphengine 910 op_proto/inc/elewise_calculation_ops.h REG_OP(ArgMaxD)"),
     _with_value("ArgMaxWithValue", "arg_max_with_value"),
     _with_value("ArgMinWithValue", "arg_min_with_value"),

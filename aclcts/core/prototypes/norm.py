@@ -9,7 +9,7 @@ header's "dtype must match input x or be float32"); the suite gives them x's dty
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import FLOAT64, FLOATS
-from aclcts.core.prototypes.spec import Attr, Prototype, op
+from aclcts.core.prototypes.spec import Attr, Axes, Prototype, op
 
 POLICY = "nn"
 SHAPE_RULE = "each"
@@ -18,16 +18,17 @@ _NN = "hicann/ops-nn {}/op_graph/{}_proto.h REG_OP({})"
 
 PROTOTYPES: tuple[Prototype, ...] = (
     op("LayerNorm", "x:T, gamma:T, beta:T", "y:T, mean:T, variance:T", {"T": FLOATS},
-       (Attr("begin_norm_axis", "int", 0), Attr("begin_params_axis", "int", 0), Attr("epsilon", "float", 1e-7)),
+       (Attr("begin_norm_axis", "int", 0, domain=Axes("x")), Attr("begin_params_axis", "int", 0, domain=Axes("x")),
+        Attr("epsilon", "float", 1e-7)),
        source=_NN.format("norm/layer_norm", "layer_norm", "LayerNorm"),
        formats={"x": ("FRACTAL_NZ",), "y": ("FRACTAL_NZ",)}),
     op("RmsNorm", "x:T, gamma:T", "y:T, rstd:R", {"T": FLOATS, "R": ("float32",)}, (Attr("epsilon", "float", 1e-6),),
        source=_NN.format("norm/rms_norm", "rms_norm", "RmsNorm")),
     op("L2Normalize", "x:T", "y:T", {"T": ("float16", "float32")},
-       (Attr("axis", "list_int", []), Attr("eps", "float", 1e-4)),
+       (Attr("axis", "list_int", [], domain=Axes("x", many=True)), Attr("eps", "float", 1e-4)),
        source="hicann/ops-nn common/inc/op_graph/op_nn_proto_extend.h REG_OP(L2Normalize)"),
     op("LpNormV2", "x:T", "y:T", {"T": FLOATS},
-       (Attr("p", "float", 2.0), Attr("axes", "list_int", []), Attr("keepdim", "bool", False),
+       (Attr("p", "float", 2.0), Attr("axes", "list_int", [], domain=Axes("x", many=True)), Attr("keepdim", "bool", False),
         Attr("epsilon", "float", 1e-12)),
        source=_NN.format("norm/lp_norm_v2", "lp_norm_v2", "LpNormV2")),
     op("SoftmaxCrossEntropyWithLogits", "features:T, labels:T", "loss:T, backprop:T", {"T": FLOATS + FLOAT64},

@@ -8,13 +8,13 @@ MaxPool's qint8 is left out (the suite has no quantized types).
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import FLOAT64, FLOATS
-from aclcts.core.prototypes.spec import Attr, Prototype, op
+from aclcts.core.prototypes.spec import Attr, OneOf, Prototype, op
 
 POLICY = "nn"
 SHAPE_RULE = "each"
 
 _EXTEND = "hicann/ops-nn common/inc/op_graph/op_nn_proto_extend.h"
-_WINDOW = (Attr("ksize", "list_int"), Attr("strides", "list_int"), Attr("padding", "str"),
+_WINDOW = (Attr("ksize", "list_int"), Attr("strides", "list_int"), Attr("padding", "str", domain=OneOf(("SAME", "VALID"))),
            Attr("data_format", "str", "NHWC"))
 
 PROTOTYPES: tuple[Prototype, ...] = (

@@ -9,7 +9,7 @@ it; ReduceAll's float inputs, ReduceAny's float32 input) and mindspore-ai/graphe
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import BOOL, FLOATS, INDEX, NUMBERS
-from aclcts.core.prototypes.spec import Attr, Prototype, op
+from aclcts.core.prototypes.spec import Attr, Axes, Prototype, op
 
 POLICY = "reduction"
 SHAPE_RULE = "each"
@@ -34,7 +34,7 @@ def _logical(op_type: str, folder: str, types: tuple[str, ...]) -> Prototype:
 
 def _reduce_d(op_type: str, types: tuple[str, ...], *extra: Attr) -> Prototype:
     """x -> y with REQUIRED_ATTR(axes, ListInt)."""
-    return op(op_type, "x:T", "y:T", {"T": types}, (Attr("axes", "list_int"), _KEEP, *extra),
+    return op(op_type, "x:T", "y:T", {"T": types}, (Attr("axes", "list_int", domain=Axes("x", many=True)), _KEEP, *extra),
               source=f"{_GE} REG_OP({op_type})", sample_shapes=(((2, 3, 4),), ((5,),)), sample_attrs={"axes": [-1]})
 
 

@@ -11,7 +11,7 @@ as every dtype the suite has (as shape.py does); string, quantized and complex32
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import BASIC, BOOL, COMPLEX, FLOAT64, FLOATS, INDEX, INTS
-from aclcts.core.prototypes.spec import Attr, Prototype, op
+from aclcts.core.prototypes.spec import Attr, Axes, OneOf, Prototype, op
 
 POLICY = "movement"
 SHAPE_RULE = "each"
@@ -31,16 +31,16 @@ _MASKS = tuple(Attr(name, "int", 0) for name in
 PROTOTYPES: tuple[Prototype, ...] = (
     op("Pad", "x:T, paddings:I", "y:T", {"T": BASIC, "I": INDEX}, source=f"{_GE}pad_ops.h REG_OP(Pad)"),
     op("PadV3", "x:T, paddings:I, constant_values?:T", "y:T", {"T": BASIC, "I": INDEX},
-       (Attr("mode", "str", "constant"), Attr("paddings_contiguous", "bool", True)),
+       (Attr("mode", "str", "constant", domain=OneOf(("constant", "reflect", "edge"))), Attr("paddings_contiguous", "bool", True)),
        source=f"{_GE}pad_ops.h REG_OP(PadV3)"),
-    op("MirrorPad", "x:T, paddings:I", "y:T", {"T": _MIRROR, "I": INDEX}, (Attr("mode", "str"),),
+    op("MirrorPad", "x:T, paddings:I", "y:T", {"T": _MIRROR, "I": INDEX}, (Attr("mode", "str", domain=OneOf(("REFLECT", "SYMMETRIC"))),),
        source=f"{_GE}array_ops.h REG_OP(MirrorPad)"),
     op("ExpandDims", "x:T, axis:I", "y:T", {"T": _EXPAND, "I": INDEX}, source=f"{_GE}array_ops.h REG_OP(ExpandDims)"),
-    op("Squeeze", "x:T", "y:T", {"T": BASIC}, (Attr("axis", "list_int", ()),),
+    op("Squeeze", "x:T", "y:T", {"T": BASIC}, (Attr("axis", "list_int", (), domain=Axes("x", many=True)),),
        source=f"{_GE}array_ops.h REG_OP(Squeeze)"),
-    op("Unsqueeze", "x:T", "y:T", {"T": BASIC}, (Attr("axes", "list_int", ()),),
+    op("Unsqueeze", "x:T", "y:T", {"T": BASIC}, (Attr("axes", "list_int", (), domain=Axes("x", many=True, extra=1)),),
        source=f"{_GE}array_ops.h REG_OP(Unsqueeze)"),
-    op("Flatten", "x:T", "y:T", {"T": _FLATTEN}, (Attr("axis", "int", 1),),
+    op("Flatten", "x:T", "y:T", {"T": _FLATTEN}, (Attr("axis", "int", 1, domain=Axes("x")),),
        source=f"{_GE}transformation_ops.h REG_OP(Flatten)"),
     op("BroadcastTo", "x:T, shape:I", "y:T", {"T": BASIC, "I": INDEX}, source=f"{_GE}pad_ops.h REG_OP(BroadcastTo)"),
     op("ReverseV2", "x:T, axis:I", "y:T", {"T": _REVERSE, "I": INDEX},
@@ -49,9 +49,10 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_GE}selection_ops.h REG_OP(StridedSlice)"),
     op("ConcatV2", "x*:T, concat_dim:I", "y:T", {"T": BASIC, "I": INDEX}, (Attr("N", "int", 1, counts="x"),),
        source=f"{_GE}split_combination_ops.h REG_OP(ConcatV2)", shape_rule="concat"),
-    op("Pack", "x*:T", "y:T", {"T": BASIC}, (Attr("axis", "int", 0), Attr("N", "int", 1, counts="x")),
+    op("Pack", "x*:T", "y:T", {"T": BASIC},
+       (Attr("axis", "int", 0, domain=Axes("x", extra=1)), Attr("N", "int", 1, counts="x")),
        source=f"{_GE}split_combination_ops.h REG_OP(Pack)", shape_rule="same"),
-    op("Unpack", "x:T", "y*:T", {"T": BASIC}, (Attr("num", "int"), Attr("axis", "int", 0)),
+    op("Unpack", "x:T", "y*:T", {"T": BASIC}, (Attr("num", "int"), Attr("axis", "int", 0, domain=Axes("x"))),
        source=f"{_GE}transformation_ops.h REG_OP(Unpack)"),
     op("SplitV", "x:T, size_splits:I, split_dim:D", "y*:T", {"T": BASIC, "I": INDEX, "D": INDEX},
        (Attr("num_split", "int"),),
@@ -59,7 +60,7 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("SpaceToDepth", "x:T", "y:T", {"T": BASIC}, (Attr("block_size", "int"), Attr("data_format", "str", "NHWC")),
        source=f"{_GE}transformation_ops.h REG_OP(SpaceToDepth)"),
     op("DepthToSpace", "x:T", "y:T", {"T": BASIC},
-       (Attr("block_size", "int"), Attr("mode", "str", "DCR"), Attr("data_format", "str", "NHWC")),
+       (Attr("block_size", "int"), Attr("mode", "str", "DCR", domain=OneOf(("DCR", "CRD"))), Attr("data_format", "str", "NHWC")),
        source=f"{_GE}transformation_ops.h REG_OP(DepthToSpace)"),
     op("Permute", "x:T", "y:T", {"T": ("float16", "float32")}, (Attr("order", "list_int", (0,)),),
        source=f"{_GE}transformation_ops.h REG_OP(Permute)"),
@@ -68,7 +69,7 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_GE}matrix_calculation_ops.h REG_OP(Tril)"),
     op("Triu", "x:T", "y:T", {"T": BASIC}, (Attr("diagonal", "int", 0),),
        source=f"{_GE}matrix_calculation_ops.h REG_OP(Triu)"),
-    op("Roll", "x:T", "y:T", {"T": _ROLL}, (Attr("shifts", "list_int"), Attr("dims", "list_int", ())),
+    op("Roll", "x:T", "y:T", {"T": _ROLL}, (Attr("shifts", "list_int"), Attr("dims", "list_int", (), domain=Axes("x", many=True, longest=1))),
        source=f"{_GE}nn_norm_ops.h REG_OP(Roll)"),
     op("Diag", "x:T", "y:T", {"T": _DIAG}, source=f"{_GE}pad_ops.h REG_OP(Diag)"),
 )

@@ -8,12 +8,13 @@ none).
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import FLOAT64, FLOATS, INDEX, INTS, REALS
-from aclcts.core.prototypes.spec import Attr, Prototype, op
+from aclcts.core.prototypes.spec import Attr, Axes, Prototype, op
 
 POLICY = "reduction"
 SHAPE_RULE = "each"
 
 _FLAGS = (Attr("exclusive", "bool", False), Attr("reverse", "bool", False))
+_AXIS = Attr("axis", "int", domain=Axes("x"))
 _CUMSUM_D = ("float32", "int32", "uint8", "int8", "float16")
 
 PROTOTYPES: tuple[Prototype, ...] = (
@@ -21,8 +22,8 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source="hicann/ops-math math/cumsum/op_graph/cumsum_proto.h REG_OP(Cumsum)"),
     op("Cumprod", "x:T, axis:I", "y:T", {"T": REALS, "I": INDEX}, _FLAGS,
        source="hicann/ops-math common/inc/op_graph/op_math_proto_extend.h REG_OP(Cumprod)"),
-    op("CumsumD", "x:T", "y:T", {"T": _CUMSUM_D}, (Attr("axis", "int"), *_FLAGS),
+    op("CumsumD", "x:T", "y:T", {"T": _CUMSUM_D}, (_AXIS, *_FLAGS),
        source="graphengine 910 op_proto/inc/selection_ops.h REG_OP(CumsumD)"),
-    op("CumprodD", "x:T", "y:T", {"T": REALS}, (Attr("axis", "int"), *_FLAGS),
+    op("CumprodD", "x:T", "y:T", {"T": REALS}, (_AXIS, *_FLAGS),
        source="graphengine 910 op_proto/inc/selection_ops.h REG_OP(CumprodD)"),
 )

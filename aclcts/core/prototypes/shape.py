@@ -8,7 +8,7 @@ lists it), selection_ops.h (Slice, Tile). TensorType::ALL (Reshape) is taken as 
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import BASIC, BOOL, FLOATS, INDEX, INTS
-from aclcts.core.prototypes.spec import Attr, Prototype, op
+from aclcts.core.prototypes.spec import Attr, Axes, Prototype, op
 
 POLICY = "movement"
 SHAPE_RULE = "each"
@@ -22,9 +22,9 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_GE}transformation_ops.h REG_OP(Transpose)"),
     op("Reshape", "x:T, shape:I", "y:T", {"T": BASIC, "I": INDEX},
        (Attr("axis", "int", 0), Attr("num_axes", "int", -1)), source=f"{_GE}array_ops.h REG_OP(Reshape)", policy="shape"),
-    op("ConcatD", "x*:T", "y:T", {"T": _SPLIT}, (Attr("concat_dim", "int"), Attr("N", "int", 1, counts="x")),
+    op("ConcatD", "x*:T", "y:T", {"T": _SPLIT}, (Attr("concat_dim", "int", domain=Axes("x")), Attr("N", "int", 1, counts="x")),
        source=f"{_GE}split_combination_ops.h REG_OP(ConcatD); concat_d_proto.h of the current specification", shape_rule="concat"),
-    op("SplitD", "x:T", "y*:T", {"T": _SPLIT}, (Attr("split_dim", "int"), Attr("num_split", "int")),
+    op("SplitD", "x:T", "y*:T", {"T": _SPLIT}, (Attr("split_dim", "int", domain=Axes("x")), Attr("num_split", "int")),
        source=f"{_GE}split_combination_ops.h REG_OP(SplitD)"),
     op("Slice", "x:T, offsets:I, size:I", "y:T", {"T": BASIC, "I": INDEX},
        source=f"{_GE}selection_ops.h REG_OP(Slice)"),

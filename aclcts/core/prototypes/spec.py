@@ -41,17 +41,56 @@ class Tensor:
 
 
 @dataclass(frozen=True)
+class Axes:
+    """The domain of an axis-like attribute: indices of the dims of input `of`, every one in [-rank, rank) with rank
+    the input's rank plus `extra` (Pack's axis indexes the output, one dim more); many: a list of distinct axes, of
+    every length from 1 to the rank, or to `longest` when another value fixes it (Roll's dims pair with its shifts)."""
+
+    of: str
+    many: bool = False
+    extra: int = 0
+    longest: int = 0
+
+    def values(self, rank: int) -> tuple[object, ...]:
+        """Every value class at an input of the given rank: each axis of both signs; for a list, also every longer
+        length (the first axes, the later ones negative)."""
+        top = rank + self.extra
+        single = tuple(range(-top, top))
+        if not self.many:
+            return single
+        longer = tuple(tuple(a - top if a >= top // 2 else a for a in range(length)) for length in range(2, (self.longest or top) + 1))
+        return tuple((a,) for a in single) + longer
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """The domain of an enum attribute: the values the op documents."""
+
+    values: tuple[object, ...]
+
+
+@dataclass(frozen=True)
 class Attr:
     """One attribute: its name, its type (one of ATTR_TYPES) and its default (REQUIRED if it has none).
 
     counts names a dynamic input whose number of tensors the attribute holds (ConcatD's N); when the attribute is
-    not given, that number is its value.
+    not given, that number is its value. domain says which values the attribute takes (Axes, OneOf; a bool's is
+    both values, implied), for the cases generated from it.
     """
 
     name: str
     type: str
     default: object = REQUIRED
     counts: str = ""
+    domain: Axes | OneOf | None = None
+
+    def value_classes(self, rank: int) -> tuple[object, ...]:
+        """The attribute's value classes when the input its domain indexes has the given rank (none: no domain)."""
+        if isinstance(self.domain, Axes):
+            return self.domain.values(rank)
+        if isinstance(self.domain, OneOf):
+            return self.domain.values
+        return (False, True) if self.type == "bool" else ()
 
 
 @dataclass(frozen=True)
@@ -100,6 +139,9 @@ class Prototype:
     #: The private formats (docs/formats.md) each tensor may be stored in besides the plain ones, by tensor name, as
     #: the op's CANN op info lists them; a tensor not named is plain only.
     formats: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Points of the function, beyond IEEE's (+-0, +-inf, NaN, subnormals, +-max), where it has a pole, a zero or a
+    #: branch cut (Log's 1, Atanh's +-1): every floating input is run at them.
+    specials: tuple[float, ...] = ()
 
     def attr(self, name: str) -> Attr | None:
         """The attribute called name, or None."""
@@ -146,11 +188,12 @@ def op(op_type: str, inputs: str, outputs: str, types: Mapping[str, tuple[str, .
        sample_shapes: tuple[tuple[tuple[int, ...], ...], ...] = (),
        sample_attrs: Mapping[str, object] | None = None,
        sample_ranges: Mapping[str, tuple[tuple[int, int], ...]] | None = None, reference: str = "",
-       kernel: str = "", formats: Mapping[str, tuple[str, ...]] | None = None) -> Prototype:
+       kernel: str = "", formats: Mapping[str, tuple[str, ...]] | None = None,
+       specials: tuple[float, ...] = ()) -> Prototype:
     """A record written compactly: op("Add", "x1:T, x2:T", "y:T", {"T": FLOATS + INTS}, source=...)."""
     return Prototype(op_type, tensors(inputs), tensors(outputs), {k: tuple(canonical_dtype(d) for d in v)
                                                                    for k, v in types.items()},
                      attrs, source, dict(dtype_from or {}), policy=policy, shape_rule=shape_rule,
                      samples=dict(samples or {}), sample_shapes=sample_shapes, sample_attrs=dict(sample_attrs or {}),
                      sample_ranges=dict(sample_ranges or {}), reference=reference, kernel=kernel,
-                     formats=dict(formats or {}))
+                     formats=dict(formats or {}), specials=specials)

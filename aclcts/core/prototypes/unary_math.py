@@ -26,9 +26,15 @@ NUMBERS = REALS + COMPLEX
 BASIC = REALS + COMPLEX + BOOL
 
 
-def _unary(op_type: str, types: tuple[str, ...], source: str = _ELEWISE) -> Prototype:
-    """x -> y of one type constraint, no attributes."""
-    return op(op_type, "x:T", "y:T", {"T": types}, source=f"{source} REG_OP({op_type})")
+#: Just outside [-1, 1] (exact in float16): where asin, acos and atanh leave their domain.
+_PAST_ONE = (1.0009765625, -1.0009765625)
+#: Halfway between two integers: where rounding half to even and half away from zero differ.
+_HALVES = (2.5, -2.5, 1.5)
+
+
+def _unary(op_type: str, types: tuple[str, ...], source: str = _ELEWISE, specials: tuple[float, ...] = ()) -> Prototype:
+    """x -> y of one type constraint, no attributes; specials: the function's own special points."""
+    return op(op_type, "x:T", "y:T", {"T": types}, source=f"{source} REG_OP({op_type})", specials=specials)
 
 
 def _predicate(op_type: str) -> Prototype:
@@ -40,23 +46,23 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _unary("Sin", UNARY_DATA),
     _unary("Cos", UNARY_DATA),
     _unary("Tan", UNARY_DATA + INT32_64),
-    _unary("Asin", UNARY_DATA + INT32_64),
-    _unary("Acos", UNARY_DATA + INT32_64),
+    _unary("Asin", UNARY_DATA + INT32_64, specials=_PAST_ONE),
+    _unary("Acos", UNARY_DATA + INT32_64, specials=_PAST_ONE),
     _unary("Atan", UNARY_DATA),
     _unary("Sinh", UNARY_DATA),
     _unary("Cosh", UNARY_DATA),
     _unary("Asinh", UNARY_DATA),
     _unary("Acosh", UNARY_DATA),
-    _unary("Atanh", UNARY_DATA),
+    _unary("Atanh", UNARY_DATA, specials=_PAST_ONE),
     _unary("Erf", FLOATING, _MATH),
     _unary("Erfc", FLOATING, _MATH),
-    _unary("Log1p", UNARY_DATA),
+    _unary("Log1p", UNARY_DATA, specials=(-1.0009765625,)),
     _unary("Expm1", UNARY_DATA),
     _unary("Floor", FLOATING),
     _unary("Ceil", FLOATING),
-    op("Round", "x:T", "y:T", {"T": FLOATING + INT32_64 + COMPLEX}, attrs=(Attr("decimals", "int", 0),),
+    op("Round", "x:T", "y:T", {"T": FLOATING + INT32_64 + COMPLEX}, attrs=(Attr("decimals", "int", 0),), specials=_HALVES,
        source=f"{_ELEWISE} REG_OP(Round): rounds half to even; ATTR(decimals, Int, 0)"),
-    _unary("Rint", FLOATING),
+    _unary("Rint", FLOATING, specials=_HALVES),
     _unary("Sign", FLOATING + INT32_64 + COMPLEX),
     _predicate("IsFinite"),
     _predicate("IsInf"),

@@ -18,6 +18,7 @@ from aclcts.sim import seams
 from aclcts.sim.faults import activation as act
 from aclcts.sim.faults import binary_math as bm
 from aclcts.sim.faults import contract as c
+from aclcts.sim.faults import domains as dm
 from aclcts.sim.faults import gather_scatter as gs
 from aclcts.sim.faults import golden_edges as g
 from aclcts.sim.faults import kernels as k
@@ -297,13 +298,74 @@ _ENTRIES = (
               ((PRIVATE_LAYOUT_READ, r.layout_read_as_nd(FORMAT_VALUES["FRACTAL_NZ"])),)),
 )
 
+#: Attribute-domain faults (issue 40): (name, description, op types, kernel wrapper).
+_ATTRIBUTE_FAULTS = (
+    ("softmax_negative_axes_off_by_one", "SoftmaxV2 and LogSoftmaxV2 read a negative axis other than -1 one dim too "
+     "far right (-2 as -1)", ("SoftmaxV2", "LogSoftmaxV2"), dm.attr_rewritten("axes", dm.each_axis(dm.negative_off_by_one))),
+    ("reduce_d_negative_axes_from_front", "the D-form reductions mirror a negative axis other than -1 to the front "
+     "(-2 read as 1)", ("ReduceSumD", "ReduceMeanD", "ReduceMaxD", "ReduceMinD", "ReduceProdD"),
+     dm.attr_rewritten("axes", dm.each_axis(dm.negative_from_front))),
+    ("scan_d_axis_forced_last", "CumsumD and CumprodD scan along the last axis whatever `axis` says",
+     ("CumsumD", "CumprodD"), dm.attr_rewritten("axis", dm.each_axis(dm.always_last))),
+    ("concat_d_negative_dim_as_zero", "ConcatD reads a negative concat_dim as 0", ("ConcatD",),
+     dm.attr_rewritten("concat_dim", dm.each_axis(dm.negative_as_zero))),
+    ("pack_negative_axis_input_rank", "Pack resolves a negative axis against the inputs' rank instead of the output's "
+     "(-1 inserts before the last input dim)", ("Pack",),
+     dm.attr_rewritten("axis", dm.each_axis(dm.negative_against_input_rank))),
+    ("unpack_negative_axis_as_zero", "Unpack reads a negative axis as 0", ("Unpack",),
+     dm.attr_rewritten("axis", dm.each_axis(dm.negative_as_zero))),
+    ("gather_elements_negative_dim_as_zero", "GatherElements reads a negative dim as 0", ("GatherElements",),
+     dm.attr_rewritten("dim", dm.each_axis(dm.negative_as_zero))),
+    ("split_d_negative_dim_as_zero", "SplitD reads a negative split_dim as 0", ("SplitD",),
+     dm.attr_rewritten("split_dim", dm.each_axis(dm.negative_as_zero))),
+    ("sort_axis_forced_last", "Sort sorts along the last axis whatever `axis` says", ("Sort",),
+     dm.attr_rewritten("axis", dm.each_axis(dm.always_last))),
+    ("flatten_negative_axis_magnitude", "Flatten reads a negative axis as its magnitude (-1 as 1)", ("Flatten",),
+     dm.attr_rewritten("axis", dm.negative_from_front_flat)),
+    ("roll_negative_dims_one_low", "Roll resolves a negative dim one dim too low (rank + dim - 1)", ("Roll",),
+     dm.attr_rewritten("dims", dm.each_axis(dm.negative_minus_one))),
+    ("mirror_pad_symmetric_as_reflect", "MirrorPad in SYMMETRIC mode takes the REFLECT branch", ("MirrorPad",),
+     dm.attr_rewritten("mode", dm.replaced({"SYMMETRIC": "REFLECT"}))),
+    ("depth_to_space_crd_as_dcr", "DepthToSpace in CRD mode takes the DCR branch", ("DepthToSpace",),
+     dm.attr_rewritten("mode", dm.replaced({"CRD": "DCR"}))),
+    ("scatter_elements_mul_as_add", "ScatterElements with reduction mul adds the updates", ("ScatterElements",),
+     dm.attr_rewritten("reduction", dm.replaced({"mul": "add"}))),
+    ("pad_v3_edge_as_reflect", "PadV3 in edge mode takes the reflect branch", ("PadV3",),
+     dm.attr_rewritten("mode", dm.replaced({"edge": "reflect"}))),
+)
+#: Special-point faults (issue 40): (name, description).
+_SPECIAL_POINT_DESCRIPTIONS = (
+    ("reciprocal_neg_zero_positive_inf", "Reciprocal(-0) gives +inf instead of -inf"),
+    ("log_zero_finite", "Log(0) gives -65504 (float16's lowest) instead of -inf"),
+    ("rsqrt_neg_zero_positive_inf", "Rsqrt(-0) gives +inf instead of -inf"),
+    ("maximum_minimum_drop_nan", "Maximum and Minimum return the other operand where one is NaN (fmax/fmin)"),
+    ("realdiv_neg_zero_divisor_sign_lost", "RealDiv x / -0 gives the infinity of x's sign (the zero's sign lost)"),
+    ("atan2_neg_zero_y_positive_pi", "Atan2(-0, x < 0) gives +pi instead of -pi"),
+    ("sign_nan_as_zero", "Sign(NaN) gives 0 instead of NaN"),
+    ("sqrt_negative_as_zero", "Sqrt of a negative number gives 0 instead of NaN"),
+    ("exp_neg_inf_nan", "Exp(-inf) gives NaN instead of 0"),
+    ("tanh_inf_nan", "Tanh(+-inf) gives NaN instead of +-1"),
+    ("isinf_negative_missed", "IsInf(-inf) gives false"),
+)
+_DOMAIN_ENTRIES = tuple(
+    Injection(name, FAULT, description, ((KERNELS, k.kernel_entries(ops, wrap)),))
+    for name, description, ops, wrap in _ATTRIBUTE_FAULTS
+) + tuple(
+    Injection(name, FAULT, description, ((KERNELS, k.kernel_entries(*dm.SPECIAL_POINT_FAULTS[name])),))
+    for name, description in _SPECIAL_POINT_DESCRIPTIONS
+) + (
+    Injection("max_reduction_skips_nan", FAULT, "ReduceMax and ReduceMaxD skip NaN (nanmax) instead of propagating it",
+              ((KERNELS, k.kernel_entries(["ReduceMax", "ReduceMaxD"], dm.nan_ignored_in_max)),)),
+)
+
 #: Every injection by name.
-REGISTRY: dict[str, Injection] = {entry.name: entry for entry in _ENTRIES}
+_ALL = _ENTRIES + _DOMAIN_ENTRIES
+REGISTRY: dict[str, Injection] = {entry.name: entry for entry in _ALL}
 
 
 def names(kind: str | None = None) -> tuple[str, ...]:
     """Names of all injections, or of one kind ("fault" or "deviation"), in registry order."""
-    return tuple(e.name for e in _ENTRIES if kind is None or e.kind == kind)
+    return tuple(e.name for e in _ALL if kind is None or e.kind == kind)
 
 
 def validate(requested: frozenset[str]) -> frozenset[str]:
@@ -322,7 +384,7 @@ def install(requested: Iterable[str]) -> None:
     global _installed
     chosen = validate(frozenset(requested))
     substitutes: dict[str, list[seams.Substitute]] = {}
-    for entry in _ENTRIES:
+    for entry in _ALL:
         if entry.name in chosen:
             for seam, substitute in entry.substitutes:
                 substitutes.setdefault(seam, []).append(substitute)
