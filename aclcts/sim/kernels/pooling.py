@@ -19,18 +19,15 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import BFLOAT16, FLOAT64, FLOATS, INTS, widen
+from aclcts.sim.kernels.numerics import widen
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import inferred, unknown_rank
 from aclcts.sim.seams import Seam
 
-_MAX_TYPES = tuple(d for d in FLOATS if d != BFLOAT16) + tuple(d for d in INTS if d.kind == "i" or d.itemsize <= 2)
-_ADAPTIVE_TYPES = tuple(d for d in FLOATS if d != FLOAT64)
-
 
 def _layout(call: OpCall, rank: int) -> tuple[int, int]:
     if rank != 4:
-        raise call.fail(f"input 'x' must be 4-D, got rank {rank}")
+        raise call.fail(f"input {call.quoted(0)} must be 4-D, got rank {rank}")
     data_format = call.attr_str("data_format")
     if data_format not in ("NHWC", "NCHW"):
         raise call.fail(f"attr 'data_format' must be NHWC or NCHW, got {data_format!r}")
@@ -101,10 +98,10 @@ def _pool_kernel(op_type: str) -> None:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1)
         x = call.input(0)
-        call.require_dtype(0, x.dtype, _MAX_TYPES if maximum else FLOATS)
+        call.require_dtype(0, x.dtype)
         h, w, axes = _geometry(call, tuple(x.shape))
         out = Outputs(call, outputs)
-        out.require_dtype(0, x.dtype, "same as input 'x'")
+        out.require_input_dtype(0, 0, x.dtype)
         with np.errstate(all="ignore"):
             if maximum:
                 fill = -np.inf if x.dtype.kind == "f" or x.dtype.name == "bfloat16" else np.iinfo(x.dtype).min
@@ -131,7 +128,8 @@ def _pool_kernel(op_type: str) -> None:
 def _adaptive_size(call: OpCall, rank: int) -> tuple[int, int]:
     size = call.attr_list_int("output_size")
     if len(size) != 2 or min(size) <= 0 or rank not in (3, 4):
-        raise call.fail(f"attr 'output_size' {size} must be 2 positive values and 'x' 3-D or 4-D (rank {rank})")
+        raise call.fail(f"attr 'output_size' {size} must be 2 positive values and {call.quoted(0)} 3-D or "
+                        f"4-D (rank {rank})")
     return size[0], size[1]
 
 
@@ -139,10 +137,10 @@ def _adaptive(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: l
     call = OpCall("AdaptiveAvgPool2d", inputs, attrs)
     call.require_count(1)
     x = call.input(0)
-    call.require_dtype(0, x.dtype, _ADAPTIVE_TYPES)
+    call.require_dtype(0, x.dtype)
     out_h, out_w = _adaptive_size(call, x.ndim)
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_input_dtype(0, 0, x.dtype)
     wide = widen(x)
     in_h, in_w = x.shape[-2:]
     rows = [((i * in_h) // out_h, math.ceil((i + 1) * in_h / out_h)) for i in range(out_h)]
