@@ -113,8 +113,9 @@ class OpCall:
 
     def require_dtype(self, index: int, dtype: np.dtype, allowed: Iterable[Any] | None = None, *,
                       not_simulated: Iterable[str] = ()) -> None:
-        """Check that input index's dtype is one of its record's types; allowed gives them for an op without a
-        record; not_simulated names record types the simulator does not implement for this op."""
+        """Check that input index's dtype is one of its record's types; allowed narrows them by a rule the record
+        cannot state (a bias type that depends on x's) or gives them for an op without a record; not_simulated names
+        record types the simulator does not implement for this op."""
         if not isinstance(index, int):
             raise TypeError(f"{self.op_type}: require_dtype takes an input index, not {index!r}")
         name = self.name(index)

@@ -67,10 +67,10 @@ def _same_shape_infer(op_type: str, count: tuple[int, int], outputs: int = 1) ->
 # Gathers ------------------------------------------------------------------------------------------------------
 def _gather_v2_axes(call: OpCall, rank: int, irank: int, axis_value: Any) -> tuple[int, int]:
     axis = call.axis(f"input {call.quoted(2)} value", call.one_value(2, axis_value), rank)
-    batch = call.attr_int("batch_dims")
-    batch = batch + irank if batch < 0 else batch
+    given = call.attr_int("batch_dims")
+    batch = given + irank if given < 0 else given
     if not 0 <= batch <= min(axis, irank):
-        raise call.fail(f"attr 'batch_dims' {call.attrs.get('batch_dims')} must be in [0, min(axis {axis}, "
+        raise call.fail(f"attr 'batch_dims' {given} must be in [0, min(axis {axis}, "
                         f"rank of indices {irank})]")
     return axis, batch
 

@@ -1,7 +1,7 @@
 """Pooling: MaxPool, AvgPool (TensorFlow semantics) and AdaptiveAvgPool2d (PyTorch semantics).
 
 Prototypes: aclcts/core/prototypes/pooling.py (hicann/ops-nn). MaxPool/AvgPool take ksize and strides as 4 values in
-data_format order (NHWC default, or NCHW; 1 on N and C) and padding "VALID" (whole windows) or "SAME"
+data_format order (NHWC or NCHW; 1 on N and C) and padding "VALID" (whole windows) or "SAME"
 (ceil(in / stride) outputs, the padding split low-first); an average counts only the window's elements inside the
 input. AdaptiveAvgPool2d averages, over the last two axes, output cell i's input range
 [floor(i * in / out), ceil((i + 1) * in / out)).

@@ -4,7 +4,7 @@ Prototypes: aclcts/core/prototypes/resize.py. Coordinates follow TensorFlow: sca
 align_corners (out > 1), else in / out; nearest copies floor((i + 0.5) * scale) with half_pixel_centers,
 round(i * scale) with align_corners, else floor(i * scale); bilinear reads (i + 0.5) * scale - 0.5 with
 half_pixel_centers, else i * scale, between its floor and ceil clamped to the image. ResizeBilinearV2's y has the
-type of its dtype attribute (float32 by default).
+type its dtype attribute gives.
 Numerics: coordinates and weights in float32; bilinear interpolates in float32 (top, bottom, then between them) and
 rounds once to y's type; nearest copies values exactly.
 """

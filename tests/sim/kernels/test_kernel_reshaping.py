@@ -150,3 +150,9 @@ def test_infer_shape_with_and_without_the_index_values(infer):
     parts = infer("SplitV", [(F32, (2, 6)), (I32, (2,)), (I32, ())], [None, np.array([-1, 4], I32), np.array(1, I32)],
                   {"num_split": 2})
     assert [p.shape for p in parts] == [(2, 2), (2, 4)]
+
+
+def test_a_dtype_outside_the_record_is_refused_with_the_records_list(run):
+    x = np.zeros(3, np.uint32)
+    with pytest.raises(KernelError, match=r"MirrorPad: input 'x' has dtype uint32, expected one of: int8, uint8"):
+        run("MirrorPad", [x, np.array([1, 1], I32)], [(np.uint32, (5,))], {"mode": "REFLECT"})
