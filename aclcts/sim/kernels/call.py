@@ -96,6 +96,17 @@ class OpCall:
             expected = str(minimum) if minimum == maximum else f"{minimum} to {maximum}"
             raise self.fail(f"expected {expected} inputs, got {len(self.inputs)}")
 
+    def require_inputs(self) -> None:
+        """Check the number of inputs passed against the record: every required one, and no more than it names (a
+        dynamic input takes one or more tensors)."""
+        if self.record is None:
+            raise TypeError(f"{self.op_type}: no record gives the number of inputs")
+        required = sum(t.kind != "optional" for t in self.record.inputs)
+        if any(t.kind == "dynamic" for t in self.record.inputs):
+            self.require_count(required, max(required, len(self.inputs)))
+        else:
+            self.require_count(required, len(self.record.inputs))
+
     def input(self, index: int) -> Any:
         """A required input (array or TensorInfo)."""
         value = self.inputs[index] if index < len(self.inputs) else None
@@ -108,7 +119,7 @@ class OpCall:
         return self.inputs[index] if index < len(self.inputs) else None
 
     def quoted(self, index: int) -> str:
-        """Input index's record name in quotes, for messages ('x', 'indices', 'x[1]')."""
+        """Input index's record name in quotes, for messages such as 'x' or 'x[1]'."""
         return f"'{self.name(index)}'"
 
     def require_dtype(self, index: int, dtype: np.dtype, allowed: Iterable[Any] | None = None, *,

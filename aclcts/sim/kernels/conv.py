@@ -122,7 +122,7 @@ def _convolve(g: _Geometry, x: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Conv2D", inputs, attrs)
-    call.require_count(2, 4)
+    call.require_inputs()
     x, w = call.input(0), call.input(1)
     call.require_dtype(0, x.dtype)
     call.require_same_dtype([0, 1], [x.dtype, w.dtype])
@@ -158,7 +158,7 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
 
 def _infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Conv2D", inputs, attrs)
-    call.require_count(2, 4)
+    call.require_inputs()
     x, w = call.input(0), call.input(1)
     g = _Geometry(call, tuple(x.shape), tuple(w.shape))
     dtype = DataType.ACL_INT32 if x.dtype == DataType.ACL_INT8 else x.dtype

@@ -55,12 +55,12 @@ def _indices(call: OpCall, index: int, array: np.ndarray, size: int | tuple[int,
     return values
 
 
-def _same_shape_infer(op_type: str, count: tuple[int, int], outputs: int = 1) -> Any:
+def _same_shape_infer(op_type: str) -> Any:
     def infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(*count)
+        call.require_inputs()
         first = call.input(0)
-        return [inferred(first.dtype, first.shape)] * outputs
+        return [inferred(first.dtype, first.shape)]
     return infer
 
 
@@ -77,7 +77,7 @@ def _gather_v2_axes(call: OpCall, rank: int, irank: int, axis_value: Any) -> tup
 
 def _gather_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("GatherV2", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x, indices = call.input(0), call.input(1)
     call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
     axis, batch = _gather_v2_axes(call, x.ndim, indices.ndim, call.input(2))
@@ -100,7 +100,7 @@ def _gather_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) 
 
 def _gather_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("GatherV2", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x, ind = call.input(0), call.input(1)
     value = values[2] if len(values) > 2 else None
     if unknown_rank(x.shape) or unknown_rank(ind.shape):
@@ -114,7 +114,7 @@ def _gather_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> 
 
 def _gather_nd_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("GatherNd", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x, indices = call.input(0), call.input(1)
     call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
     k = indices.shape[-1] if indices.ndim else 0
@@ -129,7 +129,7 @@ def _gather_nd_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) 
 
 def _gather_nd_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("GatherNd", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x, ind = call.input(0), call.input(1)
     if unknown_rank(x.shape) or unknown_rank(ind.shape) or ind.shape[-1] < 0:
         return [inferred(x.dtype, (-2,))]
@@ -138,7 +138,7 @@ def _gather_nd_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> 
 
 def _gather_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("GatherElements", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x, index = call.input(0), call.input(1)
     call.require_dtype(0, x.dtype)
     dim = call.axis("attr 'dim'", call.attr_int("dim"), x.ndim)
@@ -154,7 +154,7 @@ def _gather_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorI
 
 def _gather_elements_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("GatherElements", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     return [inferred(call.input(0).dtype, call.input(1).shape)]
 
 
@@ -172,7 +172,7 @@ def _scatter_var(op_type: str, nd: bool, add: bool) -> None:
     """ScatterNdUpdate / ScatterUpdate / ScatterAdd: var with updates written (or added) at indices."""
     def compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(3)
+        call.require_inputs()
         var, indices, updates = call.input(0), call.input(1), call.input(2)
         call.require_dtype(0, var.dtype, not_simulated=NOT_SIMULATED)
         call.require_same_dtype([0, 2], [var.dtype, updates.dtype])
@@ -195,12 +195,12 @@ def _scatter_var(op_type: str, nd: bool, add: bool) -> None:
         result[where] = updates
         return [out.emit(0, result)]
 
-    builtin(op_type, compute, _same_shape_infer(op_type, (3, 3)))
+    builtin(op_type, compute, _same_shape_infer(op_type))
 
 
 def _scatter_nd_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ScatterNd", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     indices, x = call.input(0), call.input(1)
     call.require_dtype(1, x.dtype, not_simulated=NOT_SIMULATED_SUMS)
     shape = tuple(call.index_values(2, call.input(2)))
@@ -214,10 +214,10 @@ def _scatter_nd_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo])
     return [out.emit(0, _accumulate(np.zeros(shape, x.dtype), tuple(np.moveaxis(idx, -1, 0)), x, np.add))]
 
 
-def _shape_from_value(op_type: str, index: int, count: int) -> Any:
+def _shape_from_value(op_type: str, index: int) -> Any:
     def infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(count)
+        call.require_inputs()
         dtype = call.input(1).dtype
         value = values[index] if len(values) > index else None
         if value is None:
@@ -231,7 +231,7 @@ _REDUCTIONS = {"add": np.add, "mul": np.multiply}
 
 def _scatter_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ScatterElements", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     data, indices, updates = call.input(0), call.input(1), call.input(2)
     call.require_dtype(0, data.dtype, not_simulated=NOT_SIMULATED)
     call.require_same_dtype([0, 2], [data.dtype, updates.dtype])
@@ -261,7 +261,7 @@ def _one_hot_axis(call: OpCall, rank: int) -> int:
 
 def _one_hot_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("OneHot", inputs, attrs)
-    call.require_count(4)
+    call.require_inputs()
     x = call.input(0)
     call.require_dtype(0, x.dtype)
     depth = call.one_value(1, call.input(1))
@@ -281,7 +281,7 @@ def _one_hot_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) ->
 
 def _one_hot_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("OneHot", inputs, attrs)
-    call.require_count(4)
+    call.require_inputs()
     x, dtype = call.input(0), call.input(2).dtype
     if unknown_rank(x.shape):
         return [inferred(dtype, x.shape)]
@@ -309,7 +309,7 @@ def _range_count(call: OpCall, start: Any, limit: Any, delta: Any) -> int:
 
 def _range_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Range", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     arrays = [call.input(i) for i in range(3)]
     call.require_dtype(0, arrays[0].dtype)
     call.require_same_dtype([0, 1, 2], [a.dtype for a in arrays])
@@ -326,7 +326,7 @@ def _range_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> l
 
 def _range_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("Range", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     dtype = call.input(0).dtype
     if len(values) < 3 or any(v is None for v in values[:3]):
         return [inferred(dtype, (UNKNOWN,))]
@@ -336,7 +336,7 @@ def _range_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list
 
 def _linspace_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("LinSpace", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     start_a, stop_a = call.input(0), call.input(1)
     call.require_dtype(0, start_a.dtype)
     call.require_same_dtype([0, 1], [start_a.dtype, stop_a.dtype])
@@ -356,7 +356,7 @@ def _linspace_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -
 
 def _linspace_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("LinSpace", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     dtype = call.input(0).dtype
     value = values[2] if len(values) > 2 else None
     return [inferred(dtype, (UNKNOWN if value is None else call.one_value(2, value),))]
@@ -377,7 +377,7 @@ def stable_order(moved: np.ndarray, descending: bool) -> np.ndarray:
 
 def _sort_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Sort", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     call.require_dtype(0, x.dtype)
     view = x.reshape(x.shape or (1,))
@@ -395,7 +395,7 @@ def _sort_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> li
 
 def _sort_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("Sort", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     return [inferred(x.dtype, x.shape), inferred(INT32, x.shape)]
 
@@ -412,7 +412,7 @@ def _topk_k(call: OpCall, value: Any, size: int) -> int:
 
 def _topk_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("TopKV2", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
     call.require_dtype(0, x.dtype)
     dim = call.axis("attr 'dim'", call.attr_int("dim"), x.ndim)
@@ -431,7 +431,7 @@ def _topk_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) ->
 
 def _topk_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("TopKV2", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
     shape = tuple(x.shape)
     if unknown_rank(shape):
@@ -449,7 +449,7 @@ def _topk_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> li
 # Segment sums, masks, search, bincount ------------------------------------------------------------------------
 def _segment_sum_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("UnsortedSegmentSum", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x, ids = call.input(0), call.input(1)
     call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
     call.require_dtype(1, ids.dtype)
@@ -468,7 +468,7 @@ def _segment_sum_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]
 
 def _segment_sum_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("UnsortedSegmentSum", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x, ids = call.input(0), call.input(1)
     value = values[2] if len(values) > 2 else None
     num = UNKNOWN if value is None else call.one_value(2, value)
@@ -479,7 +479,7 @@ def _segment_sum_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -
 
 def _masked_fill_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("MaskedFill", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x, mask, value = call.input(0), call.input(1), call.input(2)
     call.require_dtype(0, x.dtype)
     call.require_dtype(1, mask.dtype)
@@ -497,14 +497,14 @@ def _masked_fill_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]
 
 def _masked_fill_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("MaskedFill", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x, mask = call.input(0), call.input(1)
     return [inferred(x.dtype, broadcast(call, [0, 1], [x.shape, mask.shape]))]
 
 
 def _masked_select_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("MaskedSelect", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x, mask = call.input(0), call.input(1)
     call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
     call.require_dtype(1, mask.dtype)
@@ -516,7 +516,7 @@ def _masked_select_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInf
 
 def _masked_select_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("MaskedSelect", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x, mask = call.input(0), call.input(1)
     shape = broadcast(call, [0, 1], [x.shape, mask.shape])
     bound = int(np.prod(shape)) if not unknown_rank(shape) and all(d >= 0 for d in shape) else -1
@@ -532,7 +532,7 @@ def _search_dtype(call: OpCall, out: Outputs | None) -> int:
 
 def _search_sorted_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("SearchSorted", inputs, attrs)
-    call.require_count(2, 3)
+    call.require_inputs()
     seq, values = call.input(0), call.input(1)
     call.require_dtype(0, seq.dtype)
     call.require_same_dtype([0, 1], [seq.dtype, values.dtype])
@@ -555,13 +555,13 @@ def _search_sorted_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInf
 
 def _search_sorted_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("SearchSorted", inputs, attrs)
-    call.require_count(2, 3)
+    call.require_inputs()
     return [inferred(_search_dtype(call, None), call.input(1).shape)]
 
 
 def _bincount_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Bincount", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     array, weights = call.input(0), call.input(2)
     call.require_dtype(0, array.dtype)
     call.require_dtype(2, weights.dtype)
@@ -580,7 +580,7 @@ def _bincount_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -
 
 def _bincount_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("Bincount", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     dtype = call.input(2).dtype
     value = values[1] if len(values) > 1 else None
     return [inferred(dtype, (UNKNOWN if value is None else call.one_value(1, value),))]
@@ -589,11 +589,11 @@ def _bincount_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> l
 builtin("GatherV2", _gather_v2_compute, _gather_v2_infer)
 builtin("GatherNd", _gather_nd_compute, _gather_nd_infer)
 builtin("GatherElements", _gather_elements_compute, _gather_elements_infer)
-builtin("ScatterNd", _scatter_nd_compute, _shape_from_value("ScatterNd", 2, 3))
+builtin("ScatterNd", _scatter_nd_compute, _shape_from_value("ScatterNd", 2))
 _scatter_var("ScatterNdUpdate", nd=True, add=False)
 _scatter_var("ScatterUpdate", nd=False, add=False)
 _scatter_var("ScatterAdd", nd=False, add=True)
-builtin("ScatterElements", _scatter_elements_compute, _same_shape_infer("ScatterElements", (3, 3)))
+builtin("ScatterElements", _scatter_elements_compute, _same_shape_infer("ScatterElements"))
 builtin("OneHot", _one_hot_compute, _one_hot_infer)
 builtin("Range", _range_compute, _range_infer)
 builtin("LinSpace", _linspace_compute, _linspace_infer)

@@ -66,7 +66,7 @@ def _arg_kernel(op_type: str, pick: Any) -> None:
     """ArgMaxV2 / ArgMin: (x, dimension) -> the first extreme's index along the dimension (NaN wins)."""
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(2)
+        call.require_inputs()
         x = call.input(0)
         call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
         dim = _argmax_dim(call, call.input(1), x.ndim)
@@ -79,7 +79,7 @@ def _arg_kernel(op_type: str, pick: Any) -> None:
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(2)
+        call.require_inputs()
         x = call.input(0)
         shape = tuple(x.shape)
         dtype = _index_dtype(call, None, "dtype")
@@ -101,7 +101,7 @@ def _dimension_attr(call: OpCall, rank: int) -> int:
 
 def _argmax_d_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ArgMaxD", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     call.require_dtype(0, x.dtype)
     dim = _dimension_attr(call, x.ndim)
@@ -114,7 +114,7 @@ def _argmax_d_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], ou
 
 def _argmax_d_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("ArgMaxD", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     shape = tuple(call.input(0).shape)
     if unknown_rank(shape):
         return [inferred(INT32, shape)]
@@ -132,7 +132,7 @@ def _with_value_kernel(op_type: str, pick: Any) -> None:
 
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(1)
+        call.require_inputs()
         x = call.input(0)
         call.require_dtype(0, x.dtype)
         dim = _dimension_attr(call, x.ndim)
@@ -148,7 +148,7 @@ def _with_value_kernel(op_type: str, pick: Any) -> None:
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(1)
+        call.require_inputs()
         x = call.input(0)
         index_dtype = _index_dtype(call, None, "indice_dtype")
         shape = tuple(x.shape)
@@ -178,7 +178,7 @@ def _k(call: OpCall, value: Any, size: int) -> int:
 
 def _topk_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("TopK", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
     call.require_dtype(0, x.dtype)
     dim = _topk_setup(call, tuple(x.shape))
@@ -200,7 +200,7 @@ def _topk_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
 
 def _topk_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("TopK", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
     shape = tuple(x.shape)
     if unknown_rank(shape):
@@ -224,7 +224,7 @@ def _positions(x: np.ndarray) -> np.ndarray:
 
 def _nonzero_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("NonZero", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     call.require_dtype(0, x.dtype)
     out = Outputs(call, outputs)
@@ -248,7 +248,7 @@ def _coordinates_shape(dtype: int, shape: tuple[int, ...], transpose: bool) -> I
 
 def _nonzero_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("NonZero", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     dtype = _index_dtype(call, None, "dtype")
     return [_coordinates_shape(dtype, tuple(x.shape), call.attr_bool("transpose"))]
@@ -256,7 +256,7 @@ def _nonzero_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], at
 
 def _where_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Where", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
     out = Outputs(call, outputs)
@@ -266,14 +266,14 @@ def _where_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outpu
 
 def _where_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Where", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     return [_coordinates_shape(INT64, tuple(call.input(0).shape), False)]
 
 
 # Unique -------------------------------------------------------------------------------------------------
 def _unique_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Unique", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     call.require_dtype(0, x.dtype)
     if x.ndim != 1:
@@ -294,7 +294,7 @@ def _unique_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outp
 
 def _unique_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Unique", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     idx_dtype = call.attr_dtype("out_idx", (INT32, INT64))
     shape = tuple(x.shape)

@@ -51,10 +51,6 @@ class _Spec:
     def outputs(self) -> dict[np.dtype, tuple[np.dtype, ...]]:
         return _OUTPUTS_V2 if self.has_offset else _OUTPUTS
 
-    @property
-    def input_count(self) -> tuple[int, int]:
-        return 2, 2 + int(self.has_bias) + int(self.has_offset)
-
 
 def _dims(call: OpCall, spec: _Spec, x1: tuple[int, ...], x2: tuple[int, ...]) -> tuple[tuple[int, ...], int, int]:
     """Batch dims, M and N of the product (K checked), from input shapes and the transpose attributes."""
@@ -93,7 +89,7 @@ def _rounded(acc: np.ndarray, out: Outputs, shape: tuple[int, ...]) -> np.ndarra
 def _matmul_kernel(spec: _Spec) -> None:
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(spec.op_type, inputs, attrs)
-        call.require_count(*spec.input_count)
+        call.require_inputs()
         x1, x2 = call.input(0), call.input(1)
         call.require_dtype(0, x1.dtype)
         call.require_same_dtype([0, 1], [x1.dtype, x2.dtype])
@@ -123,7 +119,7 @@ def _matmul_kernel(spec: _Spec) -> None:
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(spec.op_type, inputs, attrs)
-        call.require_count(*spec.input_count)
+        call.require_inputs()
         x1, x2 = call.input(0), call.input(1)
         batch, m, n = _dims(call, spec, tuple(x1.shape), tuple(x2.shape))
         dtype = acl_data_type(INT32) if x1.dtype == acl_data_type(INT8) else x1.dtype
@@ -158,7 +154,7 @@ def _gemm_shapes(call: OpCall, a: Any, b: Any, c: Any) -> tuple[int, int]:
 
 def _gemm_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("GEMM", inputs, attrs)
-    call.require_count(5)
+    call.require_inputs()
     a, b, c, alpha, beta = (call.input(i) for i in range(5))
     call.require_same_dtype([0, 1], [a.dtype, b.dtype])
     if (a.dtype, c.dtype) not in _GEMM_TYPES:
@@ -187,7 +183,7 @@ def _gemm_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
 
 def _gemm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("GEMM", inputs, attrs)
-    call.require_count(5)
+    call.require_inputs()
     a, b, c = call.input(0), call.input(1), call.input(2)
     m, n = _gemm_shapes(call, a, b, c)
     return [inferred(c.dtype, (m, n))]

@@ -96,7 +96,7 @@ def _pool_kernel(op_type: str) -> None:
 
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(1)
+        call.require_inputs()
         x = call.input(0)
         call.require_dtype(0, x.dtype)
         h, w, axes = _geometry(call, tuple(x.shape))
@@ -113,7 +113,7 @@ def _pool_kernel(op_type: str) -> None:
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(1)
+        call.require_inputs()
         x = call.input(0)
         shape = list(x.shape)
         if unknown_rank(tuple(shape)):
@@ -135,7 +135,7 @@ def _adaptive_size(call: OpCall, rank: int) -> tuple[int, int]:
 
 def _adaptive(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("AdaptiveAvgPool2d", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     call.require_dtype(0, x.dtype)
     out_h, out_w = _adaptive_size(call, x.ndim)
@@ -152,7 +152,7 @@ def _adaptive(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: l
 
 def _adaptive_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("AdaptiveAvgPool2d", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     shape = tuple(x.shape)
     return [inferred(x.dtype, shape[:-2] + _adaptive_size(call, len(shape)))]

@@ -44,12 +44,11 @@ def _register(op_type: str, rule: ShapeRule, compute: Compute, same_shape: bool 
     known, and an unknown rank otherwise."""
     record = prototype(op_type)
     required = sum(t.kind == "required" for t in record.inputs)
-    count = (required, len(record.inputs))
     dynamic_outputs = any(t.kind == "dynamic" for t in record.outputs)
 
     def run(inputs: list[np.ndarray | None], attrs: dict[str, Any], infos: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(*count)
+        call.require_inputs()
         x = call.input(0)
         call.require_dtype(0, x.dtype)
         values = _values(call, [call.input(i) for i in range(required)], required - 1)
@@ -60,7 +59,7 @@ def _register(op_type: str, rule: ShapeRule, compute: Compute, same_shape: bool 
 
     def infer(inputs: list[TensorInfo], given: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(*count)
+        call.require_inputs()
         x = call.input(0)
         shape = tuple(x.shape)
         values = _values(call, list(given), required - 1)
@@ -442,7 +441,7 @@ def _concat_dim(call: OpCall, value: Any) -> int:
 def _concat_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
                     infos: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ConcatV2", inputs, attrs)
-    call.require_count(2, max(2, len(inputs)))
+    call.require_inputs()
     tensors = _inputs_x(call, len(inputs) - 1)
     call.require_dtype(0, tensors[0].dtype)
     axis, shape = _concat_rule(call, [tuple(t.shape) for t in tensors], _concat_dim(call, inputs[-1]))
@@ -456,7 +455,7 @@ def _concat_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
 def _concat_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
                   attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("ConcatV2", inputs, attrs)
-    call.require_count(2, max(2, len(inputs)))
+    call.require_inputs()
     shapes = [tuple(call.input(i).shape) for i in range(len(inputs) - 1)]
     dim = values[-1] if len(values) == len(inputs) else None
     if dim is None or not all(fully_known(s) and not unknown_rank(s) for s in shapes):

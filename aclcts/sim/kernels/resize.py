@@ -63,7 +63,7 @@ def _image(call: OpCall, x: Any) -> None:
 
 def _nearest(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ResizeNearestNeighborV2", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
     call.require_dtype(0, x.dtype)
     _image(call, x)
@@ -78,7 +78,7 @@ def _nearest(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
 
 def _bilinear(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ResizeBilinearV2", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
     call.require_dtype(0, x.dtype)
     _image(call, x)
@@ -101,7 +101,7 @@ def _bilinear(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: l
 def _infer(op_type: str, bilinear: bool) -> Any:
     def infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(2)
+        call.require_inputs()
         x = call.input(0)
         _image(call, x)
         dtype = call.attr_dtype("dtype", sorted(call.output_types(0))) if bilinear else x.dtype

@@ -43,7 +43,7 @@ def _perm(call: OpCall, perm: list[int], rank: int) -> list[int]:
 
 def _transpose_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Transpose", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
     perm = _perm(call, call.index_values(1, call.input(1)), x.ndim)
     out = Outputs(call, outputs)
@@ -55,7 +55,7 @@ def _transpose_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], o
 
 def _transpose_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Transpose", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
     shape = tuple(x.shape)
     perm = _value(call, values, 1)
@@ -107,7 +107,7 @@ def reshape_target(call: OpCall, shape: tuple[int, ...], target: list[int]) -> t
 
 def _reshape_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Reshape", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
     dims = reshape_target(call, tuple(x.shape), call.index_values(1, call.input(1)))
     out = Outputs(call, outputs)
@@ -117,7 +117,7 @@ def _reshape_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], out
 
 def _reshape_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Reshape", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x, shape_info = call.input(0), call.input(1)
     shape = tuple(x.shape)
     target = _value(call, values, 1)
@@ -185,7 +185,7 @@ def _split_shape(call: OpCall, shape: tuple[int, ...]) -> tuple[int, tuple[int, 
 
 def _split_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("SplitD", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     dim, _, parts = _split_shape(call, tuple(x.shape))
     out = Outputs(call, outputs, count=parts)
@@ -196,7 +196,7 @@ def _split_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outpu
 
 def _split_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("SplitD", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     _, piece, parts = _split_shape(call, tuple(x.shape))
     return [inferred(x.dtype, piece) for _ in range(parts)]
@@ -219,7 +219,7 @@ def _slice_bounds(call: OpCall, shape: tuple[int, ...], offsets: list[int], size
 
 def _slice_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Slice", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x = call.input(0)
     offsets = call.index_values(1, call.input(1))
     size = call.index_values(2, call.input(2))
@@ -231,7 +231,7 @@ def _slice_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outpu
 
 def _slice_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Slice", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x = call.input(0)
     shape = tuple(x.shape)
     offsets, size = _value(call, values, 1), _value(call, values, 2)
@@ -255,7 +255,7 @@ def _multiples(call: OpCall, multiples: list[int], rank: int) -> list[int]:
 
 def _tile_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Tile", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
     multiples = _multiples(call, call.index_values(1, call.input(1)), x.ndim)
     out = Outputs(call, outputs)
@@ -265,7 +265,7 @@ def _tile_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
 
 def _tile_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Tile", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
     shape = tuple(x.shape)
     multiples = _value(call, values, 1)

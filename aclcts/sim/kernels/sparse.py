@@ -55,7 +55,7 @@ accumulate = Seam("sparse accumulation", _accumulate)
 
 def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall(_OP, inputs, attrs)
-    call.require_count(4)
+    call.require_inputs()
     indices, values = call.input(0), call.input(1)
     x2 = call.input(3)
     call.require_dtype(0, indices.dtype)
@@ -81,7 +81,7 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
 
 def _infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall(_OP, inputs, attrs)
-    call.require_count(4)
+    call.require_inputs()
     dtype = call.input(1).dtype
     x2 = tuple(call.input(3).shape)
     cols = UNKNOWN if len(x2) != 2 else x2[0] if call.attr_bool("adjoint_b") else x2[1]

@@ -37,3 +37,14 @@ def test_broadcast_names_inputs_by_index_and_labels_as_given():
 def test_output_types_come_from_the_record():
     call = OpCall("ResizeBilinearV2", [], {})
     assert sorted(call.output_types(0)) == [0, 1, 4]  # float32, float16, uint8
+
+
+def test_the_number_of_inputs_comes_from_the_record():
+    one = [np.zeros(2, np.float32)]
+    with pytest.raises(KernelError, match="SearchSorted: expected 2 to 3 inputs, got 1"):
+        OpCall("SearchSorted", one, {}).require_inputs()
+    with pytest.raises(KernelError, match="ConcatV2: expected 2 inputs, got 1"):
+        OpCall("ConcatV2", one, {}).require_inputs()
+    OpCall("ConcatV2", one * 4, {}).require_inputs()
+    with pytest.raises(KernelError, match="GatherV2: expected 3 inputs, got 4"):
+        OpCall("GatherV2", one * 4, {}).require_inputs()
