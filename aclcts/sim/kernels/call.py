@@ -152,6 +152,8 @@ class OpCall:
     def require_same_dtype(self, indices: Sequence[int], dtypes: Sequence[np.dtype | int]) -> None:
         """Check that the inputs at indices share one dtype (NumPy dtypes in compute, aclDataType ints in
         infer_shape)."""
+        if not all(isinstance(i, int) for i in indices):
+            raise TypeError(f"{self.op_type}: require_same_dtype takes input indices, not {list(indices)!r}")
         first = dtypes[0]
         for index, dtype in zip(indices[1:], dtypes[1:]):
             if _dtype_key(dtype) != _dtype_key(first):

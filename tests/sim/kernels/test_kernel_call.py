@@ -48,3 +48,8 @@ def test_the_number_of_inputs_comes_from_the_record():
     OpCall("ConcatV2", one * 4, {}).require_inputs()
     with pytest.raises(KernelError, match="GatherV2: expected 3 inputs, got 4"):
         OpCall("GatherV2", one * 4, {}).require_inputs()
+
+
+def test_same_dtype_check_refuses_names():
+    with pytest.raises(TypeError, match="takes input indices"):
+        _gather().require_same_dtype(["x", "indices"], [np.dtype(np.int32), np.dtype(np.int32)])
