@@ -203,3 +203,45 @@ def test_kernel_and_reference_modules_part2_restate_no_tensor_name():
                                     f"{constraints[names]} ({sorted(names)}); let the record decide "
                                     f"(call.require_dtype(i, dtype))")
     assert not problems, "\n".join(problems)
+
+
+def test_kernel_modules_part1_restate_no_tensor_name():
+    """The kernels of the gather_scatter ... resize families take tensor names and dtype sets from their records:
+    no string names a record's tensor in quotes (an attribute of the same name, "attr 'axis'", is the kernel's own
+    word) and no module-level dtype tuple equals a record's type constraint."""
+    import ast
+    import re
+
+    import numpy as np
+
+    from aclcts.sim.kernels.call import dtype_name
+
+    problems = []
+    for family in ("gather_scatter", "index", "reshaping", "shape", "matmul", "sparse", "conv", "pooling", "resize"):
+        records = [prototypes.prototype(op) for op in prototypes.op_types()
+                   if prototypes.prototype(op).family == family]
+        names = sorted({t.name for r in records for t in r.inputs + r.outputs})
+        constraints = {frozenset(canonical_dtype(d) for d in dtypes) for r in records for dtypes in r.types.values()}
+        quoted = re.compile(r"""(?<!attr )(?<!attrs )['"](%s)['"]""" % "|".join(map(re.escape, names)))
+        path = ROOT / "aclcts" / "sim" / "kernels" / f"{family}.py"
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                for match in quoted.finditer(node.value):
+                    problems.append(f"aclcts/sim/kernels/{family}.py:{node.lineno}: names tensor {match.group(0)} "
+                                    "(take it from the record: call.name(i), Outputs.names)")
+        module = importlib.import_module(f"aclcts.sim.kernels.{family}")
+        targets = [t.id for node in tree.body if isinstance(node, ast.Assign)
+                   for t in node.targets if isinstance(t, ast.Name)]
+        for target in targets:
+            value = getattr(module, target)
+            if not isinstance(value, tuple) or not value:
+                continue
+            try:
+                dtypes = frozenset(dtype_name(np.dtype(d)) for d in value)
+            except TypeError:
+                continue
+            if dtypes in constraints:
+                problems.append(f"aclcts/sim/kernels/{family}.py: {target} = {sorted(dtypes)} restates a type "
+                                f"constraint of a {family} record (let call.require_dtype(i, dtype) read it)")
+    assert not problems, "\n".join(problems)

@@ -308,7 +308,7 @@ def _prelu(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list
     call.require_count(2)
     x, weight = call.input(0), call.input(1)
     call.require_dtype(0, x.dtype)
-    call.require_same_dtype(call.names(0, 1), [x.dtype, weight.dtype])
+    call.require_same_dtype((0, 1), [x.dtype, weight.dtype])
     w = weight.reshape(_prelu_weight_shape(call, weight.shape, x.shape))
     out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, call.same_as(0))

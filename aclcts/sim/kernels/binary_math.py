@@ -151,8 +151,8 @@ class _BinaryMath:
         call.require_count(2)
         x1, x2 = call.input(0), call.input(1)
         call.require_simulated(0, x1.dtype, NOT_SIMULATED)
-        call.require_same_dtype(call.names(0, 1), [x1.dtype, x2.dtype])
-        shape = broadcast(call, call.names(0, 1), [tuple(x1.shape), tuple(x2.shape)])
+        call.require_same_dtype((0, 1), [x1.dtype, x2.dtype])
+        shape = broadcast(call, (0, 1), [tuple(x1.shape), tuple(x2.shape)])
         out = Outputs(call, outputs)
         out.require_dtype(0, x1.dtype, call.same_as(0))
         y = out.buffer(0, shape)
@@ -189,8 +189,8 @@ class _BinaryMath:
         call = OpCall(self.op_type, inputs, attrs)
         call.require_count(2)
         x1, x2 = call.input(0), call.input(1)
-        call.require_same_dtype(call.names(0, 1), [x1.dtype, x2.dtype])
-        return [inferred(x1.dtype, broadcast(call, call.names(0, 1), [tuple(x1.shape), tuple(x2.shape)]))]
+        call.require_same_dtype((0, 1), [x1.dtype, x2.dtype])
+        return [inferred(x1.dtype, broadcast(call, (0, 1), [tuple(x1.shape), tuple(x2.shape)]))]
 
     def register(self) -> None:
         """Add this op to the built-in kernels."""

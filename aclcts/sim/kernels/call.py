@@ -96,6 +96,17 @@ class OpCall:
             expected = str(minimum) if minimum == maximum else f"{minimum} to {maximum}"
             raise self.fail(f"expected {expected} inputs, got {len(self.inputs)}")
 
+    def require_inputs(self) -> None:
+        """Check the number of inputs passed against the record: every required one, and no more than it names (a
+        dynamic input takes one or more tensors)."""
+        if self.record is None:
+            raise TypeError(f"{self.op_type}: no record gives the number of inputs")
+        required = sum(t.kind != "optional" for t in self.record.inputs)
+        if any(t.kind == "dynamic" for t in self.record.inputs):
+            self.require_count(required, max(required, len(self.inputs)))
+        else:
+            self.require_count(required, len(self.record.inputs))
+
     def input(self, index: int) -> Any:
         """A required input (array or TensorInfo)."""
         value = self.inputs[index] if index < len(self.inputs) else None
@@ -107,12 +118,20 @@ class OpCall:
         """An optional input, or None when it is absent."""
         return self.inputs[index] if index < len(self.inputs) else None
 
-    def require_dtype(self, index: int | str, dtype: np.dtype, allowed: Iterable[Any] | None = None) -> None:
-        """Check that an input's dtype (input index, or a name for a message) is one of its record's types; allowed
-        narrows them to what the simulator implements, or gives them for an op without a record."""
-        name = self.name(index) if isinstance(index, int) else index
+    def quoted(self, index: int) -> str:
+        """Input index's record name in quotes, for messages such as 'x' or 'x[1]'."""
+        return f"'{self.name(index)}'"
+
+    def require_dtype(self, index: int, dtype: np.dtype, allowed: Iterable[Any] | None = None, *,
+                      not_simulated: Iterable[str] = ()) -> None:
+        """Check that input index's dtype is one of its record's types; allowed narrows them by a rule the record
+        cannot state (a bias type that depends on x's) or gives them for an op without a record; not_simulated names
+        record types the simulator does not implement for this op."""
+        if not isinstance(index, int):
+            raise TypeError(f"{self.op_type}: require_dtype takes an input index, not {index!r}")
+        name = self.name(index)
         if allowed is None:
-            if self.record is None or not isinstance(index, int):
+            if self.record is None:
                 raise TypeError(f"{self.op_type}: no record gives the dtypes of input {name!r}")
             tensor = (slots(self.record.inputs, max(len(self.inputs), index + 1)) or self.record.inputs)[index]
             allowed = [numpy_dtype(acl) for acl in _acl_types(self.record.types[tensor.types])]
@@ -120,24 +139,44 @@ class OpCall:
         if np.dtype(dtype) not in allowed_dtypes:
             names = ", ".join(dtype_name(a) for a in allowed_dtypes)
             raise self.fail(f"input '{name}' has dtype {dtype_name(np.dtype(dtype))}, expected one of: {names}")
+        if dtype_name(np.dtype(dtype)) in set(not_simulated):
+            raise self.fail(f"input '{name}' has dtype {dtype_name(np.dtype(dtype))}, which is not simulated "
+                            f"for {self.op_type}")
 
-    def require_same_dtype(self, names: Sequence[str], dtypes: Sequence[np.dtype | int]) -> None:
-        """Check that several inputs share one dtype (NumPy dtypes in compute, aclDataType ints in infer_shape)."""
+    def output_types(self, index: int) -> list[int]:
+        """The aclDataType values the record allows output index (those the simulator can hold)."""
+        if self.record is None:
+            raise TypeError(f"{self.op_type}: no record gives the dtypes of output {index}")
+        return _acl_types(self.record.types[self.record.outputs[index].types])
+
+    def require_same_dtype(self, indices: Sequence[int], dtypes: Sequence[np.dtype | int]) -> None:
+        """Check that the inputs at indices share one dtype (NumPy dtypes in compute, aclDataType ints in
+        infer_shape)."""
+        if not all(isinstance(i, int) for i in indices):
+            raise TypeError(f"{self.op_type}: require_same_dtype takes input indices, not {list(indices)!r}")
         first = dtypes[0]
-        for name, dtype in zip(names[1:], dtypes[1:]):
+        for index, dtype in zip(indices[1:], dtypes[1:]):
             if _dtype_key(dtype) != _dtype_key(first):
-                raise self.fail(
-                    f"input '{name}' has dtype {dtype_name(dtype)}, expected {dtype_name(first)} (the dtype of '{names[0]}')"
-                )
+                raise self.fail(f"input {self.quoted(index)} has dtype {dtype_name(dtype)}, expected "
+                                f"{dtype_name(first)} (the dtype of {self.quoted(indices[0])})")
 
-    def index_values(self, index: int, name: str, value: Any) -> list[int]:
-        """The integers of an index-type input (int32/int64 scalar or 1-D tensor)."""
+    def index_values(self, index: int, value: Any) -> list[int]:
+        """The integers of index-type input index (int32/int64 scalar or 1-D tensor)."""
         array = np.asarray(value)
         if array.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
-            raise self.fail(f"input {index} '{name}' has dtype {dtype_name(array.dtype)}, expected int32 or int64")
+            raise self.fail(f"input {index} {self.quoted(index)} has dtype {dtype_name(array.dtype)}, expected int32 "
+                            "or int64")
         if array.ndim > 1:
-            raise self.fail(f"input {index} '{name}' must be a scalar or 1-D, got shape {list(array.shape)}")
+            raise self.fail(f"input {index} {self.quoted(index)} must be a scalar or 1-D, got shape "
+                            f"{list(array.shape)}")
         return [int(v) for v in array.reshape(-1)]
+
+    def one_value(self, index: int, value: Any) -> int:
+        """The single integer of index-type input index."""
+        values = self.index_values(index, value)
+        if len(values) != 1:
+            raise self.fail(f"input {self.quoted(index)} must hold one value, got {values}")
+        return values[0]
 
     # attributes -------------------------------------------------------------------------------------
     def _raw(self, name: str, default: Any, required: bool = False) -> Any:
@@ -202,10 +241,6 @@ class OpCall:
         return axis % upper if axis < 0 else axis
 
     # record-named helpers (issue 33, kernels part 2) -------------------------------------------------
-    def names(self, *indices: int) -> list[str]:
-        """The record's names of several inputs, for the helpers that still take names."""
-        return [self.name(i) for i in indices]
-
     def same_as(self, index: int) -> str:
         """Why an output has an input's dtype, naming that input: "same as input 'x'"."""
         return f"same as input '{self.name(index)}'"
@@ -259,6 +294,10 @@ class Outputs:
                 f"({why})"
             )
         return given
+
+    def require_input_dtype(self, index: int, input_index: int, dtype: np.dtype) -> np.dtype:
+        """Check that output index has the dtype of input input_index (dtype)."""
+        return self.require_dtype(index, dtype, f"same as input {self.call.quoted(input_index)}")
 
     def buffer(self, index: int, shape: tuple[int, ...] | None = None) -> np.ndarray:
         """An array to compute output index into: its device memory when the runtime offers it, else a new array.

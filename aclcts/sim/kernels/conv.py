@@ -53,7 +53,8 @@ class _Geometry:
         if call.attr_int("offset_x") != 0:
             raise call.fail("attr 'offset_x' must be 0 (quantization offsets are not simulated)")
         if len(x_shape) != 4 or len(w_shape) != 4:
-            raise call.fail(f"inputs 'x' {list(x_shape)} and 'filter' {list(w_shape)} must both be 4-D")
+            raise call.fail(f"inputs {call.quoted(0)} {list(x_shape)} and {call.quoted(1)} {list(w_shape)} must both "
+                            "be 4-D")
         self.n, self.c = x_shape[0], x_shape[c_at]
         self.h, self.w = x_shape[h_at], x_shape[w_at]
         self.k, c_per_group, self.kh, self.kw = w_shape
@@ -66,7 +67,7 @@ class _Geometry:
             )
         if self.c >= 0 and c_per_group * self.groups != self.c:
             raise call.fail(
-                f"input 'filter' {list(w_shape)} has {c_per_group} channels per group, expected {self.c // self.groups} "
+                f"input {call.quoted(1)} {list(w_shape)} has {c_per_group} channels per group, expected {self.c // self.groups} "
                 f"(x channels {self.c} / groups {self.groups}; filter layout [out, in/groups, kh, kw])"
             )
         self.oh = self._out(call, "H", self.h, pads[0] + pads[1], self.kh, self.dh, self.sh)
@@ -121,18 +122,18 @@ def _convolve(g: _Geometry, x: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Conv2D", inputs, attrs)
-    call.require_count(2, 4)
+    call.require_inputs()
     x, w = call.input(0), call.input(1)
-    call.require_dtype(0, x.dtype, _OUTPUT)
-    call.require_same_dtype(["x", "filter"], [x.dtype, w.dtype])
+    call.require_dtype(0, x.dtype)
+    call.require_same_dtype([0, 1], [x.dtype, w.dtype])
     if call.optional(3) is not None:
-        raise call.fail("optional input 'offset_w' is not supported by the simulator (pass it as absent)")
+        raise call.fail(f"optional input {call.quoted(3)} is not supported by the simulator (pass it as absent)")
     g = _Geometry(call, tuple(x.shape), tuple(w.shape))
     out = Outputs(call, outputs)
     y_dtype = out.dtype(0)
     if y_dtype not in _OUTPUT[x.dtype]:
         allowed = ", ".join(dtype_name(d) for d in _OUTPUT[x.dtype])
-        raise call.fail(f"output 'y' has dtype {dtype_name(y_dtype)}, expected {allowed} for {dtype_name(x.dtype)} inputs")
+        raise call.fail(f"output '{out.names[0]}' has dtype {dtype_name(y_dtype)}, expected {allowed} for {dtype_name(x.dtype)} inputs")
     acc_dtype = accumulator_dtype(x.dtype)
     nchw = np.transpose(x, (0, 3, 1, 2)) if g.nhwc else x
     if acc_dtype.kind == "f":
@@ -142,9 +143,9 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
     with np.errstate(all="ignore"):
         bias = call.optional(2)
         if bias is not None:
-            call.require_dtype("bias", bias.dtype, _BIAS[x.dtype])
+            call.require_dtype(2, bias.dtype, _BIAS[x.dtype])
             if bias.shape != (g.k,):
-                raise call.fail(f"input 'bias' must have shape [{g.k}] (the filter count), got {list(bias.shape)}")
+                raise call.fail(f"input {call.quoted(2)} must have shape [{g.k}] (the filter count), got {list(bias.shape)}")
         acc = _convolve(g, padded, w)
         if bias is not None:
             np.add(acc, bias.astype(acc_dtype), out=acc)
@@ -157,7 +158,7 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
 
 def _infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Conv2D", inputs, attrs)
-    call.require_count(2, 4)
+    call.require_inputs()
     x, w = call.input(0), call.input(1)
     g = _Geometry(call, tuple(x.shape), tuple(w.shape))
     dtype = DataType.ACL_INT32 if x.dtype == DataType.ACL_INT8 else x.dtype

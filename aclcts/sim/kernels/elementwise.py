@@ -69,8 +69,8 @@ class _Binary:
     def _check(self, call: OpCall, x1: Any, x2: Any) -> tuple[int, ...]:
         call.require_count(2)
         call.require_simulated(0, x1.dtype, NOT_SIMULATED.get(self.op_type, ()))
-        call.require_same_dtype(call.names(0, 1), [x1.dtype, x2.dtype])
-        return broadcast(call, call.names(0, 1), [tuple(x1.shape), tuple(x2.shape)])
+        call.require_same_dtype((0, 1), [x1.dtype, x2.dtype])
+        return broadcast(call, (0, 1), [tuple(x1.shape), tuple(x2.shape)])
 
     def compute(self, inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         """The kernel's compute entry point."""
@@ -107,7 +107,7 @@ class _Binary:
         call = OpCall(self.op_type, inputs, attrs)
         x1, x2 = call.input(0), call.input(1)
         call.require_count(2)
-        shape = broadcast(call, call.names(0, 1), [tuple(x1.shape), tuple(x2.shape)])
+        shape = broadcast(call, (0, 1), [tuple(x1.shape), tuple(x2.shape)])
         dtype = acl_data_type(BOOL) if self.boolean_result else x1.dtype
         return [inferred(dtype, shape)]
 
@@ -155,7 +155,7 @@ def _addn_inputs(call: OpCall) -> list[Any]:
         if tuple(tensor.shape) != tuple(tensors[0].shape):
             raise call.fail(f"input '{call.name(i)}' has shape {list(tensor.shape)}, expected "
                             f"{list(tensors[0].shape)} (that of '{call.name(0)}')")
-    call.require_same_dtype([call.name(i) for i in range(count)], [t.dtype for t in tensors])
+    call.require_same_dtype(range(count), [t.dtype for t in tensors])
     return tensors
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type, numpy_dtype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import BOOL, FLOATS, INTS, compute_dtype
+from aclcts.sim.kernels.numerics import compute_dtype
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, broadcast, inferred, unknown_rank
 
@@ -32,77 +32,61 @@ Arrays = list[np.ndarray | None]
 Attrs = dict[str, Any]
 INT32 = acl_data_type(np.int32)
 INT64 = acl_data_type(np.int64)
-_INDEX = (np.dtype(np.int32), np.dtype(np.int64))
-_BASIC = FLOATS + INTS + (BOOL,)
-
-
-def _dt(*names: Any) -> tuple[np.dtype, ...]:
-    return tuple(np.dtype(n) for n in names)
-
-
 _BF16 = ml_dtypes.bfloat16
-_SCATTER_UPDATE = _dt(np.float16, np.float32, np.int32, np.int8, np.uint8, _BF16, np.int64)
-_SCATTER_ADD = _dt(np.float16, np.float32, np.int32, np.int8, np.uint8)
-_RANGE = _dt(np.float16, np.float32, np.int32, np.float64, np.int64, _BF16)
-_SORT = _dt(np.float16, np.float32, np.int16, np.int8, np.uint8, np.int32, np.int64, _BF16)
-_MASKED_FILL = _dt(np.float32, _BF16, np.float16, np.int8, np.int32, np.int64, np.bool_)
-_SEARCH = _dt(np.float16, np.float32, np.int16, np.int8, np.uint8, np.int32, np.int64)
-_BINS = _dt(np.float32, np.int32, np.int64, np.float64)
+#: Record dtypes the simulator does not implement for this family: complex values are not simulated.
+NOT_SIMULATED = ("complex64", "complex128")
+#: ScatterNd adds its updates: bool sums are not simulated either.
+NOT_SIMULATED_SUMS = NOT_SIMULATED + ("bool",)
 
 
-def _indices(call: OpCall, name: str, array: np.ndarray, size: int | tuple[int, ...],
+def _indices(call: OpCall, index: int, array: np.ndarray, size: int | tuple[int, ...],
              negative: bool = False) -> np.ndarray:
-    """Index values as int64, checked against size (per last-dim column for a tuple); negative ones wrap if allowed."""
-    call.require_dtype(name, array.dtype, _INDEX)
+    """Index values of input index as int64, checked against size (per last-dim column for a tuple); negative ones
+    wrap if allowed."""
+    call.require_dtype(index, array.dtype)
     values = array.astype(np.int64)
     sizes = np.asarray(size, dtype=np.int64)
     if negative:
         values = np.where(values < 0, values + sizes, values)
     bad = (values < 0) | (values >= sizes)
     if bad.any():
-        raise call.fail(f"input '{name}' holds {int(array.reshape(-1)[np.argmax(bad.reshape(-1))])}, outside "
+        raise call.fail(f"input {call.quoted(index)} holds {int(array.reshape(-1)[np.argmax(bad.reshape(-1))])}, outside "
                         f"[0, {size}) of the indexed dimension")
     return values
 
 
-def _one_value(call: OpCall, index: int, name: str, value: Any) -> int:
-    values = call.index_values(index, name, value)
-    if len(values) != 1:
-        raise call.fail(f"input '{name}' must hold one value, got {values}")
-    return values[0]
-
-
-def _same_shape_infer(op_type: str, count: tuple[int, int], outputs: int = 1) -> Any:
+def _same_shape_infer(op_type: str) -> Any:
     def infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(*count)
+        call.require_inputs()
         first = call.input(0)
-        return [inferred(first.dtype, first.shape)] * outputs
+        return [inferred(first.dtype, first.shape)]
     return infer
 
 
 # Gathers ------------------------------------------------------------------------------------------------------
 def _gather_v2_axes(call: OpCall, rank: int, irank: int, axis_value: Any) -> tuple[int, int]:
-    axis = call.axis("input 'axis' value", _one_value(call, 2, "axis", axis_value), rank)
-    batch = call.attr_int("batch_dims")
-    batch = batch + irank if batch < 0 else batch
+    axis = call.axis(f"input {call.quoted(2)} value", call.one_value(2, axis_value), rank)
+    given = call.attr_int("batch_dims")
+    batch = given + irank if given < 0 else given
     if not 0 <= batch <= min(axis, irank):
-        raise call.fail(f"attr 'batch_dims' {call.attrs.get('batch_dims')} must be in [0, min(axis {axis}, "
+        raise call.fail(f"attr 'batch_dims' {given} must be in [0, min(axis {axis}, "
                         f"rank of indices {irank})]")
     return axis, batch
 
 
 def _gather_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("GatherV2", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x, indices = call.input(0), call.input(1)
-    call.require_dtype(0, x.dtype, _BASIC)
+    call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
     axis, batch = _gather_v2_axes(call, x.ndim, indices.ndim, call.input(2))
     if x.shape[:batch] != indices.shape[:batch]:
-        raise call.fail(f"the first {batch} dims of 'x' {list(x.shape)} and 'indices' {list(indices.shape)} differ")
-    idx = _indices(call, "indices", indices, x.shape[axis], call.attr_bool("negative_index_support"))
+        raise call.fail(f"the first {batch} dims of {call.quoted(0)} {list(x.shape)} and {call.quoted(1)} "
+                        f"{list(indices.shape)} differ")
+    idx = _indices(call, 1, indices, x.shape[axis], call.attr_bool("negative_index_support"))
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_input_dtype(0, 0, x.dtype)
     if batch == 0:
         shape = x.shape[:axis] + idx.shape + x.shape[axis + 1:]
         return [out.emit(0, np.take(x, idx, axis=axis, out=out.buffer(0, shape)))]
@@ -116,7 +100,7 @@ def _gather_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) 
 
 def _gather_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("GatherV2", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x, ind = call.input(0), call.input(1)
     value = values[2] if len(values) > 2 else None
     if unknown_rank(x.shape) or unknown_rank(ind.shape):
@@ -130,21 +114,22 @@ def _gather_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> 
 
 def _gather_nd_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("GatherNd", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x, indices = call.input(0), call.input(1)
-    call.require_dtype(0, x.dtype, _BASIC)
+    call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
     k = indices.shape[-1] if indices.ndim else 0
     if indices.ndim == 0 or k > x.ndim:
-        raise call.fail(f"input 'indices' {list(indices.shape)} needs rank >= 1 and a last dim <= rank of 'x' {x.ndim}")
-    idx = _indices(call, "indices", indices, x.shape[:k], call.attr_bool("negative_index_support"))
+        raise call.fail(f"input {call.quoted(1)} {list(indices.shape)} needs rank >= 1 and a last dim <= rank of "
+                        f"{call.quoted(0)} {x.ndim}")
+    idx = _indices(call, 1, indices, x.shape[:k], call.attr_bool("negative_index_support"))
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_input_dtype(0, 0, x.dtype)
     return [out.emit(0, x[tuple(np.moveaxis(idx, -1, 0))])]
 
 
 def _gather_nd_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("GatherNd", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x, ind = call.input(0), call.input(1)
     if unknown_rank(x.shape) or unknown_rank(ind.shape) or ind.shape[-1] < 0:
         return [inferred(x.dtype, (-2,))]
@@ -153,23 +138,23 @@ def _gather_nd_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> 
 
 def _gather_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("GatherElements", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x, index = call.input(0), call.input(1)
-    call.require_dtype(0, x.dtype, _BASIC)
+    call.require_dtype(0, x.dtype)
     dim = call.axis("attr 'dim'", call.attr_int("dim"), x.ndim)
     if index.ndim != x.ndim or any(i > s for d, (i, s) in enumerate(zip(index.shape, x.shape)) if d != dim):
-        raise call.fail(f"input 'index' {list(index.shape)} must have the rank of 'x' {list(x.shape)} and no larger "
-                        "dims outside dim")
-    idx = _indices(call, "index", index, x.shape[dim])
+        raise call.fail(f"input {call.quoted(1)} {list(index.shape)} must have the rank of {call.quoted(0)} "
+                        f"{list(x.shape)} and no larger dims outside dim")
+    idx = _indices(call, 1, index, x.shape[dim])
     window = tuple(slice(None) if d == dim else slice(0, s) for d, s in enumerate(index.shape))
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_input_dtype(0, 0, x.dtype)
     return [out.emit(0, np.take_along_axis(x[window], idx, axis=dim))]
 
 
 def _gather_elements_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("GatherElements", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     return [inferred(call.input(0).dtype, call.input(1).shape)]
 
 
@@ -183,25 +168,26 @@ def _accumulate(target: np.ndarray, where: Any, updates: np.ndarray, ufunc: np.u
         return wide.astype(target.dtype, copy=False)
 
 
-def _scatter_var(op_type: str, allowed: tuple[np.dtype, ...], nd: bool, add: bool) -> None:
+def _scatter_var(op_type: str, nd: bool, add: bool) -> None:
     """ScatterNdUpdate / ScatterUpdate / ScatterAdd: var with updates written (or added) at indices."""
     def compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(3)
+        call.require_inputs()
         var, indices, updates = call.input(0), call.input(1), call.input(2)
-        call.require_dtype(0, var.dtype, allowed)
-        call.require_same_dtype(["var", "updates"], [var.dtype, updates.dtype])
+        call.require_dtype(0, var.dtype, not_simulated=NOT_SIMULATED)
+        call.require_same_dtype([0, 2], [var.dtype, updates.dtype])
         k = indices.shape[-1] if nd and indices.ndim else 1
         if nd and (indices.ndim == 0 or k > var.ndim):
-            raise call.fail(f"input 'indices' {list(indices.shape)} needs a last dim <= rank of 'var' {var.ndim}")
+            raise call.fail(f"input {call.quoted(1)} {list(indices.shape)} needs a last dim <= rank of "
+                            f"{call.quoted(0)} {var.ndim}")
         lead = indices.shape[:-1] if nd else indices.shape
         expected = tuple(lead) + var.shape[k:]
         if updates.shape != expected:
-            raise call.fail(f"input 'updates' has shape {list(updates.shape)}, expected {list(expected)}")
-        idx = _indices(call, "indices", indices, var.shape[:k] if nd else var.shape[0])
+            raise call.fail(f"input {call.quoted(2)} has shape {list(updates.shape)}, expected {list(expected)}")
+        idx = _indices(call, 1, indices, var.shape[:k] if nd else var.shape[0])
         where = tuple(np.moveaxis(idx, -1, 0)) if nd else idx
         out = Outputs(call, outputs)
-        out.require_dtype(0, var.dtype, "same as input 'var'")
+        out.require_input_dtype(0, 0, var.dtype)
         if add:
             return [out.emit(0, _accumulate(var, where, updates, np.add))]
         result = out.buffer(0, var.shape)
@@ -209,34 +195,34 @@ def _scatter_var(op_type: str, allowed: tuple[np.dtype, ...], nd: bool, add: boo
         result[where] = updates
         return [out.emit(0, result)]
 
-    builtin(op_type, compute, _same_shape_infer(op_type, (3, 3)))
+    builtin(op_type, compute, _same_shape_infer(op_type))
 
 
 def _scatter_nd_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ScatterNd", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     indices, x = call.input(0), call.input(1)
-    call.require_dtype(1, x.dtype, FLOATS + INTS)
-    shape = tuple(call.index_values(2, "shape", call.input(2)))
+    call.require_dtype(1, x.dtype, not_simulated=NOT_SIMULATED_SUMS)
+    shape = tuple(call.index_values(2, call.input(2)))
     k = indices.shape[-1] if indices.ndim else 0
     if indices.ndim == 0 or k > len(shape) or x.shape != indices.shape[:-1] + shape[k:]:
-        raise call.fail(f"inputs 'indices' {list(indices.shape)} and 'x' {list(x.shape)} do not fit shape "
-                        f"{list(shape)}")
-    idx = _indices(call, "indices", indices, shape[:k])
+        raise call.fail(f"inputs {call.quoted(0)} {list(indices.shape)} and {call.quoted(1)} {list(x.shape)} do "
+                        f"not fit shape {list(shape)}")
+    idx = _indices(call, 0, indices, shape[:k])
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_input_dtype(0, 1, x.dtype)
     return [out.emit(0, _accumulate(np.zeros(shape, x.dtype), tuple(np.moveaxis(idx, -1, 0)), x, np.add))]
 
 
-def _shape_from_value(op_type: str, index: int, name: str, count: int) -> Any:
+def _shape_from_value(op_type: str, index: int) -> Any:
     def infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(count)
+        call.require_inputs()
         dtype = call.input(1).dtype
         value = values[index] if len(values) > index else None
         if value is None:
             return [inferred(dtype, (-2,))]
-        return [inferred(dtype, tuple(call.index_values(index, name, value)))]
+        return [inferred(dtype, tuple(call.index_values(index, value)))]
     return infer
 
 
@@ -245,22 +231,22 @@ _REDUCTIONS = {"add": np.add, "mul": np.multiply}
 
 def _scatter_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ScatterElements", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     data, indices, updates = call.input(0), call.input(1), call.input(2)
-    call.require_dtype(0, data.dtype, FLOATS + INTS)
-    call.require_same_dtype(["data", "updates"], [data.dtype, updates.dtype])
+    call.require_dtype(0, data.dtype, not_simulated=NOT_SIMULATED)
+    call.require_same_dtype([0, 2], [data.dtype, updates.dtype])
     axis = call.axis("attr 'axis'", call.attr_int("axis"), data.ndim)
     reduction = call.attr_str("reduction")
     if reduction not in ("none", "add", "mul"):
         raise call.fail(f"attr 'reduction' is {reduction!r}, expected one of: none, add, mul")
     if updates.shape != indices.shape or indices.ndim != data.ndim:
-        raise call.fail(f"inputs 'indices' {list(indices.shape)} and 'updates' {list(updates.shape)} must have one "
-                        f"shape and the rank of 'data' {list(data.shape)}")
-    idx = _indices(call, "indices", indices, data.shape[axis])
+        raise call.fail(f"inputs {call.quoted(1)} {list(indices.shape)} and {call.quoted(2)} {list(updates.shape)} "
+                        f"must have one shape and the rank of {call.quoted(0)} {list(data.shape)}")
+    idx = _indices(call, 1, indices, data.shape[axis])
     where = list(np.indices(indices.shape, sparse=True))
     where[axis] = idx
     out = Outputs(call, outputs)
-    out.require_dtype(0, data.dtype, "same as input 'data'")
+    out.require_input_dtype(0, 0, data.dtype)
     if reduction != "none":
         return [out.emit(0, _accumulate(data, tuple(where), updates, _REDUCTIONS[reduction]))]
     result = data.copy()
@@ -270,51 +256,50 @@ def _scatter_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[Tensor
 
 # OneHot, Range, LinSpace --------------------------------------------------------------------------------------
 def _one_hot_axis(call: OpCall, rank: int) -> int:
-    axis = call.attr_int("axis")
-    return rank if axis == -1 else call.axis("attr 'axis'", axis, rank + 1)
+    return call.axis("attr 'axis'", call.attr_int("axis"), rank + 1)
 
 
 def _one_hot_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("OneHot", inputs, attrs)
-    call.require_count(4)
+    call.require_inputs()
     x = call.input(0)
-    call.require_dtype(0, x.dtype, _dt(np.uint8, np.int32, np.int64))
-    depth = _one_value(call, 1, "depth", call.input(1))
+    call.require_dtype(0, x.dtype)
+    depth = call.one_value(1, call.input(1))
     if depth < 0:
-        raise call.fail(f"input 'depth' is {depth}, expected >= 0")
+        raise call.fail(f"input {call.quoted(1)} is {depth}, expected >= 0")
     on, off = call.input(2), call.input(3)
-    call.require_dtype(2, on.dtype, _BASIC)
-    call.require_same_dtype(["on_value", "off_value"], [on.dtype, off.dtype])
+    call.require_dtype(2, on.dtype, not_simulated=NOT_SIMULATED)
+    call.require_same_dtype([2, 3], [on.dtype, off.dtype])
     if on.size != 1 or off.size != 1:
-        raise call.fail("inputs 'on_value' and 'off_value' must hold one value each")
+        raise call.fail(f"inputs {call.quoted(2)} and {call.quoted(3)} must hold one value each")
     axis = _one_hot_axis(call, x.ndim)
     out = Outputs(call, outputs)
-    out.require_dtype(0, on.dtype, "same as input 'on_value'")
+    out.require_input_dtype(0, 2, on.dtype)
     hit = np.expand_dims(x.astype(np.int64), -1) == np.arange(depth)
     return [out.emit(0, np.moveaxis(np.where(hit, on.reshape(()), off.reshape(())), -1, axis))]
 
 
 def _one_hot_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("OneHot", inputs, attrs)
-    call.require_count(4)
+    call.require_inputs()
     x, dtype = call.input(0), call.input(2).dtype
     if unknown_rank(x.shape):
         return [inferred(dtype, x.shape)]
     value = values[1] if len(values) > 1 else None
-    depth = UNKNOWN if value is None else _one_value(call, 1, "depth", value)
+    depth = UNKNOWN if value is None else call.one_value(1, value)
     axis = _one_hot_axis(call, len(x.shape))
     return [inferred(dtype, tuple(x.shape[:axis]) + (depth,) + tuple(x.shape[axis:]))]
 
 
-def _scalar(call: OpCall, name: str, value: np.ndarray) -> Any:
+def _scalar(call: OpCall, index: int, value: np.ndarray) -> Any:
     if value.size != 1:
-        raise call.fail(f"input '{name}' must hold one value, got shape {list(value.shape)}")
+        raise call.fail(f"input {call.quoted(index)} must hold one value, got shape {list(value.shape)}")
     return value.reshape(()).astype(compute_dtype(value.dtype))
 
 
 def _range_count(call: OpCall, start: Any, limit: Any, delta: Any) -> int:
     if delta == 0:
-        raise call.fail("input 'delta' must not be 0")
+        raise call.fail(f"input {call.quoted(2)} must not be 0")
     if np.asarray(start).dtype.kind != "f":
         return max(0, -((int(start) - int(limit)) // int(delta)))
     with np.errstate(all="ignore"):
@@ -324,14 +309,14 @@ def _range_count(call: OpCall, start: Any, limit: Any, delta: Any) -> int:
 
 def _range_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Range", inputs, attrs)
-    call.require_count(3)
-    arrays = [call.input(i) for i, n in enumerate(("start", "limit", "delta"))]
-    call.require_dtype("start", arrays[0].dtype, _RANGE)
-    call.require_same_dtype(["start", "limit", "delta"], [a.dtype for a in arrays])
-    start, limit, delta = (_scalar(call, n, a) for n, a in zip(("start", "limit", "delta"), arrays))
+    call.require_inputs()
+    arrays = [call.input(i) for i in range(3)]
+    call.require_dtype(0, arrays[0].dtype)
+    call.require_same_dtype([0, 1, 2], [a.dtype for a in arrays])
+    start, limit, delta = (_scalar(call, i, a) for i, a in enumerate(arrays))
     n = _range_count(call, start, limit, delta)
     out = Outputs(call, outputs)
-    out.require_dtype(0, arrays[0].dtype, "same as input 'start'")
+    out.require_input_dtype(0, 0, arrays[0].dtype)
     y = np.arange(n, dtype=start.dtype)
     with np.errstate(all="ignore"):
         np.multiply(y, delta, out=y)
@@ -341,26 +326,26 @@ def _range_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> l
 
 def _range_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("Range", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     dtype = call.input(0).dtype
     if len(values) < 3 or any(v is None for v in values[:3]):
         return [inferred(dtype, (UNKNOWN,))]
-    start, limit, delta = (_scalar(call, n, np.asarray(v)) for n, v in zip(("start", "limit", "delta"), values))
+    start, limit, delta = (_scalar(call, i, np.asarray(v)) for i, v in enumerate(values[:3]))
     return [inferred(dtype, (_range_count(call, start, limit, delta),))]
 
 
 def _linspace_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("LinSpace", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     start_a, stop_a = call.input(0), call.input(1)
-    call.require_dtype(0, start_a.dtype, _dt(np.float32, np.float64))
-    call.require_same_dtype(["start", "stop"], [start_a.dtype, stop_a.dtype])
-    num = _one_value(call, 2, "num", call.input(2))
+    call.require_dtype(0, start_a.dtype)
+    call.require_same_dtype([0, 1], [start_a.dtype, stop_a.dtype])
+    num = call.one_value(2, call.input(2))
     if num < 1:
-        raise call.fail(f"input 'num' is {num}, expected >= 1")
-    start, stop = _scalar(call, "start", start_a), _scalar(call, "stop", stop_a)
+        raise call.fail(f"input {call.quoted(2)} is {num}, expected >= 1")
+    start, stop = _scalar(call, 0, start_a), _scalar(call, 1, stop_a)
     out = Outputs(call, outputs)
-    out.require_dtype(0, start_a.dtype, "same as input 'start'")
+    out.require_input_dtype(0, 0, start_a.dtype)
     y = np.arange(num, dtype=start.dtype)
     with np.errstate(all="ignore"):
         step = (stop - start) / start.dtype.type(max(num - 1, 1))
@@ -371,10 +356,10 @@ def _linspace_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -
 
 def _linspace_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("LinSpace", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     dtype = call.input(0).dtype
     value = values[2] if len(values) > 2 else None
-    return [inferred(dtype, (UNKNOWN if value is None else _one_value(call, 2, "num", value),))]
+    return [inferred(dtype, (UNKNOWN if value is None else call.one_value(2, value),))]
 
 
 # Sort, TopKV2 -------------------------------------------------------------------------------------------------
@@ -392,15 +377,15 @@ def stable_order(moved: np.ndarray, descending: bool) -> np.ndarray:
 
 def _sort_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Sort", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
-    call.require_dtype(0, x.dtype, _SORT)
+    call.require_dtype(0, x.dtype)
     view = x.reshape(x.shape or (1,))
     axis = call.axis("attr 'axis'", call.attr_int("axis"), view.ndim)
     call.attr_bool("stable")
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
-    out.require_dtype(1, np.dtype(np.int32), "Sort indices are int32")
+    out.require_input_dtype(0, 0, x.dtype)
+    out.require_dtype(1, np.dtype(np.int32), f"Sort's {out.names[1]} is int32")
     moved = np.moveaxis(view, axis, -1)
     order = stable_order(moved, call.attr_bool("descending"))
     values = np.take_along_axis(moved, order, axis=-1)
@@ -410,7 +395,7 @@ def _sort_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> li
 
 def _sort_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("Sort", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     return [inferred(x.dtype, x.shape), inferred(INT32, x.shape)]
 
@@ -418,23 +403,23 @@ def _sort_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[
 def _topk_k(call: OpCall, value: Any, size: int) -> int:
     array = np.asarray(value)
     if array.dtype != np.dtype(np.int32) or array.size != 1:
-        raise call.fail(f"input 'k' must be one int32 value, got shape {list(array.shape)}")
+        raise call.fail(f"input {call.quoted(1)} must be one int32 value, got shape {list(array.shape)}")
     k = int(array.reshape(()))
     if not 0 <= k <= size:
-        raise call.fail(f"input 'k' is {k}, expected 0 <= k <= {size} (the size of the selected dim)")
+        raise call.fail(f"input {call.quoted(1)} is {k}, expected 0 <= k <= {size} (the size of the selected dim)")
     return k
 
 
 def _topk_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("TopKV2", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
-    call.require_dtype(0, x.dtype, FLOATS + INTS)
+    call.require_dtype(0, x.dtype)
     dim = call.axis("attr 'dim'", call.attr_int("dim"), x.ndim)
     k = _topk_k(call, call.input(1), x.shape[dim])
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
-    out.require_dtype(1, np.dtype(np.int32), "TopKV2 indices are int32")
+    out.require_input_dtype(0, 0, x.dtype)
+    out.require_dtype(1, np.dtype(np.int32), f"TopKV2's {out.names[1]} is int32")
     moved = np.moveaxis(x, dim, -1)
     chosen = stable_order(moved, call.attr_bool("largest"))[..., :k]
     if not call.attr_bool("sorted"):
@@ -446,7 +431,7 @@ def _topk_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) ->
 
 def _topk_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("TopKV2", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
     shape = tuple(x.shape)
     if unknown_rank(shape):
@@ -464,17 +449,18 @@ def _topk_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> li
 # Segment sums, masks, search, bincount ------------------------------------------------------------------------
 def _segment_sum_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("UnsortedSegmentSum", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x, ids = call.input(0), call.input(1)
-    call.require_dtype(0, x.dtype, FLOATS + INTS)
-    call.require_dtype(1, ids.dtype, _INDEX)
-    num = _one_value(call, 2, "num_segments", call.input(2))
+    call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
+    call.require_dtype(1, ids.dtype)
+    num = call.one_value(2, call.input(2))
     if x.shape[:ids.ndim] != ids.shape:
-        raise call.fail(f"input 'segment_ids' {list(ids.shape)} must be a prefix of the shape of 'x' {list(x.shape)}")
+        raise call.fail(f"input {call.quoted(1)} {list(ids.shape)} must be a prefix of the shape of {call.quoted(0)} "
+                        f"{list(x.shape)}")
     if (ids >= num).any():
-        raise call.fail(f"input 'segment_ids' holds {int(ids.max())}, expected < num_segments {num}")
+        raise call.fail(f"input {call.quoted(1)} holds {int(ids.max())}, expected < {call.name(2)} {num}")
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_input_dtype(0, 0, x.dtype)
     kept = ids >= 0
     rows = x[kept] if ids.ndim else (x if kept else x[:0])
     return [out.emit(0, _accumulate(np.zeros((num,) + x.shape[ids.ndim:], x.dtype), ids[kept], rows, np.add))]
@@ -482,10 +468,10 @@ def _segment_sum_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]
 
 def _segment_sum_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("UnsortedSegmentSum", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x, ids = call.input(0), call.input(1)
     value = values[2] if len(values) > 2 else None
-    num = UNKNOWN if value is None else _one_value(call, 2, "num_segments", value)
+    num = UNKNOWN if value is None else call.one_value(2, value)
     if unknown_rank(x.shape) or unknown_rank(ids.shape):
         return [inferred(x.dtype, (-2,))]
     return [inferred(x.dtype, (num,) + tuple(x.shape[len(ids.shape):]))]
@@ -493,16 +479,16 @@ def _segment_sum_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -
 
 def _masked_fill_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("MaskedFill", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x, mask, value = call.input(0), call.input(1), call.input(2)
-    call.require_dtype(0, x.dtype, _MASKED_FILL)
-    call.require_dtype(1, mask.dtype, (BOOL,))
-    call.require_same_dtype(["x", "value"], [x.dtype, value.dtype])
+    call.require_dtype(0, x.dtype)
+    call.require_dtype(1, mask.dtype)
+    call.require_same_dtype([0, 2], [x.dtype, value.dtype])
     if value.size != 1:
-        raise call.fail(f"input 'value' must hold one value, got shape {list(value.shape)}")
-    shape = broadcast(call, ["x", "mask"], [x.shape, mask.shape])
+        raise call.fail(f"input {call.quoted(2)} must hold one value, got shape {list(value.shape)}")
+    shape = broadcast(call, [0, 1], [x.shape, mask.shape])
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_input_dtype(0, 0, x.dtype)
     y = out.buffer(0, shape)
     np.copyto(y, x)
     np.copyto(y, value.reshape(()), where=mask)
@@ -511,28 +497,28 @@ def _masked_fill_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]
 
 def _masked_fill_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("MaskedFill", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x, mask = call.input(0), call.input(1)
-    return [inferred(x.dtype, broadcast(call, ["x", "mask"], [x.shape, mask.shape]))]
+    return [inferred(x.dtype, broadcast(call, [0, 1], [x.shape, mask.shape]))]
 
 
 def _masked_select_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("MaskedSelect", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x, mask = call.input(0), call.input(1)
-    call.require_dtype(0, x.dtype, _BASIC)
-    call.require_dtype(1, mask.dtype, (BOOL,))
-    shape = broadcast(call, ["x", "mask"], [x.shape, mask.shape])
+    call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
+    call.require_dtype(1, mask.dtype)
+    shape = broadcast(call, [0, 1], [x.shape, mask.shape])
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_input_dtype(0, 0, x.dtype)
     return [out.emit(0, np.broadcast_to(x, shape)[np.broadcast_to(mask, shape)], value_dependent=True)]
 
 
 def _masked_select_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("MaskedSelect", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x, mask = call.input(0), call.input(1)
-    shape = broadcast(call, ["x", "mask"], [x.shape, mask.shape])
+    shape = broadcast(call, [0, 1], [x.shape, mask.shape])
     bound = int(np.prod(shape)) if not unknown_rank(shape) and all(d >= 0 for d in shape) else -1
     return [inferred(x.dtype, (UNKNOWN,), [(0, bound)])]
 
@@ -546,17 +532,17 @@ def _search_dtype(call: OpCall, out: Outputs | None) -> int:
 
 def _search_sorted_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("SearchSorted", inputs, attrs)
-    call.require_count(2, 3)
+    call.require_inputs()
     seq, values = call.input(0), call.input(1)
-    call.require_dtype(0, seq.dtype, _SEARCH)
-    call.require_same_dtype(["sorted_sequence", "values"], [seq.dtype, values.dtype])
+    call.require_dtype(0, seq.dtype)
+    call.require_same_dtype([0, 1], [seq.dtype, values.dtype])
     if seq.ndim == 0 or (seq.ndim > 1 and seq.shape[:-1] != values.shape[:-1]):
-        raise call.fail(f"input 'sorted_sequence' {list(seq.shape)} must be 1-D or share the leading dims of "
-                        f"'values' {list(values.shape)}")
+        raise call.fail(f"input {call.quoted(0)} {list(seq.shape)} must be 1-D or share the leading dims of "
+                        f"{call.quoted(1)} {list(values.shape)}")
     sorter = call.optional(2)
     if sorter is not None:
-        call.require_dtype("sorter", sorter.dtype, _dt(np.int64))
-        seq = np.take_along_axis(seq, _indices(call, "sorter", sorter.astype(np.int64), seq.shape[-1]), axis=-1)
+        call.require_dtype(2, sorter.dtype)
+        seq = np.take_along_axis(seq, _indices(call, 2, sorter, seq.shape[-1]), axis=-1)
     out = Outputs(call, outputs)
     dtype = numpy_dtype(_search_dtype(call, out))
     side = "right" if call.attr_bool("right") else "left"
@@ -569,24 +555,24 @@ def _search_sorted_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInf
 
 def _search_sorted_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("SearchSorted", inputs, attrs)
-    call.require_count(2, 3)
+    call.require_inputs()
     return [inferred(_search_dtype(call, None), call.input(1).shape)]
 
 
 def _bincount_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Bincount", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     array, weights = call.input(0), call.input(2)
-    call.require_dtype(0, array.dtype, _dt(np.int32))
-    call.require_dtype(2, weights.dtype, _BINS)
-    size = _one_value(call, 1, "size", call.input(1))
+    call.require_dtype(0, array.dtype)
+    call.require_dtype(2, weights.dtype)
+    size = call.one_value(1, call.input(1))
     if size < 0:
-        raise call.fail(f"input 'size' is {size}, expected >= 0")
+        raise call.fail(f"input {call.quoted(1)} is {size}, expected >= 0")
     if weights.size and weights.shape != array.shape:
-        raise call.fail(f"input 'weights' {list(weights.shape)} must have the shape of 'array' {list(array.shape)} or "
-                        "be empty")
+        raise call.fail(f"input {call.quoted(2)} {list(weights.shape)} must have the shape of {call.quoted(0)} "
+                        f"{list(array.shape)} or be empty")
     out = Outputs(call, outputs)
-    out.require_dtype(0, weights.dtype, "same as input 'weights'")
+    out.require_input_dtype(0, 2, weights.dtype)
     kept = (array >= 0) & (array < size)
     w = weights[kept] if weights.size else np.ones(int(kept.sum()), weights.dtype)
     return [out.emit(0, _accumulate(np.zeros(size, weights.dtype), array[kept], w, np.add))]
@@ -594,20 +580,20 @@ def _bincount_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -
 
 def _bincount_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
     call = OpCall("Bincount", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     dtype = call.input(2).dtype
     value = values[1] if len(values) > 1 else None
-    return [inferred(dtype, (UNKNOWN if value is None else _one_value(call, 1, "size", value),))]
+    return [inferred(dtype, (UNKNOWN if value is None else call.one_value(1, value),))]
 
 
 builtin("GatherV2", _gather_v2_compute, _gather_v2_infer)
 builtin("GatherNd", _gather_nd_compute, _gather_nd_infer)
 builtin("GatherElements", _gather_elements_compute, _gather_elements_infer)
-builtin("ScatterNd", _scatter_nd_compute, _shape_from_value("ScatterNd", 2, "shape", 3))
-_scatter_var("ScatterNdUpdate", _BASIC, nd=True, add=False)
-_scatter_var("ScatterUpdate", _SCATTER_UPDATE, nd=False, add=False)
-_scatter_var("ScatterAdd", _SCATTER_ADD, nd=False, add=True)
-builtin("ScatterElements", _scatter_elements_compute, _same_shape_infer("ScatterElements", (3, 3)))
+builtin("ScatterNd", _scatter_nd_compute, _shape_from_value("ScatterNd", 2))
+_scatter_var("ScatterNdUpdate", nd=True, add=False)
+_scatter_var("ScatterUpdate", nd=False, add=False)
+_scatter_var("ScatterAdd", nd=False, add=True)
+builtin("ScatterElements", _scatter_elements_compute, _same_shape_infer("ScatterElements"))
 builtin("OneHot", _one_hot_compute, _one_hot_infer)
 builtin("Range", _range_compute, _range_infer)
 builtin("LinSpace", _linspace_compute, _linspace_infer)

@@ -24,22 +24,19 @@ from __future__ import annotations
 
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 
 from aclcts.core.dtypes import acl_data_type, numpy_dtype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs, dtype_name
 from aclcts.sim.kernels.gather_scatter import stable_order
-from aclcts.sim.kernels.numerics import BOOL, FLOATS, INTS
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, fully_known, inferred, numel, unknown_rank
 
 INT32 = acl_data_type(np.int32)
 INT64 = acl_data_type(np.int64)
-_NUMBER = FLOATS + INTS
-_ARGMAX_D = (np.dtype(np.float32), np.dtype(np.float16))
-_WITH_VALUE = tuple(np.dtype(t) for t in (np.float32, np.float16, ml_dtypes.bfloat16, np.int64, np.int32))
+#: Record dtypes the simulator does not implement for this family: complex values are not simulated.
+NOT_SIMULATED = ("complex64", "complex128")
 
 
 def _index_dtype(call: OpCall, out: Outputs | None, attr: str) -> int:
@@ -62,29 +59,27 @@ def _index_dtype(call: OpCall, out: Outputs | None, attr: str) -> int:
 
 # ArgMaxV2 -----------------------------------------------------------------------------------------------
 def _argmax_dim(call: OpCall, value: Any, rank: int) -> int:
-    dims = call.index_values(1, "dimension", value)
-    if len(dims) != 1:
-        raise call.fail(f"input 'dimension' must hold one value, got {dims}")
-    return call.axis("input 'dimension' value", dims[0], rank)
+    return call.axis(f"input {call.quoted(1)} value", call.one_value(1, value), rank)
 
 
 def _arg_kernel(op_type: str, pick: Any) -> None:
     """ArgMaxV2 / ArgMin: (x, dimension) -> the first extreme's index along the dimension (NaN wins)."""
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(2)
+        call.require_inputs()
         x = call.input(0)
-        call.require_dtype(0, x.dtype, _NUMBER)
+        call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
         dim = _argmax_dim(call, call.input(1), x.ndim)
         out = Outputs(call, outputs)
         dtype = _index_dtype(call, out, "dtype")
         if x.shape[dim] == 0:
-            raise call.fail(f"cannot take the index of an extreme over empty dim {dim} of 'x' {list(x.shape)}")
+            raise call.fail(f"cannot take the index of an extreme over empty dim {dim} of {call.quoted(0)} "
+                            f"{list(x.shape)}")
         return [out.emit(0, pick(x, axis=dim).astype(numpy_dtype(dtype)))]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(2)
+        call.require_inputs()
         x = call.input(0)
         shape = tuple(x.shape)
         dtype = _index_dtype(call, None, "dtype")
@@ -106,20 +101,20 @@ def _dimension_attr(call: OpCall, rank: int) -> int:
 
 def _argmax_d_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ArgMaxD", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
-    call.require_dtype(0, x.dtype, _ARGMAX_D)
+    call.require_dtype(0, x.dtype)
     dim = _dimension_attr(call, x.ndim)
     out = Outputs(call, outputs)
-    out.require_dtype(0, np.dtype(np.int32), "the prototype's only y type")
+    out.require_dtype(0, np.dtype(np.int32), f"the prototype's only {out.names[0]} type")
     if x.shape[dim] == 0:
-        raise call.fail(f"cannot take the arg-max over empty dim {dim} of 'x' {list(x.shape)}")
+        raise call.fail(f"cannot take the arg-max over empty dim {dim} of {call.quoted(0)} {list(x.shape)}")
     return [out.emit(0, np.argmax(x, axis=dim).astype(np.int32))]
 
 
 def _argmax_d_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("ArgMaxD", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     shape = tuple(call.input(0).shape)
     if unknown_rank(shape):
         return [inferred(INT32, shape)]
@@ -137,15 +132,15 @@ def _with_value_kernel(op_type: str, pick: Any) -> None:
 
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(1)
+        call.require_inputs()
         x = call.input(0)
-        call.require_dtype(0, x.dtype, _WITH_VALUE)
+        call.require_dtype(0, x.dtype)
         dim = _dimension_attr(call, x.ndim)
         out = Outputs(call, outputs)
         index_dtype = _index_dtype(call, out, "indice_dtype")
-        out.require_dtype(1, x.dtype, "same as input 'x'")
+        out.require_input_dtype(1, 0, x.dtype)
         if x.shape[dim] == 0:
-            raise call.fail(f"cannot take an extreme over empty dim {dim} of 'x' {list(x.shape)}")
+            raise call.fail(f"cannot take an extreme over empty dim {dim} of {call.quoted(0)} {list(x.shape)}")
         index = np.expand_dims(pick(x, axis=dim), dim)
         value = np.take_along_axis(x, index, axis=dim)
         shape = shape_of(call, tuple(x.shape))
@@ -153,7 +148,7 @@ def _with_value_kernel(op_type: str, pick: Any) -> None:
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(1)
+        call.require_inputs()
         x = call.input(0)
         index_dtype = _index_dtype(call, None, "indice_dtype")
         shape = tuple(x.shape)
@@ -173,24 +168,25 @@ def _topk_setup(call: OpCall, shape: tuple[int, ...]) -> int:
 def _k(call: OpCall, value: Any, size: int) -> int:
     array = np.asarray(value)
     if array.dtype != np.dtype(np.int32) or array.size != 1:
-        raise call.fail(f"input 'k' must be one int32 value, got dtype {dtype_name(array.dtype)} shape {list(array.shape)}")
+        raise call.fail(f"input {call.quoted(1)} must be one int32 value, got dtype {dtype_name(array.dtype)} shape "
+                        f"{list(array.shape)}")
     k = int(array.reshape(()))
     if not 0 <= k <= size:
-        raise call.fail(f"input 'k' is {k}, expected 0 <= k <= {size} (the size of the selected dim)")
+        raise call.fail(f"input {call.quoted(1)} is {k}, expected 0 <= k <= {size} (the size of the selected dim)")
     return k
 
 
 def _topk_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("TopK", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
-    call.require_dtype(0, x.dtype, _NUMBER)
+    call.require_dtype(0, x.dtype)
     dim = _topk_setup(call, tuple(x.shape))
     k = _k(call, call.input(1), x.shape[dim])
     largest, ordered = call.attr_bool("largest"), call.attr_bool("sorted")
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
-    out.require_dtype(1, np.dtype(np.int32), "TopK indices are int32")
+    out.require_input_dtype(0, 0, x.dtype)
+    out.require_dtype(1, np.dtype(np.int32), f"TopK's {out.names[1]} is int32")
     moved = np.moveaxis(x, dim, -1)
     chosen = stable_order(moved, descending=largest)[..., :k]
     if not ordered:
@@ -204,7 +200,7 @@ def _topk_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
 
 def _topk_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("TopK", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
     shape = tuple(x.shape)
     if unknown_rank(shape):
@@ -228,9 +224,9 @@ def _positions(x: np.ndarray) -> np.ndarray:
 
 def _nonzero_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("NonZero", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
-    call.require_dtype(0, x.dtype, _NUMBER + (BOOL,))
+    call.require_dtype(0, x.dtype)
     out = Outputs(call, outputs)
     dtype = numpy_dtype(_index_dtype(call, out, "dtype"))
     coordinates = _positions(x)
@@ -252,7 +248,7 @@ def _coordinates_shape(dtype: int, shape: tuple[int, ...], transpose: bool) -> I
 
 def _nonzero_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("NonZero", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     dtype = _index_dtype(call, None, "dtype")
     return [_coordinates_shape(dtype, tuple(x.shape), call.attr_bool("transpose"))]
@@ -260,9 +256,9 @@ def _nonzero_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], at
 
 def _where_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Where", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
-    call.require_dtype(0, x.dtype, _NUMBER + (BOOL,))
+    call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
     out = Outputs(call, outputs)
     out.require_dtype(0, np.dtype(np.int64), "Where gives int64 coordinates")
     return [out.emit(0, _positions(x).astype(np.int64), value_dependent=True)]
@@ -270,20 +266,20 @@ def _where_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outpu
 
 def _where_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Where", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     return [_coordinates_shape(INT64, tuple(call.input(0).shape), False)]
 
 
 # Unique -------------------------------------------------------------------------------------------------
 def _unique_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Unique", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
-    call.require_dtype(0, x.dtype, _NUMBER)
+    call.require_dtype(0, x.dtype)
     if x.ndim != 1:
-        raise call.fail(f"input 'x' must be 1-D, got shape {list(x.shape)}")
+        raise call.fail(f"input {call.quoted(0)} must be 1-D, got shape {list(x.shape)}")
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_input_dtype(0, 0, x.dtype)
     idx_dtype = call.attr_dtype("out_idx", (INT32, INT64))
     out.require_dtype(1, numpy_dtype(idx_dtype), "given by attr 'out_idx'")
     _, first, inverse = np.unique(x, return_index=True, return_inverse=True)
@@ -298,12 +294,12 @@ def _unique_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outp
 
 def _unique_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Unique", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     idx_dtype = call.attr_dtype("out_idx", (INT32, INT64))
     shape = tuple(x.shape)
     if not unknown_rank(shape) and len(shape) != 1:
-        raise call.fail(f"input 'x' must be 1-D, got shape {list(shape)}")
+        raise call.fail(f"input {call.quoted(0)} must be 1-D, got shape {list(shape)}")
     n = shape[0] if len(shape) == 1 else -1
     unique_range = (min(n, 1), n) if n >= 0 else (1, -1)
     return [inferred(x.dtype, (UNKNOWN,), [unique_range]), inferred(idx_dtype, (n,))]

@@ -55,7 +55,7 @@ class _Elementwise:
         call.require_count(self.count)
         xs = [call.input(i) for i in range(self.count)]
         call.require_dtype(0, xs[0].dtype)
-        names = call.names(*range(self.count))
+        names = tuple(range(self.count))
         call.require_same_dtype(names, [x.dtype for x in xs])
         shape = broadcast(call, names, [tuple(x.shape) for x in xs])
         out = Outputs(call, outputs)
@@ -73,7 +73,7 @@ class _Elementwise:
         call = OpCall(self.op_type, inputs, attrs)
         call.require_count(self.count)
         xs = [call.input(i) for i in range(self.count)]
-        names = call.names(*range(self.count))
+        names = tuple(range(self.count))
         call.require_same_dtype(names, [x.dtype for x in xs])
         dtype = acl_data_type(BOOL) if self.boolean else xs[0].dtype
         return [inferred(dtype, broadcast(call, names, [tuple(x.shape) for x in xs]))]
@@ -109,7 +109,7 @@ def _select_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outp
     condition, x1, x2 = (call.input(i) for i in range(3))
     call.require_dtype(0, condition.dtype)
     call.require_simulated(1, x1.dtype, NOT_SIMULATED)
-    call.require_same_dtype(call.names(1, 2), [x1.dtype, x2.dtype])
+    call.require_same_dtype((1, 2), [x1.dtype, x2.dtype])
     _same_shape(call, tuple(x1.shape), tuple(x2.shape))
     _select_condition(call, tuple(condition.shape), tuple(x1.shape))
     out = Outputs(call, outputs)
@@ -125,7 +125,7 @@ def _select_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], att
     call = OpCall("Select", inputs, attrs)
     call.require_count(3)
     condition, x1, x2 = (call.input(i) for i in range(3))
-    call.require_same_dtype(call.names(1, 2), [x1.dtype, x2.dtype])
+    call.require_same_dtype((1, 2), [x1.dtype, x2.dtype])
     _same_shape(call, tuple(x1.shape), tuple(x2.shape))
     _select_condition(call, tuple(condition.shape), tuple(x1.shape))
     known = tuple(b if a == UNKNOWN else a for a, b in zip(x1.shape, x2.shape)) if not unknown_rank(x1.shape) else x1.shape

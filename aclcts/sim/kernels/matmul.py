@@ -51,29 +51,25 @@ class _Spec:
     def outputs(self) -> dict[np.dtype, tuple[np.dtype, ...]]:
         return _OUTPUTS_V2 if self.has_offset else _OUTPUTS
 
-    @property
-    def input_count(self) -> tuple[int, int]:
-        return 2, 2 + int(self.has_bias) + int(self.has_offset)
-
 
 def _dims(call: OpCall, spec: _Spec, x1: tuple[int, ...], x2: tuple[int, ...]) -> tuple[tuple[int, ...], int, int]:
     """Batch dims, M and N of the product (K checked), from input shapes and the transpose attributes."""
     t1 = call.attr_bool(spec.transpose_attrs[0])
     t2 = call.attr_bool(spec.transpose_attrs[1])
-    for name, shape in (("x1", x1), ("x2", x2)):
+    for index, shape in enumerate((x1, x2)):
         if spec.batched and len(shape) < 2 or not spec.batched and len(shape) != 2:
             expected = "at least 2-D" if spec.batched else "2-D"
-            raise call.fail(f"input '{name}' must be {expected}, got shape {list(shape)}")
+            raise call.fail(f"input {call.quoted(index)} must be {expected}, got shape {list(shape)}")
     m, k1 = (x1[-1], x1[-2]) if t1 else (x1[-2], x1[-1])
     k2, n = (x2[-1], x2[-2]) if t2 else (x2[-2], x2[-1])
     if k1 >= 0 and k2 >= 0 and k1 != k2:
         raise call.fail(
-            f"inner dimensions differ: x1 {list(x1)} ({spec.transpose_attrs[0]}={t1}) gives K={k1}, "
-            f"x2 {list(x2)} ({spec.transpose_attrs[1]}={t2}) gives K={k2}"
+            f"inner dimensions differ: {call.name(0)} {list(x1)} ({spec.transpose_attrs[0]}={t1}) gives K={k1}, "
+            f"{call.name(1)} {list(x2)} ({spec.transpose_attrs[1]}={t2}) gives K={k2}"
         )
     batch: tuple[int, ...] = ()
     if spec.batched:
-        batch = broadcast(call, ["x1 batch dims", "x2 batch dims"], [x1[:-2], x2[:-2]])
+        batch = broadcast(call, [f"{call.name(i)} batch dims" for i in (0, 1)], [x1[:-2], x2[:-2]])
     return batch, m, n
 
 
@@ -93,37 +89,37 @@ def _rounded(acc: np.ndarray, out: Outputs, shape: tuple[int, ...]) -> np.ndarra
 def _matmul_kernel(spec: _Spec) -> None:
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(spec.op_type, inputs, attrs)
-        call.require_count(*spec.input_count)
+        call.require_inputs()
         x1, x2 = call.input(0), call.input(1)
-        call.require_dtype(0, x1.dtype, spec.outputs)
-        call.require_same_dtype(["x1", "x2"], [x1.dtype, x2.dtype])
+        call.require_dtype(0, x1.dtype)
+        call.require_same_dtype([0, 1], [x1.dtype, x2.dtype])
         batch, m, n = _dims(call, spec, tuple(x1.shape), tuple(x2.shape))
         if spec.has_offset:
             if call.optional(3) is not None:
-                raise call.fail("optional input 'offset_w' is not supported by the simulator (pass it as absent)")
+                raise call.fail(f"optional input {call.quoted(3)} is not supported by the simulator (pass it as absent)")
             if call.attr_int("offset_x") != 0:
                 raise call.fail("attr 'offset_x' must be 0 (quantization offsets are not simulated)")
         out = Outputs(call, outputs)
         y_dtype = out.dtype(0)
         if y_dtype not in spec.outputs[x1.dtype]:
             allowed = ", ".join(dtype_name(d) for d in spec.outputs[x1.dtype])
-            raise call.fail(f"output 'y' has dtype {dtype_name(y_dtype)}, expected {allowed} for {dtype_name(x1.dtype)} inputs")
+            raise call.fail(f"output '{out.names[0]}' has dtype {dtype_name(y_dtype)}, expected {allowed} for {dtype_name(x1.dtype)} inputs")
         t1 = call.attr_bool(spec.transpose_attrs[0])
         t2 = call.attr_bool(spec.transpose_attrs[1])
         with np.errstate(all="ignore"):
             acc = batched_matmul(_oriented(x1, t1), _oriented(x2, t2))
             bias = call.optional(2) if spec.has_bias else None
             if bias is not None:
-                call.require_dtype("bias", bias.dtype, _BIAS[x1.dtype])
+                call.require_dtype(2, bias.dtype, _BIAS[x1.dtype])
                 if bias.ndim != 1 or bias.shape[0] != n:
-                    raise call.fail(f"input 'bias' must have shape [{n}] (N), got {list(bias.shape)}")
+                    raise call.fail(f"input {call.quoted(2)} must have shape [{n}] (N), got {list(bias.shape)}")
                 np.add(acc, bias.astype(acc.dtype), out=acc)
             y = _rounded(acc, out, batch + (m, n))
         return [out.emit(0, y)]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(spec.op_type, inputs, attrs)
-        call.require_count(*spec.input_count)
+        call.require_inputs()
         x1, x2 = call.input(0), call.input(1)
         batch, m, n = _dims(call, spec, tuple(x1.shape), tuple(x2.shape))
         dtype = acl_data_type(INT32) if x1.dtype == acl_data_type(INT8) else x1.dtype
@@ -147,30 +143,32 @@ _GEMM_SPEC = _Spec("GEMM", ("transpose_a", "transpose_b"), batched=False, has_bi
 
 
 def _gemm_shapes(call: OpCall, a: Any, b: Any, c: Any) -> tuple[int, int]:
-    for name, tensor in (("a", a), ("b", b), ("c", c)):
+    for index, tensor in enumerate((a, b, c)):
         if len(tensor.shape) != 2:
-            raise call.fail(f"input '{name}' must be 2-D (ND layout), got shape {list(tensor.shape)}")
+            raise call.fail(f"input {call.quoted(index)} must be 2-D (ND layout), got shape {list(tensor.shape)}")
     _, m, n = _dims(call, _GEMM_SPEC, tuple(a.shape), tuple(b.shape))
     if tuple(c.shape) != (m, n) and all(d >= 0 for d in (m, n)):
-        raise call.fail(f"input 'c' must have shape [{m}, {n}] (M, N), got {list(c.shape)}")
+        raise call.fail(f"input {call.quoted(2)} must have shape [{m}, {n}] (M, N), got {list(c.shape)}")
     return m, n
 
 
 def _gemm_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("GEMM", inputs, attrs)
-    call.require_count(5)
-    a, b, c, alpha, beta = (call.input(i) for i, name in enumerate(("a", "b", "c", "alpha", "beta")))
-    call.require_same_dtype(["a", "b"], [a.dtype, b.dtype])
+    call.require_inputs()
+    a, b, c, alpha, beta = (call.input(i) for i in range(5))
+    call.require_same_dtype([0, 1], [a.dtype, b.dtype])
     if (a.dtype, c.dtype) not in _GEMM_TYPES:
         pairs = "; ".join(f"{dtype_name(x)}/{dtype_name(y)}" for x, y in sorted(_GEMM_TYPES, key=str))
-        raise call.fail(f"a/b dtype {dtype_name(a.dtype)} with c dtype {dtype_name(c.dtype)} is not supported (a/c: {pairs})")
-    for name, scalar in (("alpha", alpha), ("beta", beta)):
-        call.require_same_dtype(["c", name], [c.dtype, scalar.dtype])
+        a_b, c_name = f"{call.name(0)}/{call.name(1)}", call.name(2)
+        raise call.fail(f"{a_b} dtype {dtype_name(a.dtype)} with {c_name} dtype {dtype_name(c.dtype)} is not supported "
+                        f"({call.name(0)}/{c_name}: {pairs})")
+    for index, scalar in ((3, alpha), (4, beta)):
+        call.require_same_dtype([2, index], [c.dtype, scalar.dtype])
         if scalar.size != 1:
-            raise call.fail(f"input '{name}' must hold one value (shape [] or [1]), got shape {list(scalar.shape)}")
+            raise call.fail(f"input {call.quoted(index)} must hold one value (shape [] or [1]), got shape {list(scalar.shape)}")
     _gemm_shapes(call, a, b, c)
     out = Outputs(call, outputs)
-    out.require_dtype(0, c.dtype, "same as input 'c'")
+    out.require_input_dtype(0, 2, c.dtype)
     with np.errstate(all="ignore"):
         acc = batched_matmul(
             _oriented(a, call.attr_bool("transpose_a")), _oriented(b, call.attr_bool("transpose_b"))
@@ -185,7 +183,7 @@ def _gemm_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
 
 def _gemm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("GEMM", inputs, attrs)
-    call.require_count(5)
+    call.require_inputs()
     a, b, c = call.input(0), call.input(1), call.input(2)
     m, n = _gemm_shapes(call, a, b, c)
     return [inferred(c.dtype, (m, n))]

@@ -61,7 +61,7 @@ def _layer_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs:
     call.require_count(3)
     x, gamma, beta = call.input(0), call.input(1), call.input(2)
     call.require_dtype(0, x.dtype)
-    call.require_same_dtype(call.names(0, 1, 2), [x.dtype, gamma.dtype, beta.dtype])
+    call.require_same_dtype((0, 1, 2), [x.dtype, gamma.dtype, beta.dtype])
     axes = _layer_norm_axes(call, x.ndim)
     out = Outputs(call, outputs)
     for index in range(3):
@@ -101,7 +101,7 @@ def _rms_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: l
     call.require_count(2)
     x, gamma = call.input(0), call.input(1)
     call.require_dtype(0, x.dtype)
-    call.require_same_dtype(call.names(0, 1), [x.dtype, gamma.dtype])
+    call.require_same_dtype((0, 1), [x.dtype, gamma.dtype])
     axes = _rms_axes(call, x.shape, gamma.shape)
     out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, call.same_as(0))
@@ -191,7 +191,7 @@ def _cross_entropy(inputs: list[np.ndarray | None], attrs: dict[str, Any], outpu
     call.require_count(2)
     features, labels = call.input(0), call.input(1)
     call.require_dtype(0, features.dtype)
-    call.require_same_dtype(call.names(0, 1), [features.dtype, labels.dtype])
+    call.require_same_dtype((0, 1), [features.dtype, labels.dtype])
     if features.ndim != 2 or features.shape != labels.shape:
         raise call.fail(f"'{call.name(0)}' {list(features.shape)} and '{call.name(1)}' {list(labels.shape)} must be "
                         f"one 2-D shape")

@@ -1,7 +1,7 @@
 """Pooling: MaxPool, AvgPool (TensorFlow semantics) and AdaptiveAvgPool2d (PyTorch semantics).
 
 Prototypes: aclcts/core/prototypes/pooling.py (hicann/ops-nn). MaxPool/AvgPool take ksize and strides as 4 values in
-data_format order (NHWC default, or NCHW; 1 on N and C) and padding "VALID" (whole windows) or "SAME"
+data_format order (NHWC or NCHW; 1 on N and C) and padding "VALID" (whole windows) or "SAME"
 (ceil(in / stride) outputs, the padding split low-first); an average counts only the window's elements inside the
 input. AdaptiveAvgPool2d averages, over the last two axes, output cell i's input range
 [floor(i * in / out), ceil((i + 1) * in / out)).
@@ -19,18 +19,15 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import BFLOAT16, FLOAT64, FLOATS, INTS, widen
+from aclcts.sim.kernels.numerics import widen
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import inferred, unknown_rank
 from aclcts.sim.seams import Seam
 
-_MAX_TYPES = tuple(d for d in FLOATS if d != BFLOAT16) + tuple(d for d in INTS if d.kind == "i" or d.itemsize <= 2)
-_ADAPTIVE_TYPES = tuple(d for d in FLOATS if d != FLOAT64)
-
 
 def _layout(call: OpCall, rank: int) -> tuple[int, int]:
     if rank != 4:
-        raise call.fail(f"input 'x' must be 4-D, got rank {rank}")
+        raise call.fail(f"input {call.quoted(0)} must be 4-D, got rank {rank}")
     data_format = call.attr_str("data_format")
     if data_format not in ("NHWC", "NCHW"):
         raise call.fail(f"attr 'data_format' must be NHWC or NCHW, got {data_format!r}")
@@ -99,12 +96,12 @@ def _pool_kernel(op_type: str) -> None:
 
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(1)
+        call.require_inputs()
         x = call.input(0)
-        call.require_dtype(0, x.dtype, _MAX_TYPES if maximum else FLOATS)
+        call.require_dtype(0, x.dtype)
         h, w, axes = _geometry(call, tuple(x.shape))
         out = Outputs(call, outputs)
-        out.require_dtype(0, x.dtype, "same as input 'x'")
+        out.require_input_dtype(0, 0, x.dtype)
         with np.errstate(all="ignore"):
             if maximum:
                 fill = -np.inf if x.dtype.kind == "f" or x.dtype.name == "bfloat16" else np.iinfo(x.dtype).min
@@ -116,7 +113,7 @@ def _pool_kernel(op_type: str) -> None:
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(1)
+        call.require_inputs()
         x = call.input(0)
         shape = list(x.shape)
         if unknown_rank(tuple(shape)):
@@ -131,18 +128,19 @@ def _pool_kernel(op_type: str) -> None:
 def _adaptive_size(call: OpCall, rank: int) -> tuple[int, int]:
     size = call.attr_list_int("output_size")
     if len(size) != 2 or min(size) <= 0 or rank not in (3, 4):
-        raise call.fail(f"attr 'output_size' {size} must be 2 positive values and 'x' 3-D or 4-D (rank {rank})")
+        raise call.fail(f"attr 'output_size' {size} must be 2 positive values and {call.quoted(0)} 3-D or "
+                        f"4-D (rank {rank})")
     return size[0], size[1]
 
 
 def _adaptive(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("AdaptiveAvgPool2d", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
-    call.require_dtype(0, x.dtype, _ADAPTIVE_TYPES)
+    call.require_dtype(0, x.dtype)
     out_h, out_w = _adaptive_size(call, x.ndim)
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_input_dtype(0, 0, x.dtype)
     wide = widen(x)
     in_h, in_w = x.shape[-2:]
     rows = [((i * in_h) // out_h, math.ceil((i + 1) * in_h / out_h)) for i in range(out_h)]
@@ -154,7 +152,7 @@ def _adaptive(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: l
 
 def _adaptive_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("AdaptiveAvgPool2d", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     shape = tuple(x.shape)
     return [inferred(x.dtype, shape[:-2] + _adaptive_size(call, len(shape)))]

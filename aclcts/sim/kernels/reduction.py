@@ -112,7 +112,7 @@ def _reduce_kernel(op_type: str, spec: Reduction) -> None:
         call.require_count(2)
         x = call.input(0)
         call.require_simulated(0, x.dtype, NOT_SIMULATED)
-        axes = reduction_axes(call, call.index_values(1, call.name(1), call.input(1)), x.ndim)
+        axes = reduction_axes(call, call.index_values(1, call.input(1)), x.ndim)
         return [_reduced(call, spec, x, axes, outputs)]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
@@ -127,7 +127,7 @@ def _reduce_kernel(op_type: str, spec: Reduction) -> None:
         if axes_value is None and tuple(axes_info.shape) == (0,):
             axes_value = np.zeros((0,), dtype=np.int64)
         if axes_value is not None:
-            axes = reduction_axes(call, call.index_values(1, call.name(1), axes_value), len(shape))
+            axes = reduction_axes(call, call.index_values(1, axes_value), len(shape))
             return [inferred(dtype, shape if axes is None else _reduced_shape(shape, axes, keep_dims))]
         return [_unknown_axes(dtype, shape, tuple(axes_info.shape), keep_dims)]
 

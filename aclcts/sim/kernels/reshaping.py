@@ -17,58 +17,52 @@ from typing import Any
 
 import numpy as np
 
+from aclcts.core.prototypes import prototype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import BFLOAT16, BOOL, FLOATS, INTS
+from aclcts.sim.kernels.numerics import BFLOAT16
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, fully_known, inferred, unknown_rank
 
-ANY = FLOATS + INTS + (BOOL, np.dtype(np.complex64), np.dtype(np.complex128))
-_FLATTEN = tuple(d for d in FLOATS + INTS if d != np.dtype(np.float64))
-_ROLL = (BFLOAT16,) + tuple(np.dtype(t) for t in (np.float16, np.float32, np.int32, np.uint32, np.int8, np.uint8,
-                                                 np.int64))
-_DIAG = tuple(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.int32, np.int64, np.complex64,
-                                      np.complex128))
-_PERMUTE = (np.dtype(np.float16), np.dtype(np.float32))
-_NO_COMPLEX = FLOATS + INTS + (BOOL,)
 Shape = tuple[int, ...]
 #: An op's output shapes from x's known shape, the values of its other inputs (None if not known) and the call.
 ShapeRule = Callable[[OpCall, Shape, list[list[int] | None]], list[Shape]]
 Compute = Callable[[OpCall, np.ndarray, list[np.ndarray], Outputs], list[np.ndarray]]
 
 
-def _values(call: OpCall, arrays: list[Any], names: tuple[str, ...]) -> list[list[int] | None]:
-    """The integers of each named index input after x (None for an absent value)."""
-    return [None if i + 1 >= len(arrays) or arrays[i + 1] is None else call.index_values(i + 1, n, arrays[i + 1])
-            for i, n in enumerate(names)]
+def _values(call: OpCall, arrays: list[Any], count: int) -> list[list[int] | None]:
+    """The integers of the count index inputs after x (None for an absent value)."""
+    return [None if i >= len(arrays) or arrays[i] is None else call.index_values(i, arrays[i])
+            for i in range(1, 1 + count)]
 
 
-def _register(op_type: str, names: tuple[str, ...], outputs: Callable[[OpCall, Shape, list], list[str]],
-              allowed: tuple[np.dtype, ...], rule: ShapeRule, compute: Compute, same_shape: bool = False,
-              optional: int = 0, partial: ShapeRule | None = None) -> None:
-    """A kernel whose first input is x, followed by the index inputs `names` (and `optional` optional inputs),
-    every output of x's dtype. infer_shape gives the rule's shapes when x's shape and the index values are known,
+def _register(op_type: str, rule: ShapeRule, compute: Compute, same_shape: bool = False,
+              partial: ShapeRule | None = None) -> None:
+    """A kernel whose first input is x, followed by its record's required index inputs (and optional inputs), every
+    output of x's dtype. infer_shape gives the rule's shapes when x's shape and the index values are known,
     x's own shape for a same_shape op, the `partial` rule's shapes (unknown dims kept) when only the values are
     known, and an unknown rank otherwise."""
-    count = (1 + len(names), 1 + len(names) + optional)
+    record = prototype(op_type)
+    required = sum(t.kind == "required" for t in record.inputs)
+    dynamic_outputs = any(t.kind == "dynamic" for t in record.outputs)
 
     def run(inputs: list[np.ndarray | None], attrs: dict[str, Any], infos: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(*count)
+        call.require_inputs()
         x = call.input(0)
-        call.require_dtype(0, x.dtype, allowed)
-        values = _values(call, [x] + [call.input(i + 1) for i, n in enumerate(names)], names)
-        out = Outputs(call, infos, count=len(outputs(call, tuple(x.shape), values)))
+        call.require_dtype(0, x.dtype)
+        values = _values(call, [call.input(i) for i in range(required)], required - 1)
+        out = Outputs(call, infos, count=len(rule(call, tuple(x.shape), values)) if dynamic_outputs else None)
         for i in range(len(infos)):
-            out.require_dtype(i, x.dtype, "same as input 'x'")
+            out.require_input_dtype(i, 0, x.dtype)
         return compute(call, x, [np.asarray(v) for v in values], out)
 
     def infer(inputs: list[TensorInfo], given: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(*count)
+        call.require_inputs()
         x = call.input(0)
         shape = tuple(x.shape)
-        values = _values(call, list(given), names)
+        values = _values(call, list(given), required - 1)
         if not unknown_rank(shape) and fully_known(shape) and all(v is not None for v in values):
             return [inferred(x.dtype, s) for s in rule(call, shape, values)]
         if same_shape:
@@ -80,10 +74,6 @@ def _register(op_type: str, names: tuple[str, ...], outputs: Callable[[OpCall, S
     builtin(op_type, run, infer)
 
 
-def _y(call: OpCall, shape: Shape, values: list) -> list[str]:
-    return ["y"]
-
-
 def _same(call: OpCall, shape: Shape, values: list) -> list[Shape]:
     return [shape]
 
@@ -91,11 +81,12 @@ def _same(call: OpCall, shape: Shape, values: list) -> list[Shape]:
 # padding --------------------------------------------------------------------------------------------------------
 def _pairs(call: OpCall, paddings: list[int], rank: int, contiguous: bool = True) -> list[tuple[int, int]]:
     if len(paddings) != 2 * rank:
-        raise call.fail(f"input 'paddings' {paddings} must hold 2 values per dim of 'x' ({2 * rank})")
+        raise call.fail(f"input {call.quoted(1)} {paddings} must hold 2 values per dim of {call.quoted(0)} "
+                        f"({2 * rank})")
     pairs = [(paddings[2 * i], paddings[2 * i + 1]) if contiguous else (paddings[i], paddings[rank + i])
              for i in range(rank)]
     if any(b < 0 or e < 0 for b, e in pairs):
-        raise call.fail(f"input 'paddings' {paddings} has a negative padding")
+        raise call.fail(f"input {call.quoted(1)} {paddings} has a negative padding")
     return pairs
 
 
@@ -137,18 +128,18 @@ def _pad_v3(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs)
     if mode == "constant":
         fill = call.optional(2)
         if fill is not None:
-            call.require_same_dtype(["x", "constant_values"], [x.dtype, np.asarray(fill).dtype])
+            call.require_same_dtype([0, 2], [x.dtype, np.asarray(fill).dtype])
         value = 0 if fill is None else np.asarray(fill).reshape(-1)[:1]
         return [out.emit(0, _constant_pad(x, pairs, value, out))]
     if mode not in ("reflect", "edge"):
         raise call.fail(f"attr 'mode' is {mode!r}, expected one of: constant, reflect, edge")
     if x.dtype == BFLOAT16:
-        raise call.fail(f"bfloat16 'x' is supported in constant mode only, not {mode!r}")
+        raise call.fail(f"bfloat16 {call.quoted(0)} is supported in constant mode only, not {mode!r}")
     return [out.emit(0, _mode_pad(call, x, pairs, mode))]
 
 
 def _mirror_pad(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
-    mode = call.attrs.get("mode")
+    mode = call.attr_str("mode")
     if mode not in ("REFLECT", "SYMMETRIC"):
         raise call.fail(f"attr 'mode' is {mode!r}, expected one of: REFLECT, SYMMETRIC")
     return [out.emit(0, _mode_pad(call, x, _pairs(call, values[0].tolist(), x.ndim), mode.lower()))]
@@ -157,8 +148,8 @@ def _mirror_pad(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outp
 # dims -----------------------------------------------------------------------------------------------------------
 def _expand_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
     if len(values[0]) != 1:
-        raise call.fail(f"input 'axis' must hold one value, got {values[0]}")
-    axis = call.axis("input 'axis'", values[0][0], len(shape), allow_end=True)
+        raise call.fail(f"input {call.quoted(1)} must hold one value, got {values[0]}")
+    axis = call.axis(f"input {call.quoted(1)}", values[0][0], len(shape), allow_end=True)
     return [shape[:axis] + (1,) + shape[axis:]]
 
 
@@ -169,7 +160,7 @@ def _squeeze_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
         axes = {i for i, d in enumerate(shape) if d == 1}
     bad = sorted(a for a in axes if shape[a] != 1)
     if bad:
-        raise call.fail(f"attr 'axis' {listed}: dim(s) {bad} of 'x' {list(shape)} are not 1")
+        raise call.fail(f"attr 'axis' {listed}: dim(s) {bad} of {call.quoted(0)} {list(shape)} are not 1")
     return [tuple(d for i, d in enumerate(shape) if i not in axes)]
 
 
@@ -207,7 +198,7 @@ def _broadcast_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
             return [target]
     except ValueError:
         pass
-    raise call.fail(f"'x' {list(shape)} cannot be broadcast to input 'shape' {list(target)}")
+    raise call.fail(f"{call.quoted(0)} {list(shape)} cannot be broadcast to input {call.quoted(1)} {list(target)}")
 
 
 def _broadcast_to(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
@@ -218,9 +209,9 @@ def _broadcast_to(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Ou
 
 # reverse, strided slice -----------------------------------------------------------------------------------------
 def _reverse(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
-    axes = [call.axis("input 'axis'", a, x.ndim) for a in values[0].tolist()]
+    axes = [call.axis(f"input {call.quoted(1)}", a, x.ndim) for a in values[0].tolist()]
     if len(set(axes)) != len(axes):
-        raise call.fail(f"input 'axis' {values[0].tolist()} repeats a dim")
+        raise call.fail(f"input {call.quoted(1)} {values[0].tolist()} repeats a dim")
     return [out.emit(0, np.flip(x, axes) if axes else x)]
 
 
@@ -228,7 +219,8 @@ def _index(call: OpCall, shape: Shape, values: list) -> tuple[Any, ...]:
     """StridedSlice's masks and begin/end/strides as one NumPy index (Python slices clamp as TensorFlow does)."""
     begin, end, strides = values
     if not len(begin) == len(end) == len(strides):
-        raise call.fail(f"inputs 'begin' {begin}, 'end' {end} and 'strides' {strides} must have one length")
+        raise call.fail(f"inputs {call.quoted(1)} {begin}, {call.quoted(2)} {end} and {call.quoted(3)} {strides} "
+                        "must have one length")
     masks = {m: call.attr_int(m) for m in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
                                                 "shrink_axis_mask")}
     if bin(masks["ellipsis_mask"] & ((1 << len(begin)) - 1)).count("1") > 1:
@@ -241,7 +233,7 @@ def _index(call: OpCall, shape: Shape, values: list) -> tuple[Any, ...]:
         elif masks["new_axis_mask"] & bit:
             index.append(np.newaxis)
         elif s == 0:
-            raise call.fail(f"input 'strides' {strides} has a 0")
+            raise call.fail(f"input {call.quoted(3)} {strides} has a 0")
         elif masks["shrink_axis_mask"] & bit:
             index.append(b)
         else:
@@ -253,7 +245,8 @@ def _strided_view(call: OpCall, x: np.ndarray, values: list) -> np.ndarray:
     try:
         return x[_index(call, tuple(x.shape), values)]
     except IndexError as exc:
-        raise call.fail(f"begin/end/strides {values} do not fit 'x' {list(x.shape)}: {exc}") from None
+        raise call.fail(f"{'/'.join(call.record.input_names()[1:])} {values} do not fit {call.quoted(0)} "
+                        f"{list(x.shape)}: {exc}") from None
 
 
 def _strided_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
@@ -269,7 +262,7 @@ def _unpack_axis(call: OpCall, shape: Shape) -> int:
     axis = call.axis("attr 'axis'", call.attr_int("axis"), len(shape))
     num = call.attr_int("num")
     if num != shape[axis]:
-        raise call.fail(f"attr 'num' is {num}, but dim {axis} of 'x' {list(shape)} is {shape[axis]}")
+        raise call.fail(f"attr 'num' is {num}, but dim {axis} of {call.quoted(0)} {list(shape)} is {shape[axis]}")
     return axis
 
 
@@ -287,15 +280,16 @@ def _unpack(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs)
 def _split_sizes(call: OpCall, shape: Shape, values: list) -> tuple[int, list[int]]:
     sizes, split_dim = values
     if len(split_dim) != 1:
-        raise call.fail(f"input 'split_dim' must hold one value, got {split_dim}")
-    axis = call.axis("input 'split_dim'", split_dim[0], len(shape))
+        raise call.fail(f"input {call.quoted(2)} must hold one value, got {split_dim}")
+    axis = call.axis(f"input {call.quoted(2)}", split_dim[0], len(shape))
     num = call.attr_int("num_split")
     if len(sizes) != num or sizes.count(-1) > 1 or any(s < -1 for s in sizes):
-        raise call.fail(f"input 'size_splits' {sizes} must hold num_split={num} sizes, at most one of them -1")
+        raise call.fail(f"input {call.quoted(1)} {sizes} must hold num_split={num} sizes, at most one of them -1")
     rest = shape[axis] - sum(s for s in sizes if s >= 0)
     resolved = [rest if s == -1 else s for s in sizes]
     if rest < 0 or sum(resolved) != shape[axis]:
-        raise call.fail(f"input 'size_splits' {sizes} does not add up to dim {axis} of 'x' ({shape[axis]})")
+        raise call.fail(f"input {call.quoted(1)} {sizes} does not add up to dim {axis} of {call.quoted(0)} "
+                        f"({shape[axis]})")
     return axis, resolved
 
 
@@ -318,11 +312,12 @@ def _block(call: OpCall, shape: Shape, to_depth: bool) -> tuple[int, str, Shape]
     if fmt not in ("NHWC", "NCHW"):
         raise call.fail(f"attr 'data_format' is {fmt!r}, expected one of: NHWC, NCHW")
     if len(shape) != 4:
-        raise call.fail(f"input 'x' must be 4-D, got {list(shape)}")
+        raise call.fail(f"input {call.quoted(0)} must be 4-D, got {list(shape)}")
     n, h, w, c = shape if fmt == "NHWC" else (shape[0], shape[2], shape[3], shape[1])
     if block < 2 or (h % block or w % block if to_depth else c % (block * block)):
         what = "the height and width" if to_depth else "the depth by block_size^2"
-        raise call.fail(f"attr 'block_size' {block} must be >= 2 and divide {what} of 'x' {list(shape)}")
+        raise call.fail(f"attr 'block_size' {block} must be >= 2 and divide {what} of {call.quoted(0)} "
+                        f"{list(shape)}")
     return block, fmt, (n, h, w, c)
 
 
@@ -358,9 +353,10 @@ def _depth_to_space(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: 
 
 # Permute, Identity, Tril/Triu, Roll, Diag -----------------------------------------------------------------------
 def _order(call: OpCall, rank: int) -> list[int]:
-    order = [call.axis("attr 'order'", a, max(rank, 1)) for a in call.attr_list_int("order")]
+    listed = call.attr_list_int("order")
+    order = [call.axis("attr 'order'", a, max(rank, 1)) for a in listed]
     if sorted(order) != list(range(rank)):
-        raise call.fail(f"attr 'order' {call.attrs.get('order', [0])} is not a permutation of the {rank} dims of 'x'")
+        raise call.fail(f"attr 'order' {listed} is not a permutation of the {rank} dims of {call.quoted(0)}")
     return order
 
 
@@ -377,7 +373,7 @@ def _identity(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Output
 
 def _matrix_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
     if len(shape) < 2:
-        raise call.fail(f"input 'x' must have at least 2 dims, got {list(shape)}")
+        raise call.fail(f"input {call.quoted(0)} must have at least 2 dims, got {list(shape)}")
     return [shape]
 
 
@@ -404,7 +400,7 @@ def _roll(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -
 
 def _diag_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
     if not shape:
-        raise call.fail("input 'x' must have at least 1 dim")
+        raise call.fail(f"input {call.quoted(0)} must have at least 1 dim")
     return [shape + shape]
 
 
@@ -419,40 +415,38 @@ def _diag(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -
 # multi-input ops ------------------------------------------------------------------------------------------------
 def _inputs_x(call: OpCall, count: int) -> list[np.ndarray]:
     tensors = [call.input(i) for i in range(count)]
+    name = call.record.input_names()[0]
     if not tensors:
-        raise call.fail("at least one dynamic input 'x' is required")
-    call.require_same_dtype([f"x{i}" for i in range(count)], [t.dtype for t in tensors])
+        raise call.fail(f"at least one dynamic input '{name}' is required")
+    call.require_same_dtype(range(count), [t.dtype for t in tensors])
     if call.attr_int("N") != count and "N" in call.attrs:
-        raise call.fail(f"attr 'N' is {call.attrs['N']}, but {count} dynamic inputs 'x' were given")
+        raise call.fail(f"attr 'N' is {call.attrs['N']}, but {count} dynamic inputs '{name}' were given")
     return tensors
 
 
 def _concat_rule(call: OpCall, shapes: list[Shape], dim: int) -> tuple[int, Shape]:
     rank = len(shapes[0])
-    axis = call.axis("input 'concat_dim'", dim, rank)
+    axis = call.axis(f"input {call.quoted(len(call.inputs) - 1)}", dim, rank)
     for i, s in enumerate(shapes):
         if len(s) != rank or any(a != b for j, (a, b) in enumerate(zip(s, shapes[0])) if j != axis):
-            raise call.fail(f"input 'x{i}' has shape {list(s)}; all inputs must match 'x0' {list(shapes[0])} "
-                            f"except in dim {axis}")
+            raise call.fail(f"input {call.quoted(i)} has shape {list(s)}; all inputs must match {call.quoted(0)} "
+                            f"{list(shapes[0])} except in dim {axis}")
     return axis, tuple(sum(s[axis] for s in shapes) if j == axis else d for j, d in enumerate(shapes[0]))
 
 
 def _concat_dim(call: OpCall, value: Any) -> int:
-    dims = call.index_values(len(call.inputs) - 1, "concat_dim", value)
-    if len(dims) != 1:
-        raise call.fail(f"input 'concat_dim' must hold one value, got {dims}")
-    return dims[0]
+    return call.one_value(len(call.inputs) - 1, value)
 
 
 def _concat_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
                     infos: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ConcatV2", inputs, attrs)
-    call.require_count(2, max(2, len(inputs)))
+    call.require_inputs()
     tensors = _inputs_x(call, len(inputs) - 1)
-    call.require_dtype("x0", tensors[0].dtype, ANY)
+    call.require_dtype(0, tensors[0].dtype)
     axis, shape = _concat_rule(call, [tuple(t.shape) for t in tensors], _concat_dim(call, inputs[-1]))
     out = Outputs(call, infos)
-    out.require_dtype(0, tensors[0].dtype, "same as the inputs 'x'")
+    out.require_dtype(0, tensors[0].dtype, f"same as the inputs '{call.record.input_names()[0]}'")
     y = out.buffer(0, shape)
     np.concatenate(tensors, axis=axis, out=y)
     return [out.emit(0, y)]
@@ -461,7 +455,7 @@ def _concat_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
 def _concat_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
                   attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("ConcatV2", inputs, attrs)
-    call.require_count(2, max(2, len(inputs)))
+    call.require_inputs()
     shapes = [tuple(call.input(i).shape) for i in range(len(inputs) - 1)]
     dim = values[-1] if len(values) == len(inputs) else None
     if dim is None or not all(fully_known(s) and not unknown_rank(s) for s in shapes):
@@ -471,7 +465,8 @@ def _concat_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
 
 def _pack_shape(call: OpCall, shapes: list[Shape]) -> tuple[int, Shape]:
     if any(s != shapes[0] for s in shapes):
-        raise call.fail(f"inputs 'x' have shapes {[list(s) for s in shapes]}; they must be equal")
+        raise call.fail(f"inputs '{call.record.input_names()[0]}' have shapes {[list(s) for s in shapes]}; they "
+                        "must be equal")
     axis = call.axis("attr 'axis'", call.attr_int("axis"), len(shapes[0]), allow_end=True)
     return axis, shapes[0][:axis] + (len(shapes),) + shapes[0][axis:]
 
@@ -479,10 +474,10 @@ def _pack_shape(call: OpCall, shapes: list[Shape]) -> tuple[int, Shape]:
 def _pack_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], infos: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Pack", inputs, attrs)
     tensors = _inputs_x(call, len(inputs))
-    call.require_dtype("x0", tensors[0].dtype, ANY)
+    call.require_dtype(0, tensors[0].dtype)
     axis, shape = _pack_shape(call, [tuple(t.shape) for t in tensors])
     out = Outputs(call, infos)
-    out.require_dtype(0, tensors[0].dtype, "same as the inputs 'x'")
+    out.require_dtype(0, tensors[0].dtype, f"same as the inputs '{call.record.input_names()[0]}'")
     y = out.buffer(0, shape)
     np.stack(tensors, axis=axis, out=y)
     return [out.emit(0, y)]
@@ -499,33 +494,25 @@ def _pack_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
     return [inferred(inputs[0].dtype, _pack_shape(call, shapes)[1])]
 
 
-def _names(prefix: str, rule: ShapeRule) -> Callable[[OpCall, Shape, list], list[str]]:
-    """Dynamic output names y0, y1, ... as many as the rule gives shapes."""
-    def outputs(call: OpCall, shape: Shape, values: list) -> list[str]:
-        return [f"{prefix}{i}" for i in range(len(rule(call, shape, values)))]
-    return outputs
-
-
-_ONE = ("paddings",)
-_register("Pad", _ONE, _y, ANY, _pad_rule, _pad, partial=_pad_partial)
-_register("PadV3", _ONE, _y, ANY, _pad_rule, _pad_v3, optional=1, partial=_pad_partial)
-_register("MirrorPad", _ONE, _y, ANY, _pad_rule, _mirror_pad, partial=_pad_partial)
-_register("ExpandDims", ("axis",), _y, _NO_COMPLEX, _expand_rule, _reshape_to(_expand_rule))
-_register("Squeeze", (), _y, ANY, _squeeze_rule, _reshape_to(_squeeze_rule))
-_register("Unsqueeze", (), _y, ANY, _unsqueeze_rule, _reshape_to(_unsqueeze_rule))
-_register("Flatten", (), _y, _FLATTEN, _flatten_rule, _reshape_to(_flatten_rule))
-_register("BroadcastTo", ("shape",), _y, ANY, _broadcast_rule, _broadcast_to)
-_register("ReverseV2", ("axis",), _y, ANY, _same, _reverse, same_shape=True)
-_register("StridedSlice", ("begin", "end", "strides"), _y, ANY, _strided_rule, _strided_slice)
-_register("Unpack", (), _names("y", _unpack_rule), ANY, _unpack_rule, _unpack)
-_register("SplitV", ("size_splits", "split_dim"), _names("y", _split_rule), ANY, _split_rule, _split_v)
-_register("SpaceToDepth", (), _y, ANY, _space_rule(True), _space_to_depth)
-_register("DepthToSpace", (), _y, ANY, _space_rule(False), _depth_to_space)
-_register("Permute", (), _y, _PERMUTE, lambda c, s, v: [tuple(s[a] for a in _order(c, len(s)))], _permute)
-_register("Identity", (), _y, _NO_COMPLEX, _same, _identity, same_shape=True)
-_register("Tril", (), _y, ANY, _matrix_rule, _triangle(True), same_shape=True)
-_register("Triu", (), _y, ANY, _matrix_rule, _triangle(False), same_shape=True)
-_register("Roll", (), _y, _ROLL, _same, _roll, same_shape=True)
-_register("Diag", (), _y, _DIAG, _diag_rule, _diag)
+_register("Pad", _pad_rule, _pad, partial=_pad_partial)
+_register("PadV3", _pad_rule, _pad_v3, partial=_pad_partial)
+_register("MirrorPad", _pad_rule, _mirror_pad, partial=_pad_partial)
+_register("ExpandDims", _expand_rule, _reshape_to(_expand_rule))
+_register("Squeeze", _squeeze_rule, _reshape_to(_squeeze_rule))
+_register("Unsqueeze", _unsqueeze_rule, _reshape_to(_unsqueeze_rule))
+_register("Flatten", _flatten_rule, _reshape_to(_flatten_rule))
+_register("BroadcastTo", _broadcast_rule, _broadcast_to)
+_register("ReverseV2", _same, _reverse, same_shape=True)
+_register("StridedSlice", _strided_rule, _strided_slice)
+_register("Unpack", _unpack_rule, _unpack)
+_register("SplitV", _split_rule, _split_v)
+_register("SpaceToDepth", _space_rule(True), _space_to_depth)
+_register("DepthToSpace", _space_rule(False), _depth_to_space)
+_register("Permute", lambda c, s, v: [tuple(s[a] for a in _order(c, len(s)))], _permute)
+_register("Identity", _same, _identity, same_shape=True)
+_register("Tril", _matrix_rule, _triangle(True), same_shape=True)
+_register("Triu", _matrix_rule, _triangle(False), same_shape=True)
+_register("Roll", _same, _roll, same_shape=True)
+_register("Diag", _diag_rule, _diag)
 builtin("ConcatV2", _concat_compute, _concat_infer)
 builtin("Pack", _pack_compute, _pack_infer)

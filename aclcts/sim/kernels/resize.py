@@ -4,7 +4,7 @@ Prototypes: aclcts/core/prototypes/resize.py. Coordinates follow TensorFlow: sca
 align_corners (out > 1), else in / out; nearest copies floor((i + 0.5) * scale) with half_pixel_centers,
 round(i * scale) with align_corners, else floor(i * scale); bilinear reads (i + 0.5) * scale - 0.5 with
 half_pixel_centers, else i * scale, between its floor and ceil clamped to the image. ResizeBilinearV2's y has the
-type of its dtype attribute (float32 by default).
+type its dtype attribute gives.
 Numerics: coordinates and weights in float32; bilinear interpolates in float32 (top, bottom, then between them) and
 rounds once to y's type; nearest copies values exactly.
 """
@@ -15,24 +15,19 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.core.dtypes import acl_data_type, numpy_dtype
+from aclcts.core.dtypes import numpy_dtype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import BFLOAT16
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, inferred
 
 F32 = np.float32
-_IMAGE_INTS = tuple(np.dtype(t) for t in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.int64))
-_BILINEAR_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.float64)) + _IMAGE_INTS
-_NEAREST_TYPES = _BILINEAR_TYPES + (BFLOAT16,)
-_BILINEAR_OUT = {acl_data_type(np.dtype(t)) for t in (np.float32, np.float16, np.uint8)}
 
 
 def _size(call: OpCall, value: Any) -> tuple[int, int]:
-    dims = call.index_values(1, "size", value)
+    dims = call.index_values(1, value)
     if len(dims) != 2 or min(dims) <= 0:
-        raise call.fail(f"input 'size' must hold two positive values, got {dims}")
+        raise call.fail(f"input {call.quoted(1)} must hold two positive values, got {dims}")
     return dims[0], dims[1]
 
 
@@ -63,19 +58,19 @@ def _linear(size: int, out: int, align_corners: bool, half_pixel: bool) -> tuple
 
 def _image(call: OpCall, x: Any) -> None:
     if len(x.shape) != 4:
-        raise call.fail(f"input 'x' must be a 4-D NHWC image, got shape {list(x.shape)}")
+        raise call.fail(f"input {call.quoted(0)} must be a 4-D NHWC image, got shape {list(x.shape)}")
 
 
 def _nearest(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ResizeNearestNeighborV2", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
-    call.require_dtype(0, x.dtype, _NEAREST_TYPES)
+    call.require_dtype(0, x.dtype)
     _image(call, x)
     (oh, ow), corners = _size(call, call.input(1)), call.attr_bool("align_corners")
     half = call.attr_bool("half_pixel_centers")
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_input_dtype(0, 0, x.dtype)
     rows = _nearest_index(x.shape[1], oh, corners, half)
     cols = _nearest_index(x.shape[2], ow, corners, half)
     return [out.emit(0, x[:, rows][:, :, cols])]
@@ -83,15 +78,15 @@ def _nearest(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
 
 def _bilinear(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ResizeBilinearV2", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
-    call.require_dtype(0, x.dtype, _BILINEAR_TYPES)
+    call.require_dtype(0, x.dtype)
     _image(call, x)
     (oh, ow), corners = _size(call, call.input(1)), call.attr_bool("align_corners")
     half = call.attr_bool("half_pixel_centers")
     out = Outputs(call, outputs)
-    y_dtype = numpy_dtype(call.attr_dtype("dtype", sorted(_BILINEAR_OUT)))
-    out.require_dtype(0, y_dtype, "the dtype attribute (float32 by default)")
+    y_dtype = numpy_dtype(call.attr_dtype("dtype", sorted(call.output_types(0))))
+    out.require_dtype(0, y_dtype, "given by attr 'dtype'")
     image = x.astype(F32)
     top, bottom, dy = _linear(x.shape[1], oh, corners, half)
     left, right, dx = _linear(x.shape[2], ow, corners, half)
@@ -106,10 +101,10 @@ def _bilinear(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: l
 def _infer(op_type: str, bilinear: bool) -> Any:
     def infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(2)
+        call.require_inputs()
         x = call.input(0)
         _image(call, x)
-        dtype = call.attr_dtype("dtype", sorted(_BILINEAR_OUT)) if bilinear else x.dtype
+        dtype = call.attr_dtype("dtype", sorted(call.output_types(0))) if bilinear else x.dtype
         value = values[1] if len(values) > 1 else None
         oh, ow = _size(call, value) if value is not None else (UNKNOWN, UNKNOWN)
         return [inferred(dtype, (x.shape[0], oh, ow, x.shape[3]))]

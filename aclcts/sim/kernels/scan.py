@@ -52,7 +52,7 @@ def _scan_kernel(op_type: str, combine: np.ufunc, axis_attr: bool) -> None:
         if axis_attr:
             given = call.attr_int("axis")
         else:
-            values = call.index_values(1, call.name(1), call.input(1))
+            values = call.index_values(1, call.input(1))
             if len(values) != 1:
                 raise call.fail(f"input '{call.name(1)}' must hold one value, got {values}")
             given = values[0]

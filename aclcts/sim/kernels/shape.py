@@ -23,9 +23,9 @@ from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, fully_known, inferred, numel, unknown_rank
 
 
-def _value(call: OpCall, values: list[np.ndarray | None], index: int, name: str) -> list[int] | None:
+def _value(call: OpCall, values: list[np.ndarray | None], index: int) -> list[int] | None:
     value = values[index] if index < len(values) else None
-    return None if value is None else call.index_values(index, name, value)
+    return None if value is None else call.index_values(index, value)
 
 
 def _any_dim_of(shape: tuple[int, ...]) -> tuple[int, int]:
@@ -36,17 +36,18 @@ def _any_dim_of(shape: tuple[int, ...]) -> tuple[int, int]:
 # Transpose ----------------------------------------------------------------------------------------------
 def _perm(call: OpCall, perm: list[int], rank: int) -> list[int]:
     if sorted(perm) != list(range(rank)):
-        raise call.fail(f"input 'perm' {perm} is not a permutation of 0..{rank - 1} (the dims of 'x')")
+        raise call.fail(f"input {call.quoted(1)} {perm} is not a permutation of 0..{rank - 1} (the dims of "
+                        f"{call.quoted(0)})")
     return perm
 
 
 def _transpose_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Transpose", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
-    perm = _perm(call, call.index_values(1, "perm", call.input(1)), x.ndim)
+    perm = _perm(call, call.index_values(1, call.input(1)), x.ndim)
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_input_dtype(0, 0, x.dtype)
     y = out.buffer(0, tuple(x.shape[a] for a in perm))
     np.copyto(y, np.transpose(x, perm))
     return [out.emit(0, y)]
@@ -54,10 +55,10 @@ def _transpose_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], o
 
 def _transpose_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Transpose", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
     shape = tuple(x.shape)
-    perm = _value(call, values, 1, "perm")
+    perm = _value(call, values, 1)
     if unknown_rank(shape):
         return [inferred(x.dtype, shape)]
     if perm is None:
@@ -81,42 +82,45 @@ def reshape_target(call: OpCall, shape: tuple[int, ...], target: list[int]) -> t
     for i, d in enumerate(target):
         if d == 0:
             if start + i >= rank:
-                raise call.fail(f"input 'shape' {target}: the 0 at position {i} has no dim of 'x' to copy")
+                raise call.fail(f"input {call.quoted(1)} {target}: the 0 at position {i} has no dim of "
+                                f"{call.quoted(0)} to copy")
             middle.append(shape[start + i])
         elif d < -1:
-            raise call.fail(f"input 'shape' {target} has {d}; dims must be >= -1")
+            raise call.fail(f"input {call.quoted(1)} {target} has {d}; dims must be >= -1")
         else:
             middle.append(d)
     if middle.count(-1) > 1:
-        raise call.fail(f"input 'shape' {target} has more than one -1")
+        raise call.fail(f"input {call.quoted(1)} {target} has more than one -1")
     dims = list(shape[:start]) + middle + list(shape[end:])
     if -1 in middle and fully_known(shape) and all(d >= 0 for i, d in enumerate(dims) if d != -1):
         rest = numel([d for d in dims if d != -1])
         total = numel(shape)
         if rest == 0 or total % rest:
-            raise call.fail(f"input 'shape' {target} cannot hold the {total} elements of 'x' {list(shape)}")
+            raise call.fail(f"input {call.quoted(1)} {target} cannot hold the {total} elements of {call.quoted(0)} "
+                            f"{list(shape)}")
         dims[dims.index(-1)] = total // rest
     if fully_known(shape) and fully_known(dims) and numel(dims) != numel(shape):
-        raise call.fail(f"input 'shape' {target} gives {numel(dims)} elements, but 'x' {list(shape)} has {numel(shape)}")
+        raise call.fail(f"input {call.quoted(1)} {target} gives {numel(dims)} elements, but {call.quoted(0)} "
+                        f"{list(shape)} has {numel(shape)}")
     return tuple(dims)
 
 
 def _reshape_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Reshape", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
-    dims = reshape_target(call, tuple(x.shape), call.index_values(1, "shape", call.input(1)))
+    dims = reshape_target(call, tuple(x.shape), call.index_values(1, call.input(1)))
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_input_dtype(0, 0, x.dtype)
     return [out.emit(0, x.reshape(dims))]
 
 
 def _reshape_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Reshape", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x, shape_info = call.input(0), call.input(1)
     shape = tuple(x.shape)
-    target = _value(call, values, 1, "shape")
+    target = _value(call, values, 1)
     total = numel(shape) if fully_known(shape) and not unknown_rank(shape) else -1
     if target is None or unknown_rank(shape):
         count = shape_info.shape[0] if len(shape_info.shape) == 1 and shape_info.shape[0] >= 0 else None
@@ -131,14 +135,16 @@ def _reshape_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], at
 def _concat_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
     count = call.attr_int("N")
     if count != len(shapes) or count < 1:
-        raise call.fail(f"attr 'N' is {count}, but {len(shapes)} dynamic inputs 'x' were given (they must agree)")
+        raise call.fail(f"attr 'N' is {count}, but {len(shapes)} dynamic inputs '{call.record.input_names()[0]}' "
+                        "were given (they must agree)")
     rank = len(shapes[0])
     dim = call.axis("attr 'concat_dim'", call.attr_int("concat_dim"), rank)
     total = 0
     for i, shape in enumerate(shapes):
         if len(shape) != rank or any(a != b for j, (a, b) in enumerate(zip(shape, shapes[0])) if j != dim and a >= 0 and b >= 0):
             raise call.fail(
-                f"input 'x{i}' has shape {list(shape)}; all inputs must match 'x0' {list(shapes[0])} except in dim {dim}"
+                f"input {call.quoted(i)} has shape {list(shape)}; all inputs must match {call.quoted(0)} "
+                f"{list(shapes[0])} except in dim {dim}"
             )
         total = -1 if total < 0 or shape[dim] < 0 else total + shape[dim]
     return tuple(total if j == dim else d for j, d in enumerate(shapes[0]))
@@ -148,12 +154,12 @@ def _concat_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outp
     call = OpCall("ConcatD", inputs, attrs)
     tensors = [call.input(i) for i in range(len(inputs))]
     if not tensors:
-        raise call.fail("at least one dynamic input 'x' is required")
-    call.require_same_dtype([f"x{i}" for i in range(len(tensors))], [t.dtype for t in tensors])
+        raise call.fail(f"at least one dynamic input '{call.record.input_names()[0]}' is required")
+    call.require_same_dtype(range(len(tensors)), [t.dtype for t in tensors])
     _concat_shape(call, [tuple(t.shape) for t in tensors])
     dim = call.axis("attr 'concat_dim'", call.attr_int("concat_dim"), tensors[0].ndim)
     out = Outputs(call, outputs)
-    out.require_dtype(0, tensors[0].dtype, "same as the inputs 'x'")
+    out.require_dtype(0, tensors[0].dtype, f"same as the inputs '{call.record.input_names()[0]}'")
     return [out.emit(0, np.concatenate(tensors, axis=dim))]
 
 
@@ -161,7 +167,7 @@ def _concat_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], att
     call = OpCall("ConcatD", inputs, attrs)
     tensors = [call.input(i) for i in range(len(inputs))]
     if not tensors:
-        raise call.fail("at least one dynamic input 'x' is required")
+        raise call.fail(f"at least one dynamic input '{call.record.input_names()[0]}' is required")
     return [inferred(tensors[0].dtype, _concat_shape(call, [tuple(t.shape) for t in tensors]))]
 
 
@@ -172,25 +178,25 @@ def _split_shape(call: OpCall, shape: tuple[int, ...]) -> tuple[int, tuple[int, 
     if parts < 1:
         raise call.fail(f"attr 'num_split' is {parts}, expected at least 1")
     if shape[dim] >= 0 and shape[dim] % parts:
-        raise call.fail(f"dim {dim} of 'x' {list(shape)} is not divisible by num_split {parts}")
+        raise call.fail(f"dim {dim} of {call.quoted(0)} {list(shape)} is not divisible by num_split {parts}")
     piece = shape[dim] // parts if shape[dim] >= 0 else -1
     return dim, tuple(piece if j == dim else d for j, d in enumerate(shape)), parts
 
 
 def _split_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("SplitD", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     dim, _, parts = _split_shape(call, tuple(x.shape))
     out = Outputs(call, outputs, count=parts)
     for i in range(parts):
-        out.require_dtype(i, x.dtype, "same as input 'x'")
+        out.require_input_dtype(i, 0, x.dtype)
     return [out.emit(i, piece) for i, piece in enumerate(np.split(x, parts, axis=dim))]
 
 
 def _split_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("SplitD", inputs, attrs)
-    call.require_count(1)
+    call.require_inputs()
     x = call.input(0)
     _, piece, parts = _split_shape(call, tuple(x.shape))
     return [inferred(x.dtype, piece) for _ in range(parts)]
@@ -200,34 +206,35 @@ def _split_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attr
 def _slice_bounds(call: OpCall, shape: tuple[int, ...], offsets: list[int], size: list[int]) -> list[tuple[int, int]]:
     rank = len(shape)
     if len(offsets) != rank or len(size) != rank:
-        raise call.fail(f"inputs 'offsets' {offsets} and 'size' {size} must each have {rank} values (the rank of 'x')")
+        raise call.fail(f"inputs {call.quoted(1)} {offsets} and {call.quoted(2)} {size} must each have {rank} values "
+                        f"(the rank of {call.quoted(0)})")
     bounds = []
     for i, (d, start, count) in enumerate(zip(shape, offsets, size)):
         stop = d if count == -1 else start + count
         if start < 0 or count < -1 or stop > d or stop < start:
-            raise call.fail(f"dim {i}: offset {start} with size {count} does not fit in 'x' dim {d}")
+            raise call.fail(f"dim {i}: offset {start} with size {count} does not fit in {call.quoted(0)} dim {d}")
         bounds.append((start, stop))
     return bounds
 
 
 def _slice_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Slice", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x = call.input(0)
-    offsets = call.index_values(1, "offsets", call.input(1))
-    size = call.index_values(2, "size", call.input(2))
+    offsets = call.index_values(1, call.input(1))
+    size = call.index_values(2, call.input(2))
     bounds = _slice_bounds(call, tuple(x.shape), offsets, size)
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_input_dtype(0, 0, x.dtype)
     return [out.emit(0, x[tuple(slice(a, b) for a, b in bounds)])]
 
 
 def _slice_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Slice", inputs, attrs)
-    call.require_count(3)
+    call.require_inputs()
     x = call.input(0)
     shape = tuple(x.shape)
-    offsets, size = _value(call, values, 1, "offsets"), _value(call, values, 2, "size")
+    offsets, size = _value(call, values, 1), _value(call, values, 2)
     if unknown_rank(shape):
         return [inferred(x.dtype, shape)]
     if offsets is not None and size is not None and fully_known(shape):
@@ -241,26 +248,27 @@ def _slice_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attr
 # Tile ---------------------------------------------------------------------------------------------------
 def _multiples(call: OpCall, multiples: list[int], rank: int) -> list[int]:
     if len(multiples) != rank or any(m < 0 for m in multiples):
-        raise call.fail(f"input 'multiples' {multiples} must hold {rank} non-negative values (the rank of 'x')")
+        raise call.fail(f"input {call.quoted(1)} {multiples} must hold {rank} non-negative values (the rank of "
+                        f"{call.quoted(0)})")
     return multiples
 
 
 def _tile_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("Tile", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
-    multiples = _multiples(call, call.index_values(1, "multiples", call.input(1)), x.ndim)
+    multiples = _multiples(call, call.index_values(1, call.input(1)), x.ndim)
     out = Outputs(call, outputs)
-    out.require_dtype(0, x.dtype, "same as input 'x'")
+    out.require_input_dtype(0, 0, x.dtype)
     return [out.emit(0, np.tile(x, multiples) if multiples else x.copy())]
 
 
 def _tile_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("Tile", inputs, attrs)
-    call.require_count(2)
+    call.require_inputs()
     x = call.input(0)
     shape = tuple(x.shape)
-    multiples = _value(call, values, 1, "multiples")
+    multiples = _value(call, values, 1)
     if unknown_rank(shape):
         return [inferred(x.dtype, shape)]
     if multiples is None:

@@ -27,8 +27,9 @@ def inferred(dtype: int, shape: Sequence[int], ranges: Sequence[tuple[int, int]]
     return InferredShape(dtype, shape, tuple((int(lo), int(hi)) for lo, hi in ranges))
 
 
-def broadcast(call: OpCall, names: Sequence[str], shapes: Sequence[Sequence[int]]) -> tuple[int, ...]:
-    """NumPy broadcasting of several shapes, where a dim of -1 is unknown and [-2] is an unknown rank."""
+def broadcast(call: OpCall, inputs: Sequence[int | str], shapes: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """NumPy broadcasting of several shapes, where a dim of -1 is unknown and [-2] is an unknown rank; inputs are
+    the input indices the shapes belong to (or, for a shape that is no input's own, a label for messages)."""
     if any(unknown_rank(s) for s in shapes):
         return (UNKNOWN_RANK,)
     rank = max((len(s) for s in shapes), default=0)
@@ -40,6 +41,7 @@ def broadcast(call: OpCall, names: Sequence[str], shapes: Sequence[Sequence[int]
             dims.append(shape[offset] if offset >= 0 else 1)
         known = {d for d in dims if d >= 0 and d != 1}
         if len(known) > 1:
+            names = [call.name(i) if isinstance(i, int) else i for i in inputs]
             listed = ", ".join(f"'{n}' {list(s)}" for n, s in zip(names, shapes))
             raise call.fail(f"inputs cannot be broadcast together: {listed}")
         if known:

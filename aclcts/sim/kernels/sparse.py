@@ -21,28 +21,26 @@ from aclcts.sim.kernels.shapes import UNKNOWN, inferred
 from aclcts.sim.seams import Seam
 
 _OP = "SparseTensorDenseMatMul"
-_VALUES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.int32, np.int64))
-_INDEX = (np.dtype(np.int32), np.dtype(np.int64))
 
 
 def _dense_dims(call: OpCall, value: Any) -> tuple[int, int]:
-    dims = call.index_values(2, "x1_shape", value)
+    dims = call.index_values(2, value)
     if len(dims) != 2 or min(dims) < 0:
-        raise call.fail(f"input 'x1_shape' {dims} must hold two non-negative dims")
+        raise call.fail(f"input {call.quoted(2)} {dims} must hold two non-negative dims")
     return dims[0], dims[1]
 
 
 def _entries(call: OpCall, indices: np.ndarray, count: int, dims: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Rows and columns of the nnz entries, checked against x1_shape."""
+    """Rows and columns of the nnz entries, checked against the dense shape (input 2)."""
     if indices.ndim != 2 or indices.shape[1] != 2 or indices.shape[0] != count:
-        raise call.fail(f"input 'x1_indices' must have shape [{count}, 2] (nnz of 'x1_values'), "
+        raise call.fail(f"input {call.quoted(0)} must have shape [{count}, 2] (nnz of {call.quoted(1)}), "
                         f"got {list(indices.shape)}")
     rows, cols = indices[:, 0].astype(np.int64), indices[:, 1].astype(np.int64)
     outside = (rows < 0) | (rows >= dims[0]) | (cols < 0) | (cols >= dims[1])
     if outside.any():
         first = int(np.argmax(outside))
-        raise call.fail(f"index {first} of 'x1_indices' ({rows[first]}, {cols[first]}) lies outside x1_shape "
-                        f"{list(dims)}")
+        raise call.fail(f"index {first} of {call.quoted(0)} ({rows[first]}, {cols[first]}) lies outside "
+                        f"{call.name(2)} {list(dims)}")
     return rows, cols
 
 
@@ -57,23 +55,23 @@ accumulate = Seam("sparse accumulation", _accumulate)
 
 def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall(_OP, inputs, attrs)
-    call.require_count(4)
+    call.require_inputs()
     indices, values = call.input(0), call.input(1)
     x2 = call.input(3)
-    call.require_dtype(0, indices.dtype, _INDEX)
-    call.require_dtype(1, values.dtype, _VALUES)
-    call.require_same_dtype(["x1_values", "x2"], [values.dtype, x2.dtype])
+    call.require_dtype(0, indices.dtype)
+    call.require_dtype(1, values.dtype)
+    call.require_same_dtype([1, 3], [values.dtype, x2.dtype])
     dims = _dense_dims(call, call.input(2))
     if values.ndim != 1 or x2.ndim != 2:
-        raise call.fail(f"'x1_values' must be 1-D and 'x2' 2-D, got {list(values.shape)} and {list(x2.shape)}")
+        raise call.fail(f"{call.quoted(1)} must be 1-D and {call.quoted(3)} 2-D, got {list(values.shape)} and {list(x2.shape)}")
     rows, cols = _entries(call, indices, values.size, dims)
     if call.attr_bool("adjoint_a"):
         rows, cols, dims = cols, rows, (dims[1], dims[0])
     b = x2.T if call.attr_bool("adjoint_b") else x2
     if dims[1] != b.shape[0]:
-        raise call.fail(f"inner dimensions differ: op(A) {list(dims)} and op(x2) {list(b.shape)}")
+        raise call.fail(f"inner dimensions differ: op(A) {list(dims)} and op({call.name(3)}) {list(b.shape)}")
     out = Outputs(call, outputs)
-    out.require_dtype(0, values.dtype, "same as input 'x1_values'")
+    out.require_input_dtype(0, 1, values.dtype)
     wide = compute_dtype(values.dtype)
     y = np.zeros((dims[0], b.shape[1]), dtype=wide)
     with np.errstate(all="ignore"):
@@ -83,7 +81,7 @@ def _compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
 
 def _infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall(_OP, inputs, attrs)
-    call.require_count(4)
+    call.require_inputs()
     dtype = call.input(1).dtype
     x2 = tuple(call.input(3).shape)
     cols = UNKNOWN if len(x2) != 2 else x2[0] if call.attr_bool("adjoint_b") else x2[1]

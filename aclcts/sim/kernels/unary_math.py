@@ -208,7 +208,7 @@ _unary_kernel("OnesLike", _filled(1))
 
 
 def _fill_dims(call: OpCall, dims: Any) -> list[int]:
-    values = call.index_values(0, call.name(0), dims)
+    values = call.index_values(0, dims)
     if np.ndim(dims) != 1 or any(d < 0 for d in values):
         raise call.fail(f"input '{call.name(0)}' must be a 1-D list of sizes >= 0, got {values}")
     return values
@@ -273,8 +273,8 @@ def _axpy_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
     call.require_count(2)
     x1, x2 = call.input(0), call.input(1)
     call.require_dtype(0, x1.dtype)
-    call.require_same_dtype(call.names(0, 1), [x1.dtype, x2.dtype])
-    shape = broadcast(call, call.names(0, 1), [tuple(x1.shape), tuple(x2.shape)])
+    call.require_same_dtype((0, 1), [x1.dtype, x2.dtype])
+    shape = broadcast(call, (0, 1), [tuple(x1.shape), tuple(x2.shape)])
     alpha = _attr_in(call, "alpha", x1.dtype)
     out = Outputs(call, outputs)
     out.require_dtype(0, x1.dtype, call.same_as(0))
@@ -296,7 +296,7 @@ def _axpy_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs
     call = OpCall("Axpy", inputs, attrs)
     call.require_count(2)
     x1, x2 = call.input(0), call.input(1)
-    return [inferred(x1.dtype, broadcast(call, call.names(0, 1), [tuple(x1.shape), tuple(x2.shape)]))]
+    return [inferred(x1.dtype, broadcast(call, (0, 1), [tuple(x1.shape), tuple(x2.shape)]))]
 
 
 builtin("Axpy", _axpy_compute, _axpy_infer)
@@ -305,7 +305,7 @@ builtin("Axpy", _axpy_compute, _axpy_infer)
 # ClipByValue -----------------------------------------------------------------------------------------------
 def _clip_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
     for index, shape in enumerate(shapes[1:], start=1):
-        if broadcast(call, call.names(0, index), [shapes[0], shape]) != tuple(shapes[0]) and not unknown_rank(shapes[0]):
+        if broadcast(call, (0, index), [shapes[0], shape]) != tuple(shapes[0]) and not unknown_rank(shapes[0]):
             raise call.fail(f"input '{call.name(index)}' has shape {list(shape)}, which does not broadcast to the "
                             f"shape of '{call.name(0)}' {list(shapes[0])}")
     return tuple(shapes[0])
@@ -316,7 +316,7 @@ def _clip_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
     call.require_count(3)
     x, lo, hi = (call.input(i) for i in range(3))
     call.require_simulated(0, x.dtype, NOT_SIMULATED)
-    call.require_same_dtype(call.names(0, 1, 2), [x.dtype, lo.dtype, hi.dtype])
+    call.require_same_dtype((0, 1, 2), [x.dtype, lo.dtype, hi.dtype])
     shape = _clip_shape(call, [tuple(x.shape), tuple(lo.shape), tuple(hi.shape)])
     out = Outputs(call, outputs)
     out.require_dtype(0, x.dtype, call.same_as(0))

@@ -181,3 +181,19 @@ def test_value_dependent_shapes_are_inferred_from_const_values(infer):
     assert shape.shape == (2, 5, 3)
     (shape,) = infer("MaskedSelect", [(f32, (2, 3)), (np.bool_, (3,))], [None, None])
     assert shape.shape == (-1,) and shape.shape_range == ((0, 6),)
+
+
+def test_a_record_dtype_the_simulator_does_not_implement_is_named_not_simulated(run):
+    x = np.array([1 + 2j, 3 - 1j], np.complex64)
+    with pytest.raises(KernelError, match=r"GatherV2: input 'x' has dtype complex64, which is not simulated"):
+        run("GatherV2", [x, np.array([1], I32), np.array(0, I32)], [(np.complex64, (1,))])
+    with pytest.raises(KernelError, match=r"ScatterNd: input 'x' has dtype bool, which is not simulated"):
+        run("ScatterNd", [np.array([[0]], I32), np.array([True]), np.array([2], I32)], [(np.bool_, (2,))])
+
+
+def test_messages_name_tensors_from_the_record(run):
+    with pytest.raises(KernelError, match=r"SearchSorted: input 'values' has dtype float16, expected float32 \(the "
+                                          r"dtype of 'sorted_sequence'\)"):
+        run("SearchSorted", [np.array([1, 2], F32), np.array([1], F16)], [(I64, (1,))])
+    with pytest.raises(KernelError, match=r"UnsortedSegmentSum: input 'num_segments' must hold one value"):
+        run("UnsortedSegmentSum", [np.zeros(2, F32), np.array([0, 1], I32), np.array([2, 2], I32)], [(F32, (2,))])

@@ -68,7 +68,7 @@ def test_concatd_checks_n_and_shapes(run):
     a = np.zeros((1, 2), I32)
     with pytest.raises(KernelError, match=r"ConcatD: attr 'N' is 3, but 2 dynamic inputs 'x' were given"):
         run("ConcatD", [a, a], [(I32, (2, 2))], {"concat_dim": 0, "N": 3})
-    with pytest.raises(KernelError, match=r"ConcatD: input 'x1' has shape \[1, 3\]; all inputs must match 'x0' \[1, 2\]"):
+    with pytest.raises(KernelError, match=r"ConcatD: input 'x\[1\]' has shape \[1, 3\]; all inputs must match 'x\[0\]' \[1, 2\]"):
         run("ConcatD", [a, np.zeros((1, 3), I32)], [(I32, (2, 2))], {"concat_dim": 0, "N": 2})
 
 

@@ -53,7 +53,7 @@ def test_mirror_pad_limits(run, mode, pad, ok):
 
 
 def test_mirror_pad_requires_mode(run):
-    with pytest.raises(KernelError, match="REFLECT, SYMMETRIC"):
+    with pytest.raises(KernelError, match="required attr .mode. was not given"):
         run("MirrorPad", [np.zeros(3, F32), np.array([1, 1], I32)], [(F32, (5,))])
 
 
@@ -150,3 +150,9 @@ def test_infer_shape_with_and_without_the_index_values(infer):
     parts = infer("SplitV", [(F32, (2, 6)), (I32, (2,)), (I32, ())], [None, np.array([-1, 4], I32), np.array(1, I32)],
                   {"num_split": 2})
     assert [p.shape for p in parts] == [(2, 2), (2, 4)]
+
+
+def test_a_dtype_outside_the_record_is_refused_with_the_records_list(run):
+    x = np.zeros(3, np.uint32)
+    with pytest.raises(KernelError, match=r"MirrorPad: input 'x' has dtype uint32, expected one of: int8, uint8"):
+        run("MirrorPad", [x, np.array([1, 1], I32)], [(np.uint32, (5,))], {"mode": "REFLECT"})
