@@ -79,3 +79,8 @@ def uncovered(cases: Iterable[Case], ops: Collection[str] | None = None) -> list
     """The op types with a record (among ops, when given) that none of cases runs, sorted."""
     covered = {case.op for case in cases}
     return [op for op in op_types() if op not in covered and (ops is None or op in ops)]
+
+
+def with_defaults(cases: list[Case], ops: Collection[str] | None = None) -> list[Case]:
+    """cases and the default cases of every record (among ops, when given) none of them runs: the shipped library."""
+    return cases + [case for op in uncovered(cases, ops) for case in default_cases(op)]

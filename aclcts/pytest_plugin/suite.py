@@ -33,7 +33,7 @@ from aclcts.drive.backends import Backend, BackendError, device_problem, load_ba
 from aclcts.drive.resources import LeakedObjects
 from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.custom_ops import custom_ops, kernel_functions, load_with_records
-from aclcts.cases.defaults import SHIPPED_CASES, default_cases, uncovered
+from aclcts.cases.defaults import SHIPPED_CASES, with_defaults
 from aclcts.cases.domains import generated
 from aclcts.cases.load import case_files
 from aclcts.cases.selection import of_ops, smoke
@@ -73,7 +73,7 @@ def pytest_configure(config: pytest.Config) -> None:
                                   warn=warn, ops=_ops(config) or None)
         shipped_library = not config.getoption("--cases") and Path(paths[0]).resolve() == SHIPPED_CASES
         if shipped_library:
-            cases += [case for op in uncovered(cases, _ops(config) or None) for case in default_cases(op)]
+            cases = with_defaults(cases, _ops(config) or None)
         shipped = config.rootpath / "cases" / "dynamic"
         own = load_cases([str(shipped)], kind="dynamic", warn=warn) if shipped.is_dir() and step_tests_run(config) else []
     except CaseFileError as exc:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from aclcts.cases import CaseFileError, load_cases
+from aclcts.cases.defaults import with_defaults
 from aclcts.cases.selection import elements, of_ops, smoke, smoke_key
 from aclcts.pytest_plugin.library import SUITE_MODEL_CASES
 
@@ -19,7 +20,8 @@ SUITE_MODEL_IDS = [case_id for _, case_id in SUITE_MODEL_CASES]
 
 @pytest.fixture(scope="module")
 def library():
-    return load_cases([str(ROOT / "cases")], kind="all")
+    """The shipped library as a run without --cases holds it: the case files' cases and the records' default ones."""
+    return with_defaults(load_cases([str(ROOT / "cases")], kind="all"))
 
 
 def collected(*args: str) -> subprocess.CompletedProcess:
