@@ -93,21 +93,21 @@ def _device_type(dtype: np.dtype) -> type:
     return np.float64 if dtype == np.float64 else np.float32
 
 
-def _inputs(call: OpCall) -> tuple[list[Any], list[str]]:
-    """Every input of the record (arrays in compute, TensorInfo in infer_shape) and its name."""
+def _inputs(call: OpCall) -> tuple[list[Any], range]:
+    """Every input of the record (arrays in compute, TensorInfo in infer_shape) and their indices."""
     count = len(call.record.inputs)
     call.require_count(count)
-    return [call.input(i) for i in range(count)], [call.name(i) for i in range(count)]
+    return [call.input(i) for i in range(count)], range(count)
 
 
 def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     """$op's outputs from its input arrays, one array of each output's dtype, in the inputs' broadcast shape."""
     call = OpCall(OP_TYPE, inputs, attrs)
-    xs, names = _inputs(call)
-    for index, x in enumerate(xs):
+    xs, indices = _inputs(call)
+    for index, x in zip(indices, xs):
         call.require_dtype(index, x.dtype)
-    call.require_same_dtype(names, [x.dtype for x in xs])
-    shape = broadcast(call, names, [x.shape for x in xs])
+    call.require_same_dtype(indices, [x.dtype for x in xs])
+    shape = broadcast(call, indices, [x.shape for x in xs])
     out = Outputs(call, outputs)
     total = xs[0].astype(_device_type(xs[0].dtype))
     for x in xs[1:]:
@@ -119,8 +119,8 @@ def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None],
                 attrs: dict[str, Any]) -> list[InferredShape]:
     """$op's output dtypes and dims from its input descs (the inputs broadcast together; -1 stays unknown)."""
     call = OpCall(OP_TYPE, inputs, attrs)
-    infos, names = _inputs(call)
-    dims = broadcast(call, names, [tuple(info.shape) for info in infos])
+    infos, indices = _inputs(call)
+    dims = broadcast(call, indices, [tuple(info.shape) for info in infos])
     return [inferred(infos[0].dtype, dims)] * len(call.record.outputs)
 ''')
 
