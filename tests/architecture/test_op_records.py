@@ -111,6 +111,24 @@ def _modules(package) -> set[str]:
     return {m.name for m in pkgutil.iter_modules(package.__path__)}
 
 
+#: The unit-test folders of the references and the kernels: test_<prefix>_<family or helper>[_<topic>].py, where the
+#: helpers are the package's helper modules and its registry (the package's __init__).
+TEST_FOLDERS = {"tests/reference": ("test_ref_", aclcts.reference), "tests/sim/kernels": ("test_kernel_", aclcts.sim.kernels)}
+
+
+@pytest.mark.parametrize("folder", sorted(TEST_FOLDERS))
+def test_unit_test_files_are_named_after_a_family_or_a_helper(folder):
+    prefix, package = TEST_FOLDERS[folder]
+    allowed = FAMILIES | HELPERS[package] | {"registry"}
+    strays = []
+    for path in sorted((ROOT / folder).glob("test_*.py")):
+        words = path.stem.removeprefix(prefix).split("_")
+        if not path.stem.startswith(prefix) or not any("_".join(words[:n]) in allowed for n in range(1, len(words) + 1)):
+            strays.append(path.name)
+    assert not strays, (f"{folder}: {strays} are not named {prefix}<family or helper>[_<topic>].py "
+                        f"(families {sorted(FAMILIES)}, helpers {sorted(HELPERS[package] | {'registry'})})")
+
+
 def _case_files() -> list[Path]:
     return sorted(p for p in (ROOT / "cases").rglob("*") if p.suffix in (".yaml", ".yml"))
 
