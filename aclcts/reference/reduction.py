@@ -91,7 +91,7 @@ def _reduce(fn: Any, noop_default: bool | None = None) -> Any:
 
 
 def _reduce_d(fn: Any) -> Any:
-    """Wrap a keepdims reduction into the compute function of its D form (x only, REQUIRED_ATTR axes)."""
+    """Wrap a keepdims reduction into the compute function of its D form (x only, the axes an attribute)."""
     def compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
         x = widen(xs[0])
         axes = reduced_axes(np.asarray(attrs["axes"], np.int64), x.ndim, bool(attrs.get("noop_with_empty_axes")))

@@ -85,7 +85,7 @@ def _pad(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Arra
 
 
 def _pad_v3(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
-    """PadV3: constant (constant_values, default 0), reflect or edge."""
+    """PadV3: constant (the constant_values input, zeros without it), reflect or edge."""
     x, mode = xs[0], attrs["mode"]
     pairs = pad_pairs(xs[1], x.ndim, bool(attrs["paddings_contiguous"]))
     if mode == "constant":

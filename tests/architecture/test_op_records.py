@@ -263,3 +263,96 @@ def test_kernel_modules_part1_restate_no_tensor_name():
                 problems.append(f"aclcts/sim/kernels/{family}.py: {target} = {sorted(dtypes)} restates a type "
                                 f"constraint of a {family} record (let call.require_dtype(i, dtype) read it)")
     assert not problems, "\n".join(problems)
+
+
+def _prose(path: Path) -> list[tuple[int, str]]:
+    """The docstrings and comments of a module, each with its first line number."""
+    import ast
+    import io
+    import tokenize
+
+    text = path.read_text(encoding="utf-8")
+    pieces = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            doc = ast.get_docstring(node, clean=False)
+            if doc is not None:
+                pieces.append((node.body[0].lineno, doc))
+    pieces += [(tok.start[0], tok.string) for tok in tokenize.generate_tokens(io.StringIO(text).readline)
+               if tok.type == tokenize.COMMENT]
+    return pieces
+
+
+def _default_spellings(attr) -> list[str]:
+    """Regular expressions for the ways a prose text writes an attribute's record default (false, {-1}, DT_INT64)."""
+    import re
+
+    from aclcts.core.dtypes import DataType
+
+    value = attr.default
+    if attr.type == "type" and isinstance(value, int):
+        name = JSON_TYPE_NAMES.get(DataType(value), "")
+        return [rf"DT_{re.escape(name.upper())}\b", rf"\b{re.escape(name)}\b"] if name else []
+    if isinstance(value, bool):
+        return [rf"\b{str(value).lower()}\b"]
+    if isinstance(value, (int, float)):
+        number = f"{value:g}"
+        return [rf"(?<![\w.-]){re.escape(number)}(?:\.0)?(?![\w.])"]
+    if isinstance(value, str):
+        return [rf"""["']?{re.escape(value)}["']?(?!\w)"""] if value else []
+    if isinstance(value, tuple):
+        items = r",\s*".join(re.escape(f"{v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool) else
+                                       str(v)) for v in value)
+        return [rf"[{{\[(]\s*{items}\s*,?\s*[}}\])]"]
+    return []
+
+
+#: Modules whose prose speaks of other families' records than the one they are named after.
+PROSE_FAMILIES = {"pointwise": {"elementwise", "activation"}}
+
+
+def test_kernel_and_reference_prose_restates_no_prototype():
+    """No docstring or comment of aclcts/sim/kernels or aclcts/reference restates a REG_OP prototype: no ATTR( /
+    REQUIRED_ATTR( / INPUT( / OUTPUT(, no attribute name followed by its record default ("keep_dims, Bool, false",
+    "keep_dims=false"), no tensor or attribute name followed by "default ..." and no tensor name followed by its dtypes
+    ("x float16/float32"). The record (aclcts/core/prototypes/<family>.py) states those facts once; the module's prose
+    says what it does and points to the record."""
+    import re
+
+    from aclcts.core.prototypes.spec import REQUIRED
+
+    reg_op = re.compile(r"\b(?:(?:[A-Z]+_)*(?:ATTR|INPUT|OUTPUT)\("
+                        r"|(?:REQUIRED|OPTIONAL|DYNAMIC)_(?:ATTR|INPUT|OUTPUT)\b|(?:INPUT|OUTPUT) [a-z_]+)")
+    dtype_words = "|".join(sorted(set(JSON_TYPE_NAMES.values()) | {"float", "fp16", "fp32", "bf16"}, key=len,
+                                  reverse=True))
+    records = [prototypes.prototype(op) for op in prototypes.op_types()]
+    problems = []
+    for package in (aclcts.sim.kernels, aclcts.reference):
+        folder = Path(package.__path__[0])
+        for path in sorted(folder.glob("*.py")):
+            family = path.stem
+            families = PROSE_FAMILIES.get(family, {family})  # a helper module other than pointwise: no family
+            own = [r for r in records if r.family in families]
+            attrs = {(a.name, repr(a.default)): a for r in own for a in r.attrs}
+            tensors = {t.name for r in own for t in r.inputs + r.outputs}
+            names = "|".join(map(re.escape, sorted({a.name for a in attrs.values()} | tensors, key=len, reverse=True)))
+            said_default = re.compile(rf"(?<![\w.])({names})\b[^.;\n]{{0,30}}?(?<!record's )\bdefault(?:s|ing)?\b")
+            typed_tensor = re.compile(rf"(?<![\w.'\"])({'|'.join(map(re.escape, sorted(tensors)))})\s+"
+                                      rf"(?:{dtype_words})\b(?:\s*/\s*(?:{dtype_words})\b)*")
+            where = f"{folder.relative_to(ROOT)}/{path.name}"
+            for line, text in _prose(path):
+                patterns = [(reg_op, "a REG_OP prototype line")]
+                if own:
+                    patterns += [(said_default, "a default"), (typed_tensor, "a tensor's dtypes")]
+                for pattern, what in patterns:
+                    for match in pattern.finditer(text):
+                        problems.append(f"{where}:{line}: {match.group(0)!r} restates {what}")
+                for attr in attrs.values():
+                    for spelling in [] if attr.default is REQUIRED else _default_spellings(attr):
+                        restated = re.search(rf"(?<![\w.]){re.escape(attr.name)}\s*(?:,\s*\w+\s*)?[,=]\s*{spelling}",
+                                             text)
+                        if restated:
+                            problems.append(f"{where}:{line}: {restated.group(0)!r} restates {attr.name}'s record "
+                                            "default")
+    assert not problems, ("the records in aclcts/core/prototypes/<family>.py state prototypes; say what the module "
+                          "does and point to the record:\n" + "\n".join(problems))

@@ -17,5 +17,6 @@ _ANY = BOOL + FLOATS + FLOAT64 + INTS + COMPLEX
 
 PROTOTYPES: tuple[Prototype, ...] = (
     op("Cast", "x:T", "y:D", {"T": _ANY, "D": _ANY}, (Attr("dst_type", "int"), Attr("truncate", "bool", False)),
-       source="graphengine 910 op_proto/inc/elewise_calculation_ops.h REG_OP(Cast)", dtype_from={"y": "dst_type"}),
+       source="graphengine 910 op_proto/inc/elewise_calculation_ops.h REG_OP(Cast); hicann/ops-math "
+              "math/cast/op_graph/cast_proto.h, the current prototype, has no truncate", dtype_from={"y": "dst_type"}),
 )

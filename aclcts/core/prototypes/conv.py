@@ -18,5 +18,6 @@ PROTOTYPES: tuple[Prototype, ...] = (
         "W": ("int8",)},
        (Attr("strides", "list_int"), Attr("pads", "list_int"), Attr("dilations", "list_int", (1, 1, 1, 1)),
         Attr("groups", "int", 1), Attr("data_format", "str", "NHWC"), Attr("offset_x", "int", 0)),
-       source="graphengine 910 op_proto/inc/nn_calculation_ops.h REG_OP(Conv2D)"),
+       source="graphengine 910 op_proto/inc/nn_calculation_ops.h REG_OP(Conv2D); the same inputs and attributes in "
+              "the current CANN operator specification"),
 )

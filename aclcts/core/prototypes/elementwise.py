@@ -1,7 +1,8 @@
 """Prototypes of the element-wise arithmetic, unary and comparison ops the suite has had from the start.
 
 Source: mindspore-ai/graphengine 910/third_party/fwkacllib/inc/op_proto/inc/elewise_calculation_ops.h (REG_OP of
-each op), with bfloat16 where the current CANN operator specification adds it (the case files' `source:` lines).
+each op) and, for Add (which also takes bool and bfloat16), hicann/ops-math math/add/op_graph/add_proto.h; with
+bfloat16 where the current CANN operator specification adds it (the case files' `source:` lines).
 Left out: DT_STRING, DT_VARIANT, complex32 and the quantized types (the suite has no such dtype). Mul and Pow
 promote x1 and x2 to y (DATATYPE T3 Promote) in the header; here x1, x2 and y share one dtype, as every kernel
 and case of the suite computes them.

@@ -13,7 +13,8 @@ PROTOTYPES: tuple[Prototype, ...] = (
        attrs=(Attr("axes", "list_int", (-1,), domain=Axes("x", many=True)), Attr("half_to_float", "bool", False)),
        source="hicann/ops-nn activation/softmax_v2/op_graph/softmax_v2_proto.h REG_OP(SoftmaxV2): INPUT x "
               "(double, float16, bfloat16, float), OUTPUT y (same types; float32 for a float16 x with half_to_float), "
-              "ATTR(axes, ListInt, {-1}), ATTR(half_to_float, Bool, false)"),
+              "ATTR(axes, ListInt, {-1}), ATTR(half_to_float, Bool, false); axes as in mindspore-ai/graphengine "
+              "third_party/fwkacllib/inc/ops/nn_norm_ops.h"),
     op("LogSoftmaxV2", "logits:T", "logsoftmax:T", {"T": FLOATS + FLOAT64},
        attrs=(Attr("axes", "list_int", (-1,), domain=Axes("logits", many=True)),),
        source="hicann/ops-nn activation/log_softmax_v2/op_graph/log_softmax_v2_proto.h REG_OP(LogSoftmaxV2): INPUT "

@@ -1,8 +1,6 @@
 """Cast: convert x to the data type given by attr dst_type.
 
-Prototype: hicann/ops-math math/cast/op_graph/cast_proto.h -- INPUT x, OUTPUT y, REQUIRED_ATTR(dst_type, Int);
-older prototypes (mindspore-ai/graphengine third_party/fwkacllib/inc/ops/elewise_calculation_ops.h) add
-ATTR(truncate, Bool, false), and acl.op.cast passes `truncate` only when a loaded Cast model has it
+Record: aclcts/core/prototypes/cast.py. acl.op.cast passes `truncate` only when a loaded Cast model has it
 (docs/contract/single-op-json.md#matching-and-the-wrapper-ops), so the attribute is accepted and, being reserved, has
 no effect.
 

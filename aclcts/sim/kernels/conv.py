@@ -1,10 +1,6 @@
 """Conv2D: 2-D convolution of a 4-D x with a filter, optional bias.
 
-Prototype: CANN nn_calculation_ops.h Conv2D -- INPUT x, INPUT filter, OPTIONAL_INPUT bias, OPTIONAL_INPUT
-offset_w, OUTPUT y, REQUIRED_ATTR(strides, ListInt), REQUIRED_ATTR(pads, ListInt),
-ATTR(dilations, ListInt, {1, 1, 1, 1}), ATTR(groups, Int, 1), ATTR(data_format, String, "NHWC"),
-ATTR(offset_x, Int, 0) (as in the current CANN operator specification; the same list in
-mindspore-ai/graphengine third_party/fwkacllib/inc/ops/nn_calculation_ops.h).
+Record: aclcts/core/prototypes/conv.py.
 strides and dilations are given in data_format order, pads as [top, bottom, left, right];
 out = (in + pad_before + pad_after - (dilation * (kernel - 1) + 1)) // stride + 1.
 The kernel sees only arrays, not the filter's format: the filter is taken as [out_channels, in_channels / groups,

@@ -2,10 +2,7 @@
 comparisons, LogicalAnd), AddN, and the one-input ops of `pointwise` (Abs, Neg, Exp, Log, Sqrt, Rsqrt, Square,
 Reciprocal).
 
-Prototypes (inputs x1, x2 -> y; no attributes), CANN op_proto elewise_calculation_ops.h as published in
-mindspore-ai/graphengine third_party/fwkacllib/inc/ops/elewise_calculation_ops.h (Sub, Mul, RealDiv, Maximum,
-Minimum, Pow, Equal, Less, Greater, LogicalAnd, AddN with DYNAMIC_INPUT x and REQUIRED_ATTR N) and
-hicann/ops-math math/add/op_graph/add_proto.h (Add, which also takes bool and bf16).
+Records: aclcts/core/prototypes/elementwise.py.
 fp16/bf16 results are rounded to the storage type after the op (numerics.py); integers wrap. Arithmetic ops on
 floats run as one NumPy ufunc (in float32 for fp16/bf16) written into the output's buffer.
 """

@@ -1,23 +1,17 @@
 """Index and selection ops: ArgMaxV2, ArgMin, ArgMaxD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero, Where, Unique
 (the last four have value-dependent shapes).
 
-Prototypes:
-- ArgMaxV2 / ArgMin(x, dimension -> y; ATTR(dtype, Type, DT_INT64), int32 or int64), first maximum (minimum) wins,
-  a NaN before any number: mindspore-ai/graphengine third_party/fwkacllib/inc/ops/elewise_calculation_ops.h,
-  hicann/ops-math math/arg_min. The official sample op_list.json (docs/contract/single-op-json.md#examples) gives no
-  dtype attr and an int32 output, so without the attribute the output desc decides between int32 and int64.
-- ArgMaxD(x float16/float32 -> y int32; REQUIRED_ATTR(dimension, Int), ATTR(dtype, Type, DT_INT64)), graphengine 910.
-- ArgMaxWithValue / ArgMinWithValue(x -> indice int32/int64, values; REQUIRED_ATTR(dimension, Int),
-  ATTR(keep_dims, Bool, false), ATTR(indice_dtype, Type, DT_INT32)): hicann/ops-math math/arg_m*_with_value.
-- TopK(x, k -> values, indices int32; ATTR(sorted, Bool, true), ATTR(largest, Bool, true), ATTR(dim, Int, -1)):
-  CANN selection_ops.h / top_k proto (current operator specification). Ties keep the lower index first; with
-  sorted=false the selected elements are returned in index order (simulator choice).
-- NonZero(x -> y int32/int64; ATTR(transpose, Bool, false), ATTR(dtype, Type, DT_INT64)), PyTorch-compatible:
-  y is [n, rank], or [rank, n] when transpose is true: CANN array_ops.h.
-- Where(x -> y int64 [n, rank]): the dynamic-shape template of the ATC guide
+Records: aclcts/core/prototypes/index.py. Behaviour:
+- ArgMaxV2 / ArgMin / ArgMaxD / ArgMaxWithValue / ArgMinWithValue: the first maximum (minimum) wins, a NaN before
+  any number. The official sample op_list.json (docs/contract/single-op-json.md#examples) gives ArgMaxV2 no dtype
+  attr and an int32 output, so without the attribute the output desc decides between int32 and int64.
+- TopK: ties keep the lower index first; unsorted results come in index order (simulator choice).
+- NonZero, PyTorch-compatible: one row of coordinates per non-zero element ([n, rank]), or one column each when
+  transpose is set ([rank, n]).
+- Where: the coordinates of the non-zero elements, [n, rank], as in the dynamic-shape template of the ATC guide
   (docs/contract/single-op-json.md#examples).
-- Unique(x 1-D -> y, idx; ATTR(out_idx, Type, DT_INT32)), TensorFlow-compatible: y in order of first occurrence,
-  idx[i] the position of x[i] in y: CANN array_ops.h.
+- Unique, TensorFlow-compatible, of a 1-D input: the distinct values in order of first occurrence, and for each
+  element its position among them.
 """
 
 from __future__ import annotations

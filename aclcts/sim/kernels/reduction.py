@@ -1,12 +1,9 @@
 """Reductions: ReduceSum, ReduceMax, ReduceMean, ReduceMin, ReduceProd, ReduceAll, ReduceAny, ReduceLogSumExp (axes as
 the second input) and the D forms (axes as an attr).
 
-Prototypes: hicann/ops-math math/reduce_{sum,max,mean,min,prod,all,any,log_sum_exp}/op_graph/*_proto.h -- INPUT x,
-INPUT axes (int32/int64), OUTPUT y, ATTR(keep_dims, Bool, false); ReduceSum/Max/Mean/Min/Prod add
-ATTR(noop_with_empty_axes, Bool, true) (empty axes: no reduction when true, reduce everything when false),
-ReduceLogSumExp the same attribute defaulting to false; ReduceAll/ReduceAny have none (empty axes reduce nothing) and
-give bool (x bool or float, non-zero meaning true). The D forms take x only, REQUIRED_ATTR(axes, ListInt),
-ATTR(keep_dims, Bool, false) and, for Sum/Max/Mean, ATTR(noop_with_empty_axes, Bool, false) (reduce_ops.h).
+Records: aclcts/core/prototypes/reduction.py. Empty axes: no reduction when noop_with_empty_axes is set, a reduction
+over every axis when it is not; without the attribute, ReduceAll/ReduceAny reduce nothing and a D form reduces every
+axis. ReduceAll/ReduceAny read a non-zero input as true.
 Numerics: fp16/bf16/fp32 sums accumulate in fp32 in the vector unit's lane order of numerics.vector_sum and round once;
 ReduceMean divides that fp32 sum by the element count in fp32; integer ReduceSum wraps in the input type, integer
 ReduceMean accumulates in int64 (a mean of int8 values always fits in int8) and truncates toward zero; ReduceMax and

@@ -1,10 +1,7 @@
 """Scans: Cumsum and Cumprod (axis as the second input) and CumsumD / CumprodD (axis as an attribute).
 
-Prototypes: hicann/ops-math math/cumsum/op_graph/cumsum_proto.h REG_OP(Cumsum), common/inc/op_graph
-op_math_proto_extend.h REG_OP(Cumprod) -- INPUT x, INPUT axis (int32/int64, one value), OUTPUT y (x's type),
-ATTR(exclusive, Bool, false), ATTR(reverse, Bool, false); graphengine 910 selection_ops.h REG_OP(CumsumD) /
-REG_OP(CumprodD) with REQUIRED_ATTR(axis, Int). exclusive starts each running value from the identity (0 or 1);
-reverse runs from the end of the axis.
+Records: aclcts/core/prototypes/scan.py. The axis input holds one value. exclusive starts each running value from
+the identity (0 or 1); reverse runs from the end of the axis.
 Numerics: fp16/bf16 run in fp32 and every running value is rounded once to the storage type; fp32/double run in
 their own type; integers wrap in their type. Values are combined one step at a time along the axis.
 """

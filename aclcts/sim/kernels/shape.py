@@ -1,11 +1,6 @@
 """Data-movement ops (exact, any dtype): Transpose, Reshape, ConcatD, SplitD, Slice, Tile.
 
-Prototypes (CANN transformation_ops.h, array_ops.h, split_combination_ops.h, selection_ops.h as in
-mindspore-ai/graphengine third_party/fwkacllib/inc/ops/ and the current CANN operator specification):
-- Transpose(x, perm -> y); Reshape(x, shape -> y; ATTR(axis, Int, 0), ATTR(num_axes, Int, -1));
-- ConcatD(DYNAMIC_INPUT x -> y; REQUIRED_ATTR(concat_dim, Int), ATTR(N, Int, 1));
-- SplitD(x -> DYNAMIC_OUTPUT y; REQUIRED_ATTR(split_dim, Int), REQUIRED_ATTR(num_split, Int));
-- Slice(x, offsets, size -> y), size -1 meaning "to the end"; Tile(x, multiples -> y).
+Records: aclcts/core/prototypes/shape.py. Slice's size -1 means "to the end".
 Reshape follows the Caffe rule named by its axis/num_axes attributes: dims [axis, axis + num_axes) of x
 (num_axes -1: to the end; a negative axis counts from rank + 1) are replaced by `shape`, where 0 copies the
 corresponding dim of x and one -1 is inferred from the element count.

@@ -1,11 +1,6 @@
 """SoftmaxV2 and LogSoftmaxV2: exp(x - max) / sum(exp(x - max)) and (x - max) - log(sum(exp(x - max))) over axes.
 
-Prototypes: CANN softmax_v2_proto.h SoftmaxV2 -- INPUT x (double, float16, bfloat16, float), OUTPUT y,
-ATTR(axes, ListInt, {-1}), ATTR(half_to_float, Bool, false) (fp16 x gives an fp32 y when true); as published in
-mindspore-ai/graphengine third_party/fwkacllib/inc/ops/nn_norm_ops.h (axes) and hicann/ops-nn
-activation/softmax_v2/op_graph/softmax_v2_proto.h (half_to_float). hicann/ops-nn
-activation/log_softmax_v2/op_graph/log_softmax_v2_proto.h LogSoftmaxV2 -- INPUT logits (double, float16, bfloat16,
-float), OUTPUT logsoftmax (same type), ATTR(axes, ListInt, {-1}).
+Records: aclcts/core/prototypes/softmax.py (with half_to_float set, an fp16 input gives an fp32 output).
 Numerics: fp16/bf16 inputs are widened to fp32 and the whole (log-)softmax runs in fp32 with the maximum subtracted
 first (the sum in the pairwise tree order of numerics.tree_sum), rounding once to the output type; double runs in
 double. LogSoftmaxV2 follows the ops-nn golden's order: (x - max) - log(sum(exp(x - max))).
