@@ -484,3 +484,7 @@ def error_name(code: int) -> str:
         return ErrorCode(code).name
     except ValueError:
         return f"UNKNOWN({code})"
+
+
+#: The session seed of a run that names none (pytest --aclcts-seed, aclcts singleop --aclcts-seed).
+DEFAULT_SEED = 20261202

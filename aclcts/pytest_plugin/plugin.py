@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from aclcts.core.constants import DEFAULT_SEED
 from aclcts.pytest_plugin import extensions, reproduce, run_outputs, tuning
 from aclcts.pytest_plugin.failures import FailureSummary, op_of
 from aclcts.pytest_plugin.library import outside, referenced_modules
@@ -23,7 +24,6 @@ from aclcts.pytest_plugin.model_dir import check_model_dir
 from aclcts.pytest_plugin.reproduce import repro_command
 from aclcts.pytest_plugin.xdist_usage import UsageErrorRelay
 
-DEFAULT_SEED = 20261202
 
 
 def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:

@@ -11,7 +11,11 @@ from pathlib import Path
 from aclcts.judge import golden
 from aclcts.atc import generate_singleop_json
 from aclcts.cases import CaseFileError, load_cases
+from aclcts.cases.case import Case
 from aclcts.cases.custom_ops import load_with_records
+from aclcts.cases.defaults import SHIPPED_CASES, with_defaults
+from aclcts.cases.domains import generated
+from aclcts.core.constants import DEFAULT_SEED
 from aclcts.core.files import write_atomically
 from aclcts.core.opmodel import OpModel, model_file_name
 from aclcts.pytest_plugin.library import suite_model_cases
@@ -74,10 +78,22 @@ def golden_models(folders: list[Path], soc: str) -> list[tuple[str, OpModel]]:
     return models
 
 
-def suite_models(case_paths: list[str], golden_folders: list[Path], soc: str) -> list[tuple[str, OpModel]]:
-    """(case id, model) for every static case of the case paths, every golden case and, with case paths, every case of
-    the step tests' own models (./cases's SUITE_MODEL_CASES) not among them, in order."""
-    library = [(case.id, case.op_model(soc)) for case in load_with_records(case_paths)] if case_paths else []
+def library_cases(case_paths: list[str], seed: int) -> list[Case]:
+    """The static cases a run of the case paths holds: the files' cases and, for the shipped library (./cases), the
+    records' default cases and the cases generated from the records' domains (drawn with seed, as pytest's
+    --aclcts-seed)."""
+    cases = load_with_records(case_paths, kind="all")
+    if any(Path(path).resolve() == SHIPPED_CASES for path in case_paths):
+        cases = with_defaults(cases)
+        cases += generated(cases, seed)
+    return [case for case in cases if not case.dynamic]
+
+
+def suite_models(case_paths: list[str], golden_folders: list[Path], soc: str,
+                 seed: int = DEFAULT_SEED) -> list[tuple[str, OpModel]]:
+    """(case id, model) for every static case of the case paths (library_cases), every golden case and, with case
+    paths, every case of the step tests' own models (./cases's SUITE_MODEL_CASES) not among them, in order."""
+    library = [(case.id, case.op_model(soc)) for case in library_cases(case_paths, seed)] if case_paths else []
     entries = library + golden_models(golden_folders, soc)
     named = {case_id for case_id, _ in entries}
     steps = suite_model_cases(Path(REPOSITORY_CASES)) if case_paths else []
@@ -96,11 +112,11 @@ def dynamic_models(case_paths: list[str], soc: str) -> list[tuple[str, OpModel]]
 
 
 def build(case_paths: list[str], golden_folders: list[Path], soc: str,
-          kinds: str) -> tuple[list[dict], dict[str, str]]:
+          kinds: str, seed: int = DEFAULT_SEED) -> tuple[list[dict], dict[str, str]]:
     """The JSON array (one element per distinct model) and the manifest case id → .om file name."""
     entries = []
     if kinds in ("all", "static"):
-        entries += suite_models(case_paths, golden_folders, soc)
+        entries += suite_models(case_paths, golden_folders, soc, seed)
     if kinds in ("all", "dynamic"):
         entries += dynamic_models(case_paths, soc)
     distinct = list(dict.fromkeys(model for _, model in entries))
@@ -124,6 +140,9 @@ def parser() -> argparse.ArgumentParser:
     described.add_argument("--golden-dir", help="a golden folder whose cases are included "
                                                 f"(default: ./{DEFAULT_GOLDEN} unless a PATH is a golden folder)")
     described.add_argument("--soc", default="Ascend910B1", help="SoC recorded in the manifest (pass the same to atc)")
+    described.add_argument("--aclcts-seed", type=int, default=DEFAULT_SEED,
+                           help=f"the session seed the pytest run will use (default {DEFAULT_SEED}); the shipped "
+                                "library's generated domain cases are the ones valid for it")
     kind = described.add_mutually_exclusive_group()
     kind.add_argument("--static", dest="kinds", action="store_const", const="static",
                       help="static models only (the case library's and the golden cases')")
@@ -137,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(sys.argv[1:] if argv is None else argv)
     case_paths, golden_folders = split_paths(args.paths, args.golden_dir)
     try:
-        elements, manifest = build(case_paths, golden_folders, args.soc, args.kinds or "all")
+        elements, manifest = build(case_paths, golden_folders, args.soc, args.kinds or "all", args.aclcts_seed)
     except CaseFileError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
