@@ -210,13 +210,17 @@ def create_event_ex_with_flag(flag: int) -> tuple[int, int]:
     return _create_event("acl.rt.create_event_ex_with_flag", flag)
 
 
-def _event(api: str, event_handle: int) -> Event | int:
+def _find_event(api: str, event_handle: int) -> Event | int:
     code = not_initialized(api)
     if code:
         return code
     if event_handle == 0:
         return fail(INVALID_PARAM, f"{api}: event is null")
     return core.STATE.lookup("event", event_handle, api)
+
+
+#: The event an API call works on, from its event handle.
+_event = Seam("event lookup", _find_event)
 
 
 @export("rt", "destroy_event", "k")

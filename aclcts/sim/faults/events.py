@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from aclcts.sim import seams
+
 Function = Callable[..., Any]
 #: aclrtEventRecordedStatus COMPLETE, aclrtStreamStatus COMPLETE, ACL_CALLBACK_NO_BLOCK / ACL_CALLBACK_BLOCK.
 RECORDED_COMPLETE, STREAM_COMPLETE, NO_BLOCK, BLOCK = 1, 0, 0, 1
@@ -13,22 +15,13 @@ TIMESTAMP_INVALID, STREAM_SYNC_TIMEOUT, STREAM_SUBSCRIBE = 107006, 507046, 10701
 
 
 def _event(handle: int) -> Any:
-    """The simulator's event behind a live handle, or None."""
-    from aclcts.sim import core  # the simulator's state: imported late, as faults are installed by the simulator
-
-    found = core.STATE.objects.get(handle)
-    return found[1] if found is not None and found[0] == "event" else None
+    """The simulator's event behind a live handle (the simulator's event lookup)."""
+    return seams.get("event lookup")("fault lookup", handle)
 
 
 def _stream(handle: int) -> Any:
-    """The simulator's stream behind a handle (0: the current context's default stream), or None."""
-    from aclcts.sim import core
-
-    if handle == 0:
-        context = core.STATE.current_context()
-        return None if context is None else context.default_stream
-    found = core.STATE.objects.get(handle)
-    return found[1] if found is not None and found[0] == "stream" else None
+    """The simulator's stream behind a handle (0: the current context's default stream), or an error code."""
+    return seams.get("stream resolution")("fault lookup", handle)
 
 
 def unrecorded_status_complete(query: Function) -> Function:
@@ -36,7 +29,7 @@ def unrecorded_status_complete(query: Function) -> Function:
 
     def faulty(handle: int) -> tuple[int, int]:
         event = _event(handle)
-        if event is not None and event.stream is None:
+        if not isinstance(event, int) and event.stream is None:
             return RECORDED_COMPLETE, 0
         return query(handle)
 
@@ -49,7 +42,7 @@ def record_completes_at_once(record: Function) -> Function:
     def faulty(event_handle: int, stream_handle: int) -> int:
         ret = record(event_handle, stream_handle)
         event = _event(event_handle)
-        if ret == 0 and event is not None:
+        if ret == 0 and not isinstance(event, int):
             event.completed = True
         return ret
 
@@ -61,7 +54,7 @@ def rerecord_ignored(record: Function) -> Function:
 
     def faulty(event_handle: int, stream_handle: int) -> int:
         event = _event(event_handle)
-        if event is not None and event.stream is not None:
+        if not isinstance(event, int) and event.stream is not None:
             return 0
         return record(event_handle, stream_handle)
 
@@ -91,7 +84,7 @@ def stream_query_ignores_blocking_callbacks(query: Function) -> Function:
     def faulty(handle: int) -> tuple[int, int]:
         stream = _stream(handle)
         status, ret = query(handle)
-        if ret == 0 and stream is not None and not stream.queue:
+        if ret == 0 and not isinstance(stream, int) and not stream.queue:
             return STREAM_COMPLETE, ret
         return status, ret
 
