@@ -259,6 +259,9 @@ _ENTRIES = (
               "acl.rt.synchronize_device runs the device's streams last-created first (independent streams finish in "
               "another order)",
               (("stream synchronisation", c.device_streams_reversed),)),
+    Injection("bfloat16_add_mul_one_ulp_at_subnormals", DEVIATION,
+              "bfloat16 Add and Mul give subnormal results one ulp further from zero (the last bit rounded outwards)",
+              ((KERNELS, k.kernel_entries(["Add", "Mul"], g.bfloat16_subnormals_one_ulp)),)),
     Injection("round_half_away_from_zero", FAULT,
               "Round (decimals 0) and Rint round halves away from zero (2.5 -> 3, -0.5 -> -1) instead of to even",
               ((KERNELS, k.kernel_entries(um.ROUNDING_OPS, um.round_half_away_from_zero)),)),
