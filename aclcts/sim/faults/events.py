@@ -91,14 +91,23 @@ def stream_query_ignores_blocking_callbacks(query: Function) -> Function:
     return faulty
 
 
-def timeout_reported_as_success(synchronize: Function) -> Function:
-    """acl.rt.synchronize_stream_with_timeout returning 0 when the time ran out before the stream's work was done."""
+def code_as_success(code: int) -> Callable[[Function], Function]:
+    """An entry point answering 0 where it returns code (a failure reported as success)."""
 
-    def faulty(stream_handle: int, timeout: int) -> int:
-        ret = synchronize(stream_handle, timeout)
-        return 0 if ret == STREAM_SYNC_TIMEOUT else ret
+    def substitute(entry: Function) -> Function:
+        def faulty(*args: Any) -> int:
+            ret = entry(*args)
+            return 0 if ret == code else ret
 
-    return faulty
+        return faulty
+
+    return substitute
+
+
+#: acl.rt.synchronize_stream_with_timeout returning 0 when the time ran out before the stream's work was done.
+timeout_reported_as_success = code_as_success(STREAM_SYNC_TIMEOUT)
+#: acl.rt.subscribe_report of a stream another subscription serves returning 0 (the first one kept).
+second_subscription_accepted = code_as_success(STREAM_SUBSCRIBE)
 
 
 def blocking_callbacks_do_not_block(launch: Function) -> Function:
@@ -142,15 +151,5 @@ def event_ids_all_zero(get_event_id: Function) -> Function:
     def faulty(handle: int) -> tuple[int, int]:
         _, ret = get_event_id(handle)
         return 0, ret
-
-    return faulty
-
-
-def second_subscription_accepted(subscribe: Function) -> Function:
-    """acl.rt.subscribe_report of a stream another subscription serves returning 0 (the first one kept)."""
-
-    def faulty(thread_id: int, stream: int) -> int:
-        ret = subscribe(thread_id, stream)
-        return 0 if ret == STREAM_SUBSCRIBE else ret
 
     return faulty
