@@ -56,6 +56,9 @@ BUFFER = 1 << 18
 DUE_MS, NOT_DUE_MS = 10_000, 5
 #: A synchronisation timeout that work held by an unrun blocking callback cannot meet.
 SHORT_MS = 5
+#: Where the model says the work can run, the machine first synchronises with this timeout (ms) and only then without
+#: one, so that a backend that disagrees fails the check at once instead of waiting for ever.
+DONE_WITHIN_MS = 2_000
 #: Seconds the machine waits for its report thread to answer a request.
 THREAD_WAIT_S = 60
 #: Examples of this machine per example of the hypothesis profile: its steps are cheap (no operator runs), and a
@@ -209,6 +212,11 @@ class EventMachine(RuleBasedStateMachine):
         stream.items.append(item)
         return len(stream.items) - 1
 
+    def done_within(self, stream: ModelStream) -> None:
+        ret = self.acl.rt.synchronize_stream_with_timeout(stream.handle, DONE_WITHIN_MS)
+        assert ret == OK, \
+            f"synchronize_stream_with_timeout({DONE_WITHIN_MS}) of stream {stream.index}, whose work can run, gave {ret}"
+
     def blocked(self, stream: ModelStream) -> bool:
         return not passable(stream, len(stream.items))
 
@@ -316,6 +324,8 @@ class EventMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def synchronize_event(self, data):
         event = self.pick(data, runnable)
+        ret = self.acl.rt.synchronize_event_with_timeout(event.handle, DONE_WITHIN_MS)
+        assert ret == OK, f"synchronize_event_with_timeout({DONE_WITHIN_MS}) of a record the device can run gave {ret}"
         assert self.acl.rt.synchronize_event(event.handle) == OK
         self.saw_complete(event)
         assert self.status(event) == RECORDED_COMPLETE, "an event is not COMPLETE after synchronize_event"
@@ -325,6 +335,7 @@ class EventMachine(RuleBasedStateMachine):
     def synchronize_event_with_timeout(self, data, timeout):
         event = self.pick(data, lambda e: e.record is not None)
         if runnable(event):
+            assert self.acl.rt.synchronize_event_with_timeout(event.handle, DONE_WITHIN_MS) == OK
             assert self.acl.rt.synchronize_event_with_timeout(event.handle, timeout) == OK
             self.saw_complete(event)
         else:
@@ -411,6 +422,7 @@ class EventMachine(RuleBasedStateMachine):
             assert ret == STREAM_SYNC_TIMEOUT, \
                 f"synchronize_stream_with_timeout({SHORT_MS}) of a stream held by a blocking callback gave {ret}"
             return
+        self.done_within(stream)
         assert self.acl.rt.synchronize_stream(stream.handle) == OK
         settle(stream, len(stream.items))
         self.check_copy(stream)
@@ -431,6 +443,8 @@ class EventMachine(RuleBasedStateMachine):
     @precondition(lambda self: not any(self.blocked(s) for s in self.streams))
     @rule()
     def synchronize_device(self):
+        for stream in self.streams:
+            self.done_within(stream)
         assert self.acl.rt.synchronize_device() == OK
         for stream in self.streams:
             settle(stream, len(stream.items))
@@ -507,6 +521,8 @@ class EventMachine(RuleBasedStateMachine):
                     index = self.next_callback(stream)
                     if index is not None and passable(stream, index):
                         self.process_report(stream.index)
+            for stream in self.streams:
+                self.done_within(stream)
             assert acl.rt.synchronize_device() == OK
             for stream in self.streams:
                 settle(stream, len(stream.items))
