@@ -41,6 +41,9 @@ from aclcts.reference import reference
 DEFINITIONS = "definitions.yaml"
 MANIFEST = "manifest.json"
 GENERATOR = f"aclcts.judge.golden {aclcts.__version__}"
+#: What an exact judgement cites: the docs/ page and heading that demand exactness, then why, e.g.
+#: "docs/precision-policy.md#cann-commercial-standard: integer compute is bitwise".
+EXACT_BECAUSE = re.compile(r"docs/[\w./-]+\.md#[\w-]+: \S.*")
 #: A golden case's name: it becomes a file name inside the golden folder.
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
 #: Temporary files a killed atomic write of this store can leave behind (core.files.write_atomically).
@@ -59,6 +62,8 @@ class GoldenCase:
     why: str
     case: Case
     inputs: tuple[np.ndarray, ...]
+    #: For an exact case: the docs/ heading demanding exactness, and why ("" for a case with another policy).
+    exact_because: str = ""
 
 
 def _sha256(data: bytes) -> str:
@@ -113,6 +118,15 @@ def _input_array(tensor: TensorCase, values: Any) -> np.ndarray:
     return np.array(values, dtype=np.float64).reshape(tensor.shape).astype(tensor.np_dtype)
 
 
+def _check_exact_because(policy: Any, because: Any) -> None:
+    """An exact judgement (the default policy) needs the documentation line that demands it (issue 40: no golden
+    case is judged more strictly than the documentation)."""
+    if policy == "exact" and not (isinstance(because, str) and EXACT_BECAUSE.fullmatch(because)):
+        raise ValueError(f"exact_because: the exact policy needs the documentation line demanding exactness, as "
+                         f"'docs/<page>.md#<heading>: <why>', got {because!r}; or name a policy the documented "
+                         "standard sets (e.g. policy: \"ulp:1\")")
+
+
 def _golden_case(item: dict[str, Any], source: str) -> GoldenCase:
     op = item["op"]
     dtypes = item["dtypes"]
@@ -130,9 +144,11 @@ def _golden_case(item: dict[str, Any], source: str) -> GoldenCase:
     shapes = ref.shape([t.shape for t in in_cases], list(arrays), {a.name: a.value for a in attrs})
     outputs = tuple(TensorCase(name, DTYPE_BY_NAME[dtypes[name]], tuple(shape))
                     for name, shape in zip(item["outputs"], shapes))
+    policy = item.get("policy", "exact")
+    _check_exact_because(policy, item.get("exact_because"))
     case = Case(f"golden-{item['name']}", op, item["family"], source, item.get("source", ""), item.get("reference", op),
-                in_cases, outputs, attrs, ("execute_v2",), {}, item.get("policy", "exact"))
-    return GoldenCase(item["name"], item["why"], case, arrays)
+                in_cases, outputs, attrs, ("execute_v2",), {}, policy)
+    return GoldenCase(item["name"], item["why"], case, arrays, item.get("exact_because", "") if policy == "exact" else "")
 
 
 def _pack(arrays: dict[str, np.ndarray]) -> bytes:

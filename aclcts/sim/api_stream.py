@@ -12,10 +12,12 @@ from aclcts.sim.binding import IGNORES_ARGUMENTS
 from aclcts.sim.core import INVALID_PARAM, OK, RT_PARAM_INVALID, export, fail, not_initialized
 from aclcts.sim.errors import warn
 from aclcts.sim.seams import Seam
-from aclcts.sim.streams import LAUNCH_MS, Event, NotReady, Stream, Task
+from aclcts.sim.streams import LAUNCH_MS, Event, NotReady, Stream, Task, drain_within
 
 TIMESTAMP_INVALID = int(ErrorCode.ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID)
 NO_STREAM_RESOURCE = int(ErrorCode.ACL_ERROR_RT_NO_STREAM_RESOURCE)
+STREAM_SYNC_TIMEOUT = int(ErrorCode.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+EVENT_SYNC_TIMEOUT = int(ErrorCode.ACL_ERROR_RT_EVENT_SYNC_TIMEOUT)
 #: The most events a device holds (CANN aclrtCreateEvent: 65535 on Atlas A2, whose Ascend910B1 is simulated).
 MAX_EVENTS = 65535
 
@@ -120,13 +122,16 @@ def synchronize_stream(stream_handle: int) -> int:
 
 @export("rt", "synchronize_stream_with_timeout", "ki")
 def synchronize_stream_with_timeout(stream_handle: int, timeout: int) -> int:
-    """aclrtSynchronizeStreamWithTimeout: timeout -1 = forever, > 0 ms; 0 or < -1 → 107000."""
+    """aclrtSynchronizeStreamWithTimeout: timeout -1 = forever, > 0 ms (507046 when the work is not done by then); 0 or
+    < -1 → 107000."""
     api = "acl.rt.synchronize_stream_with_timeout"
     stream = resolve_stream(api, stream_handle)
     if isinstance(stream, int):
         return stream
     if timeout == 0 or timeout < -1:
         return fail(RT_PARAM_INVALID, f"{api}: timeout {timeout} must be -1 or > 0")
+    if timeout > 0 and not drain_within(lambda: stream.drain(wait=False), timeout):
+        return fail(STREAM_SYNC_TIMEOUT, f"{api}: the stream's work was not done within {timeout} ms")
     return finish(api, stream)
 
 
@@ -159,12 +164,14 @@ def synchronize_device_with_timeout(timeout: int) -> int:
 
 @export("rt", "stream_query", "k")
 def stream_query(stream_handle: int) -> tuple[int, int]:
-    """aclrtStreamQuery: NOT_READY while work is queued (after which the work is let run), else COMPLETE."""
+    """aclrtStreamQuery: NOT_READY while work is queued or a blocking callback run on it has not been run by its report
+    thread (after which the work is let run as far as it goes without waiting: a query never blocks), else
+    COMPLETE."""
     stream = resolve_stream("acl.rt.stream_query", stream_handle)
     if isinstance(stream, int):
         return 0, stream
-    if stream.queue:
-        stream.drain()
+    if stream.queue or (stream.gate is not None and not stream.gate.is_set()):
+        stream.drain(wait=False)
         return int(StreamStatus.ACL_STREAM_STATUS_NOT_READY), OK
     return int(StreamStatus.ACL_STREAM_STATUS_COMPLETE), OK
 
@@ -203,13 +210,17 @@ def create_event_ex_with_flag(flag: int) -> tuple[int, int]:
     return _create_event("acl.rt.create_event_ex_with_flag", flag)
 
 
-def _event(api: str, event_handle: int) -> Event | int:
+def _find_event(api: str, event_handle: int) -> Event | int:
     code = not_initialized(api)
     if code:
         return code
     if event_handle == 0:
         return fail(INVALID_PARAM, f"{api}: event is null")
     return core.STATE.lookup("event", event_handle, api)
+
+
+#: The event an API call works on, from its event handle.
+_event = Seam("event lookup", _find_event)
 
 
 @export("rt", "destroy_event", "k")
@@ -233,7 +244,7 @@ def _event_on_stream(api: str, event_handle: int, stream_handle: int) -> tuple[E
 
 @export("rt", "record_event", "kk")
 def record_event(event_handle: int, stream_handle: int) -> int:
-    """aclrtRecordEvent: queue a record of the event on the stream."""
+    """aclrtRecordEvent: queue a record of the event on the stream; it replaces any earlier record not yet run."""
     api = "acl.rt.record_event"
     found = _event_on_stream(api, event_handle, stream_handle)
     if isinstance(found, int):
@@ -241,13 +252,15 @@ def record_event(event_handle: int, stream_handle: int) -> int:
     event, stream = found
 
     def run() -> int:
-        event.completed = True
-        event.timestamp_ms = stream.device.clock_ms
+        if event.stream is stream and event.seq == task.seq:  # else a later record or a reset replaced this one
+            event.completed = True
+            event.timestamp_ms = stream.device.clock_ms
         return OK
 
+    task = Task(run, api, (), 0.0)
     event.completed = False
     event.stream = stream
-    event.seq = stream.enqueue(Task(run, api, (), 0.0))
+    event.seq = stream.enqueue(task)
     return OK
 
 
@@ -264,12 +277,13 @@ def reset_event(event_handle: int, stream_handle: int) -> int:
 
 @export("rt", "query_event", "k")
 def query_event(event_handle: int) -> tuple[int, int]:
-    """aclrtQueryEvent: NOT_READY while the record is queued (after which it is let run), else COMPLETE."""
+    """aclrtQueryEvent: NOT_READY while the record is queued (after which it is let run as far as it goes without
+    waiting: a query never blocks), else COMPLETE."""
     event = _event("acl.rt.query_event", event_handle)
     if isinstance(event, int):
         return 0, event
     if event.stream is not None and not event.completed:
-        event.wait()
+        event.poll()
         return int(EventStatus.ACL_EVENT_STATUS_NOT_READY), OK
     return int(EventStatus.ACL_EVENT_STATUS_COMPLETE), OK
 
@@ -285,7 +299,7 @@ def query_event_status(event_handle: int) -> tuple[int, int]:
         return int(EventRecordedStatus.ACL_EVENT_RECORDED_STATUS_NOT_READY), event
     if event.completed:
         return int(EventRecordedStatus.ACL_EVENT_RECORDED_STATUS_COMPLETE), OK
-    event.wait()
+    event.poll()
     return int(EventRecordedStatus.ACL_EVENT_RECORDED_STATUS_NOT_READY), OK
 
 
@@ -298,7 +312,7 @@ def query_event_wait_status(event_handle: int) -> tuple[int, int]:
         return int(EventWaitStatus.ACL_EVENT_WAIT_STATUS_COMPLETE), event
     if event.completed:
         return int(EventWaitStatus.ACL_EVENT_WAIT_STATUS_COMPLETE), OK
-    event.wait()
+    event.poll()
     return int(EventWaitStatus.ACL_EVENT_WAIT_STATUS_NOT_READY), OK
 
 
@@ -314,14 +328,18 @@ def synchronize_event(event_handle: int) -> int:
 
 @export("rt", "synchronize_event_with_timeout", "ki")
 def synchronize_event_with_timeout(event_handle: int, timeout: int) -> int:
-    """aclrtSynchronizeEventWithTimeout: synchronize_event with timeout -1 = forever, > 0 ms; 0 or < -1 → 107000."""
+    """aclrtSynchronizeEventWithTimeout: synchronize_event with timeout -1 = forever, > 0 ms (507047 when the record
+    has not run by then); 0 or < -1 → 107000."""
     api = "acl.rt.synchronize_event_with_timeout"
     event = _event(api, event_handle)
     if isinstance(event, int):
         return event
     if timeout == 0 or timeout < -1:
         return fail(RT_PARAM_INVALID, f"{api}: timeout {timeout} must be -1 or > 0")
-    event.wait()
+    if timeout == -1:
+        event.wait()
+    elif not drain_within(event.poll, timeout):
+        return fail(EVENT_SYNC_TIMEOUT, f"{api}: the event's record had not run within {timeout} ms")
     return OK
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,6 +20,8 @@ COPY_BYTES_PER_MS = 20e6
 #: How long work behind a blocking host callback waits for a report thread to run it before the simulator calls
 #: the program stuck (a device would wait for ever).
 CALLBACK_WAIT_S = 60.0
+#: How often a synchronisation with a timeout looks again at work that cannot run yet, in seconds.
+POLL_S = 0.001
 
 
 @dataclass(eq=False)
@@ -228,3 +231,20 @@ class Event:
         """Run the recording stream up to the record of this event."""
         if self.stream is not None and not self.completed:
             self.stream.drain(self.seq)
+
+    def poll(self) -> bool:
+        """Run the recording stream up to the record of this event as far as it goes without waiting; whether the
+        record has run (or there is none)."""
+        return self.stream is None or self.completed or self.stream.drain(self.seq, wait=False)
+
+
+def drain_within(drain: Callable[[], bool], timeout_ms: int) -> bool:
+    """Call drain (one that never waits) until it gets through or timeout_ms have passed, with the API lock set aside
+    between tries so that other threads (report threads) can go on; whether it got through."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not drain():
+        if time.monotonic() >= deadline:
+            return False
+        with api_lock().suspended():
+            time.sleep(POLL_S)
+    return True

@@ -11,6 +11,8 @@ TRANSCENDENTAL_K = " or ".join(TRANSCENDENTAL)
 #: The case-library narrowing (--ops) to the ops the transcendental deviations change, and the matrix-multiply ops.
 TRANSCENDENTAL_OPS = f"--ops={','.join(TRANSCENDENTAL)}"
 MATMULS = "MatMul,MatMulV2,BatchMatMul,BatchMatMulV2"
+#: The event, stream and callback tests: the state machine of issue 40 and the example-based tests before it.
+EVENTS = ["conformance/test_sync.py", "conformance/test_event_states.py"]
 #: For each fault, the conformance tests that catch it (pytest paths and options, relative to the repository root);
 #: --ops narrows the case library to the ops a selection's -k names, so that a child run collects and compiles only
 #: those ops' cases whatever the library's size.
@@ -47,6 +49,22 @@ FAULT_SELECTIONS = {
     "event_elapsed_time_negative": ["conformance/test_sync.py", "-k", "elapsed_time"],
     "event_elapsed_time_zero": ["conformance/test_sync.py", "-k", "elapsed_time"],
     "event_status_complete_too_early": ["conformance/test_sync.py", "-k", "event_status"],
+    "unrecorded_event_status_complete": EVENTS,
+    "record_event_completes_at_once": EVENTS,
+    "record_event_again_ignored": EVENTS,
+    "reset_event_ignored": EVENTS,
+    "stream_wait_event_ignored": EVENTS,
+    "synchronize_event_returns_at_once": EVENTS,
+    "stream_sync_timeout_as_success": EVENTS,
+    "recorded_status_numbered_as_event_status": EVENTS,
+    "stream_query_ignores_blocking_callbacks": EVENTS,
+    "blocking_callback_does_not_block": EVENTS,
+    "callback_args_dropped": EVENTS,
+    "callback_runs_at_launch": EVENTS,
+    "elapsed_time_of_unrecorded_is_zero": EVENTS,
+    "event_ids_all_zero": EVENTS,
+    "second_subscription_accepted": EVENTS,
+    "unsubscribe_report_ignored": EVENTS,
     "negative_index_read_as_python_index": ["conformance/test_descriptors.py", "-k", "negative_or_far"],
     "int64_attrs_truncated": ["conformance/test_handle.py", "-k", "int64_attr"],
     "handle_reads_caller_descs": ["conformance/test_handle.py", "-k", "expectation"],
@@ -137,4 +155,5 @@ DEVIATION_SELECTIONS = {
     "handle_values_recycled": ["conformance/test_handle.py", "conformance/test_negative.py",
                                "conformance/test_leaks.py", "conformance/test_cast.py"],
     "streams_synchronised_in_another_order": ["conformance/test_sync.py"],
+    "bfloat16_add_mul_one_ulp_at_subnormals": NUMERIC + ["--ops=Add,Mul", "-k", "bfloat16 and (Add or Mul or add or mul)"],
 }

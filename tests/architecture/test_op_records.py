@@ -30,7 +30,7 @@ FAMILIES = set(prototypes.families())
 HELPERS = {
     aclcts.reference: {"base", "numeric"},
     aclcts.sim.kernels: {"base", "call", "numerics", "registry", "shapes", "pointwise"},
-    aclcts.sim.faults: {"contract", "domains", "golden_edges", "kernels", "runtime", "values"},
+    aclcts.sim.faults: {"contract", "domains", "events", "golden_edges", "kernels", "runtime", "values"},
 }
 #: Case folders that are not families: the step tests' own dynamic models.
 CASE_FOLDERS = {"dynamic"}

@@ -75,7 +75,34 @@ def test_a_broken_definition_names_the_file_and_line(store):
 
 def test_integer_inputs_are_read_exactly_up_to_64_bits(store):
     (store / golden.DEFINITIONS).write_text(
-        "- name: neg_int64_extremes\n  why: x\n  op: Neg\n  family: elementwise\n  dtypes: {x: int64, y: int64}\n"
+        "- name: neg_int64_extremes\n  why: x\n  exact_because: \"docs/precision-policy.md#cann-commercial-standard: integer compute is bitwise\"\n  op: Neg\n  family: elementwise\n  dtypes: {x: int64, y: int64}\n"
         "  inputs:\n    x: {values: [9223372036854775807, -9223372036854775807, 9007199254740993]}\n  outputs: [y]\n")
     (case,) = golden.load_definitions(store)
     assert case.inputs[0].tolist() == [2**63 - 1, -(2**63) + 1, 2**53 + 1]
+
+
+#: An exact integer case; {extra} holds its exact_because line (or nothing).
+EXACT_CASE = ("- name: add_int32\n  why: x\n{extra}  op: Add\n  family: elementwise\n"
+              "  dtypes: {{x1: int32, x2: int32, y: int32}}\n  inputs:\n    x1: {{values: [1]}}\n    x2: {{values: [2]}}\n"
+              "  outputs: [y]\n")
+
+
+@pytest.mark.parametrize("extra", ["", "  exact_because: because\n", "  exact_because: docs/precision-policy.md\n"],
+                         ids=["missing", "no-docs-line", "no-heading"])
+def test_an_exact_golden_case_without_the_documentation_line_demanding_it_is_refused(store, extra):
+    (store / golden.DEFINITIONS).write_text(EXACT_CASE.format(extra=extra))
+    with pytest.raises(golden.CaseFileError, match=r"definitions.yaml:1: golden case 0: exact_because: the exact "
+                                                   r"policy needs the documentation line"):
+        golden.load_definitions(store)
+
+
+def test_an_exact_golden_case_citing_a_docs_heading_and_a_reason_loads(store):
+    line = "  exact_because: \"docs/precision-policy.md#cann-commercial-standard: integer compute is bitwise\"\n"
+    (store / golden.DEFINITIONS).write_text(EXACT_CASE.format(extra=line))
+    (case,) = golden.load_definitions(store)
+    assert case.case.precision == "exact" and case.exact_because.endswith("integer compute is bitwise")
+
+
+def test_every_stored_golden_case_is_exact_only_where_a_documentation_line_demands_it():
+    for case in golden.load_definitions(REPO_GOLDEN):
+        assert case.case.precision != "exact" or golden.EXACT_BECAUSE.fullmatch(case.exact_because), case.name

@@ -1,5 +1,6 @@
 """Faulty device numerics that only the stored golden edge cases reach: Cast at integer boundaries and on
-subnormals, bfloat16 subnormals flushed, a log-softmax without its max subtraction. Kernel registry substitutes."""
+subnormals, bfloat16 subnormals flushed (and, tolerable, one ulp off), a log-softmax without its max subtraction.
+Kernel registry substitutes."""
 
 from __future__ import annotations
 
@@ -89,6 +90,26 @@ def bfloat16_flushed(compute: ComputeFn) -> ComputeFn:
         return [flushed(y, (_BF16,)) for y in results]
 
     return faulty
+
+
+def _subnormals_one_ulp_out(y: np.ndarray) -> np.ndarray:
+    """y with each bfloat16 subnormal moved one ulp further from zero (other dtypes and values unchanged)."""
+    if y.dtype != _BF16:
+        return y
+    wide = y.astype(np.float64)
+    tiny = (wide != 0) & (np.abs(wide) < float(ml_dtypes.finfo(_BF16).smallest_normal))
+    result = y.copy()
+    result.view(np.uint16)[tiny] += 1  # the magnitude bits of a subnormal: one more is one ulp further out
+    return result
+
+
+def bfloat16_subnormals_one_ulp(compute: ComputeFn) -> ComputeFn:
+    """A kernel whose bfloat16 subnormal results are one ulp further from zero (the last bit rounded outwards)."""
+
+    def deviated(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list) -> list[np.ndarray]:
+        return [_subnormals_one_ulp_out(y) for y in compute(inputs, attrs, outputs)]
+
+    return deviated
 
 
 def log_softmax_without_max(compute: ComputeFn) -> ComputeFn:

@@ -20,6 +20,7 @@ REPO_GOLDEN = Path(__file__).resolve().parents[3] / "golden"
 DEFINITION = """\
 - name: {name}
   why: "kill test"
+  exact_because: "docs/precision-policy.md#cann-commercial-standard: integer compute is bitwise"
   op: Add
   family: elementwise
   dtypes: {{x1: int32, x2: int32, y: int32}}
@@ -66,7 +67,7 @@ def test_a_name_defined_twice_is_refused(tmp_path):
     store = tmp_path / "golden"
     store.mkdir()
     (store / golden.DEFINITIONS).write_text(DEFINITION.format(name="same", a=1, b=1) * 2)
-    with pytest.raises(CaseFileError, match=r"definitions\.yaml:10: golden case 1: name: "):
+    with pytest.raises(CaseFileError, match=r"definitions\.yaml:11: golden case 1: name: "):
         golden.load_definitions(store)
 
 

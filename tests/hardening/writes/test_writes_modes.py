@@ -38,6 +38,7 @@ print(json.dumps({p.relative_to(out).as_posix(): p.stat().st_mode for p in out.r
 DEFINITION = """\
 - name: add_one
   why: "mode test"
+  exact_because: "docs/precision-policy.md#cann-commercial-standard: integer compute is bitwise"
   op: Add
   family: elementwise
   dtypes: {x1: int32, x2: int32, y: int32}
