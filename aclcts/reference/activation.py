@@ -1,5 +1,5 @@
-"""Activation references: Relu, Sigmoid, Tanh, Gelu, FastGelu, Swish, Mish, LeakyRelu, Elu, Selu, Celu, Relu6, HardSigmoid, HardSwish,
-PRelu, Softplus, Softsign, LogSigmoid, SoftShrink, HardShrink.
+"""Activation references: Relu, Sigmoid, Tanh, Gelu, FastGelu, Swish, Mish, LeakyRelu, Elu, Selu, Celu, Relu6,
+HardSigmoid, HardSwish, PRelu, Softplus, Softsign, LogSigmoid, SoftShrink, HardShrink.
 
 Inputs arrive widened (float64, or int64/uint64 for Relu6); each function returns a float64 result that `round_to`
 rounds once to the output dtype. Where the simulator's kernel follows the device's formula, the reference uses a

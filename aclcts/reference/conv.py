@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import RefOp, define
+from aclcts.reference.base import InputError, RefOp, define
 from aclcts.reference.numeric import round_to, widen
 
 
@@ -53,9 +53,9 @@ def conv2d(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None, geo: dict[str,
 
 
 def _conv2d(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
-    """Conv2D compute: (x, filter, bias?, offset_w?); offset_w must be absent."""
+    """Conv2D compute: the quantization offset input (the fourth) must be absent."""
     if xs[3] is not None:
-        raise ValueError("offset_w (quantization) is not modelled; leave it out")
+        raise InputError(3, lambda name: f"{name} (quantization) is not modelled; leave it out")
     geo = conv2d_geometry(xs[0].shape, xs[1].shape, attrs)
     bias = None if xs[2] is None else widen(xs[2])
     return [round_to(conv2d(widen(xs[0]), widen(xs[1]), bias, geo), out[0])]

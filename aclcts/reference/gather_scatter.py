@@ -2,7 +2,7 @@
 
 Conventions (device behaviour UNCONFIRMED where not stated by the prototype's documentation): an index outside
 its dimension is an error (GatherV2: "Value in indices must be in range [0, x.shape[axis])"), except where the op
-documents otherwise (OneHot: an index outside [0, depth) gives a row of off_value; Bincount: values outside
+documents otherwise (OneHot: an index outside [0, depth) gives a row of the off value; Bincount: values outside
 [0, size) are ignored; UnsortedSegmentSum: negative ids are dropped). Duplicate indices add up in ScatterNd,
 ScatterAdd, ScatterElements(add/mul) and UnsortedSegmentSum; for the update ops the last one wins. Sort and TopKV2
 rank NaN above +inf and keep equal values in their original order.
@@ -91,7 +91,7 @@ def scatter_elements(data: np.ndarray, indices: np.ndarray, updates: np.ndarray,
 
 
 def one_hot(x: np.ndarray, depth: int, on: Any, off: Any, axis: int) -> np.ndarray:
-    """OneHot: off_value everywhere, on_value at position x[p] of the new axis when 0 <= x[p] < depth."""
+    """OneHot: the off value everywhere, the on value at position x[p] of the new axis when 0 <= x[p] < depth."""
     rank = x.ndim + 1
     axis = rank - 1 if axis == -1 else normalize_axis(axis, rank, "axis")
     shape = x.shape[:axis] + (depth,) + x.shape[axis:]
@@ -136,7 +136,7 @@ def segment_sum(x: np.ndarray, ids: np.ndarray, num: int) -> np.ndarray:
     for j in np.ndindex(*ids.shape):
         s = int(ids[j])
         if s >= num:
-            raise ValueError(f"segment id {s} >= num_segments {num}")
+            raise InputError(2, lambda name: f"segment id {s} >= {name} {num}")
         if s >= 0:
             out[s] = out[s] + x[j]
     return out

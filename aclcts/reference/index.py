@@ -1,4 +1,5 @@
-"""Index-producing references: ArgMaxV2, ArgMin, ArgMaxD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero, Where and Unique.
+"""Index-producing references: ArgMaxV2, ArgMin, ArgMaxD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero, Where
+and Unique.
 
 One NaN convention for all of them (device behaviour UNCONFIRMED): NaN ranks above +inf, as in NumPy's
 argmax and PyTorch's topk/sort.  Equal values keep their original order (lower index first).

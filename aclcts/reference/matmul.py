@@ -1,6 +1,6 @@
-"""MatMul / MatMulV2 (x1, x2, bias?[, offset_w?]), BatchMatMul / BatchMatMulV2 (x1, x2[, bias?, offset_w?]) and GEMM
-(a, b, c, alpha, beta) references, exact in float64/int64. The V2 quantization offsets (offset_w, offset_x) are not
-modelled: a case giving them is refused."""
+"""MatMul / MatMulV2, BatchMatMul / BatchMatMulV2 (with their optional bias) and GEMM references, exact in
+float64/int64. The V2 quantization offsets (an offset input, the offset_x attribute) are not modelled: a case giving
+them is refused."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def _matmul_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs
 def _no_offsets(xs: list[np.ndarray | None], attrs: dict[str, Any]) -> None:
     """Refuse the quantization offsets of MatMulV2 / BatchMatMulV2, which the reference does not model."""
     if xs[3] is not None or int(attrs["offset_x"]) != 0:
-        raise ValueError("offset_w / offset_x (quantization offsets) are not modelled by the reference")
+        raise InputError(3, lambda name: f"{name} / offset_x (quantization offsets) are not modelled by the reference")
 
 
 def _matmul_v2(xs: list[np.ndarray | None], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:

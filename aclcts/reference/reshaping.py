@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import RefOp, define, needed_value, normalize_axis, normalize_axes
+from aclcts.reference.base import InputError, RefOp, define, needed_value, normalize_axis, normalize_axes
 
 Array = np.ndarray
 
@@ -85,7 +85,7 @@ def _pad(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Arra
 
 
 def _pad_v3(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
-    """PadV3: constant (the constant_values input, zeros without it), reflect or edge."""
+    """PadV3: constant (the optional constant input, zeros without it), reflect or edge."""
     x, mode = xs[0], attrs["mode"]
     pairs = pad_pairs(xs[1], x.ndim, bool(attrs["paddings_contiguous"]))
     if mode == "constant":
@@ -362,13 +362,13 @@ def _unpack_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -
 def split_sizes(dim: int, sizes: list[int], num_split: int) -> list[int]:
     """SplitV's part sizes: num_split of them, one -1 taking what the others leave of dim."""
     if len(sizes) != num_split:
-        raise ValueError(f"size_splits {sizes} must hold num_split={num_split} values")
+        raise InputError(1, lambda name: f"{name} {sizes} must hold num_split={num_split} values")
     if sizes.count(-1) > 1 or any(s < -1 for s in sizes):
-        raise ValueError(f"size_splits {sizes}: at most one -1 and no other negative size")
+        raise InputError(1, lambda name: f"{name} {sizes}: at most one -1 and no other negative size")
     known = sum(s for s in sizes if s != -1)
     resolved = [dim - known if s == -1 else s for s in sizes]
     if sum(resolved) != dim or min(resolved, default=0) < 0:
-        raise ValueError(f"size_splits {sizes} do not add up to dim {dim}")
+        raise InputError(1, lambda name: f"{name} {sizes} do not add up to dim {dim}")
     return resolved
 
 

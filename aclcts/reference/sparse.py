@@ -6,15 +6,15 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import RefOp, define, needed_value
+from aclcts.reference.base import InputError, RefOp, define, needed_value
 from aclcts.reference.numeric import round_to, widen
 
 
-def _dense_shape(x1_shape: np.ndarray) -> tuple[int, int]:
-    """The two dims x1_shape holds, checked."""
-    dims = [int(d) for d in np.asarray(x1_shape).reshape(-1)]
+def _dense_shape(dense_shape: np.ndarray) -> tuple[int, int]:
+    """The two dims the dense-shape input holds, checked."""
+    dims = [int(d) for d in np.asarray(dense_shape).reshape(-1)]
     if len(dims) != 2 or min(dims) < 0:
-        raise ValueError(f"x1_shape must hold two non-negative dims, got {dims}")
+        raise InputError(2, lambda name: f"{name} must hold two non-negative dims, got {dims}")
     return dims[0], dims[1]
 
 
@@ -22,9 +22,10 @@ def densified(indices: np.ndarray, values: np.ndarray, shape: tuple[int, int]) -
     """The dense matrix of a COO tensor; entries at a repeated index add up; an index outside shape raises."""
     rows, cols = np.asarray(indices, dtype=np.int64).reshape(-1, 2).T
     if len(rows) != values.size:
-        raise ValueError(f"x1_indices has {len(rows)} entries but x1_values {values.size}")
+        raise InputError((0, 1), lambda indices, values_name: f"{indices} has {len(rows)} entries but {values_name} "
+                                                             f"{values.size}")
     if len(rows) and (rows.min() < 0 or cols.min() < 0 or rows.max() >= shape[0] or cols.max() >= shape[1]):
-        raise ValueError(f"an index of x1_indices lies outside x1_shape {list(shape)}")
+        raise InputError((0, 2), lambda indices, dense: f"an index of {indices} lies outside {dense} {list(shape)}")
     dense = np.zeros(shape, dtype=values.dtype)
     for row, col, value in zip(rows, cols, values.reshape(-1)):
         dense[row, col] += value
@@ -43,8 +44,8 @@ def sparse_tensor_dense_mat_mul(indices: np.ndarray, values: np.ndarray, shape: 
 
 
 def _compute(xs: list[np.ndarray | None], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
-    indices, values, x1_shape, x2 = xs
-    y = sparse_tensor_dense_mat_mul(indices, widen(values), _dense_shape(x1_shape), widen(x2),
+    indices, values, dense_shape, x2 = xs
+    y = sparse_tensor_dense_mat_mul(indices, widen(values), _dense_shape(dense_shape), widen(x2),
                                     bool(attrs["adjoint_a"]), bool(attrs["adjoint_b"]))
     return [round_to(y, out[0])]
 

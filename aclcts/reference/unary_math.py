@@ -190,7 +190,7 @@ def _broadcast(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> l
 
 
 def _clip_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
-    """ClipByValue's output has x's shape; clip_value_min and clip_value_max must broadcast to it."""
+    """ClipByValue's output has the shape of its first input; the two bounds must broadcast to it."""
     x = tuple(shapes[0])
     for index, shape in enumerate(shapes[1:], start=1):
         try:

@@ -5,10 +5,15 @@ folders named after its family.
 Each failure names the op, the file to fix and what is missing or differs.
 """
 
+import ast
 import importlib
+import io
 import pkgutil
+import re
+import tokenize
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
@@ -17,11 +22,12 @@ import aclcts.reference
 import aclcts.sim.faults
 import aclcts.sim.kernels
 from aclcts.cases.schema import SHAPE_RULES
-from aclcts.core.dtypes import JSON_TYPE_NAMES
-from aclcts.core.prototypes.spec import ATTR_TYPES, canonical_dtype
+from aclcts.core.dtypes import JSON_TYPE_NAMES, DataType, acl_data_type, has_numpy_dtype
+from aclcts.core.prototypes.spec import ATTR_TYPES, REQUIRED, canonical_dtype
 from aclcts.judge.policies import BITWISE_FAMILIES, COMPUTE_FAMILIES
 from aclcts.reference import OP_TYPES
 from aclcts.sim.kernels import registry
+from aclcts.sim.kernels.call import dtype_name
 
 ROOT = Path(__file__).resolve().parents[2]
 DTYPE_NAMES = set(JSON_TYPE_NAMES.values())
@@ -113,7 +119,8 @@ def _modules(package) -> set[str]:
 
 #: The unit-test folders of the references and the kernels: test_<prefix>_<family or helper>[_<topic>].py, where the
 #: helpers are the package's helper modules and its registry (the package's __init__).
-TEST_FOLDERS = {"tests/reference": ("test_ref_", aclcts.reference), "tests/sim/kernels": ("test_kernel_", aclcts.sim.kernels)}
+TEST_FOLDERS = {"tests/reference": ("test_ref_", aclcts.reference),
+                "tests/sim/kernels": ("test_kernel_", aclcts.sim.kernels)}
 
 
 @pytest.mark.parametrize("folder", sorted(TEST_FOLDERS))
@@ -123,7 +130,8 @@ def test_unit_test_files_are_named_after_a_family_or_a_helper(folder):
     strays = []
     for path in sorted((ROOT / folder).glob("test_*.py")):
         words = path.stem.removeprefix(prefix).split("_")
-        if not path.stem.startswith(prefix) or not any("_".join(words[:n]) in allowed for n in range(1, len(words) + 1)):
+        named = any("_".join(words[:n]) in allowed for n in range(1, len(words) + 1))
+        if not path.stem.startswith(prefix) or not named:
             strays.append(path.name)
     assert not strays, (f"{folder}: {strays} are not named {prefix}<family or helper>[_<topic>].py "
                         f"(families {sorted(FAMILIES)}, helpers {sorted(HELPERS[package] | {'registry'})})")
@@ -151,12 +159,8 @@ def test_kernel_and_reference_modules_part2_restate_no_tensor_name():
 
     A literal that is also an attribute name of the family (CumsumD's axis, Muls's value) may name that attribute, so
     only its quoted use in a message's text is checked; a message naming an attribute says "attr 'name'"."""
-    import ast
-    import re
 
-    import numpy as np
 
-    from aclcts.core.dtypes import acl_data_type, has_numpy_dtype
 
     kernel_families = ["activation", "binary_math", "cast", "elementwise", "logic", "norm", "reduction", "scan",
                        "softmax", "unary_math"]
@@ -227,12 +231,8 @@ def test_kernel_modules_part1_restate_no_tensor_name():
     """The kernels of the gather_scatter ... resize families take tensor names and dtype sets from their records:
     no string names a record's tensor in quotes (an attribute of the same name, "attr 'axis'", is the kernel's own
     word) and no module-level dtype tuple equals a record's type constraint."""
-    import ast
-    import re
 
-    import numpy as np
 
-    from aclcts.sim.kernels.call import dtype_name
 
     problems = []
     for family in ("gather_scatter", "index", "reshaping", "shape", "matmul", "sparse", "conv", "pooling", "resize"):
@@ -267,9 +267,6 @@ def test_kernel_modules_part1_restate_no_tensor_name():
 
 def _prose(path: Path) -> list[tuple[int, str]]:
     """The docstrings and comments of a module, each with its first line number."""
-    import ast
-    import io
-    import tokenize
 
     text = path.read_text(encoding="utf-8")
     pieces = []
@@ -285,9 +282,7 @@ def _prose(path: Path) -> list[tuple[int, str]]:
 
 def _default_spellings(attr) -> list[str]:
     """Regular expressions for the ways a prose text writes an attribute's record default (false, {-1}, DT_INT64)."""
-    import re
 
-    from aclcts.core.dtypes import DataType
 
     value = attr.default
     if attr.type == "type" and isinstance(value, int):
@@ -317,9 +312,7 @@ def test_kernel_and_reference_prose_restates_no_prototype():
     "keep_dims=false"), no tensor or attribute name followed by "default ..." and no tensor name followed by its dtypes
     ("x float16/float32"). The record (aclcts/core/prototypes/<family>.py) states those facts once; the module's prose
     says what it does and points to the record."""
-    import re
 
-    from aclcts.core.prototypes.spec import REQUIRED
 
     reg_op = re.compile(r"\b(?:(?:[A-Z]+_)*(?:ATTR|INPUT|OUTPUT)\("
                         r"|(?:REQUIRED|OPTIONAL|DYNAMIC)_(?:ATTR|INPUT|OUTPUT)\b|(?:INPUT|OUTPUT) [a-z_]+)")
@@ -356,3 +349,22 @@ def test_kernel_and_reference_prose_restates_no_prototype():
                                             "default")
     assert not problems, ("the records in aclcts/core/prototypes/<family>.py state prototypes; say what the module "
                           "does and point to the record:\n" + "\n".join(problems))
+
+
+def test_a_distinctive_tensor_name_is_written_only_in_its_record():
+    """A tensor name no attribute shares and no generic word spells (one with an underscore: sorted_sequence,
+    segment_ids, x1_shape, ...) appears in aclcts only in the record module that states it; code, messages and
+    prose elsewhere take it from the record or say what the tensor is. (A keyword argument of the same spelling,
+    NumPy's np.pad(..., constant_values=...), is not a name of a tensor.)"""
+    tensors, attributes = set(), set()
+    for op_type in prototypes.op_types():
+        record = prototypes.prototype(op_type)
+        tensors |= {t.name for t in record.inputs + record.outputs}
+        attributes |= {a.name for a in record.attrs}
+    distinctive = sorted(name for name in tensors - attributes if "_" in name)
+    pattern = re.compile(r"\b(" + "|".join(distinctive) + r")\b(?!=)")
+    found = [f"{path.relative_to(ROOT)}:{number}: {match.group(1)}"
+             for path in sorted((ROOT / "aclcts").rglob("*.py")) if "prototypes" not in path.parts
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             for match in pattern.finditer(line)]
+    assert not found, "tensor names written outside their records:\n" + "\n".join(found)

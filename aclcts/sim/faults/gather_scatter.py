@@ -15,7 +15,7 @@ def _last_of_each(ids: np.ndarray) -> np.ndarray:
 
 
 def last_duplicate_only(updates_at: int) -> Any:
-    """A ScatterAdd (updates input 2, indices 1) or UnsortedSegmentSum (x input 0, segment_ids 1) wrapper keeping
+    """A ScatterAdd (updates at input 2, indices at input 1) or UnsortedSegmentSum (values at input 0, segment ids at input 1) wrapper keeping
     only the last update of an index given more than once (parallel writes racing instead of adding atomically)."""
 
     def wrap(compute: ComputeFn) -> ComputeFn:

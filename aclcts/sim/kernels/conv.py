@@ -4,8 +4,8 @@ Record: aclcts/core/prototypes/conv.py.
 strides and dilations are given in data_format order, pads as [top, bottom, left, right];
 out = (in + pad_before + pad_after - (dilation * (kernel - 1) + 1)) // stride + 1.
 The kernel sees only arrays, not the filter's format: the filter is taken as [out_channels, in_channels / groups,
-kernel_h, kernel_w] (the NCHW filter of the official Conv2D sample), x and y in data_format. offset_w and a nonzero
-offset_x (quantization) are not simulated.
+kernel_h, kernel_w] (the NCHW filter of the official Conv2D sample), x and y in data_format. The quantization offset input and a nonzero
+offset_x are not simulated.
 Numerics: an im2col view of x and one matrix product per group (numerics.batched_matmul): fp16/bf16 accumulate in
 fp32 (BLAS's blocked order; with matmul_accumulation=sequential, over (input channel, kernel row, kernel column) in
 that order), int8 in int32; the bias is added in the accumulator; the result is rounded once to the output type.

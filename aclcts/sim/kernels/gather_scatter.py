@@ -9,7 +9,7 @@ Numerics: gathers, updates, Sort and masks move values bit for bit. Additions (S
 ScatterElements add/mul, UnsortedSegmentSum, Bincount) run in the compute type (fp16/bf16 in fp32), one index after
 another in index order, rounded once to the output type; integers wrap. Range and LinSpace compute
 start + i * delta in the compute type, rounded once. An index outside its dimension is a kernel error (the
-prototypes' "must be in range"); OneHot gives off_value for it, Bincount ignores it, UnsortedSegmentSum drops
+prototypes' "must be in range"); OneHot gives its off value, Bincount ignores it, UnsortedSegmentSum drops
 negative ids. Sort is stable (NaN above +inf), which is one valid order of an unstable sort too.
 """
 

@@ -1,13 +1,8 @@
 """Matrix-unit ops: MatMul, MatMulV2, BatchMatMul, BatchMatMulV2 and GEMM.
 
-Prototypes:
-- MatMul(x1, x2, optional bias -> y; transpose_x1, transpose_x2 bool false) and MatMulV2 (adds optional offset_w
-  and attr offset_x int 0): hicann/ops-nn matmul/mat_mul_v3/op_graph/mat_mul_proto_extend.h.
-- BatchMatMul(x1, x2 -> y; adj_x1, adj_x2 bool false) and BatchMatMulV2 (adds optional bias, offset_w, attr
-  offset_x): hicann/ops-nn matmul/batch_mat_mul_v3/op_graph/batch_mat_mul_proto_extend.h. Batch dims broadcast.
-- GEMM(a, b, c, alpha, beta -> y; transpose_a, transpose_b bool false), y = alpha * op(a) @ op(b) + beta * c:
-  mindspore-ai/graphengine third_party/fwkacllib/inc/ops/matrix_calculation_ops.h; dtype triples and the
-  alpha/beta-of-c's-dtype rule from acl.blas.gemm_ex (docs/contract/handles-blas-cast.md#the-gemm-op).
+Records: aclcts/core/prototypes/matmul.py (sources there). Batch dims broadcast; GEMM is
+y = alpha * op(a) @ op(b) + beta * c, with the dtype triples and the alpha/beta-of-c's-dtype rule of
+acl.blas.gemm_ex (docs/contract/handles-blas-cast.md#the-gemm-op).
 Numerics (numerics.batched_matmul): fp16/bf16 accumulate in fp32 (BLAS's blocked order, or sequentially over K
 with the setting matmul_accumulation=sequential), int8 in int32; a bias is added in the accumulator; the result is rounded once to the output type. GEMM's alpha/beta epilogue runs in the
 accumulator type (fp32, or int32 with wrap for int8 a/b with an int32 c), then rounds once, as in the official

@@ -1,10 +1,10 @@
-"""SparseTensorDenseMatMul: y = op(A) @ op(x2) with A a rank-2 COO tensor (x1_indices [nnz, 2], x1_values [nnz],
-x1_shape [2]); op transposes when adjoint_a / adjoint_b is set.
+"""SparseTensorDenseMatMul: y = op(A) @ op(B) with A a rank-2 COO tensor given by inputs 0 to 2 (its indices
+[nnz, 2], values [nnz] and dense shape [2]) and B input 3; op transposes when adjoint_a / adjoint_b is set.
 
 Prototype: graphengine 910 sparse_ops.h REG_OP(SparseTensorDenseMatMul) (aclcts/core/prototypes/sparse.py).
-Numerics: each entry's products v * x2[col, :] are added into its output row in entry order, in float32 for float16
-values (rounded once to float16 at the end), in the values' own type otherwise; integer types wrap. Entries sharing an index add up. An index outside x1_shape, or x1_shape disagreeing with x2, fails the
-execution.
+Numerics: each entry's products v * B[col, :] are added into its output row in entry order, in float32 for float16
+values (rounded once to float16 at the end), in the values' own type otherwise; integer types wrap. Entries sharing
+an index add up. An index outside the dense shape, or a dense shape disagreeing with B, fails the execution.
 """
 
 from __future__ import annotations
