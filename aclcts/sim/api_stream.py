@@ -252,7 +252,7 @@ def record_event(event_handle: int, stream_handle: int) -> int:
     event, stream = found
 
     def run() -> int:
-        if event.stream is stream and event.seq == task.seq:  # else a later record or a reset replaced this one
+        if event.record is task:  # else a later record or a reset replaced this one
             event.completed = True
             event.timestamp_ms = stream.device.clock_ms
         return OK
@@ -260,6 +260,7 @@ def record_event(event_handle: int, stream_handle: int) -> int:
     task = Task(run, api, (), 0.0)
     event.completed = False
     event.stream = stream
+    event.record = task
     event.seq = stream.enqueue(task)
     return OK
 
@@ -271,7 +272,7 @@ def reset_event(event_handle: int, stream_handle: int) -> int:
     if isinstance(found, int):
         return found
     event = found[0]
-    event.stream, event.seq, event.completed = None, 0, False
+    event.stream, event.seq, event.completed, event.record = None, 0, False, None
     return OK
 
 

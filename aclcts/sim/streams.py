@@ -226,6 +226,9 @@ class Event:
     seq: int = 0
     completed: bool = False
     timestamp_ms: float = 0.0
+    #: The task of its latest record: only that one, when it runs, completes the event (a later record or a reset
+    #: replaces it).
+    record: Task | None = None
 
     def wait(self) -> None:
         """Run the recording stream up to the record of this event."""

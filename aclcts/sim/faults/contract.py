@@ -155,13 +155,14 @@ class Eager:
         return remembering
 
     def place(self, place: Function) -> Function:
-        """A stream queue that runs the task (and anything queued before it) at once."""
+        """A stream queue that runs the task (and anything queued before it) at once, as far as it goes without
+        waiting (work behind a blocking callback its report thread has not run stays queued, as on a device)."""
 
         def eager(queue: deque, task: Any) -> None:
             place(queue, task)
             stream = self.streams.get(id(queue))
             if stream is not None and stream.queue is queue and (stream.gate is None or stream.gate.is_set()):
-                stream.drain(task.seq)
+                stream.drain(task.seq, wait=False)
 
         return eager
 
