@@ -71,6 +71,23 @@ class TensorCase:
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """Why one case cannot run and at which stage (aclcts.cases.schema.STAGES): its tests fail with this one line,
+    and every other case runs."""
+
+    stage: str
+    reason: str
+
+
+class CaseRefused(Exception):
+    """Raised inside a test of a refused case: the failure's message is the reason and its stage is reported."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(f"{refusal.stage}: {refusal.reason}")
+        self.refusal = refusal
+
+
+@dataclass(frozen=True)
 class MsopstInfo:
     """What an msopst sub-case was in msopst's terms: its parameters (as st_report.json shows them), its reference."""
 
@@ -110,6 +127,8 @@ class Case:
     profile: str = ""
     #: The msopst sub-case this case was read from (aclcts.cases.msopst), or None for a case file's case.
     msopst: MsopstInfo | None = field(default=None, compare=False)
+    #: Why the case cannot run (its tests fail with it), or None for a case that runs.
+    refusal: Refusal | None = field(default=None, compare=False)
 
     @property
     def dynamic(self) -> bool:

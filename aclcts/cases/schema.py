@@ -69,8 +69,22 @@ EXPECTS = ("success", "failed")
 UNKNOWN_RANK = (-2,)
 
 
+#: The stages at which one case can be refused or fail, in the order a case meets them: reading its file (`load`),
+#: importing its golden function (`golden`), ATC's checks of its op model (`atc`), compiling a dynamic model
+#: (`compile`), executing (`run`) and judging its outputs (`compare`).
+STAGES = ("load", "golden", "atc", "compile", "run", "compare")
+
+
 class CaseFileError(Exception):
-    """A case file breaks the schema; the message is `file:line: field: what was expected`."""
+    """A case file breaks the schema; the message is `file:line: field: what was expected`.
+
+    stage is where the problem stops the case (STAGES): a loader that can go on without the case makes it a refused
+    case (aclcts.cases.case.Refusal) instead of ending the run.
+    """
+
+    def __init__(self, message: str, stage: str = "load") -> None:
+        super().__init__(message)
+        self.stage = stage
 
 
 class CaseKeyRenamed(FutureWarning):
