@@ -30,6 +30,11 @@ def source_of(record: Prototype) -> str:
     return f"aclcts/core/prototypes/{record.family}.py (default cases of {record.op_type})"
 
 
+def _distribution(sample: Sample) -> dict[str, list[float]]:
+    """A sample hint as a case file's distribution."""
+    return {"special": [sample.special]} if sample.special else {"uniform": [sample.low, sample.high]}
+
+
 def case_data(record: Prototype) -> dict[str, Any]:
     """The case-file content of the op's default cases."""
     required = [t for t in record.inputs if t.kind == "required"]
@@ -60,11 +65,6 @@ def record_cases(record: Prototype, source: str) -> list[Case]:
     named source."""
     cases = expand_data(case_data(record), source, {})
     return cases + (expand_data(dynamic_data(record), source, {}) if record.sample_ranges else [])
-
-
-def _distribution(sample: Sample) -> dict[str, list[float]]:
-    """A sample hint as a case file's distribution."""
-    return {"special": [sample.special]} if sample.special else {"uniform": [sample.low, sample.high]}
 
 
 def default_cases(op_type: str) -> list[Case]:
