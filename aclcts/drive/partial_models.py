@@ -8,10 +8,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from aclcts.atc import compile_elements
+from aclcts.atc import compile_elements, generate_singleop_json
+from aclcts.core.opmodel import OpModel
 
 #: The start of an ATC message naming the temporary JSON file, its line and the element.
 _WHERE = re.compile(r'^.*?:\d+: element \d+ \(op "[^"]*"\): ')
+#: The start of generate_singleop_json's message naming the model.
+_MODEL = re.compile(r'^model \d+ \(op "[^"]*"\): ')
 
 
 T = TypeVar("T")
@@ -34,6 +37,27 @@ class PartialModels:
 def one_line(message: str) -> str:
     """An ATC message without the temporary file, line and element it starts with."""
     return _WHERE.sub("", message)
+
+
+def writable_json(models: list[OpModel]) -> tuple[list[dict], list[OpModel], dict[OpModel, str]]:
+    """The single-op JSON elements of the models that can be written as JSON, those models, and why each other one
+    cannot (checked one by one only when the whole set fails); SharedCompileError for a problem of the set."""
+    try:
+        return generate_singleop_json(models), models, {}
+    except ValueError:
+        pass
+    kept, unwritable = [], {}
+    for model in models:
+        try:
+            generate_singleop_json([model])
+        except ValueError as own:
+            unwritable[model] = _MODEL.sub("", str(own))
+        else:
+            kept.append(model)
+    try:
+        return generate_singleop_json(kept), kept, unwritable
+    except ValueError as exc:  # the models together (their order), which no single model owns
+        raise SharedCompileError(str(exc)) from None
 
 
 def compile_accepted(elements: list[dict], folder: Path, soc: str, json_name: str = "op_list.json") -> PartialModels:

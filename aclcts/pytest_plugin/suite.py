@@ -6,7 +6,6 @@ collects nothing, does not, so that it starts its workers without importing hypo
 
 from __future__ import annotations
 
-import re
 import shutil
 import sys
 import tempfile
@@ -28,7 +27,6 @@ from aclcts.judge import golden  # noqa: F401
 from aclcts.drive import model_cache  # noqa: F401
 from aclcts.drive import budget, dynamic, partial_models
 from aclcts.cases import strategies  # noqa: F401
-from aclcts.atc import generate_singleop_json
 from aclcts.drive.backends import Backend, BackendError, device_problem, load_backend
 from aclcts.drive.resources import LeakedObjects
 from aclcts.cases import Case, CaseFileError, load_cases
@@ -270,22 +268,14 @@ def _compile_into(elements: list[dict], out: Path, soc: str) -> Path:
 
 def _singleop_json(config: pytest.Config, users: dict[Any, list[Case]]) -> tuple[list[dict], list[Any]]:
     """The single-op JSON elements of the models that can be written as one, and those models; a model that cannot be
-    written refuses its cases (stage atc)."""
-    models = list(users)
+    written refuses its cases (stage atc); ModelsError for a problem of the models together."""
     try:
-        return generate_singleop_json(models), models
-    except ValueError:
-        pass
-    kept = []
-    for model in models:
-        try:
-            generate_singleop_json([model])
-        except ValueError as own:
-            message = re.sub(r'^model \d+ \(op "[^"]*"\): ', "", str(own))
-            _refuse(config, users[model], Refusal("atc", message))
-        else:
-            kept.append(model)
-    return generate_singleop_json(kept), kept
+        elements, models, unwritable = partial_models.writable_json(list(users))
+    except partial_models.SharedCompileError as exc:
+        raise ModelsError(f"compiling the case library: {exc}") from None
+    for model, reason in unwritable.items():
+        _refuse(config, users[model], Refusal("atc", reason))
+    return elements, models
 
 
 def library_models(config: pytest.Config) -> str:

@@ -4,7 +4,9 @@ its stage (CaseRefused), serially and under -n 2, through the model cache too; e
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import os
 import shlex
 import subprocess
@@ -17,6 +19,7 @@ from add_case import ADD_CASE
 from aclcts.cases import load_cases
 from aclcts.drive import model_cache, partial_models
 from aclcts.atc import generate_singleop_json
+from aclcts.core.opmodel import Attr
 from aclcts.report.records import read_report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -167,9 +170,14 @@ def test_a_dynamic_case_whose_model_does_not_compile_fails_alone(tmp_path):
     assert not [r for r in records.values() if r["status"] == "error"]
 
 
-def _elements(folder: Path, text: str) -> list[dict]:
+def _case_file(folder: Path, text: str) -> Path:
     (folder / "add.yaml").write_text(text)
-    return generate_singleop_json(list(dict.fromkeys(c.op_model(SOC) for c in load_cases([str(folder)]))))
+    return folder / "add.yaml"
+
+
+def _elements(folder: Path, text: str) -> list[dict]:
+    cases = load_cases([str(_case_file(folder, text))])
+    return generate_singleop_json(list(dict.fromkeys(c.op_model(SOC) for c in cases)))
 
 
 def test_a_clean_set_compiles_once_and_a_refused_element_is_named_by_position(tmp_path, monkeypatch):
@@ -206,3 +214,14 @@ def test_a_cache_entry_whose_refusals_were_modified_is_compiled_again(tmp_path):
     with pytest.warns(model_cache.ModelCacheWarning, match="refused.json does not match its index"):
         again = model_cache.cached_models(elements, SOC, tmp_path / "cache", compile_into)
     assert len(calls) == 2 and list(model_cache.read_refusals(again)) == [1]
+
+
+def test_a_model_single_op_json_cannot_hold_is_named_and_the_others_are_written(tmp_path):
+    [good] = [c.op_model(SOC) for c in load_cases([str(_case_file(tmp_path, ADD_CASE))])]
+    bad = dataclasses.replace(good, attrs=(Attr("alpha", "float", math.nan),))
+    elements, kept, unwritable = partial_models.writable_json([bad, good])
+    assert kept == [good] and elements == generate_singleop_json([good])
+    assert unwritable == {bad: "attr[0]: NaN and infinite floats cannot be written in JSON"}
+    fuzzy, plain = dataclasses.replace(good, fuzzy=True), good
+    with pytest.raises(partial_models.SharedCompileError, match="a non-fuzzy model cannot follow a fuzzy one"):
+        partial_models.writable_json([fuzzy, plain])
