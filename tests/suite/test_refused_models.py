@@ -118,6 +118,7 @@ def test_a_yaml_case_atc_refuses_fails_alone_under_xdist_through_the_model_cache
     for run in ("compiles", "hits the cache"):
         done, records = run_suite(cases, tmp_path / f"{run}.jsonl", *STATIC, "-n", "2", f"--model-cache={cache}")
         assert done.returncode == 1, (run, done.stdout[-3000:] + done.stderr[-2000:])
+        assert "compiling it again" not in done.stdout  # the entry, refusals and all, passes its index
         assert_passed(records, "Add-float32-8x16_8x16")
         assert_refused(records, OVERSIZED, "atc", "the product of the dimensions [65536, 65536] is 4294967296, "
                                                   "above the limit 2147483647 [E13014]")
