@@ -4,24 +4,33 @@ and loaded from memory; running them is aclcts.drive.executor's job."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aclcts.atc import compile_elements, generate_singleop_json
 from aclcts.cases import Case
+from aclcts.drive.partial_models import by_position, compile_accepted, writable_json
 
 
-def singleop_json(cases: Iterable[Case], soc: str) -> list[dict[str, Any]]:
-    """The single-op JSON array of the dynamic cases' models, for `atc --singleop` (real ATC or `aclcts atc`)."""
-    return generate_singleop_json(list(dict.fromkeys(c.op_model(soc) for c in cases)))
+@dataclass(frozen=True)
+class DynamicModels:
+    """The dynamic cases' compiled model files, and the cases whose model did not compile with the reason."""
+
+    written: list[Path]
+    refused: list[tuple[list[Case], str]]
 
 
-def compile_cases(cases: Iterable[Case], folder: Path, soc: str) -> list[Path]:
-    """Compile the dynamic cases' models with `aclcts atc` into folder/models; the .om paths."""
-    result = compile_elements(singleop_json(cases, soc), folder, soc, "dynamic_ops.json")
-    if not result.ok:
-        raise RuntimeError(f"{folder}: compiling the dynamic models failed:\n" + "\n".join(result.errors))
-    return list(result.written)
+def compile_cases(cases: Iterable[Case], folder: Path, soc: str) -> DynamicModels:
+    """Compile the dynamic cases' models with `aclcts atc` into folder/models, leaving out (and naming) those it
+    refuses; partial_models.SharedCompileError for a problem no model owns."""
+    users: dict[Any, list[Case]] = {}
+    for case in cases:
+        users.setdefault(case.op_model(soc), []).append(case)
+    elements, models, unwritable = writable_json(list(users))
+    compiled = compile_accepted(elements, folder, soc, "dynamic_ops.json")
+    owners = by_position(elements, [users[m] for m in models])
+    refused = [(users[m], reason) for m, reason in unwritable.items()]
+    return DynamicModels(compiled.written, refused + [(owners[p], r) for p, r in sorted(compiled.refused.items())])
 
 
 def load_models(acl: Any, paths: list[Path]) -> None:

@@ -30,6 +30,9 @@ MAX_AGE_DAYS = 14
 MAX_ENTRIES = 64
 #: An entry's index: the SoC and the sha256 of each of its model files; written last, inside the build folder.
 MARKER = "complete.json"
+#: The elements ATC refused, written by the compile function beside models/ (absent when it refused none); the index
+#: holds its checksum, so that a cache hit knows the same refusals as the compilation it replays.
+REFUSALS = "refused.json"
 ENV = "ACLCTS_MODEL_CACHE"
 #: Entries are built in `.build-<host>-<pid>-<random>` folders beside them and renamed into place.
 BUILD_PREFIX = ".build-"
@@ -83,6 +86,9 @@ def _problem(entry: Path) -> str | None:
     listed = index.get("models") if isinstance(index, dict) else None
     if not isinstance(listed, dict) or not all(isinstance(v, str) for v in listed.values()):
         return f"its index {MARKER} lists no model checksums (an older or damaged index)"
+    problem = _refusals_problem(entry, index.get("refusals"))
+    if problem:
+        return problem
     try:
         present = sorted(os.listdir(entry / "models"))
     except OSError as exc:
@@ -102,13 +108,42 @@ def _problem(entry: Path) -> str | None:
     return None
 
 
+def _refusals_problem(entry: Path, listed: object) -> str | None:
+    """Why the entry's REFUSALS file does not match its index's checksum of it (absent in both is a match)."""
+    path = entry / REFUSALS
+    if not path.exists():
+        return None if listed is None else f"its {REFUSALS} is missing"
+    try:
+        digest = _sha256(path)
+    except OSError as exc:
+        return f"its {REFUSALS} cannot be read ({exc.strerror})"
+    return None if digest == listed else f"its {REFUSALS} does not match its index (corrupted or modified)"
+
+
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _index(models: Path, soc: str) -> bytes:
     checksums = {name: _sha256(models / name) for name in sorted(os.listdir(models))}
-    return json.dumps({"soc": soc, "models": checksums}, indent=1, sort_keys=True).encode("utf-8")
+    index: dict = {"soc": soc, "models": checksums}
+    if (models.parent / REFUSALS).exists():
+        index["refusals"] = _sha256(models.parent / REFUSALS)
+    return json.dumps(index, indent=1, sort_keys=True).encode("utf-8")
+
+
+def write_refusals(models: Path, refused: dict[int, str]) -> None:
+    """Record beside a models folder the elements ATC refused (position -> reason); nothing when it refused none."""
+    if refused:
+        write_atomically(models.parent / REFUSALS, json.dumps(refused, indent=1, sort_keys=True).encode("utf-8"))
+
+
+def read_refusals(models: Path) -> dict[int, str]:
+    """The elements ATC refused when the models folder was compiled (write_refusals), by position."""
+    path = models.parent / REFUSALS
+    if not path.exists():
+        return {}
+    return {int(position): reason for position, reason in json.loads(path.read_text(encoding="utf-8")).items()}
 
 
 def _host() -> str:

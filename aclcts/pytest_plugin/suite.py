@@ -6,12 +6,11 @@ collects nothing, does not, so that it starts its workers without importing hypo
 
 from __future__ import annotations
 
-import re
 import shutil
 import sys
 import tempfile
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +25,12 @@ from aclcts.pytest_plugin import timeouts
 from aclcts.drive import flow  # noqa: F401
 from aclcts.judge import golden  # noqa: F401
 from aclcts.drive import model_cache  # noqa: F401
-from aclcts.drive import budget, dynamic
+from aclcts.drive import budget, dynamic, partial_models
 from aclcts.cases import strategies  # noqa: F401
-from aclcts.atc import compile_elements, generate_singleop_json
 from aclcts.drive.backends import Backend, BackendError, device_problem, load_backend
 from aclcts.drive.resources import LeakedObjects
 from aclcts.cases import Case, CaseFileError, load_cases
+from aclcts.cases.case import CaseRefused, Refusal
 from aclcts.cases.custom_ops import custom_ops, kernel_functions, load_with_records
 from aclcts.cases.defaults import SHIPPED_CASES, with_defaults
 from aclcts.cases.domains import generated
@@ -40,7 +39,7 @@ from aclcts.cases.selection import of_ops, smoke
 from aclcts.cases.values import draw_inputs
 from aclcts.core.error_codes import ErrorCodesError, load_error_codes
 from aclcts.pytest_plugin.library import (CASES, DYNAMIC_CASES, GOLDEN, NOTHING_TO_RUN, SELECTED, SUITE_MODEL_CASES,
-                                          dynamic_cases, golden_folder, library_cases, parametrize_or_deselect,
+                                          case_of, dynamic_cases, golden_folder, library_cases, parametrize_or_deselect,
                                           selected_case, step_tests_run, suite_model_cases)
 from aclcts.drive.resources import TrackingAcl
 from aclcts.pytest_plugin.model_dir import missing_model_dir
@@ -222,87 +221,82 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Compile the case library now if a selected test needs its models: a case ATC refuses is one usage line that
-    names its case file, not an error of every test."""
+    """Compile the case library (and the dynamic cases' models) now if a selected test needs them; a case ATC refuses
+    fails its own tests (MODEL_REFUSALS), and only a problem that no case owns is one usage line."""
     config = session.config
-    if BACKEND not in config.stash or config.getoption("--model-dir"):
+    if BACKEND not in config.stash:
         return
-    if any("model_dir" in getattr(item, "fixturenames", ()) for item in session.items):
-        try:
+    needs = {name for item in session.items for name in getattr(item, "fixturenames", ())}
+    try:
+        if "model_dir" in needs and not config.getoption("--model-dir"):
             library_models(config)
-        except ModelsError as exc:
-            raise_usage_error(config, str(exc))
+        if "dynamic_models" in needs and not config.stash[BACKEND].capabilities.real_device:
+            compiled_dynamic_models(config)
+    except ModelsError as exc:
+        raise_usage_error(config, str(exc))
+    expect_refusals(config, session.items)
 
 
 class ModelsError(Exception):
-    """The case library's op models cannot be made; the message names the case file and case."""
+    """The case library's op models cannot be made for a reason no single case owns."""
 
 
-def _owners(elements: list[dict], models: list[Any], owner: dict[Any, Case]) -> list[Case | None]:
-    """The case behind each single-op JSON element (None for a compile_flag element)."""
-    remaining = iter(models)
-    return [owner[next(remaining)] if "op" in element else None for element in elements]
+#: Stash key of the cases whose op model cannot be made: case id -> Refusal (stage "atc" for the case library,
+#: "compile" for a dynamic case); their tests fail with CaseRefused and every other test runs.
+MODEL_REFUSALS = pytest.StashKey[dict]()
+#: Stash key of the dynamic cases' compiled model files (compiled_dynamic_models).
+DYNAMIC_MODEL_FILES = pytest.StashKey[list]()
 
 
-#: The start of an ATC message naming the temporary JSON file, its line and the element.
-_WHERE = re.compile(r'^.*?:\d+: element \d+ \(op "[^"]*"\): ')
+def _refuse(config: pytest.Config, cases: list[Case], refusal: Refusal) -> None:
+    """Record that the cases' models cannot be made and why (MODEL_REFUSALS)."""
+    refusals = config.stash.setdefault(MODEL_REFUSALS, {})
+    for case in cases:
+        refusals.setdefault(case.id, refusal)
 
 
-def _compiler(owners: list[Case | None]) -> Callable[[list[dict], Path, str], Path]:
-    """The compile function of the model cache: ModelsError naming the first refused element's case file and case."""
-
-    def compile_into(elements: list[dict], out: Path, soc: str) -> Path:
-        result = compile_elements(elements, out, soc)
-        if result.ok:
-            return out / "models"
-        located = [(owners[op.position], d.message) for op in result.operators for d in op.errors
-                   if 0 <= op.position < len(owners) and owners[op.position] is not None]
-        more = len(result.errors) - 1
-        tail = f" (and {more} more error(s))" if more > 0 else ""
-        if located:
-            case, message = located[0]
-            raise ModelsError(f"compiling the case library: {case.file}: case {case.id}: "
-                              f"{_WHERE.sub('', message)}{tail}")
-        raise ModelsError(f"compiling the case library: {result.errors[0]}{tail}")
-
-    return compile_into
-
-
-def _singleop_json(models: list[Any], owner: dict[Any, Case]) -> list[dict]:
-    """The single-op JSON elements of the models; ModelsError naming the case whose model cannot be written."""
+def _compile_into(elements: list[dict], out: Path, soc: str) -> Path:
+    """The compile function of the model cache: the elements ATC accepts compiled into out/models, its refusals
+    recorded beside them (model_cache.REFUSALS); ModelsError for a problem no case owns."""
     try:
-        return generate_singleop_json(models)
-    except ValueError as exc:
-        for model in models:
-            try:
-                generate_singleop_json([model])
-            except ValueError as own:
-                case = owner[model]
-                message = re.sub(r'^model \d+ \(op "[^"]*"\): ', "", str(own))
-                raise ModelsError(f"compiling the case library: {case.file}: case {case.id}: {message}") from None
+        compiled = partial_models.compile_accepted(elements, out, soc)
+    except partial_models.SharedCompileError as exc:
         raise ModelsError(f"compiling the case library: {exc}") from None
+    model_cache.write_refusals(compiled.folder, compiled.refused)
+    return compiled.folder
+
+
+def _singleop_json(config: pytest.Config, users: dict[Any, list[Case]]) -> tuple[list[dict], list[Any]]:
+    """The single-op JSON elements of the models that can be written as one, and those models; a model that cannot be
+    written refuses its cases (stage atc); ModelsError for a problem of the models together."""
+    try:
+        elements, models, unwritable = partial_models.writable_json(list(users))
+    except partial_models.SharedCompileError as exc:
+        raise ModelsError(f"compiling the case library: {exc}") from None
+    for model, reason in unwritable.items():
+        _refuse(config, users[model], Refusal("atc", reason))
+    return elements, models
 
 
 def library_models(config: pytest.Config) -> str:
     """The op-model folder of the run's case library, golden cases and the step tests' own models (SUITE_MODEL_CASES,
-    whatever --cases selects), compiled once (through the model cache unless --model-cache=off); ModelsError why not."""
+    whatever --cases selects), compiled once (through the model cache unless --model-cache=off); the cases whose
+    model ATC refuses go to MODEL_REFUSALS; ModelsError for a problem no case owns."""
     if MODELS in config.stash:
         return config.stash[MODELS]
     soc = config.stash[BACKEND].acl.get_soc_name() or "Ascend910B1"
     curated = [g.case for g in config.stash.get(GOLDEN, [])]
-    cases = library_cases(config) + curated + suite_model_cases(config.rootpath / "cases")
-    owner: dict[Any, Case] = {}
-    for case in cases:
-        owner.setdefault(case.op_model(soc), case)
-    models = list(owner)
-    elements = _singleop_json(models, owner)
-    compile_into = _compiler(_owners(elements, models, owner))
+    users: dict[Any, list[Case]] = {}
+    for case in library_cases(config) + curated + suite_model_cases(config.rootpath / "cases"):
+        users.setdefault(case.op_model(soc), []).append(case)
+    elements, models = _singleop_json(config, users)
+    owners = partial_models.by_position(elements, [users[m] for m in models])
     setting = config.getoption("--model-cache")
     folder = None
     if setting != "off":
         root = Path(setting) if setting else model_cache.default_root()
         try:
-            folder = str(model_cache.cached_models(elements, soc, root, compile_into))
+            folder = str(model_cache.cached_models(elements, soc, root, _compile_into))
         except model_cache.ModelCacheError as exc:
             if setting:
                 raise ModelsError(f"--model-cache: {exc}") from None
@@ -310,9 +304,56 @@ def library_models(config: pytest.Config) -> str:
     if folder is None:
         scratch = tempfile.mkdtemp(prefix="aclcts-models-")
         config.add_cleanup(lambda: shutil.rmtree(scratch, ignore_errors=True))
-        folder = str(compile_into(elements, Path(scratch), soc))
+        folder = str(_compile_into(elements, Path(scratch), soc))
+    for position, reason in model_cache.read_refusals(Path(folder)).items():
+        _refuse(config, owners[position] or [], Refusal("atc", reason))
     config.stash[MODELS] = folder
     return folder
+
+
+def compiled_dynamic_models(config: pytest.Config) -> list[Path]:
+    """The dynamic cases' model files, compiled once per process with `aclcts atc`; a case whose model does not
+    compile goes to MODEL_REFUSALS (stage compile)."""
+    if DYNAMIC_MODEL_FILES in config.stash:
+        return config.stash[DYNAMIC_MODEL_FILES]
+    soc = config.stash[BACKEND].acl.get_soc_name() or "Ascend910B1"
+    scratch = tempfile.mkdtemp(prefix="aclcts-dynamic-models-")
+    config.add_cleanup(lambda: shutil.rmtree(scratch, ignore_errors=True))
+    try:
+        compiled = dynamic.compile_cases(dynamic_cases(config), Path(scratch), soc)
+    except partial_models.SharedCompileError as exc:
+        raise ModelsError(f"compiling the dynamic models: {exc}") from None
+    for cases, reason in compiled.refused:
+        _refuse(config, cases, Refusal("compile", reason))
+    config.stash[DYNAMIC_MODEL_FILES] = compiled.written
+    return compiled.written
+
+
+def model_refusal(item: pytest.Item) -> Refusal | None:
+    """Why the model of the case a test runs cannot be made, or None."""
+    refusals = item.config.stash.get(MODEL_REFUSALS, {})
+    case = case_of(item, CASE_PARAMS)
+    return refusals.get(case.id) if case is not None else None
+
+
+def expect_refusals(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark as strict expected failures every test of a case whose expect is "failed" and whose model is refused: that
+    refusal is its expected outcome, as msopst counts it."""
+    for item in items:
+        refusal = model_refusal(item)
+        case = case_of(item, CASE_PARAMS)
+        if refusal is not None and case.expect == "failed":
+            item.add_marker(pytest.mark.xfail(strict=True, reason=f"{case.id}: expect \"failed\" ({case.file}): "
+                                                                  f"{refusal.stage}: {refusal.reason}"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item: pytest.Item) -> None:
+    """Fail a test of a case whose model cannot be made with that one-line reason, before the test body runs."""
+    __tracebackhide__ = True
+    refusal = model_refusal(item)
+    if refusal is not None:
+        raise CaseRefused(refusal)
 
 
 def update_golden(config: pytest.Config) -> None:
@@ -383,17 +424,18 @@ def model_dir(pytestconfig: pytest.Config, aclcts_backend: Backend) -> str:
 
 
 @pytest.fixture(scope="session")
-def dynamic_models(pytestconfig: pytest.Config, session: flow.Session,
-                   tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
-    """The run's dynamic cases by id, their models compiled and loaded once per session; on the NPU they must be in
-    --model-dir."""
+def dynamic_models(pytestconfig: pytest.Config, session: flow.Session) -> dict[str, Case]:
+    """The run's dynamic cases by id, their models (compiled_dynamic_models) loaded once per session; on the NPU they
+    must be in --model-dir."""
     by_id = {c.id: c for c in dynamic_cases(pytestconfig)}
     if pytestconfig.stash[BACKEND].capabilities.real_device:
         if not pytestconfig.getoption("--model-dir"):
             pytest.skip("dynamic models on the NPU: `aclcts singleop --dynamic` JSON compiled with ATC into --model-dir")
         return by_id
-    soc = session.acl.get_soc_name() or "Ascend910B1"
-    dynamic.load_models(session.acl, dynamic.compile_cases(by_id.values(), tmp_path_factory.mktemp("dynamic-models"), soc))
+    try:
+        dynamic.load_models(session.acl, compiled_dynamic_models(pytestconfig))
+    except ModelsError as exc:
+        raise pytest.UsageError(str(exc)) from None
     return by_id
 
 
@@ -456,7 +498,10 @@ def case_seed(op_case: Case, pytestconfig: pytest.Config) -> int:
 def case_inputs(op_case: Case, case_seed: int, request: pytest.FixtureRequest,
                 pytestconfig: pytest.Config) -> list[list[Any]]:
     """Input sets for the case: one, or the `cases` marker's `executions` (each with fresh data); skipped, before
-    anything is drawn, if the case's estimated host memory is above the memory budget."""
+    anything is drawn, if the case's estimated host memory is above the memory budget; none for a case whose model
+    is refused (its test fails with that refusal before it would use them)."""
+    if model_refusal(request.node) is not None:
+        return []
     marker = request.node.get_closest_marker("cases")
     executions = marker.kwargs.get("executions", 1) if marker else 1
     allowed = pytestconfig.stash.get(MEMORY_BUDGET, None)

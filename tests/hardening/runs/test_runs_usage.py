@@ -1,7 +1,8 @@
 """Whole-run problems are one usage line, exit 4, serially and under -n 2: a backend factory that raises, a device id
 beyond the device count, an unknown simulator fault name, an unknown hypothesis profile, an empty or missing input
-folder, a case ATC refuses (issue 22, scope 5); a backend module calling sys.exit, ACLCTS_HYPOTHESIS_PROFILE or
-ACLCTS_IMPORT_TIMEOUT naming nothing usable, device and shard counts beyond any farm (issue 37)."""
+folder (issue 22, scope 5); a backend module calling sys.exit, ACLCTS_HYPOTHESIS_PROFILE or ACLCTS_IMPORT_TIMEOUT
+naming nothing usable, device and shard counts beyond any farm (issue 37). A case ATC refuses is no such problem: it
+fails its own tests and the run goes on; a compile problem no case owns still is (issue 34)."""
 
 import pytest
 from add_case import ADD_CASE
@@ -72,11 +73,35 @@ def test_a_whole_run_problem_is_one_usage_line(project, monkeypatch, problem, wo
 
 
 @pytest.mark.parametrize("workers", WORKERS.values(), ids=WORKERS.keys())
-def test_a_case_atc_refuses_is_one_line_naming_its_case_file_and_case(project, workers):
+def test_a_case_atc_refuses_fails_its_own_test_and_the_run_goes_on(project, workers):
     project.makefile(".yaml", **{"cases/add": OVERSIZED_CASE})
+    project.makepyfile(test_case="def test_case(op_case, acl):\n    pass\n")
+    result = project.runpytest_subprocess("-p", "no:cacheprovider", "--model-cache=off", *workers)
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(["*CaseRefused: atc: input_desc[[]0[]].shape: *[[]E13014[]]*",
+                                 "FAILED test_case.py::test_case[[]Add-float32-65536x65536_65536x65536[]]*"])
+    assert "op_list.json" not in result.stdout.str() and "INTERNALERROR" not in result.stdout.str()
+
+
+#: A conftest making every compilation fail for a reason no element owns (an output folder ATC cannot create).
+SHARED_COMPILE_PROBLEM = """\
+from aclcts.atc import CompileResult
+from aclcts.drive import partial_models
+
+
+def unwritable(elements, folder, soc, json_name="op_list.json"):
+    return CompileResult(errors=["--output: models: cannot create the directory (Permission denied)"])
+
+
+partial_models.compile_elements = unwritable
+"""
+
+
+@pytest.mark.parametrize("workers", WORKERS.values(), ids=WORKERS.keys())
+def test_a_compile_problem_no_case_owns_is_one_usage_line(project, workers):
+    project.makeconftest(SHARED_COMPILE_PROBLEM)
     line = usage_line(project.runpytest_subprocess("-p", "no:cacheprovider", "--model-cache=off", *workers))
-    assert "cases/add.yaml: case Add-float32-65536x65536_65536x65536:" in line
-    assert "op_list.json" not in line and "E13014" in line
+    assert "compiling the case library: --output: models: cannot create the directory (Permission denied)" in line
 
 
 def test_without_a_problem_the_same_project_runs(project, monkeypatch):
