@@ -8,24 +8,28 @@ the Case (`Case.msopst`), for st_report.json and `aclcts msopst convert`.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import os
 import zlib
 from typing import Any
 
 import numpy as np
 
-from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, MsopstInfo, TensorCase
+from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, STORAGE_FORMAT_BY_NAME, Case, MsopstInfo, TensorCase
 from aclcts.cases.msopst.draw import DRAW_PREFIX, FIXED, given_values, msopst_draw
 from aclcts.cases.msopst.expand import expand_msopst_case
 from aclcts.cases.msopst.fuzz import check_fuzz, fuzz_cases, is_fuzz_case
 from aclcts.cases.msopst.golden import (callable_golden, golden_reference, loaded_reference, no_reference,
                                         reference_spec)
-from aclcts.cases.msopst.read import (DEFAULT_SHAPE_RANGE, DEFAULT_THRESHOLD, OMITTED_TYPES, TYPES, Where,
-                                      check_case, is_pair_list, is_shape, read_msopst)
+from aclcts.cases.msopst.read import (DATA_TYPE_ATTR_NAMES, DEFAULT_SHAPE_RANGE, DEFAULT_THRESHOLD, OMITTED_TYPES,
+                                      TYPES, Where, check_case, is_pair_list, is_shape, read_msopst)
 from aclcts.cases.msopst.record import record_policy_class, record_shape_rule
 from aclcts.cases.schema import shape_fits
 from aclcts.core.dtypes import numpy_dtype
-from aclcts.core.opmodel import canonical_attr
+from aclcts.core.formats import (FORMAT_NAMES, FORMAT_VALUES, PRIVATE_ORIGINS, FormatError, described_tensor,
+                                 is_private)
+from aclcts.core.opmodel import Attr, canonical_attr
 from aclcts.reference import OP_TYPES, RefOp
 
 
@@ -55,7 +59,7 @@ def _ranges(where: Where, field: str, tensor: dict) -> tuple[tuple[int, int], ..
 
 
 def _tensor(where: Where, field: str, tensor: dict, source: str, case_id: str,
-            values: dict[str, dict]) -> TensorCase:
+            values: dict[str, dict], fmt: int) -> TensorCase:
     """One aclcts tensor of a sub-case; an input's data rule goes into values under its name."""
     if tensor["type"] in OMITTED_TYPES:
         raise where.error(f"{field}.type", "a data type (aclcts does not run omitted optional inputs yet)",
@@ -74,6 +78,12 @@ def _tensor(where: Where, field: str, tensor: dict, source: str, case_id: str,
         raise where.error(f"{field}.typical_shape", f"a shape inside {list(dims)} with shape_range "
                                                     f"{[list(r) for r in ranges]}", tensor["typical_shape"])
     name = tensor.get("name", field.replace("[", "").replace("]", "").replace("_desc", ""))
+    storage, shape = _layout(where, field, tensor, fmt, dtype, dims)
+    if storage is not None and is_private(storage) and field.startswith("input") and (
+            "value" in tensor or "const_value" in tensor):
+        raise where.error(f"{field}.value", f"drawn data for a {tensor['format']} input (aclcts draws it in its "
+                                            f"origin layout)", show=False)
+    concrete = concrete if dynamic else shape
     const = None
     if field.startswith("input"):
         np_dtype = numpy_dtype(dtype)
@@ -90,16 +100,86 @@ def _tensor(where: Where, field: str, tensor: dict, source: str, case_id: str,
             values[name] = {FIXED: flat}
         else:
             values[name] = {DRAW_PREFIX + tensor["data_distribute"]: list(tensor["value_range"])}
-    return TensorCase(name, dtype, dims, const, ranges)
+    return TensorCase(name, dtype, shape, const, ranges, storage)
+
+
+def _origin_name(tensor: dict) -> str:
+    """The origin format of a tensor: its plain format, or the ori_format a private format is made from (ND when
+    ori_format is absent or private, as formats.described_tensor reads it)."""
+    fmt = tensor["format"]
+    if fmt not in PRIVATE_ORIGINS:
+        return fmt
+    origin = tensor.get("ori_format", "ND")
+    return origin if origin in FORMAT_BY_NAME else "ND"
 
 
 def _format(where: Where, params: dict) -> int:
-    """The one aclcts format of a sub-case (every tensor's format and ori_format must be it)."""
-    seen = {t[k] for t in params["input_desc"] + params["output_desc"] for k in ("format", "ori_format")}
-    if len(seen) != 1 or next(iter(seen)) not in FORMAT_BY_NAME:
-        raise where.error("format", "one format for every tensor, one of " + ", ".join(FORMAT_BY_NAME) +
-                                    " (aclcts runs no private formats)", sorted(seen))
-    return FORMAT_BY_NAME[next(iter(seen))]
+    """The case's one origin format (aclcts keeps one per case): the origin of its NC1HWC0 / FRACTAL_Z / NDC1HWC0
+    tensors (their blocks depend on the axis letters), else its one plain format other than ND, else ND."""
+    tensors = params["input_desc"] + params["output_desc"]
+    for tensor in tensors:
+        if tensor["format"] not in STORAGE_FORMAT_BY_NAME:
+            raise where.error("format", "a format aclcts lays out (" + ", ".join(STORAGE_FORMAT_BY_NAME) + ")",
+                              tensor["format"])
+    lettered = {_origin_name(t) for t in tensors if t["format"] in PRIVATE_ORIGINS and t["format"] != "FRACTAL_NZ"}
+    plain = {t["format"] for t in tensors if t["format"] not in PRIVATE_ORIGINS} - {"ND"}
+    for found in (lettered, plain):
+        if len(found) > 1:
+            raise where.error("ori_format", "one origin format for the case's tensors (aclcts keeps one per case)",
+                              sorted(found))
+        if found:
+            return FORMAT_BY_NAME[next(iter(found))]
+    return FORMAT_BY_NAME["ND"]
+
+
+def _layout(where: Where, field: str, tensor: dict, fmt: int, dtype: int,
+            dims: tuple[int, ...]) -> tuple[int | None, tuple[int, ...]]:
+    """(storage format or None, shape in the case's format fmt) of a tensor given by format, ori_format, shape and
+    ori_shape, as single-op JSON describes it (formats.described_tensor; docs/formats.md)."""
+    name = tensor["format"]
+    if FORMAT_VALUES[name] == fmt:
+        return None, dims
+    if name in PRIVATE_ORIGINS and any(d < 0 for d in dims):
+        raise where.error(f"{field}.format", "a plain format in a dynamic case (private formats are static)", name)
+    try:
+        storage, _, shape = described_tensor(name, _origin_name(tensor), dims, tuple(tensor.get("ori_shape") or dims),
+                                             numpy_dtype(dtype))
+        storage = FORMAT_VALUES[name] if storage is None else storage
+        TensorCase("", dtype, shape, storage_format=storage).stored(fmt)
+    except FormatError as exc:
+        if name not in PRIVATE_ORIGINS and "ND" in (name, FORMAT_NAMES[fmt]):
+            return None, dims  # ND beside a plain format of another rank: described in the case's format
+        raise where.error(f"{field}.format", f"a layout aclcts can make ({exc})", show=False) from None
+    return storage, shape
+
+
+def _apart_from_inputs(inputs: tuple[TensorCase, ...], outputs: tuple[TensorCase, ...]) -> tuple[TensorCase, ...]:
+    """The outputs, one named as an input (a ref output such as ScatterAdd's var, which msopst accepts) renamed
+    `<name>_out` so a case's tensor names stay unique; the golden function still gets msopst's names."""
+    taken = {t.name for t in inputs + outputs}
+    renamed = []
+    for tensor in outputs:
+        if tensor.name in {t.name for t in inputs}:
+            name = next(n for n in (f"{tensor.name}_out{i or ''}" for i in itertools.count()) if n not in taken)
+            taken.add(name)
+            tensor = dataclasses.replace(tensor, name=name)
+        renamed.append(tensor)
+    return tuple(renamed)
+
+
+def _attr(where: Where, position: int, attr: dict) -> Attr:
+    """One attr of a sub-case; a `data_type` value written as a dtype name ("int32") is that aclDataType, as msopst
+    turns it into DT_INT32 for ATC."""
+    value = attr["value"]
+    if attr["type"] == "data_type" and isinstance(value, str):
+        if value not in DATA_TYPE_ATTR_NAMES:
+            raise where.error(f"attr[{position}].value", "a dtype name (" + ", ".join(DATA_TYPE_ATTR_NAMES) + ")",
+                              value)
+        value = DTYPE_BY_NAME[TYPES[value]]
+    try:
+        return canonical_attr(attr["name"], attr["type"], value)
+    except ValueError as exc:
+        raise where.error(f"attr[{position}]", f"an attr aclcts accepts ({exc})", show=False) from None
 
 
 def _reference_of(case: dict, case_id: str, where: Where, params: dict, source: str,
@@ -121,17 +201,13 @@ def to_case(case: dict, name: str, params: dict, source: str) -> Case:
     where = Where(source, case["case_name"])
     fmt = _format(where, params)
     values: dict[str, dict] = {}
-    inputs = tuple(_tensor(where, f"input_desc[{i}]", t, source, name, values)
+    inputs = tuple(_tensor(where, f"input_desc[{i}]", t, source, name, values, fmt)
                    for i, t in enumerate(params["input_desc"]))
-    outputs = tuple(_tensor(where, f"output_desc[{i}]", t, source, name, values)
-                    for i, t in enumerate(params["output_desc"]))
-    attrs = []
-    for position, attr in enumerate(params.get("attr", [])):
-        try:
-            attrs.append(canonical_attr(attr["name"], attr["type"], attr["value"]))
-        except ValueError as exc:
-            raise where.error(f"attr[{position}]", f"an attr aclcts accepts ({exc})", show=False) from None
-    out_shapes = [_concrete(t["shape"], t.get("typical_shape")) for t in params["output_desc"]]
+    outputs = _apart_from_inputs(inputs, tuple(_tensor(where, f"output_desc[{i}]", t, source, name, values, fmt)
+                                               for i, t in enumerate(params["output_desc"])))
+    attrs = tuple(_attr(where, position, attr) for position, attr in enumerate(params.get("attr", [])))
+    out_shapes = [_concrete(t["shape"], t.get("typical_shape")) if x.dynamic else x.shape
+                  for t, x in zip(params["output_desc"], outputs)]
     spec, kind, golden_fields = _reference_of(case, name, where, params, source, out_shapes)
     t, p = case.get("error_threshold", DEFAULT_THRESHOLD)
     runtime: tuple = ()
@@ -142,7 +218,7 @@ def to_case(case: dict, name: str, params: dict, source: str) -> Case:
     info = MsopstInfo(name, case["case_name"], expect, {**params, **golden_fields}, kind, (t, p))
     return Case(name, params["op"], record_policy_class(params["op"]), source,
                 f"msopst case {case['case_name']} ({os.path.basename(source)})", spec, inputs, outputs,
-                tuple(attrs), ("execute_v2", "handle"), values, f"ratio:{t},{p}", fmt, "", runtime,
+                attrs, ("execute_v2", "handle"), values, f"ratio:{t},{p}", fmt, "", runtime,
                 record_shape_rule(params["op"]), "full", (), expect, msopst=info)
 
 
