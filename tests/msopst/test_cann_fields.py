@@ -5,6 +5,9 @@ per-tensor private formats) read as msopst reads them."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -16,6 +19,8 @@ from aclcts.cases.msopst import load_msopst_cases
 from aclcts.cases.msopst.read import IgnoredFieldsWarning
 from aclcts.core.constants import DataType
 from aclcts.core.formats import FORMAT_VALUES
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def tensor(name: str, shape: list | None = None, type_: str = "float32", **more) -> dict:
@@ -161,3 +166,27 @@ def test_a_private_format_aclcts_cannot_lay_out_is_one_line(tmp_path, tensors, f
     with pytest.raises(CaseFileError) as info:
         load(tmp_path, [add])
     assert str(info.value).startswith(f"{tmp_path / 'case.json'}: case T: {field}: expected {expected}"), info.value
+
+
+def run_conformance(cases: Path, faults: str = "") -> subprocess.CompletedProcess:
+    """pytest conformance/test_execute.py on one msopst file (with ACLCTS_SIM_FAULTS when faults is given)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS"))}
+    env.pop("PYTEST_CURRENT_TEST", None)
+    env["ACLCTS_SIM_FAULTS"] = faults
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist",
+               "conformance/test_execute.py", "--cases", str(cases), "--model-cache=off"]
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+
+
+def test_a_fractal_nz_matmul_file_passes_and_kills_a_kernel_reading_nz_as_nd(tmp_path):
+    nz = dict(format="FRACTAL_NZ", ori_format="ND", type_="float16", value_range=[[-1, 1]], param_type="required")
+    matmul = case("Test_MatMul_nz", op="MatMul", inputs=[tensor("x1", [2, 3, 16, 16], ori_shape=[40, 30], **nz),
+                                                         tensor("x2", [2, 2, 16, 16], ori_shape=[30, 20], **nz)],
+                  outputs=[tensor("y", [2, 3, 16, 16], ori_shape=[40, 20], **nz)],
+                  attr=[{"name": "transpose_x1", "type": "bool", "value": False},
+                        {"name": "transpose_x2", "type": "bool", "value": False}])
+    path = tmp_path / "matmul_nz.json"
+    path.write_text(json.dumps([matmul]))
+    clean, planted = run_conformance(path), run_conformance(path, "fractal_nz_read_as_nd")
+    assert clean.returncode == 0 and " passed" in clean.stdout, clean.stdout[-2000:] + clean.stderr[-2000:]
+    assert planted.returncode == 1 and "Test_MatMul_nz_case_001_FRACTAL_NZ_float16" in planted.stdout

@@ -117,7 +117,7 @@ def _without_ignored_fields(source: str, cases: list[dict]) -> list[dict]:
         result.append(case)
     if ignored:
         line = f"{source}: fields msopst does not read, ignored: {', '.join(sorted(ignored))}"
-        warnings.warn(IgnoredFieldsWarning(line), stacklevel=2)
+        warnings.warn_explicit(IgnoredFieldsWarning(line), IgnoredFieldsWarning, "aclcts msopst", 0)  # one line
     return result
 
 
