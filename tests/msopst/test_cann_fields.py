@@ -190,3 +190,57 @@ def test_a_fractal_nz_matmul_file_passes_and_kills_a_kernel_reading_nz_as_nd(tmp
     clean, planted = run_conformance(path), run_conformance(path, "fractal_nz_read_as_nd")
     assert clean.returncode == 0 and " passed" in clean.stdout, clean.stdout[-2000:] + clean.stderr[-2000:]
     assert planted.returncode == 1 and "Test_MatMul_nz_case_001_FRACTAL_NZ_float16" in planted.stdout
+
+
+UNDEFINED = {"format": "UNDEFINED", "type": "UNDEFINED", "shape": []}
+RESERVED = {"format": "RESERVED", "type": "UNDEFINED", "shape": []}
+NO_TRANSPOSE = [{"name": "transpose_x1", "type": "bool", "value": False},
+                {"name": "transpose_x2", "type": "bool", "value": False}]
+
+
+def matmul_v2(bias: dict, offset_w: dict, **more) -> dict:
+    """An msopst MatMulV2 case [4, 8] x [8, 5] with the given bias and offset_w tensors."""
+    return case("Test_MatMulV2", op="MatMulV2", inputs=[tensor("x1", [4, 8]), tensor("x2", [8, 5]),
+                                                        {"name": "bias", **bias}, {"name": "offset_w", **offset_w}],
+                outputs=[tensor("y", [4, 5])], attr=NO_TRANSPOSE, **more)
+
+
+def test_omitted_optional_inputs_are_undefined_tensors_of_the_model_at_their_position(tmp_path):
+    (loaded,), _ = load(tmp_path, [matmul_v2(UNDEFINED, RESERVED)])
+    assert [t.name for t in loaded.inputs] == ["x1", "x2"] and loaded.omitted == ((2, "bias"), (3, "offset_w"))
+    model = loaded.op_model("Ascend910B1")
+    assert [(t.dtype, t.format, t.shape) for t in model.inputs[2:]] == [(DataType.ACL_DT_UNDEFINED, -1, ())] * 2
+    from aclcts.atc.generate import generate_singleop_json
+    (written,) = generate_singleop_json([model])
+    assert written["input_desc"][2:] == [{"format": "RESERVED", "shape": [], "type": "UNDEFINED"}] * 2
+
+
+def test_an_omitted_input_reaches_no_golden_function_as_in_msopst(tmp_path):
+    (tmp_path / "golden.py").write_text("def mm(x1, x2, offset_w, y, **attrs):\n    return [x1['value'] @ x2['value']]\n")
+    offset = {"format": "ND", "type": "int8", "shape": [5]}
+    (loaded,), _ = load(tmp_path, [matmul_v2(UNDEFINED, offset, calc_expect_func_file="golden.py:mm")])
+    assert [t.name for t in loaded.inputs] == ["x1", "x2", "offset_w"] and loaded.omitted == ((2, "bias"),)
+    from aclcts.reference import reference
+    arrays = [np.ones((4, 8), np.float32), np.ones((8, 5), np.float32), np.zeros(5, np.int8)]
+    (expected,) = reference(loaded.reference).compute(arrays, {}, [a.dtype for a in arrays])
+    assert np.array_equal(expected, np.full((4, 5), 8.0, np.float32))
+
+
+def test_an_omitted_input_before_a_given_one_with_a_built_in_reference_is_one_line(tmp_path):
+    offset = {"format": "ND", "type": "int8", "shape": [5]}
+    with pytest.raises(CaseFileError, match=r": case Test_MatMulV2: input_desc\[2\]\.type: expected an omitted "
+                                            r"optional input after every given one"):
+        load(tmp_path, [matmul_v2(UNDEFINED, offset)])
+
+
+def test_an_omitted_output_is_one_line(tmp_path):
+    with pytest.raises(CaseFileError, match=r": case T: output_desc\[0\]\.type: expected a data type \(only an "
+                                            r"optional input may be left out\)"):
+        load(tmp_path, [case(outputs=[{"name": "y", **UNDEFINED}])])
+
+
+def test_a_matmul_v2_file_without_bias_and_offset_runs_end_to_end(tmp_path):
+    path = tmp_path / "matmul_v2.json"
+    path.write_text(json.dumps([matmul_v2(UNDEFINED, RESERVED)]))
+    done = run_conformance(path)
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]

@@ -61,9 +61,6 @@ def _ranges(where: Where, field: str, tensor: dict) -> tuple[tuple[int, int], ..
 def _tensor(where: Where, field: str, tensor: dict, source: str, case_id: str,
             values: dict[str, dict], fmt: int) -> TensorCase:
     """One aclcts tensor of a sub-case; an input's data rule goes into values under its name."""
-    if tensor["type"] in OMITTED_TYPES:
-        raise where.error(f"{field}.type", "a data type (aclcts does not run omitted optional inputs yet)",
-                          tensor["type"])
     if tensor["type"] not in TYPES:
         raise where.error(f"{field}.type", "a data type name (" + ", ".join(sorted(TYPES)) + ")", tensor["type"])
     dtype = DTYPE_BY_NAME[TYPES[tensor["type"]]]
@@ -116,7 +113,7 @@ def _origin_name(tensor: dict) -> str:
 def _format(where: Where, params: dict) -> int:
     """The case's one origin format (aclcts keeps one per case): the origin of its NC1HWC0 / FRACTAL_Z / NDC1HWC0
     tensors (their blocks depend on the axis letters), else its one plain format other than ND, else ND."""
-    tensors = params["input_desc"] + params["output_desc"]
+    tensors = [t for t in params["input_desc"] if t["type"] not in OMITTED_TYPES] + params["output_desc"]
     for tensor in tensors:
         if tensor["format"] not in STORAGE_FORMAT_BY_NAME:
             raise where.error("format", "a format aclcts lays out (" + ", ".join(STORAGE_FORMAT_BY_NAME) + ")",
@@ -199,27 +196,37 @@ def _reference_of(case: dict, case_id: str, where: Where, params: dict, source: 
 def to_case(case: dict, name: str, params: dict, source: str) -> Case:
     """The aclcts Case of one msopst sub-case."""
     where = Where(source, case["case_name"])
+    for position, tensor in enumerate(params["output_desc"]):
+        if tensor["type"] in OMITTED_TYPES:
+            raise where.error(f"output_desc[{position}].type", "a data type (only an optional input may be left out)",
+                              tensor["type"])
     fmt = _format(where, params)
     values: dict[str, dict] = {}
-    inputs = tuple(_tensor(where, f"input_desc[{i}]", t, source, name, values, fmt)
-                   for i, t in enumerate(params["input_desc"]))
+    given = [(i, t) for i, t in enumerate(params["input_desc"]) if t["type"] not in OMITTED_TYPES]
+    omitted = tuple((i, t.get("name", f"input{i}")) for i, t in enumerate(params["input_desc"])
+                    if t["type"] in OMITTED_TYPES)
+    inputs = tuple(_tensor(where, f"input_desc[{i}]", t, source, name, values, fmt) for i, t in given)
     outputs = _apart_from_inputs(inputs, tuple(_tensor(where, f"output_desc[{i}]", t, source, name, values, fmt)
                                                for i, t in enumerate(params["output_desc"])))
     attrs = tuple(_attr(where, position, attr) for position, attr in enumerate(params.get("attr", [])))
     out_shapes = [_concrete(t["shape"], t.get("typical_shape")) if x.dynamic else x.shape
                   for t, x in zip(params["output_desc"], outputs)]
     spec, kind, golden_fields = _reference_of(case, name, where, params, source, out_shapes)
+    if kind == "builtin" and omitted and given and omitted[0][0] < given[-1][0]:
+        raise where.error(f"input_desc[{omitted[0][0]}].type", "an omitted optional input after every given one (the "
+                                                               "built-in reference takes its inputs by position)",
+                          "UNDEFINED")
     t, p = case.get("error_threshold", DEFAULT_THRESHOLD)
     runtime: tuple = ()
     if any(x.dynamic for x in inputs + outputs):
         runtime = (tuple(_concrete(t_["shape"], t_.get("typical_shape"))
-                         for t_, x in zip(params["input_desc"], inputs) if x.const is None),)
+                         for (_, t_), x in zip(given, inputs) if x.const is None),)
     expect = case.get("expect", "success")
     info = MsopstInfo(name, case["case_name"], expect, {**params, **golden_fields}, kind, (t, p))
     return Case(name, params["op"], record_policy_class(params["op"]), source,
                 f"msopst case {case['case_name']} ({os.path.basename(source)})", spec, inputs, outputs,
                 attrs, ("execute_v2", "handle"), values, f"ratio:{t},{p}", fmt, "", runtime,
-                record_shape_rule(params["op"]), "full", (), expect, msopst=info)
+                record_shape_rule(params["op"]), "full", (), expect, msopst=info, omitted=omitted)
 
 
 def load_msopst_cases(source: str) -> list[Case]:
