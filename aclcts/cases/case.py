@@ -175,8 +175,9 @@ class Case:
                               t.name if dynamic_name else "", t.const is not None, const)
 
         def undefined(name: str) -> TensorSpec:
-            return TensorSpec(DataType.ACL_DT_UNDEFINED, Format.ACL_FORMAT_UNDEFINED, (), (), Format.ACL_FORMAT_UNDEFINED,
-                              (), name if self.dynamic_input else "")
+            nothing = Format.ACL_FORMAT_UNDEFINED
+            named = name if self.dynamic_input else ""
+            return TensorSpec(DataType.ACL_DT_UNDEFINED, nothing, (), (), nothing, (), named)
 
         inputs = tuple(self.with_omitted([spec(t, bool(self.dynamic_input)) for t in self.inputs], undefined))
         outputs = tuple(spec(t, False) for t in self.outputs)

@@ -216,7 +216,8 @@ def test_omitted_optional_inputs_are_undefined_tensors_of_the_model_at_their_pos
 
 
 def test_an_omitted_input_reaches_no_golden_function_as_in_msopst(tmp_path):
-    (tmp_path / "golden.py").write_text("def mm(x1, x2, offset_w, y, **attrs):\n    return [x1['value'] @ x2['value']]\n")
+    (tmp_path / "golden.py").write_text("def mm(x1, x2, offset_w, y, **attrs):\n"
+                                        "    return [x1['value'] @ x2['value']]\n")
     offset = {"format": "ND", "type": "int8", "shape": [5]}
     (loaded,), _ = load(tmp_path, [matmul_v2(UNDEFINED, offset, calc_expect_func_file="golden.py:mm")])
     assert [t.name for t in loaded.inputs] == ["x1", "x2", "offset_w"] and loaded.omitted == ((2, "bias"),)
@@ -244,3 +245,23 @@ def test_a_matmul_v2_file_without_bias_and_offset_runs_end_to_end(tmp_path):
     path.write_text(json.dumps([matmul_v2(UNDEFINED, RESERVED)]))
     done = run_conformance(path)
     assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+def test_convert_keeps_private_formats_and_says_it_drops_omitted_inputs(tmp_path, capsys):
+    from aclcts.cases import expand_file
+    from aclcts.tools.msopst import main as msopst_main
+    nz = dict(format="FRACTAL_NZ", ori_format="ND", type_="float16")
+    matmul = case("Test_MatMul_nz", op="MatMul", inputs=[tensor("x1", [2, 3, 16, 16], ori_shape=[40, 30], **nz),
+                                                         tensor("x2", [2, 2, 16, 16], ori_shape=[30, 20], **nz)],
+                  outputs=[tensor("y", [2, 3, 16, 16], ori_shape=[40, 20], **nz)], attr=NO_TRANSPOSE)
+    (tmp_path / "nz.json").write_text(json.dumps([matmul]))
+    assert msopst_main(["convert", str(tmp_path / "nz.json"), "-o", str(tmp_path / "nz")]) == 0
+    (original,) = load_msopst_cases(str(tmp_path / "nz.json"))
+    converted = next(c for c in expand_file(str(tmp_path / "nz" / f"{original.id}.yaml")) if c.id == original.id)
+    assert [(t.shape, t.storage_format) for t in converted.inputs + converted.outputs] == [
+        (t.shape, t.storage_format) for t in original.inputs + original.outputs]
+    assert converted.op_model("Ascend910B1") == original.op_model("Ascend910B1")
+    (tmp_path / "v2.json").write_text(json.dumps([matmul_v2(UNDEFINED, RESERVED)]))
+    capsys.readouterr()
+    assert msopst_main(["convert", str(tmp_path / "v2.json"), "-o", str(tmp_path / "v2")]) == 1
+    assert "omitted optional input(s) bias, offset_w left out of the inputs" in capsys.readouterr().err
