@@ -265,3 +265,16 @@ def test_convert_keeps_private_formats_and_says_it_drops_omitted_inputs(tmp_path
     capsys.readouterr()
     assert msopst_main(["convert", str(tmp_path / "v2.json"), "-o", str(tmp_path / "v2")]) == 1
     assert "omitted optional input(s) bias, offset_w left out of the inputs" in capsys.readouterr().err
+
+
+def test_a_private_shape_without_a_plain_origin_is_read_as_written_with_no_padding(tmp_path):
+    nz = dict(format="FRACTAL_NZ", type_="float16")
+    matmul = case(op="MatMul", inputs=[tensor("x1", [1, 2, 16, 16], **nz), tensor("x2", [3, 1, 16, 16], **nz)],
+                  outputs=[tensor("y", [3, 2, 16, 16], **nz)], attr=NO_TRANSPOSE)
+    five_d = dict(format="NC1HWC0", type_="float16", shape=[1, 2, 4, 4, 16])
+    add = case("U", inputs=[tensor("x1", **five_d), tensor("x2", **five_d)], outputs=[tensor("y", **five_d)])
+    (mm, plus), _ = load(tmp_path, [matmul, add])
+    assert [t.shape for t in mm.inputs + mm.outputs] == [(32, 16), (16, 48), (32, 48)]
+    assert [t.stored(mm.format)[1] for t in mm.inputs + mm.outputs] == [(1, 2, 16, 16), (3, 1, 16, 16), (3, 2, 16, 16)]
+    assert plus.format == FORMAT_VALUES["NCHW"] and plus.inputs[0].shape == (1, 32, 4, 4)
+    assert plus.op_model("Ascend910B1").inputs[0].shape == (1, 2, 4, 4, 16)

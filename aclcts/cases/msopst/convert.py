@@ -27,8 +27,8 @@ from aclcts.cases.msopst.read import (DATA_TYPE_ATTR_NAMES, DEFAULT_SHAPE_RANGE,
 from aclcts.cases.msopst.record import record_policy_class, record_shape_rule
 from aclcts.cases.schema import shape_fits
 from aclcts.core.dtypes import numpy_dtype
-from aclcts.core.formats import (FORMAT_NAMES, FORMAT_VALUES, PRIVATE_ORIGINS, FormatError, described_tensor,
-                                 is_private)
+from aclcts.core.formats import (FORMAT_NAMES, FORMAT_VALUES, FRACTAL_ROWS, PRIVATE_ORIGINS, FormatError, c0,
+                                 described_tensor, is_private)
 from aclcts.core.opmodel import Attr, canonical_attr
 from aclcts.reference import OP_TYPES, RefOp
 
@@ -100,14 +100,36 @@ def _tensor(where: Where, field: str, tensor: dict, source: str, case_id: str,
     return TensorCase(name, dtype, shape, const, ranges, storage)
 
 
+#: The origin format a private format's shape is read in when the tensor names no plain ori_format (msopst then
+#: writes no origin and ATC takes the shape as the device shape): every stored element is data, nothing is padding.
+AS_WRITTEN = {"NC1HWC0": "NCHW", "NDC1HWC0": "NCDHW", "FRACTAL_NZ": "ND"}
+
+
 def _origin_name(tensor: dict) -> str:
-    """The origin format of a tensor: its plain format, or the ori_format a private format is made from (ND when
-    ori_format is absent or private, as formats.described_tensor reads it)."""
+    """The origin format of a tensor: its plain format, the ori_format a private format is made from, or with no
+    plain ori_format the one its shape is read in (AS_WRITTEN, else ND as formats.described_tensor reads it)."""
     fmt = tensor["format"]
     if fmt not in PRIVATE_ORIGINS:
         return fmt
-    origin = tensor.get("ori_format", "ND")
-    return origin if origin in FORMAT_BY_NAME else "ND"
+    origin = tensor.get("ori_format", fmt)
+    return origin if origin in FORMAT_BY_NAME else AS_WRITTEN.get(fmt, "ND")
+
+
+def _unpadded_origin(name: str, dims: tuple[int, ...], dtype: int) -> tuple[int, ...] | None:
+    """The origin shape whose layout in private format name is exactly dims with no padding, or None when dims is no
+    stored shape of that format (docs/formats.md: NC1HWC0 [N, C1, H, W, C0], NDC1HWC0 [N, D, C1, H, W, C0],
+    FRACTAL_NZ [..., N1, M1, 16, N0])."""
+    block = c0(numpy_dtype(dtype))
+    if name == "NC1HWC0" and len(dims) == 5 and dims[4] == block:
+        n, c1, h, w, _ = dims
+        return n, c1 * block, h, w
+    if name == "NDC1HWC0" and len(dims) == 6 and dims[5] == block:
+        n, d, c1, h, w, _ = dims
+        return n, c1 * block, d, h, w
+    if name == "FRACTAL_NZ" and len(dims) >= 4 and dims[-2:] == (FRACTAL_ROWS, block):
+        *batch, n1, m1, _, _ = dims
+        return *batch, m1 * FRACTAL_ROWS, n1 * block
+    return None
 
 
 def _format(where: Where, params: dict) -> int:
@@ -138,10 +160,15 @@ def _layout(where: Where, field: str, tensor: dict, fmt: int, dtype: int,
         return None, dims
     if name in PRIVATE_ORIGINS and any(d < 0 for d in dims):
         raise where.error(f"{field}.format", "a plain format in a dynamic case (private formats are static)", name)
+    ori_shape = tuple(tensor.get("ori_shape") or dims)
+    as_written = _unpadded_origin(name, dims, dtype) if tensor.get("ori_format") not in FORMAT_BY_NAME and \
+        ori_shape == dims else None
     try:
-        storage, _, shape = described_tensor(name, _origin_name(tensor), dims, tuple(tensor.get("ori_shape") or dims),
-                                             numpy_dtype(dtype))
-        storage = FORMAT_VALUES[name] if storage is None else storage
+        if as_written is not None:
+            storage, shape = FORMAT_VALUES[name], as_written
+        else:
+            storage, _, shape = described_tensor(name, _origin_name(tensor), dims, ori_shape, numpy_dtype(dtype))
+            storage = FORMAT_VALUES[name] if storage is None else storage
         TensorCase("", dtype, shape, storage_format=storage).stored(fmt)
     except FormatError as exc:
         if name not in PRIVATE_ORIGINS and "ND" in (name, FORMAT_NAMES[fmt]):
