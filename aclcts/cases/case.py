@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from aclcts.core.constants import DataType, Format
 from aclcts.core.dtypes import JSON_TYPE_NAMES, numpy_dtype
 from aclcts.core.formats import FORMAT_VALUES, storage_shape
 from aclcts.core.opmodel import Attr, OpModel, TensorSpec
@@ -129,6 +131,10 @@ class Case:
     msopst: MsopstInfo | None = field(default=None, compare=False)
     #: Why the case cannot run (its tests fail with it), or None for a case that runs.
     refusal: Refusal | None = field(default=None, compare=False)
+    #: The optional inputs the case leaves out, as (position among the op's inputs, name): msopst's UNDEFINED /
+    #: RESERVED inputs. The model and the call carry an undefined tensor there (ACL_DT_UNDEFINED, no data), as CANN's
+    #: single-op JSON and aclopExecuteV2 do; inputs holds the others.
+    omitted: tuple[tuple[int, str], ...] = ()
 
     @property
     def dynamic(self) -> bool:
@@ -151,6 +157,13 @@ class Case:
 
         return {a.name: plain(a.value) for a in self.attrs}
 
+    def with_omitted(self, present: list[Any], undefined: Callable[[str], Any]) -> list[Any]:
+        """One item per op input: present's items (one per input given) with undefined(name) at each omitted one."""
+        items = list(present)
+        for position, name in self.omitted:
+            items.insert(position, undefined(name))
+        return items
+
     def op_model(self, soc_version: str) -> OpModel:
         """The single-op model this case needs."""
 
@@ -161,6 +174,11 @@ class Case:
             return TensorSpec(t.dtype, fmt, shape, ranges, self.format, t.shape,
                               t.name if dynamic_name else "", t.const is not None, const)
 
-        inputs = tuple(spec(t, bool(self.dynamic_input)) for t in self.inputs)
+        def undefined(name: str) -> TensorSpec:
+            nothing = Format.ACL_FORMAT_UNDEFINED
+            named = name if self.dynamic_input else ""
+            return TensorSpec(DataType.ACL_DT_UNDEFINED, nothing, (), (), nothing, (), named)
+
+        inputs = tuple(self.with_omitted([spec(t, bool(self.dynamic_input)) for t in self.inputs], undefined))
         outputs = tuple(spec(t, False) for t in self.outputs)
         return OpModel(self.op, inputs, outputs, self.attrs, soc_version)

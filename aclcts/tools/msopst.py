@@ -24,10 +24,11 @@ import numpy as np
 import yaml
 
 from aclcts.cases import Case, CaseFileError
-from aclcts.cases.case import FORMAT_BY_NAME, TensorCase
+from aclcts.cases.case import TensorCase
 from aclcts.cases.msopst import DRAW_PREFIX, FIXED, load_msopst_cases, read_msopst
 from aclcts.core import usercode
 from aclcts.core.files import write_atomically
+from aclcts.core.formats import FORMAT_NAMES
 from aclcts.core.outputs import OutputError, same_path, target_problem
 
 PROG = "aclcts msopst"
@@ -93,7 +94,14 @@ def case_document(case: Case, reference: str, notes: list[str], files: dict[str,
         doc["attrs"] = [{a.name: {"type": a.type, "value": v} for a, v in zip(case.attrs, case.attr_values().values())}]
     doc["values"] = _values(case, notes, files)
     doc["precision"] = case.precision
-    doc["format"] = {v: k for k, v in FORMAT_BY_NAME.items()}[case.format]
+    doc["format"] = FORMAT_NAMES[case.format]
+    stored = {t.name: FORMAT_NAMES[t.storage_format] for t in case.inputs + case.outputs
+              if t.storage_format is not None}
+    if stored:  # per-tensor storage formats made from the case's origin format (docs/formats.md, case files)
+        doc["format"], doc["ori_format"] = stored, FORMAT_NAMES[case.format]
+    if case.omitted:
+        notes.append(f"{case.id}: omitted optional input(s) {', '.join(n for _, n in case.omitted)} left out of the "
+                     "inputs (a case file has no undefined inputs; the model has fewer inputs)")
     if case.expect != "success":
         doc["expect"] = case.expect
     if case.dynamic:

@@ -8,24 +8,28 @@ the Case (`Case.msopst`), for st_report.json and `aclcts msopst convert`.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import os
 import zlib
 from typing import Any
 
 import numpy as np
 
-from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, MsopstInfo, TensorCase
+from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, STORAGE_FORMAT_BY_NAME, Case, MsopstInfo, TensorCase
 from aclcts.cases.msopst.draw import DRAW_PREFIX, FIXED, given_values, msopst_draw
 from aclcts.cases.msopst.expand import expand_msopst_case
 from aclcts.cases.msopst.fuzz import check_fuzz, fuzz_cases, is_fuzz_case
 from aclcts.cases.msopst.golden import (callable_golden, golden_reference, loaded_reference, no_reference,
                                         reference_spec)
-from aclcts.cases.msopst.read import (DEFAULT_SHAPE_RANGE, DEFAULT_THRESHOLD, OMITTED_TYPES, TYPES, Where,
-                                      check_case, is_pair_list, is_shape, read_msopst)
+from aclcts.cases.msopst.read import (DATA_TYPE_ATTR_NAMES, DEFAULT_SHAPE_RANGE, DEFAULT_THRESHOLD, OMITTED_TYPES,
+                                      TYPES, Where, check_case, is_pair_list, is_shape, read_msopst)
 from aclcts.cases.msopst.record import record_policy_class, record_shape_rule
 from aclcts.cases.schema import shape_fits
 from aclcts.core.dtypes import numpy_dtype
-from aclcts.core.opmodel import canonical_attr
+from aclcts.core.formats import (FORMAT_NAMES, FORMAT_VALUES, FRACTAL_ROWS, PRIVATE_ORIGINS, FormatError, c0,
+                                 described_tensor, is_private)
+from aclcts.core.opmodel import Attr, canonical_attr
 from aclcts.reference import OP_TYPES, RefOp
 
 
@@ -55,11 +59,8 @@ def _ranges(where: Where, field: str, tensor: dict) -> tuple[tuple[int, int], ..
 
 
 def _tensor(where: Where, field: str, tensor: dict, source: str, case_id: str,
-            values: dict[str, dict]) -> TensorCase:
+            values: dict[str, dict], fmt: int) -> TensorCase:
     """One aclcts tensor of a sub-case; an input's data rule goes into values under its name."""
-    if tensor["type"] in OMITTED_TYPES:
-        raise where.error(f"{field}.type", "a data type (aclcts does not run omitted optional inputs yet)",
-                          tensor["type"])
     if tensor["type"] not in TYPES:
         raise where.error(f"{field}.type", "a data type name (" + ", ".join(sorted(TYPES)) + ")", tensor["type"])
     dtype = DTYPE_BY_NAME[TYPES[tensor["type"]]]
@@ -74,6 +75,12 @@ def _tensor(where: Where, field: str, tensor: dict, source: str, case_id: str,
         raise where.error(f"{field}.typical_shape", f"a shape inside {list(dims)} with shape_range "
                                                     f"{[list(r) for r in ranges]}", tensor["typical_shape"])
     name = tensor.get("name", field.replace("[", "").replace("]", "").replace("_desc", ""))
+    storage, shape = _layout(where, field, tensor, fmt, dtype, dims)
+    if storage is not None and is_private(storage) and field.startswith("input") and (
+            "value" in tensor or "const_value" in tensor):
+        raise where.error(f"{field}.value", f"drawn data for a {tensor['format']} input (aclcts draws it in its "
+                                            f"origin layout)", show=False)
+    concrete = concrete if dynamic else shape
     const = None
     if field.startswith("input"):
         np_dtype = numpy_dtype(dtype)
@@ -90,16 +97,113 @@ def _tensor(where: Where, field: str, tensor: dict, source: str, case_id: str,
             values[name] = {FIXED: flat}
         else:
             values[name] = {DRAW_PREFIX + tensor["data_distribute"]: list(tensor["value_range"])}
-    return TensorCase(name, dtype, dims, const, ranges)
+    return TensorCase(name, dtype, shape, const, ranges, storage)
+
+
+#: The origin format a private format's shape is read in when the tensor names no plain ori_format (msopst then
+#: writes no origin and ATC takes the shape as the device shape): every stored element is data, nothing is padding.
+AS_WRITTEN = {"NC1HWC0": "NCHW", "NDC1HWC0": "NCDHW", "FRACTAL_NZ": "ND"}
+
+
+def _origin_name(tensor: dict) -> str:
+    """The origin format of a tensor: its plain format, the ori_format a private format is made from, or with no
+    plain ori_format the one its shape is read in (AS_WRITTEN, else ND as formats.described_tensor reads it)."""
+    fmt = tensor["format"]
+    if fmt not in PRIVATE_ORIGINS:
+        return fmt
+    origin = tensor.get("ori_format", fmt)
+    return origin if origin in FORMAT_BY_NAME else AS_WRITTEN.get(fmt, "ND")
+
+
+def _unpadded_origin(name: str, dims: tuple[int, ...], dtype: int) -> tuple[int, ...] | None:
+    """The origin shape whose layout in private format name is exactly dims with no padding, or None when dims is no
+    stored shape of that format (docs/formats.md: NC1HWC0 [N, C1, H, W, C0], NDC1HWC0 [N, D, C1, H, W, C0],
+    FRACTAL_NZ [..., N1, M1, 16, N0])."""
+    block = c0(numpy_dtype(dtype))
+    if name == "NC1HWC0" and len(dims) == 5 and dims[4] == block:
+        n, c1, h, w, _ = dims
+        return n, c1 * block, h, w
+    if name == "NDC1HWC0" and len(dims) == 6 and dims[5] == block:
+        n, d, c1, h, w, _ = dims
+        return n, c1 * block, d, h, w
+    if name == "FRACTAL_NZ" and len(dims) >= 4 and dims[-2:] == (FRACTAL_ROWS, block):
+        *batch, n1, m1, _, _ = dims
+        return *batch, m1 * FRACTAL_ROWS, n1 * block
+    return None
 
 
 def _format(where: Where, params: dict) -> int:
-    """The one aclcts format of a sub-case (every tensor's format and ori_format must be it)."""
-    seen = {t[k] for t in params["input_desc"] + params["output_desc"] for k in ("format", "ori_format")}
-    if len(seen) != 1 or next(iter(seen)) not in FORMAT_BY_NAME:
-        raise where.error("format", "one format for every tensor, one of " + ", ".join(FORMAT_BY_NAME) +
-                                    " (aclcts runs no private formats)", sorted(seen))
-    return FORMAT_BY_NAME[next(iter(seen))]
+    """The case's one origin format (aclcts keeps one per case): the origin of its NC1HWC0 / FRACTAL_Z / NDC1HWC0
+    tensors (their blocks depend on the axis letters), else its one plain format other than ND, else ND."""
+    tensors = [t for t in params["input_desc"] if t["type"] not in OMITTED_TYPES] + params["output_desc"]
+    for tensor in tensors:
+        if tensor["format"] not in STORAGE_FORMAT_BY_NAME:
+            raise where.error("format", "a format aclcts lays out (" + ", ".join(STORAGE_FORMAT_BY_NAME) + ")",
+                              tensor["format"])
+    lettered = {_origin_name(t) for t in tensors if t["format"] in PRIVATE_ORIGINS and t["format"] != "FRACTAL_NZ"}
+    plain = {t["format"] for t in tensors if t["format"] not in PRIVATE_ORIGINS} - {"ND"}
+    for found in (lettered, plain):
+        if len(found) > 1:
+            raise where.error("ori_format", "one origin format for the case's tensors (aclcts keeps one per case)",
+                              sorted(found))
+        if found:
+            return FORMAT_BY_NAME[next(iter(found))]
+    return FORMAT_BY_NAME["ND"]
+
+
+def _layout(where: Where, field: str, tensor: dict, fmt: int, dtype: int,
+            dims: tuple[int, ...]) -> tuple[int | None, tuple[int, ...]]:
+    """(storage format or None, shape in the case's format fmt) of a tensor given by format, ori_format, shape and
+    ori_shape, as single-op JSON describes it (formats.described_tensor; docs/formats.md)."""
+    name = tensor["format"]
+    if FORMAT_VALUES[name] == fmt:
+        return None, dims
+    if name in PRIVATE_ORIGINS and any(d < 0 for d in dims):
+        raise where.error(f"{field}.format", "a plain format in a dynamic case (private formats are static)", name)
+    ori_shape = tuple(tensor.get("ori_shape") or dims)
+    as_written = _unpadded_origin(name, dims, dtype) if tensor.get("ori_format") not in FORMAT_BY_NAME and \
+        ori_shape == dims else None
+    try:
+        if as_written is not None:
+            storage, shape = FORMAT_VALUES[name], as_written
+        else:
+            storage, _, shape = described_tensor(name, _origin_name(tensor), dims, ori_shape, numpy_dtype(dtype))
+            storage = FORMAT_VALUES[name] if storage is None else storage
+        TensorCase("", dtype, shape, storage_format=storage).stored(fmt)
+    except FormatError as exc:
+        if name not in PRIVATE_ORIGINS and "ND" in (name, FORMAT_NAMES[fmt]):
+            return None, dims  # ND beside a plain format of another rank: described in the case's format
+        raise where.error(f"{field}.format", f"a layout aclcts can make ({exc})", show=False) from None
+    return storage, shape
+
+
+def _apart_from_inputs(inputs: tuple[TensorCase, ...], outputs: tuple[TensorCase, ...]) -> tuple[TensorCase, ...]:
+    """The outputs, one named as an input (a ref output such as ScatterAdd's var, which msopst accepts) renamed
+    `<name>_out` so a case's tensor names stay unique; the golden function still gets msopst's names."""
+    taken = {t.name for t in inputs + outputs}
+    renamed = []
+    for tensor in outputs:
+        if tensor.name in {t.name for t in inputs}:
+            name = next(n for n in (f"{tensor.name}_out{i or ''}" for i in itertools.count()) if n not in taken)
+            taken.add(name)
+            tensor = dataclasses.replace(tensor, name=name)
+        renamed.append(tensor)
+    return tuple(renamed)
+
+
+def _attr(where: Where, position: int, attr: dict) -> Attr:
+    """One attr of a sub-case; a `data_type` value written as a dtype name ("int32") is that aclDataType, as msopst
+    turns it into DT_INT32 for ATC."""
+    value = attr["value"]
+    if attr["type"] == "data_type" and isinstance(value, str):
+        if value not in DATA_TYPE_ATTR_NAMES:
+            raise where.error(f"attr[{position}].value", "a dtype name (" + ", ".join(DATA_TYPE_ATTR_NAMES) + ")",
+                              value)
+        value = DTYPE_BY_NAME[TYPES[value]]
+    try:
+        return canonical_attr(attr["name"], attr["type"], value)
+    except ValueError as exc:
+        raise where.error(f"attr[{position}]", f"an attr aclcts accepts ({exc})", show=False) from None
 
 
 def _reference_of(case: dict, case_id: str, where: Where, params: dict, source: str,
@@ -119,31 +223,37 @@ def _reference_of(case: dict, case_id: str, where: Where, params: dict, source: 
 def to_case(case: dict, name: str, params: dict, source: str) -> Case:
     """The aclcts Case of one msopst sub-case."""
     where = Where(source, case["case_name"])
+    for position, tensor in enumerate(params["output_desc"]):
+        if tensor["type"] in OMITTED_TYPES:
+            raise where.error(f"output_desc[{position}].type", "a data type (only an optional input may be left out)",
+                              tensor["type"])
     fmt = _format(where, params)
     values: dict[str, dict] = {}
-    inputs = tuple(_tensor(where, f"input_desc[{i}]", t, source, name, values)
-                   for i, t in enumerate(params["input_desc"]))
-    outputs = tuple(_tensor(where, f"output_desc[{i}]", t, source, name, values)
-                    for i, t in enumerate(params["output_desc"]))
-    attrs = []
-    for position, attr in enumerate(params.get("attr", [])):
-        try:
-            attrs.append(canonical_attr(attr["name"], attr["type"], attr["value"]))
-        except ValueError as exc:
-            raise where.error(f"attr[{position}]", f"an attr aclcts accepts ({exc})", show=False) from None
-    out_shapes = [_concrete(t["shape"], t.get("typical_shape")) for t in params["output_desc"]]
+    given = [(i, t) for i, t in enumerate(params["input_desc"]) if t["type"] not in OMITTED_TYPES]
+    omitted = tuple((i, t.get("name", f"input{i}")) for i, t in enumerate(params["input_desc"])
+                    if t["type"] in OMITTED_TYPES)
+    inputs = tuple(_tensor(where, f"input_desc[{i}]", t, source, name, values, fmt) for i, t in given)
+    outputs = _apart_from_inputs(inputs, tuple(_tensor(where, f"output_desc[{i}]", t, source, name, values, fmt)
+                                               for i, t in enumerate(params["output_desc"])))
+    attrs = tuple(_attr(where, position, attr) for position, attr in enumerate(params.get("attr", [])))
+    out_shapes = [_concrete(t["shape"], t.get("typical_shape")) if x.dynamic else x.shape
+                  for t, x in zip(params["output_desc"], outputs)]
     spec, kind, golden_fields = _reference_of(case, name, where, params, source, out_shapes)
+    if kind == "builtin" and omitted and given and omitted[0][0] < given[-1][0]:
+        raise where.error(f"input_desc[{omitted[0][0]}].type", "an omitted optional input after every given one (the "
+                                                               "built-in reference takes its inputs by position)",
+                          "UNDEFINED")
     t, p = case.get("error_threshold", DEFAULT_THRESHOLD)
     runtime: tuple = ()
     if any(x.dynamic for x in inputs + outputs):
         runtime = (tuple(_concrete(t_["shape"], t_.get("typical_shape"))
-                         for t_, x in zip(params["input_desc"], inputs) if x.const is None),)
+                         for (_, t_), x in zip(given, inputs) if x.const is None),)
     expect = case.get("expect", "success")
     info = MsopstInfo(name, case["case_name"], expect, {**params, **golden_fields}, kind, (t, p))
     return Case(name, params["op"], record_policy_class(params["op"]), source,
                 f"msopst case {case['case_name']} ({os.path.basename(source)})", spec, inputs, outputs,
-                tuple(attrs), ("execute_v2", "handle"), values, f"ratio:{t},{p}", fmt, "", runtime,
-                record_shape_rule(params["op"]), "full", (), expect, msopst=info)
+                attrs, ("execute_v2", "handle"), values, f"ratio:{t},{p}", fmt, "", runtime,
+                record_shape_rule(params["op"]), "full", (), expect, msopst=info, omitted=omitted)
 
 
 def load_msopst_cases(source: str) -> list[Case]:

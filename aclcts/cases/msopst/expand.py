@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from aclcts.cases.msopst.read import INPUT_FIELDS, OUTPUT_FIELDS, field_alternatives, with_defaults
+from aclcts.cases.msopst.read import INPUT_FIELDS, OMITTED_TYPES, OUTPUT_FIELDS, field_alternatives, with_defaults
 
 
 def _combinations(tensor: dict, keys: tuple[str, ...]) -> list[dict]:
@@ -33,6 +33,8 @@ def _combinations(tensor: dict, keys: tuple[str, ...]) -> list[dict]:
     for combo, shape_range in zip(itertools.product(*pools), itertools.cycle(ranges)):
         (fmt, ori_fmt), shape_entry, *rest = combo
         one = {"format": fmt, "ori_format": ori_fmt, **shape_entry, **dict(zip(keys[2:], rest))}
+        if one["format"] in OMITTED_TYPES or one["type"] == "UNDEFINED":  # msopst's _check_cur_params_undefined
+            one.update(format="UNDEFINED", ori_format="UNDEFINED", type="UNDEFINED")
         for key in ("name", "value", "is_const", "const_value"):
             if key in tensor:
                 one[key] = tensor[key]

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.cases.case import DTYPE_BY_NAME
-from aclcts.cases.msopst.read import TYPES, Where
+from aclcts.cases.msopst.read import OMITTED_TYPES, TYPES, Where
 from aclcts.core.dtypes import numpy_dtype
 from aclcts.core.inputs import one_line
 from aclcts.core.usercode import UserCodeError, guarded
@@ -71,7 +71,7 @@ def golden_function(where: Where, spec: Any, source: str) -> tuple[str, str, Cal
 def callable_golden(where: Where, params: dict, source: str, spec: Any) -> tuple[str, str, Callable[..., Any]]:
     """golden_function, checked to take the sub-case's named tensors and attrs as msopst passes them."""
     path, func, found = golden_function(where, spec, source)
-    kwargs = set(golden_kwargs(params, [np.zeros(1)] * len(params["input_desc"])))
+    kwargs = set(golden_kwargs(params, [np.zeros(1)] * len(given_inputs(params))))
     try:
         inspect.signature(found).bind(**{k: None for k in kwargs})
     except TypeError as exc:
@@ -82,11 +82,17 @@ def callable_golden(where: Where, params: dict, source: str, spec: Any) -> tuple
     return path, func, found
 
 
+def given_inputs(params: dict) -> list[tuple[int, dict]]:
+    """(position, tensor) of a sub-case's inputs but its omitted optional ones, which msopst passes to no golden
+    function (data_generator.py skips UNDEFINED and RESERVED types)."""
+    return [(i, t) for i, t in enumerate(params["input_desc"]) if t["type"] not in OMITTED_TYPES]
+
+
 def golden_kwargs(params: dict, arrays: list[np.ndarray]) -> dict[str, Any]:
     """msopst's calling convention: inputs {value, dtype, shape, format} and outputs {dtype, shape, format} by name
     (an unnamed tensor as input<i> / output<i>), attrs by name with their JSON value."""
     kwargs: dict[str, Any] = {}
-    for i, (tensor, array) in enumerate(zip(params["input_desc"], arrays)):
+    for (i, tensor), array in zip(given_inputs(params), arrays):
         kwargs[tensor.get("name", f"input{i}")] = {"value": array, "dtype": tensor["type"],
                                                    "shape": list(array.shape), "format": tensor["format"]}
     for i, tensor in enumerate(params["output_desc"]):
@@ -124,11 +130,11 @@ def golden_reference(case_id: str, where: Where, params: dict, func: Callable[..
     def shape_of(in_shapes: list, values: list, attrs: dict[str, Any]) -> list[tuple[int, ...]]:
         """The golden function's output shapes at these inputs (zeros of their shapes where no value is given)."""
         given = [v if v is not None else np.zeros(s, numpy_dtype(DTYPE_BY_NAME[TYPES[t["type"]]]))
-                 for v, s, t in zip(values or [None] * len(in_shapes), in_shapes, params["input_desc"])]
+                 for v, s, (_, t) in zip(values or [None] * len(in_shapes), in_shapes, given_inputs(params))]
         return [tuple(a.shape) for a in call(given)]
 
-    return RefOp(params["op"], compute, shape_of, tuple(t.get("name", f"input{i}")
-                                                       for i, t in enumerate(params["input_desc"])), {}, outputs)
+    return RefOp(params["op"], compute, shape_of, tuple(t.get("name", f"input{i}") for i, t in given_inputs(params)),
+                 {}, outputs)
 
 
 def no_reference(case_id: str, op: str, shapes: list[tuple[int, ...]]) -> RefOp:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from typing import Any
 
 from aclcts.cases.case import DTYPE_BY_NAME
@@ -26,18 +27,29 @@ DEFAULT_SHAPE_RANGE = (1, -1)
 DISTRIBUTIONS = ("uniform", "normal", "beta", "laplace", "triangular", "relu", "sigmoid", "softmax", "tanh")
 #: msopst type names aclcts runs, and the aclcts spelling of each.
 TYPES = {name: name for name in DTYPE_BY_NAME} | {"float": "float32"}
+#: The dtype names a `data_type` attr may be written as, as msopst converts them (const_manager.py
+#: ATTR_TYPE_SUPPORT_TYPE_MAP, applied in atc_transform_om.py _get_testcase_dict).
+DATA_TYPE_ATTR_NAMES = ("int8", "int32", "int16", "int64", "uint8", "uint16", "uint32", "uint64", "float", "float16",
+                        "float32", "bool", "double", "complex64", "complex128", "bfloat16")
 #: Types of an omitted optional input (not run by aclcts).
 OMITTED_TYPES = ("UNDEFINED", "RESERVED")
 CASE_KEYS = ("case_name", "op", "input_desc", "output_desc", "attr", "calc_expect_func_file", "error_threshold",
              "expect", "st_mode", "run_torch_api", "fuzz_impl", "fuzz_case_num")
 TENSOR_KEYS = ("name", "format", "ori_format", "type", "shape", "ori_shape", "typical_shape", "shape_range",
                "is_const", "const_value", "data_distribute", "value_range", "value")
-#: Fields only an input may have.
+#: Case fields msopst tests with json_obj.get(): an empty value is no value (no golden function, not a fuzz case).
+FALSY_UNSET = ("calc_expect_func_file", "fuzz_impl")
+#: Fields only an input has (msopst reads none of them on an output).
 INPUT_ONLY_KEYS = ("is_const", "const_value", "data_distribute", "value_range", "value")
+OUTPUT_KEYS = tuple(key for key in TENSOR_KEYS if key not in INPUT_ONLY_KEYS)
 #: The order in which msopst crosses a tensor's alternatives (subcase_design_cross.py).
 INPUT_FIELDS = ("format", "shape", "type", "data_distribute", "value_range")
 OUTPUT_FIELDS = ("format", "shape", "type")
 EXPECTS = ("success", "failed")
+
+
+class IgnoredFieldsWarning(UserWarning):
+    """An msopst file holds fields msopst does not read (CANN's own files carry several); aclcts ignores them too."""
 
 
 def is_msopst_file(path: str) -> bool:
@@ -82,7 +94,31 @@ def read_msopst(source: str) -> list[dict]:
         if name in names:
             raise Where(source, name).error("case_name", "a case name used once in the file", name)
         names.add(name)
-    return cases
+    return _without_ignored_fields(source, cases)
+
+
+def _without_ignored_fields(source: str, cases: list[dict]) -> list[dict]:
+    """The cases with the fields msopst does not read left out (case_design.py and subcase_design_cross.py read only
+    their own keys: `param_type`, `range`, a misspelt `oir_shape`, an output's `value_range`...), and one warning
+    naming the file and every field left out."""
+    ignored: set[str] = set()
+
+    def kept(obj: dict, known: tuple[str, ...], label: str) -> dict:
+        dropped = [key for key, value in obj.items() if key not in known or (key in FALSY_UNSET and not value)]
+        ignored.update(f"{label}{key}" + (" (empty)" if key in known else "") for key in dropped)
+        return {key: value for key, value in obj.items() if key not in dropped}
+
+    result = []
+    for case in cases:
+        case = kept(case, CASE_KEYS, "")
+        for side, known in (("input_desc", TENSOR_KEYS), ("output_desc", OUTPUT_KEYS)):
+            if isinstance(case.get(side), list):
+                case[side] = [kept(t, known, f"{side}[].") if isinstance(t, dict) else t for t in case[side]]
+        result.append(case)
+    if ignored:
+        line = f"{source}: fields msopst does not read, ignored: {', '.join(sorted(ignored))}"
+        warnings.warn_explicit(IgnoredFieldsWarning(line), IgnoredFieldsWarning, "aclcts msopst", 0)  # one line
+    return result
 
 
 def is_shape(value: Any) -> bool:
@@ -114,7 +150,9 @@ def field_alternatives(tensor: dict, key: str) -> list[Any]:
         return [value] if is_shape(value) else list(value) if isinstance(value, list) and value else [value]
     if key == "value_range":
         return [value] if is_number_pair(value) else list(value) if isinstance(value, list) else [value]
-    if key == "shape_range":
+    if key == "shape_range":  # one [min, max] written flat is one pair (subcase_design.py _check_list_list_valid)
+        if is_shape(value) and len(value) == 2:
+            return [[value]]
         return [value] if is_pair_list(value) else list(value) if isinstance(value, list) else [value]
     return list(value) if isinstance(value, list) else [value]
 
@@ -128,13 +166,10 @@ def with_defaults(tensor: dict, is_input: bool) -> dict:
     return full
 
 
-def _check_tensor(where: Where, tensor: Any, field: str, is_input: bool) -> None:
-    """msopst's checks on one tensor object's keys and values."""
+def _check_tensor(where: Where, tensor: Any, field: str) -> None:
+    """msopst's checks on one tensor object's values."""
     if not isinstance(tensor, dict):
         raise where.error(field, "a tensor object", tensor)
-    for key in tensor:
-        if key not in TENSOR_KEYS or (not is_input and key in INPUT_ONLY_KEYS):
-            raise where.error(f"{field}.{key}", "a known tensor field", key)
     for key in ("format", "type", "shape"):
         if key not in tensor:
             raise where.error(f"{field}.{key}", "the field (required by msopst)", show=False)
@@ -189,11 +224,8 @@ def _is_numbers(value: Any) -> bool:
 
 
 def check_frame(where: Where, case: dict) -> None:
-    """msopst's checks of a case's frame: known keys, op, no framework mode, input_desc and output_desc lists of
+    """msopst's checks of a case's frame: op, no framework mode, input_desc and output_desc lists of
     objects, at least one output."""
-    for key in case:
-        if key not in CASE_KEYS:
-            raise where.error(key, "a known case field (" + ", ".join(CASE_KEYS) + ")", key)
     for key in ("op", "input_desc", "output_desc"):
         if key not in case:
             raise where.error(key, "the field (required by msopst)", show=False)
@@ -218,12 +250,13 @@ def check_case(where: Where, case: dict) -> None:
     """msopst's case-level checks (keys, op, tensors, attrs, threshold, expect, list lengths across tensors)."""
     check_frame(where, case)
     for position, tensor in enumerate(case["input_desc"]):
-        _check_tensor(where, tensor, f"input_desc[{position}]", True)
+        _check_tensor(where, tensor, f"input_desc[{position}]")
     for position, tensor in enumerate(case["output_desc"]):
-        _check_tensor(where, tensor, f"output_desc[{position}]", False)
-    names = [t["name"] for t in case["input_desc"] + case["output_desc"] if "name" in t]
-    if len(set(names)) != len(names):
-        raise where.error("input_desc/output_desc name", "names used once in a case", names)
+        _check_tensor(where, tensor, f"output_desc[{position}]")
+    for side in ("input_desc", "output_desc"):  # atc_transform_om.py _get_desc_dic: per side (a ref output may
+        names = [t["name"] for t in case[side] if "name" in t]  # share its input's name)
+        if len(set(names)) != len(names):
+            raise where.error(f"{side} name", f"names used once in a case's {side}", names)
     _check_counts(where, case)
     attrs = case.get("attr", [])
     if not isinstance(attrs, list):

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.cases import Case, TensorCase
+from aclcts.core.constants import DataType, Format
 from aclcts.core.formats import from_storage, to_storage
 from aclcts.drive import flow
 from aclcts.drive.executor.guard import Guarded, guarded_malloc, read_guarded, unwritten
@@ -63,9 +64,9 @@ class Staged:
     """A case's attributes, input and output descs and buffers, set up in a Resources scope."""
 
     attr: int
-    in_descs: list[int]
+    in_descs: list[int]  # one per op input, an omitted optional input's undefined desc and empty buffer included
     in_bufs: list[int]
-    in_ptrs: list[int]
+    in_ptrs: list[int]  # one per case input
     out_descs: list[int]
     out_bufs: list[int]
     allocations: list[Guarded]
@@ -100,7 +101,10 @@ def stage_shaped(acl: Any, res: flow.Resources, case: Case, inputs: list[np.ndar
         attr = create_attr(acl, res, case.attrs)
         placed = [_put_input(acl, res, t, a, d, t.stored(case.format)[0]) for t, a, d in zip(case.inputs, inputs, in_dims)]
         made = [_put_output(res, t, c, d, t.stored(case.format)[0]) for t, c, d in zip(case.outputs, capacities, out_dims)]
-    return Staged(attr, [p[0] for p in placed], [p[1] for p in placed], [p[2] for p in placed],
+        in_descs = case.with_omitted([p[0] for p in placed], lambda _: flow.create_desc(
+            res, DataType.ACL_DT_UNDEFINED, (), Format.ACL_FORMAT_UNDEFINED))  # an omitted optional input
+        in_bufs = case.with_omitted([p[1] for p in placed], lambda _: flow.create_buffer(res, 0, 0))
+    return Staged(attr, in_descs, in_bufs, [p[2] for p in placed],
                   [m[0] for m in made], [m[1] for m in made], [m[2] for m in made])
 
 
