@@ -18,8 +18,8 @@ from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, Case, MsopstInfo, T
 from aclcts.cases.msopst.draw import DRAW_PREFIX, FIXED, given_values, msopst_draw
 from aclcts.cases.msopst.expand import expand_msopst_case
 from aclcts.cases.msopst.fuzz import check_fuzz, fuzz_cases, is_fuzz_case
-from aclcts.cases.msopst.golden import (callable_golden, golden_reference, loaded_reference, no_reference,
-                                        reference_spec)
+from aclcts.cases.msopst.golden import (MissingModule, callable_golden, fall_back, golden_reference, loaded_reference,
+                                        no_reference, reference_spec)
 from aclcts.cases.msopst.read import (DEFAULT_SHAPE_RANGE, DEFAULT_THRESHOLD, OMITTED_TYPES, TYPES, Where,
                                       check_case, is_pair_list, is_shape, read_msopst)
 from aclcts.cases.msopst.record import record_policy_class, record_shape_rule
@@ -107,7 +107,13 @@ def _reference_of(case: dict, case_id: str, where: Where, params: dict, source: 
     """(reference spec for the Case, kind, the st_report fields naming the golden function)."""
     if "calc_expect_func_file" in case:
         spec = case["calc_expect_func_file"]
-        path, func, found = callable_golden(where, params, source, spec)
+        try:
+            path, func, found = callable_golden(where, params, source, spec)
+        except MissingModule as missing:
+            note = fall_back(missing, where, params["op"], params["op"] in OP_TYPES)
+            return params["op"], "builtin-fallback", {"calc_expect_func_file": missing.path,
+                                                      "calc_expect_func_file_func": spec.rpartition(":")[2],
+                                                      "reference_note": note}
         ref = golden_reference(case_id, where, params, found, out_shapes, spec)
         return reference_spec("golden", source, case_id, ref), "golden", {
             "calc_expect_func_file": path, "calc_expect_func_file_func": func}
