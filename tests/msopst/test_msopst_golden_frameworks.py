@@ -80,8 +80,10 @@ def test_a_golden_needing_a_missing_module_for_an_op_without_reference_is_refuse
 
 
 @pytest.mark.parametrize("body", ["raise ValueError('broken at import')\n", "import sys\nsys.exit(3)\n",
-                                  "def calc(x1, x2, y) return\n"], ids=["raises", "exits", "syntax-error"])
-def test_a_golden_file_that_fails_to_import_otherwise_stays_an_error_of_stage_golden(tmp_path, body):
+                                  "def calc(x1, x2, y) return\n", "import time\ntime.sleep(60)\n"],
+                         ids=["raises", "exits", "syntax-error", "hangs"])
+def test_a_golden_file_that_fails_to_import_otherwise_stays_an_error_of_stage_golden(tmp_path, monkeypatch, body):
+    monkeypatch.setenv("ACLCTS_IMPORT_TIMEOUT", "0.5")
     (tmp_path / "golden.py").write_text(body)
     refusal = refusal_of(write_case(tmp_path, "add.json", "Add_broken"))
     assert refusal.stage == "golden" and "calc_expect_func_file" in refusal.reason and "\n" not in refusal.reason
