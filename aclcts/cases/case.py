@@ -97,7 +97,7 @@ class MsopstInfo:
     parent: str
     expect: str
     op_params: dict[str, Any]
-    reference_kind: str  # "golden", "builtin" or "none"
+    reference_kind: str  # "golden", "builtin", "builtin-fallback" (its golden file needs a missing module) or "none"
     threshold: tuple[float, float]
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, STORAGE_FORMAT_BY_NAME, Case, TensorCase
 from aclcts.core.formats import FORMAT_NAMES, FormatError
 from aclcts.cases.msopst import FIXED, is_msopst_file, load_msopst_cases
+from aclcts.cases.msopst.golden import fallback_warnings
 from aclcts.cases.prototype_check import check_prototype
 from aclcts.cases.profiles import check_ranges, with_profiles
 from aclcts.cases.schema import (FIXED_KINDS, MODES, REFUSALS, CaseChecker, CaseFileError, check_case_file, data_file,
@@ -284,7 +285,8 @@ def load_cases(paths: Iterable[str], kind: str = "static", warn: Callable[[str],
                ops: Collection[str] | None = None) -> list[Case]:
     """The cases of one kind (static by default) of every case file under paths; ids must be unique across files.
 
-    warn receives a line for every special file skipped in a folder (case_files). With ops, only the files that may
+    warn receives a line for every special file skipped in a folder (case_files), and one per module that msopst golden
+    files import but is not installed (their cases fall back to aclcts' reference). With ops, only the files that may
     hold cases of those op types are read (may_hold), so narrowing a large library to a few ops costs little.
     """
     if kind not in KINDS:
@@ -299,4 +301,6 @@ def load_cases(paths: Iterable[str], kind: str = "static", warn: Callable[[str],
                 raise CaseFileError(one_line(f"{source}: case id {case.id} is also produced by {owner[case.id]}"))
             owner[case.id] = source
             cases.append(case)
+    for line in fallback_warnings():
+        warn(line)
     return [c for c in cases if kind == "all" or c.dynamic == (kind == "dynamic")]

@@ -14,6 +14,7 @@ import pytest
 
 import aclcts
 from aclcts.pytest_plugin import timeouts
+from aclcts.pytest_plugin.library import selected_case
 from aclcts.report.environment import describe
 from aclcts.report.provenance import aclcts_settings, dependency_versions, file_record
 from aclcts.report.records import ReportError, ReportWriter, count_statuses
@@ -62,6 +63,9 @@ class ReportMarker:
         outcome = yield
         report = outcome.get_result()
         report.aclcts_device = item.config.getoption("--device-id")
+        case = selected_case(item)
+        if case is not None and case.msopst is not None and case.msopst.op_params.get("reference_note"):
+            report.aclcts_reference_note = case.msopst.op_params["reference_note"]
         if self.environment is None and call.when in ("setup", "call"):
             backend, session = item.funcargs.get("aclcts_backend"), item.funcargs.get("session")
             if backend is not None and session is not None and hasattr(session, "device_id"):
@@ -146,7 +150,7 @@ def case_record(nodeid: str, phases: dict[str, pytest.TestReport],
     text = message(deciding) if deciding is not None else "the run ended before the test finished"
     if status == "flaky":
         text = f"passed on rerun {len(reruns)} after: {text}"
-    return {
+    record = {
         "record": "case", "id": nodeid, "status": status, "duration": round(float(timed.duration), 6),
         "steps": list(steps), "metrics": metrics, "message": text,
         "category": None if status == "passed" else category(deciding), "reruns": len(reruns),
@@ -155,6 +159,10 @@ def case_record(nodeid: str, phases: dict[str, pytest.TestReport],
         "reproduce": next((r.aclcts_reproduce for r in [*phases.values(), *reruns]
                            if getattr(r, "aclcts_reproduce", None)), None),
     }
+    note = next((r.aclcts_reference_note for r in phases.values() if getattr(r, "aclcts_reference_note", None)), None)
+    if note:  # an msopst case judged against aclcts' reference because its golden function could not be imported
+        record["reference"] = note
+    return record
 
 
 def timeout_setting(config: pytest.Config) -> dict[str, Any] | None:

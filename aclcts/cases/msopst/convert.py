@@ -20,8 +20,8 @@ from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, STORAGE_FORMAT_BY_N
 from aclcts.cases.msopst.draw import DRAW_PREFIX, FIXED, given_values, msopst_draw
 from aclcts.cases.msopst.expand import expand_msopst_case
 from aclcts.cases.msopst.fuzz import check_fuzz, fuzz_cases, is_fuzz_case
-from aclcts.cases.msopst.golden import (callable_golden, golden_reference, loaded_reference, no_reference,
-                                        reference_spec)
+from aclcts.cases.msopst.golden import (MissingModule, callable_golden, fall_back, golden_reference, loaded_reference,
+                                        no_reference, reference_spec)
 from aclcts.cases.msopst.read import (DATA_TYPE_ATTR_NAMES, DEFAULT_SHAPE_RANGE, DEFAULT_THRESHOLD, OMITTED_TYPES,
                                       TYPES, Where, check_case, is_pair_list, is_shape, read_msopst)
 from aclcts.cases.msopst.record import record_policy_class, record_shape_rule
@@ -211,7 +211,13 @@ def _reference_of(case: dict, case_id: str, where: Where, params: dict, source: 
     """(reference spec for the Case, kind, the st_report fields naming the golden function)."""
     if "calc_expect_func_file" in case:
         spec = case["calc_expect_func_file"]
-        path, func, found = callable_golden(where, params, source, spec)
+        try:
+            path, func, found = callable_golden(where, params, source, spec)
+        except MissingModule as missing:
+            note = fall_back(missing, where, params["op"], params["op"] in OP_TYPES)
+            return params["op"], "builtin-fallback", {"calc_expect_func_file": missing.path,
+                                                      "calc_expect_func_file_func": spec.rpartition(":")[2],
+                                                      "reference_note": note}
         ref = golden_reference(case_id, where, params, found, out_shapes, spec)
         return reference_spec("golden", source, case_id, ref), "golden", {
             "calc_expect_func_file": path, "calc_expect_func_file_func": func}
@@ -239,7 +245,7 @@ def to_case(case: dict, name: str, params: dict, source: str) -> Case:
     out_shapes = [_concrete(t["shape"], t.get("typical_shape")) if x.dynamic else x.shape
                   for t, x in zip(params["output_desc"], outputs)]
     spec, kind, golden_fields = _reference_of(case, name, where, params, source, out_shapes)
-    if kind == "builtin" and omitted and given and omitted[0][0] < given[-1][0]:
+    if kind in ("builtin", "builtin-fallback") and omitted and given and omitted[0][0] < given[-1][0]:
         raise where.error(f"input_desc[{omitted[0][0]}].type", "an omitted optional input after every given one (the "
                                                                "built-in reference takes its inputs by position)",
                           "UNDEFINED")

@@ -2,13 +2,21 @@
 
 A sub-case's reference spec is `aclcts.cases.msopst:<name>`; the package serves <name> from the references this
 process loaded (`loaded_reference`), which aclcts.reference imports by that spec.
+
+A golden file stopped at import by a module that is not installed (TensorFlow, PyTorch: aclcts' extras golden-tf and
+golden-torch) raises MissingModule; the loader then judges its cases against aclcts' own reference of the op type
+(`fall_back`), and `fallback_warnings` sums those up once per module. A golden file written for TensorFlow 1.x
+(tf.Session, tf.placeholder) runs under TensorFlow 2 through tf.compat.v1 in a graph of its own per call.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import inspect
 import os
+import sys
+import types
 import unittest
 import zlib
 from collections.abc import Callable
@@ -17,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.cases.case import DTYPE_BY_NAME
+from aclcts.cases.schema import CaseFileError
 from aclcts.cases.msopst.read import OMITTED_TYPES, TYPES, Where
 from aclcts.core.dtypes import numpy_dtype
 from aclcts.core.inputs import one_line
@@ -29,10 +38,65 @@ SPEC_MODULE = "aclcts.cases.msopst"
 _REFERENCES: dict[str, RefOp] = {}
 #: The golden (and fuzz) function files imported in this process, by path: each is imported once.
 _MODULES: dict[str, Any] = {}
+#: The golden (and fuzz) function files whose import failed in this process, by path, with why: tried once.
+_BROKEN: dict[str, UserCodeError | MissingModule] = {}
+#: The golden files written for TensorFlow 1.x imported in this process (their functions run in a graph, _in_graph).
+_TF1_FILES: set[str] = set()
+#: The extra of aclcts that installs a module golden files import (pyproject.toml's optional-dependencies).
+EXTRAS = {"tensorflow": "golden-tf", "torch": "golden-torch"}
+#: Attribute names of TensorFlow 1.x's graph API that TensorFlow 2 keeps only in tf.compat.v1.
+TF1_NAMES = frozenset({"placeholder", "Session"})
+#: The sub-cases that fell back to the built-in reference (or were refused) since the last fallback_warnings, by the
+#: missing module: {"files": case files, "fell_back": count, "refused": count}.
+_FALLBACKS: dict[str, dict[str, Any]] = {}
 
 
 class GoldenError(AssertionError):
     """A golden function raised or returned something that is not one array per output."""
+
+
+class MissingModule(Exception):
+    """A golden file's import stopped at a module that is not installed."""
+
+    def __init__(self, path: str, module: str) -> None:
+        super().__init__(f"{path} imports {module}, which is not installed ({install_hint(module)})")
+        self.path, self.module = path, module
+
+
+def install_hint(module: str) -> str:
+    """How to install a module golden files import: the aclcts extra that does, else that none does."""
+    extra = EXTRAS.get(module)
+    return f"pip install 'aclcts[{extra}]'" if extra else "no aclcts extra installs it"
+
+
+def fallback_note(module: str) -> str:
+    """What the reports say of a case judged against the built-in reference because its golden needs module."""
+    return f"golden needs {module}: judged against aclcts' reference"
+
+
+def fall_back(missing: MissingModule, where: Where, op: str, has_builtin: bool) -> str:
+    """Count a sub-case whose golden file needs a missing module; the note its reports carry when it is judged against
+    the built-in reference, else CaseFileError at stage golden (no reference to judge it against)."""
+    seen = _FALLBACKS.setdefault(missing.module, {"files": set(), "fell_back": 0, "refused": 0})
+    seen["files"].add(where.source)
+    seen["fell_back" if has_builtin else "refused"] += 1
+    if not has_builtin:
+        raise CaseFileError(one_line(f"{where.source}: case {where.case}: calc_expect_func_file: {missing}, and "
+                                     f"aclcts has no reference of op {op} to judge the case against instead"),
+                            stage="golden")
+    return fallback_note(missing.module)
+
+
+def fallback_warnings() -> list[str]:
+    """One line per missing module for the sub-cases counted by fall_back since the last call (which it forgets)."""
+    lines = []
+    for module, seen in sorted(_FALLBACKS.items()):
+        refused = f", {seen['refused']} refused (no aclcts reference of their op)" if seen["refused"] else ""
+        lines.append(f"msopst golden functions of {len(seen['files'])} case file(s) import {module}, which is not "
+                     f"installed ({install_hint(module)}): {seen['fell_back']} case(s) judged against aclcts' own "
+                     f"reference of their op type instead{refused}")
+    _FALLBACKS.clear()
+    return lines
 
 
 def reference_spec(kind: str, source: str, case_id: str, ref: RefOp) -> str:
@@ -48,24 +112,90 @@ def loaded_reference(name: str) -> RefOp:
 
 
 def _golden_module(where: Where, path: str, field: str) -> Any:
-    """The module of a golden (or fuzz) function, imported once per file from its own folder."""
+    """The module of a golden (or fuzz) function, imported once per file from its own folder; MissingModule for a
+    golden file that needs a module not installed."""
     if path in _MODULES:
         return _MODULES[path]
+    if path not in _BROKEN:
+        try:
+            _MODULES[path] = _import(path)
+            return _MODULES[path]
+        except (UserCodeError, MissingModule) as exc:
+            _BROKEN[path] = exc
+    problem = _BROKEN[path]
+    if isinstance(problem, MissingModule) and field == "calc_expect_func_file":
+        raise problem
+    raise where.error(field, f"an importable Python file ({problem})", show=False)
+
+
+def _import(path: str) -> types.ModuleType:
+    """Import one user file under guard; MissingModule when a module it imports is not installed."""
     name = f"aclcts_msopst_golden_{zlib.crc32(path.encode()):08x}"
     try:
-        with guarded(path):
+        with guarded(path, passing=(ModuleNotFoundError,)):
             spec = importlib.util.spec_from_file_location(name, path)
             module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
             spec.loader.exec_module(module)  # type: ignore[union-attr]
-    except UserCodeError as exc:  # the user's file: raising, exiting or hanging at import is the case file's error
-        raise where.error(field, f"an importable Python file ({exc})", show=False) from None
-    _MODULES[path] = module
+    except ModuleNotFoundError as exc:
+        if not exc.name:
+            raise UserCodeError(one_line(f"{path} raised ModuleNotFoundError: {exc}")) from None
+        raise MissingModule(path, exc.name.partition(".")[0]) from None
+    if _as_tf1(module):
+        _TF1_FILES.add(path)
     return module
 
 
+def _as_tf1(module: types.ModuleType) -> bool:
+    """Whether a golden module is written for TensorFlow 1.x and TensorFlow 2 is installed; if so, its names for the
+    tensorflow module now name tf.compat.v1 (TensorFlow 1's API, kept in TensorFlow 2)."""
+    tf = sys.modules.get("tensorflow")
+    if tf is None or not str(getattr(tf, "__version__", "1")).startswith("2."):
+        return False
+    names = [name for name, value in vars(module).items() if value is tf]
+    if not names or not TF1_NAMES & _attribute_names(module):
+        return False
+    for name in names:
+        setattr(module, name, tf.compat.v1)
+    return True
+
+
+def _attribute_names(module: types.ModuleType) -> set[str]:
+    """The global and attribute names the functions and methods defined in a module use."""
+    found: set[str] = set()
+    pending = [value.__code__ for value in vars(module).values()
+               if inspect.isfunction(value) and value.__module__ == module.__name__]
+    pending += [member.__code__ for value in vars(module).values()
+                if inspect.isclass(value) and value.__module__ == module.__name__
+                for member in vars(value).values() if inspect.isfunction(member)]
+    while pending:
+        code = pending.pop()
+        found.update(code.co_names)
+        pending.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+    return found
+
+
+def _in_graph(func: Callable[..., Any]) -> Callable[..., Any]:
+    """func run in a new TensorFlow graph per call, as TensorFlow 1.x ran code: placeholders and sessions work, and
+    no graph outlives the call."""
+    tf = sys.modules["tensorflow"]
+
+    @functools.wraps(func)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with tf.Graph().as_default():
+            return func(*args, **kwargs)
+
+    return run
+
+
 def golden_function(where: Where, spec: Any, source: str) -> tuple[str, str, Callable[..., Any]]:
-    """(path, function name, function) of a `calc_expect_func_file: "path.py:func"`, path relative to the case file."""
-    return user_function(where, "calc_expect_func_file", spec, source)
+    """(path, function name, function) of a `calc_expect_func_file: "path.py:func"`, path relative to the case file;
+    a problem with it is a CaseFileError at stage golden (MissingModule when a module it imports is not installed)."""
+    try:
+        path, func, found = user_function(where, "calc_expect_func_file", spec, source)
+    except CaseFileError as exc:
+        exc.stage = "golden"
+        raise
+    return path, func, _in_graph(found) if path in _TF1_FILES else found
 
 
 def callable_golden(where: Where, params: dict, source: str, spec: Any) -> tuple[str, str, Callable[..., Any]]:
@@ -75,8 +205,10 @@ def callable_golden(where: Where, params: dict, source: str, spec: Any) -> tuple
     try:
         inspect.signature(found).bind(**{k: None for k in kwargs})
     except TypeError as exc:
-        raise where.error("calc_expect_func_file", f"a function taking the case's named tensors and attrs "
-                          f"({', '.join(sorted(kwargs))}) as msopst calls it ({exc})", show=False) from None
+        error = where.error("calc_expect_func_file", f"a function taking the case's named tensors and attrs "
+                            f"({', '.join(sorted(kwargs))}) as msopst calls it ({exc})", show=False)
+        error.stage = "golden"
+        raise error from None
     except ValueError:
         pass  # a builtin without a signature: called as it is
     return path, func, found
