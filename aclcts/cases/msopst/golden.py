@@ -58,7 +58,9 @@ def _golden_module(where: Where, path: str, field: str) -> Any:
             module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
             spec.loader.exec_module(module)  # type: ignore[union-attr]
     except UserCodeError as exc:  # the user's file: raising, exiting or hanging at import is the case file's error
-        raise where.error(field, f"an importable Python file ({exc})", show=False) from None
+        error = where.error(field, f"an importable Python file ({exc})", show=False)
+        error.stage = "golden" if field == "calc_expect_func_file" else error.stage
+        raise error from None
     _MODULES[path] = module
     return module
 
