@@ -188,3 +188,12 @@ def test_survey_counts_per_op_and_stage_and_lists_the_reasons(tmp_path, capsys):
                                             "run", "failed", "compare"]
     assert text.splitlines()[2].split() == ["total", "1", "2", "2", "1", "1", "0", "0", "0", "0", "1"]
     assert "failure reasons at stage load:" in text and "(e.g. Add_survey.Test_refused)" in text
+
+
+def test_singleop_json_leaves_a_refused_case_out(tmp_path):
+    from aclcts.tools.singleop import library_cases
+
+    write(tmp_path, "mixed.json", [add_case("Test_good"),
+                                   add_case("Test_bad_type", input_desc=[tensor("x1", "float99"), tensor("x2")])])
+    write(tmp_path, "broken_file.json", '[{"case_name": "Test_cut", "op": "Add", ')
+    assert [case.id for case in library_cases([str(tmp_path)], 0)] == ["mixed.Test_good_case_001_ND_float32"]
