@@ -35,6 +35,8 @@ NOT_RUN = ("skipped",)
 _WHERE = re.compile(r"\S+\.json: (?:case \S+: )?")
 #: The op type of a file that names none a case could be read from.
 UNKNOWN_OP = "(unknown)"
+#: pytest's exit statuses of a run that stopped before running its tests: interrupted, internal error, usage error.
+STOPPED = (2, 3, 4)
 #: The seconds a survey run may take before it is stopped.
 RUN_TIMEOUT = 6 * 3600
 
@@ -171,9 +173,12 @@ def _cells(count: OpCount) -> list[int]:
 
 def survey(folder: Path, report: Path, workers: int, soc: str, tests: Path) -> tuple[dict[str, Any], str]:
     """Load and run the folder's cases; (the survey as JSON, as text). CaseFileError if the folder cannot be loaded,
-    ReportError if the run wrote no complete report."""
+    ReportError if the run stopped or wrote no complete report."""
     cases = [c for c in load_cases([str(folder)], kind="all") if soc == EVERY_SOC or meant_for(c.file, soc)]
     done = run_suite(folder, report, workers, soc, tests)
+    if done.returncode in STOPPED:
+        said = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+        raise ReportError(f"the run stopped (pytest exit status {done.returncode}): " + " | ".join(said[-3:]))
     try:
         read = read_report(report)
     except ReportError as exc:
@@ -206,7 +211,7 @@ def add_parser(actions: Any) -> None:
 
 
 def main(args: Any, prog: str) -> int:
-    """Run the survey; 0 when it ran, 1 when the run gave no complete report, 2 on bad usage."""
+    """Run the survey; 0 when it ran, 1 when the run stopped or gave no complete report, 2 on bad usage."""
     folder = Path(args.folder).resolve()
     tests = suite_folder()
     if not folder.exists():

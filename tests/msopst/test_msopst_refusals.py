@@ -197,3 +197,11 @@ def test_singleop_json_leaves_a_refused_case_out(tmp_path):
                                    add_case("Test_bad_type", input_desc=[tensor("x1", "float99"), tensor("x2")])])
     write(tmp_path, "broken_file.json", '[{"case_name": "Test_cut", "op": "Add", ')
     assert [case.id for case in library_cases([str(tmp_path)], 0)] == ["mixed.Test_good_case_001_ND_float32"]
+
+
+def test_survey_of_a_run_that_stops_says_why_and_exits_1(tmp_path, capsys, monkeypatch):
+    write(tmp_path / "cases", "Add_survey.json", [add_case("Test_pass")])
+    monkeypatch.setenv("ACLCTS_IMPORT_TIMEOUT", "soon")  # a usage error of the run, before any test
+    assert msopst_main(["survey", str(tmp_path / "cases")]) == 1
+    err = capsys.readouterr().err
+    assert "the run stopped (pytest exit status 4)" in err and "ACLCTS_IMPORT_TIMEOUT" in err
