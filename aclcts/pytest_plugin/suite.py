@@ -133,8 +133,12 @@ def _keep_files_for_soc(config: pytest.Config) -> None:
         return
     dropped: set[str] = set()
     for key in (CASES, DYNAMIC_CASES, REFUSED):
-        kept = [c for c in config.stash[key] if not is_msopst_file(c.file) or meant_for(c.file, soc)]
-        dropped |= {c.file for c in config.stash[key] if c not in kept}
+        kept = []
+        for case in config.stash[key]:
+            if not is_msopst_file(case.file) or meant_for(case.file, soc):
+                kept.append(case)
+            else:
+                dropped.add(case.file)
         config.stash[key] = kept
     if dropped:
         config.issue_config_time_warning(pytest.PytestWarning(
