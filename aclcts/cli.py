@@ -31,7 +31,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "new-op": ("aclcts.tools.newop", "scaffold a custom op: case file, reference, sim kernel"),
     "kill-matrix": ("aclcts.tools.killmatrix", "run the suite once per injected simulator fault"),
     "bench": ("aclcts.tools.bench", "measure the simulator and the suite, print one table"),
-    "msopst": ("aclcts.tools.msopst", "convert msopst case JSON into aclcts case files"),
+    "msopst": ("aclcts.tools.msopst", "convert msopst case JSON into aclcts case files; survey a folder of them"),
     "docs": ("aclcts.tools.opsdoc", "write the pages made from the registries (docs/operators.md)"),
 }
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, STORAGE_FORMAT_BY_NAME, Case, TensorCase
 from aclcts.core.formats import FORMAT_NAMES, FormatError
-from aclcts.cases.msopst import FIXED, is_msopst_file, load_msopst_cases
+from aclcts.cases.msopst import FIXED, file_namespace, is_msopst_file, load_msopst_cases
 from aclcts.cases.msopst.golden import fallback_warnings
 from aclcts.cases.prototype_check import check_prototype
 from aclcts.cases.profiles import check_ranges, with_profiles
@@ -122,10 +122,10 @@ def _case_values(c: CaseChecker, source: str, values: dict, inputs: tuple[Tensor
     return values | {name: {FIXED: flat} for name, flat in fixed.items()} if fixed else values
 
 
-def expand_file(source: str) -> list[Case]:
-    """Load, validate and expand one case file."""
+def expand_file(source: str, namespace: str | None = None) -> list[Case]:
+    """Load, validate and expand one case file (an msopst file's case ids in namespace, by default its stem)."""
     if is_msopst_file(source):
-        return load_msopst_cases(source)
+        return load_msopst_cases(source, namespace)
     data, lines = parse_yaml(read_text(source, "case", MAX_YAML_BYTES, CaseFileError), source, CaseFileError)
     return expand_data(data, source, lines)
 
@@ -259,6 +259,16 @@ def _shape_rule(op: str) -> str:
     return record.shape_rule if record is not None else "each"
 
 
+def msopst_namespace(source: str, taken: set[str]) -> str:
+    """The namespace of an msopst file's case ids in a run: its stem, or `<folder>.<stem>` when an earlier file of the
+    run has that stem (CANN's tree holds `Abs/Abs_case.json` and `aicpu_test/json/Abs_case.json`); added to taken."""
+    namespace = file_namespace(source)
+    if namespace in taken:
+        namespace = f"{os.path.basename(os.path.dirname(os.path.abspath(source)))}.{namespace}"
+    taken.add(namespace)
+    return namespace
+
+
 #: Which cases load_cases returns: static ones (every shape known), dynamic ones (-1 dims or [-2]), or all.
 KINDS = ("static", "dynamic", "all")
 
@@ -287,16 +297,20 @@ def load_cases(paths: Iterable[str], kind: str = "static", warn: Callable[[str],
 
     warn receives a line for every special file skipped in a folder (case_files), and one per module that msopst golden
     files import but is not installed (their cases fall back to aclcts' reference). With ops, only the files that may
-    hold cases of those op types are read (may_hold), so narrowing a large library to a few ops costs little.
+    hold cases of those op types are read (may_hold), so narrowing a large library to a few ops costs little. An
+    msopst file's case ids carry its namespace (msopst_namespace); a case it refuses is returned as a refused Case
+    (Case.refusal, counted as static), and so is a file it cannot read.
     """
     if kind not in KINDS:
         raise ValueError(f"kind: expected one of {', '.join(KINDS)}, got {kind!r}")
     cases: list[Case] = []
     owner: dict[str, str] = {}
+    namespaces: set[str] = set()
     for source in case_files(paths, warn):
         if ops is not None and not may_hold(source, ops):
             continue
-        for case in expand_file(source):
+        namespace = msopst_namespace(source, namespaces) if is_msopst_file(source) else None
+        for case in expand_file(source, namespace):
             if case.id in owner:
                 raise CaseFileError(one_line(f"{source}: case id {case.id} is also produced by {owner[case.id]}"))
             owner[case.id] = source

@@ -1,5 +1,6 @@
 """msopst's `expect: "failed"`: a case's execute-and-compare tests must fail (strict xfail), as msopst counts them; and
-a golden function that raises fails its test with the one line that names file, case and function, no traceback."""
+a golden function that raises, or a refused case (aclcts.cases.case.CaseRefused), fails its test with its one line
+(file, case, field or function), no traceback."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ if TYPE_CHECKING:
 
 #: The tests whose failure is the case's failure: those that execute a case and compare it with its reference.
 RUNS_THE_CASE = ("matches_reference", "matches_the_reference")
-#: The exception a golden function's failure is raised as (aclcts.cases.msopst.golden.GoldenError), by name: the
-#: controller loads no case module.
-GOLDEN_ERROR = "GoldenError"
+#: The exceptions whose message is the whole failure, by name (the controller loads no case module): a golden function's
+#: failure (aclcts.cases.msopst.golden.GoldenError) and a refused case's (aclcts.cases.case.CaseRefused).
+ONE_LINE_ERRORS = ("GoldenError", "CaseRefused")
 
 
 def add_options(group: Any) -> None:
@@ -29,13 +30,16 @@ def configure(config: pytest.Config) -> None:
 
 
 def expects_failure(item: pytest.Item) -> Case | None:
-    """The case an item runs when the case must fail and the item runs it, else None."""
+    """The case an item runs when the case must fail and the item runs it (every test of a refused case does), else
+    None."""
     callspec = getattr(item, "callspec", None)
-    if callspec is None or not any(words in item.name for words in RUNS_THE_CASE):
+    if callspec is None:
         return None
+    runs_the_case = any(words in item.name for words in RUNS_THE_CASE)
     for name in ("op_case", "model"):
         case = callspec.params.get(name)
-        if getattr(case, "expect", None) == "failed":  # a Case, duck-typed: the controller loads no case module
+        # a Case, duck-typed: the controller loads no case module
+        if getattr(case, "expect", None) == "failed" and (runs_the_case or getattr(case, "refusal", None)):
             return case
     return None
 
@@ -53,12 +57,13 @@ class ExpectFailed:
 
 
 class GoldenOneLine:
-    """A test failed by a golden function shows GoldenError's own one-line message instead of the traceback."""
+    """A test failed by a golden function or a case refusal shows the exception's one-line message instead of the
+    traceback."""
 
     @pytest.hookimpl(hookwrapper=True, trylast=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
-        """Replace the traceback of a GoldenError with its message."""
+        """Replace the traceback of a GoldenError or CaseRefused with its message."""
         outcome = yield
         report = outcome.get_result()
-        if report.failed and call.excinfo is not None and call.excinfo.typename == GOLDEN_ERROR:
-            report.longrepr = f"{GOLDEN_ERROR}: {call.excinfo.value}"
+        if report.failed and call.excinfo is not None and call.excinfo.typename in ONE_LINE_ERRORS:
+            report.longrepr = f"{call.excinfo.typename}: {call.excinfo.value}"

@@ -36,6 +36,9 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     group.addoption("--cases", nargs="+", default=None, action="extend",
                     help="case files or folders (default: the repository's cases/); a --cases run runs only the "
                          "tests of those files' cases")
+    group.addoption("--msopst-soc", default=None, metavar="SOC|all",
+                    help="run the msopst case files whose name tags this SoC (e.g. Ascend310P3; `Sort_case_310.json` "
+                         "is tagged 310) and those with no tag; all: every file (default: the backend's SoC)")
     group.addoption("--with-step-tests", action="store_true",
                     help="with --cases: also run the step tests, which run the suite's own models (its Add, GEMM, "
                          "GEMV and Cast cases, cases/dynamic, golden/) instead of the case files' cases")

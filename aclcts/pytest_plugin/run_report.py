@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import aclcts
-from aclcts.pytest_plugin import timeouts
+from aclcts.pytest_plugin import stages, timeouts
 from aclcts.pytest_plugin.library import selected_case
 from aclcts.report.environment import describe
 from aclcts.report.provenance import aclcts_settings, dependency_versions, file_record
@@ -34,6 +34,7 @@ def configure(config: pytest.Config) -> None:
     if not path:
         return
     config.pluginmanager.register(ReportMarker(), "aclcts-report-marker")
+    stages.register(config)
     if hasattr(config, "workerinput"):
         return
     try:
@@ -148,12 +149,13 @@ def case_record(nodeid: str, phases: dict[str, pytest.TestReport],
             metrics[str(key)] = value
     steps = next((r.aclcts_steps for r in phases.values() if getattr(r, "aclcts_steps", None) is not None), [])
     text = message(deciding) if deciding is not None else "the run ended before the test finished"
+    stage = getattr(deciding, stages.KEY, None) if status not in ("passed", "flaky", "skipped") else None
     if status == "flaky":
         text = f"passed on rerun {len(reruns)} after: {text}"
     record = {
         "record": "case", "id": nodeid, "status": status, "duration": round(float(timed.duration), 6),
         "steps": list(steps), "metrics": metrics, "message": text,
-        "category": None if status == "passed" else category(deciding), "reruns": len(reruns),
+        "category": None if status == "passed" else category(deciding), "stage": stage, "reruns": len(reruns),
         "worker": getattr(timed, "worker_id", None),
         "device": next((r.aclcts_device for r in phases.values() if hasattr(r, "aclcts_device")), None),
         "reproduce": next((r.aclcts_reproduce for r in [*phases.values(), *reruns]

@@ -2,7 +2,9 @@
 
 One entry per case (an msopst sub-case keeps its msopst name), with its status, its expect, its parameters as msopst
 shows them and one stage per test that ran it: `atc_single_op_convert` (its model was there), then per test
-`run_acl_code` (executed without an ACL error) and `compare_data` (the error rates of each output's comparison).
+`run_acl_code` (executed without an ACL error) and `compare_data` (the error rates of each output's comparison). A
+refused case's entry has the stage it was refused at, in msopst's name (stages.MSOPST_STAGES), failed, with
+`<stage>: <reason>` as its result.
 A case's status is "failed" if any stage failed; the summary counts a case as a success when its status equals its
 expect, as msopst does. Every test process puts the case's details on its reports; the controlling process writes the
 file when the session ends.
@@ -28,7 +30,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from aclcts.core.files import folder_mode, unsafe_name, write_atomically
+from aclcts.pytest_plugin import stages as stage_marks
 from aclcts.pytest_plugin.library import selected_case
+from aclcts.pytest_plugin.stages import KEY as STAGE_KEY
+from aclcts.pytest_plugin.stages import MSOPST_STAGES
 from aclcts.core.outputs import OutputError, create_owned, remove_owned
 
 if TYPE_CHECKING:
@@ -64,6 +69,7 @@ def configure(config: pytest.Config) -> None:
         return
     report = Path(config.invocation_params.dir, path)
     config.pluginmanager.register(CaseMarker(data_folder(report)), "aclcts-st-report-marker")
+    stage_marks.register(config)
     if hasattr(config, "workerinput"):
         return
     try:
@@ -108,7 +114,7 @@ def op_params(case: Case) -> dict[str, Any]:
 
 def _data_files(case: Case, params: dict[str, Any], judged: list[Judged]) -> dict[str, dict[str, np.ndarray]]:
     """The case's data files by kind (input, expect, output) and path in its folder, under msopst's names."""
-    name = case.id
+    name = case.msopst.case_name if case.msopst is not None else case.id
     files: dict[str, dict[str, np.ndarray]] = {"input": {}, "expect": {}, "output": {}}
     for k, (_, array) in enumerate(judged[0].inputs):
         files["input"][f"{name}_input_{k}.bin"] = array
@@ -190,11 +196,14 @@ class CaseMarker:
 
         info = case.msopst
         params = op_params(case)
-        data = case_data(self.folder, case, params, comparisons_of(item)) if call.when == "call" else {}
+        refused = case.refusal is not None
+        data = case_data(self.folder, case, params, comparisons_of(item)) if call.when == "call" and not refused \
+            else {}
         setattr(report, KEY, {
-            "case_name": case.id, "expect": case.expect, "op_params": params, "data": data,
-            "reference": info.reference_kind if info else "builtin",
+            "case_id": case.id, "case_name": info.case_name if info else case.id, "expect": case.expect,
+            "op_params": params, "data": data, "reference": info.reference_kind if info else "builtin",
             "error_type": call.excinfo.typename if call.excinfo is not None else "",
+            "refusal": [case.refusal.stage, case.refusal.reason] if refused else None,
         })
 
 
@@ -214,9 +223,14 @@ def _message(report: pytest.TestReport) -> str:
 def stages(report: pytest.TestReport, details: dict[str, Any]) -> list[dict[str, Any]]:
     """The msopst stages one test's call (or refusing setup) report stands for."""
     cmd = report.nodeid
+    if details.get("refusal"):
+        return []  # the entry's first stages say why the case did not run
     message = _message(report) if not report.passed else ""
     if report.when == "setup":
-        stage = "atc_single_op_convert" if "model" in message.lower() else "run_acl_code"
+        if getattr(report, STAGE_KEY, None) == "compile":
+            stage = MSOPST_STAGES["compile"]
+        else:
+            stage = "atc_single_op_convert" if "model" in message.lower() else "run_acl_code"
         status = "skipped" if report.skipped else "failed"
         return [{"status": status, "result": message, "stage_name": stage, "cmd": cmd}]
     strict_xpass = report.failed and message.startswith("[XPASS(strict)]")
@@ -236,6 +250,19 @@ def stages(report: pytest.TestReport, details: dict[str, Any]) -> list[dict[str,
     return result
 
 
+def first_stages(refusal: list[str] | None) -> list[dict[str, Any]]:
+    """The stages a case's entry starts with: its model made (atc_single_op_convert), or for a refused case the
+    stages it passed and the one it was refused at, in msopst's names (its result: `<aclcts stage>: <reason>`)."""
+    if not refusal:
+        return [{"status": "success", "result": None, "stage_name": "atc_single_op_convert", "cmd": ""}]
+    stage, reason = refusal
+    order = list(MSOPST_STAGES)  # aclcts.cases.schema.STAGES, which the controller does not import
+    passed = [MSOPST_STAGES[s] for s in ("atc", "compile") if stage in order and order.index(s) < order.index(stage)]
+    return [*({"status": "success", "result": None, "stage_name": name, "cmd": ""} for name in passed),
+            {"status": "failed", "result": f"{stage}: {reason}", "stage_name": MSOPST_STAGES.get(stage, stage),
+             "cmd": ""}]
+
+
 class StReporter:
     """On the controlling process: gathers each case's stages and writes st_report.json at the session's end."""
 
@@ -249,13 +276,13 @@ class StReporter:
         details = getattr(report, KEY, None)
         if not isinstance(details, dict) or report.when == "teardown" or (report.when == "setup" and report.passed):
             return
-        entry = self.cases.setdefault(details["case_name"], {
-            "case_name": details["case_name"], "status": "success", "expect": details["expect"],
+        entry = self.cases.setdefault(details.get("case_id", details["case_name"]), {
+            "case_name": details["case_name"], "status": "success" if not details.get("refusal") else "failed",
+            "expect": details["expect"],
             "trace_detail": {"st_case_info": {"case_name": details["case_name"], "op_params": details["op_params"],
                                               "input_data_path": "", "expect_data_paths": [],
                                               "planned_output_data_paths": []},
-                             "stage_result": [{"status": "success", "result": None,
-                                               "stage_name": "atc_single_op_convert", "cmd": ""}]}})
+                             "stage_result": first_stages(details.get("refusal"))}})
         info = entry["trace_detail"]["st_case_info"]
         if "input_data_path" in details["data"] and not info["input_data_path"]:
             info.update({key: value for key, value in details["data"].items() if key in info})

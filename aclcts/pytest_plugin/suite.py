@@ -35,6 +35,8 @@ from aclcts.cases.custom_ops import custom_ops, kernel_functions, load_with_reco
 from aclcts.cases.defaults import SHIPPED_CASES, with_defaults
 from aclcts.cases.domains import generated
 from aclcts.cases.load import case_files
+from aclcts.cases.msopst import is_msopst_file
+from aclcts.cases.msopst.soc import EVERY_SOC, meant_for
 from aclcts.cases.selection import of_ops, smoke
 from aclcts.cases.values import draw_inputs
 from aclcts.core.error_codes import ErrorCodesError, load_error_codes
@@ -54,6 +56,8 @@ ERROR_CODES = pytest.StashKey[Any]()
 #: Host bytes one test process may spend on a case (--memory-budget), and the op-model folder of the case library.
 MEMORY_BUDGET = pytest.StashKey[int]()
 MODELS = pytest.StashKey[str]()
+#: The SoC of a backend that names none (the simulator's default).
+DEFAULT_SOC = "Ascend910B1"
 #: The parameters through which a conformance test runs a case of the run's case files.
 CASE_PARAMS = ("op_case", "model", "perf_case")
 
@@ -92,7 +96,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if shipped_library and config.getoption("--domains") == "on" and not config.getoption("--smoke"):
         cases += generated(cases, config.getoption("--aclcts-seed"))
     config.stash[SELECTED] = frozenset(c.id for c in cases)
-    cases += own
+    config.stash[REFUSED] = [c for c in cases if c.refusal is not None]
+    cases = [c for c in cases if c.refusal is None] + own
     config.stash[CASES] = [c for c in cases if not c.dynamic]
     config.stash[DYNAMIC_CASES] = list({c.id: c for c in cases if c.dynamic}.values())
     config.stash[GOLDEN] = golden_cases
@@ -100,7 +105,43 @@ def pytest_configure(config: pytest.Config) -> None:
     if problem:
         usage_error(config, problem)
         return
+    _keep_files_for_soc(config)
     allure_report.configure(config)
+
+
+#: The run's refused cases (Case.refusal): each fails its tests at once, with its stage and reason.
+REFUSED = pytest.StashKey[list]()
+
+
+def _run_soc(config: pytest.Config) -> str | None:
+    """The SoC the run's msopst files are picked for: --msopst-soc, else the backend's SoC name (None when no backend
+    was loaded, as with --collect-only: every file is kept)."""
+    given = config.getoption("--msopst-soc")
+    if given:
+        return given
+    backend = config.stash.get(BACKEND, None)
+    return (backend.acl.get_soc_name() or DEFAULT_SOC) if backend is not None else None
+
+
+def _keep_files_for_soc(config: pytest.Config) -> None:
+    """Leave out the cases of msopst files whose name tags another SoC than the run's (aclcts.cases.msopst.soc), with
+    one warning line saying how many files."""
+    soc = _run_soc(config)
+    if soc is None:
+        return
+    dropped: set[str] = set()
+    for key in (CASES, DYNAMIC_CASES, REFUSED):
+        kept = []
+        for case in config.stash[key]:
+            if not is_msopst_file(case.file) or meant_for(case.file, soc):
+                kept.append(case)
+            else:
+                dropped.add(case.file)
+        config.stash[key] = kept
+    if dropped:
+        config.issue_config_time_warning(pytest.PytestWarning(
+            f"--msopst-soc={soc}: {len(dropped)} msopst case file(s) named for another SoC left out, e.g. "
+            f"{sorted(dropped)[0]} (--msopst-soc={EVERY_SOC} runs every file)"), 2)
 
 
 def _ops(config: pytest.Config) -> list[str]:
@@ -217,6 +258,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+    for item in kept:
+        case = case_of(item, CASE_PARAMS)
+        if case is not None and case.refusal is not None:
+            _fail_at_once(item, case.refusal)
+
+
+def _fail_at_once(item: pytest.Item, refusal: Refusal) -> None:
+    """Make a refused case's test fail with CaseRefused as it starts, setting up no fixture: the case never reaches
+    the model compiler or a device."""
+
+    def refuse() -> None:
+        raise CaseRefused(refusal)
+
+    item.setup = lambda: None  # type: ignore[method-assign]
+    item.runtest = refuse  # type: ignore[method-assign]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -405,7 +461,17 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         and (options.get("ops") is None or c.op in options["ops"])
         and (options.get("where") is None or options["where"](c))
     ]
+    selected += [c for c in metafunc.config.stash.get(REFUSED, []) if _runs_refused(options, c)]
     parametrize_or_deselect(metafunc, "op_case", selected, [c.id for c in selected])
+
+
+def _runs_refused(options: dict[str, Any], case: Case) -> bool:
+    """Whether a test whose `cases` marker has these options fails for a refused case: one that runs cases of every
+    op, or of the case's op, in one of the case's modes, and picks no case by its tensors (a refused case may have
+    none)."""
+    return ((options.get("mode") is None or options["mode"] in case.modes) and options.get("where") is None
+            and (options.get("family") is None or case.family in options["family"])
+            and (options.get("ops") is None or case.op in options["ops"]))
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,5 @@
-"""`aclcts msopst convert CASE.json -o FILE.yaml`: msopst case JSON written as aclcts case files.
+"""`aclcts msopst convert CASE.json -o FILE.yaml`: msopst case JSON written as aclcts case files (and `aclcts msopst
+survey FOLDER`, aclcts.tools.msopst_survey).
 
 Each msopst sub-case becomes one aclcts case file named after it (`name:` keeps msopst's sub-case name as the case
 id, so the converted case draws from the same seed). A golden function (or the lack of any reference) is kept through
@@ -30,9 +31,15 @@ from aclcts.core import usercode
 from aclcts.core.files import write_atomically
 from aclcts.core.formats import FORMAT_NAMES
 from aclcts.core.outputs import OutputError, same_path, target_problem
+from aclcts.tools import msopst_survey
 
 PROG = "aclcts msopst"
 HEADER = "# Converted by `aclcts msopst convert` from msopst case {file}, sub-case {name}.\n"
+
+
+def _sub_case_name(case: Case) -> str:
+    """The msopst sub-case name of a case (its id without the file's namespace), which names its case file."""
+    return case.msopst.case_name if case.msopst is not None else case.id
 
 
 def _data_file(case: Case, given: str) -> bytes:
@@ -50,7 +57,7 @@ def _fixed(case: Case, tensor: TensorCase, given: Any, files: dict[str, bytes]) 
         data = np.asarray(flat, tensor.np_dtype).tobytes()
     else:
         return {"fixed": list(flat)}
-    name = f"{case.id}.{tensor.name}.bin"
+    name = f"{_sub_case_name(case)}.{tensor.name}.bin"
     files[name] = data
     return {"file": name}
 
@@ -66,7 +73,7 @@ def _values(case: Case, notes: list[str], files: dict[str, bytes]) -> dict[str, 
         (kind, args), = case.values[tensor.name].items()
         if kind == FIXED and tensor.dynamic:
             low, high = float(min(args)), float(max(args))
-            notes.append(f"{case.id}: input {tensor.name}: a fixed value of a dynamic input (a case file's fixed data "
+            notes.append(f"{_sub_case_name(case)}: input {tensor.name}: a fixed value of a dynamic input (a case file's fixed data "
                          f"has one shape) is drawn uniform in [{low}, {high}] instead")
             result[tensor.name] = {"uniform": [low, high]}
         elif kind == FIXED:
@@ -144,6 +151,9 @@ def convert(source: str, out: Path) -> tuple[list[str], int]:
     """Write the case files of an msopst file into out (a .yaml file for one sub-case, else a folder); the notes and
     how many case files were written."""
     cases = load_msopst_cases(source)
+    refused = next((case.refusal for case in cases if case.refusal is not None), None)
+    if refused is not None:
+        raise CaseFileError(refused.reason)
     notes: list[str] = []
     single = out.suffix in (".yaml", ".yml") and len(cases) == 1
     folder = out.parent if single else out
@@ -165,10 +175,10 @@ def convert(source: str, out: Path) -> tuple[list[str], int]:
         for name, data in files.items():
             _write_new(folder / name, data, source)
         comments = "".join(f"# not exact: {note}\n" for note in case_notes)
-        text = HEADER.format(file=os.path.basename(source), name=case.id) + comments + yaml.safe_dump(
+        text = HEADER.format(file=os.path.basename(source), name=_sub_case_name(case)) + comments + yaml.safe_dump(
             doc, sort_keys=False, default_flow_style=None, width=120)
         notes += case_notes
-        _write_new(out if single else folder / f"{case.id}.yaml", text.encode(), source)
+        _write_new(out if single else folder / f"{_sub_case_name(case)}.yaml", text.encode(), source)
     if attrs:
         relative = _copy_source(source, folder / f"{module}_source")
         lines = [f'"""References of the case files converted from {os.path.basename(source)}: each sub-case\'s '
@@ -205,15 +215,19 @@ def parser() -> argparse.ArgumentParser:
                                           "carried over exactly (each said on stderr).")
     conv.add_argument("case_file", metavar="CASE.json")
     conv.add_argument("-o", "--output", required=True, metavar="OUT", help="FILE.yaml or a folder")
+    msopst_survey.add_parser(actions)
     return top
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run `aclcts msopst`; exit 0 converted exactly, 1 converted with notes, 2 usage error."""
+    """Run `aclcts msopst`; convert: exit 0 converted exactly, 1 converted with notes, 2 usage error (survey:
+    msopst_survey.main)."""
     try:
         args = parser().parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    if args.action == "survey":
+        return msopst_survey.main(args, PROG)
     if not os.path.isfile(args.case_file):
         print(f"{PROG}: {args.case_file}: no such msopst case file", file=sys.stderr)
         return 2

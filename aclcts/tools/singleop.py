@@ -81,12 +81,12 @@ def golden_models(folders: list[Path], soc: str) -> list[tuple[str, OpModel]]:
 def library_cases(case_paths: list[str], seed: int) -> list[Case]:
     """The static cases a run of the case paths holds: the files' cases and, for the shipped library (./cases), the
     records' default cases and the cases generated from the records' domains (drawn with seed, as pytest's
-    --aclcts-seed)."""
+    --aclcts-seed); a refused case (Case.refusal), whose tests fail before any model is needed, is left out."""
     cases = load_with_records(case_paths, kind="all")
     if any(Path(path).resolve() == SHIPPED_CASES for path in case_paths):
         cases = with_defaults(cases)
         cases += generated(cases, seed)
-    return [case for case in cases if not case.dynamic]
+    return [case for case in cases if not case.dynamic and case.refusal is None]
 
 
 def suite_models(case_paths: list[str], golden_folders: list[Path], soc: str,

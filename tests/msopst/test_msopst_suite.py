@@ -76,8 +76,9 @@ def run_suite(cases: Path, out: Path, *selection: str, workers: int = 0,
 
 
 def case_of(test_id: str) -> str:
-    """The case id in a test id's brackets (without a dynamic test's runtime-shape suffix)."""
-    return test_id.partition("[")[2].rstrip("]").split("-")[0]
+    """The msopst sub-case name of the case id in a test id's brackets (without its file's namespace and a dynamic
+    test's runtime-shape suffix)."""
+    return test_id.partition("[")[2].rstrip("]").split("-")[0].partition(".")[2]
 
 
 @pytest.fixture(scope="module")

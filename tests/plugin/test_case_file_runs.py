@@ -66,7 +66,7 @@ def test_st_report_of_a_case_file_run_counts_that_files_cases_only(tmp_path):
     assert done.returncode == 0, done.stdout[-3000:]
     assert any("[dyn_" in test_id for test_id in read_report(report).cases)  # the step tests ran the shipped cases
     names = [entry["case_name"] for entry in json.loads(st.read_text())["report_list"]]
-    assert sorted(names) == sorted(_file_case_ids())
+    assert sorted(names) == sorted(case.msopst.case_name for case in load_msopst_cases(ROOT / MSOPST_FILE))
 
 
 def test_a_failing_step_test_of_a_case_file_run_is_reproduced_with_the_step_tests(tmp_path):

@@ -11,7 +11,7 @@ A golden or no-reference sub-case names its reference `aclcts.cases.msopst:<name
 from __future__ import annotations
 
 from aclcts.cases.case import MsopstInfo
-from aclcts.cases.msopst.convert import load_msopst_cases, sub_case_reference, to_case
+from aclcts.cases.msopst.convert import file_namespace, load_msopst_cases, refused_case, sub_case_reference, to_case
 from aclcts.cases.msopst.draw import DRAW_PREFIX, FIXED, msopst_draw
 from aclcts.cases.msopst.expand import expand_msopst_case
 from aclcts.cases.msopst.fuzz import MAX_FUZZ_CASES, fuzz_cases, is_fuzz_case, prototype_of
@@ -30,6 +30,6 @@ def __getattr__(name: str) -> RefOp:
 
 
 __all__ = ["DISTRIBUTIONS", "DRAW_PREFIX", "FIXED", "MAX_CASES", "MAX_FUZZ_CASES", "GoldenError", "MsopstInfo",
-           "expand_msopst_case", "fuzz_cases", "golden_function", "is_fuzz_case", "is_msopst_file",
+           "expand_msopst_case", "file_namespace", "fuzz_cases", "golden_function", "is_fuzz_case", "is_msopst_file",
            "load_msopst_cases", "msopst_draw", "prototype_of", "read_msopst", "record_policy_class",
-           "record_shape_rule", "sub_case_reference", "to_case"]
+           "record_shape_rule", "refused_case", "sub_case_reference", "to_case"]

@@ -8,24 +8,26 @@ the Case (`Case.msopst`), for st_report.json and `aclcts msopst convert`.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import os
+import re
 import zlib
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from aclcts.cases.case import DTYPE_BY_NAME, FORMAT_BY_NAME, STORAGE_FORMAT_BY_NAME, Case, MsopstInfo, TensorCase
+from aclcts.cases.case import (DTYPE_BY_NAME, FORMAT_BY_NAME, STORAGE_FORMAT_BY_NAME, Case, MsopstInfo, Refusal,
+                               TensorCase)
 from aclcts.cases.msopst.draw import DRAW_PREFIX, FIXED, given_values, msopst_draw
 from aclcts.cases.msopst.expand import expand_msopst_case
 from aclcts.cases.msopst.fuzz import check_fuzz, fuzz_cases, is_fuzz_case
 from aclcts.cases.msopst.golden import (MissingModule, callable_golden, fall_back, golden_reference, loaded_reference,
                                         no_reference, reference_spec)
-from aclcts.cases.msopst.read import (DATA_TYPE_ATTR_NAMES, DEFAULT_SHAPE_RANGE, DEFAULT_THRESHOLD, OMITTED_TYPES,
-                                      TYPES, Where, check_case, is_pair_list, is_shape, read_msopst)
+from aclcts.cases.msopst.read import (DATA_TYPE_ATTR_NAMES, DEFAULT_SHAPE_RANGE, DEFAULT_THRESHOLD, EXPECTS,
+                                      OMITTED_TYPES, TYPES, Where, check_case, is_pair_list, is_shape, read_msopst)
 from aclcts.cases.msopst.record import record_policy_class, record_shape_rule
-from aclcts.cases.schema import shape_fits
+from aclcts.cases.schema import CaseFileError, shape_fits
 from aclcts.core.dtypes import numpy_dtype
 from aclcts.core.formats import (FORMAT_NAMES, FORMAT_VALUES, FRACTAL_ROWS, PRIVATE_ORIGINS, FormatError, c0,
                                  described_tensor, is_private)
@@ -186,7 +188,7 @@ def _apart_from_inputs(inputs: tuple[TensorCase, ...], outputs: tuple[TensorCase
         if tensor.name in {t.name for t in inputs}:
             name = next(n for n in (f"{tensor.name}_out{i or ''}" for i in itertools.count()) if n not in taken)
             taken.add(name)
-            tensor = dataclasses.replace(tensor, name=name)
+            tensor = replace(tensor, name=name)
         renamed.append(tensor)
     return tuple(renamed)
 
@@ -262,13 +264,32 @@ def to_case(case: dict, name: str, params: dict, source: str) -> Case:
                 record_shape_rule(params["op"]), "full", (), expect, msopst=info, omitted=omitted)
 
 
-def load_msopst_cases(source: str) -> list[Case]:
-    """Read, check and expand one msopst case file into aclcts cases (one per msopst sub-case)."""
-    cases = read_msopst(source)
+def load_msopst_cases(source: str, namespace: str | None = None) -> list[Case]:
+    """Read, check and expand one msopst case file into aclcts cases (one per msopst sub-case), each id prefixed by
+    the file's namespace (its stem unless given): `<namespace>.<sub-case>`, as case names are unique within a file only.
+
+    A problem of one case (a CaseFileError while checking, expanding or converting it) makes that case one refused
+    Case and the others still load; a problem of the file (not JSON, not a list of cases, too many) makes the file
+    one refused Case, named after it.
+    """
+    prefix = namespace or file_namespace(source)
+    try:
+        cases = read_msopst(source)
+    except CaseFileError as exc:
+        return [refused_case(prefix, "", _op_named(source), source, exc)]
+    loaded: list[Case] = []
     for case in cases:
-        where = Where(source, case["case_name"])
-        check_fuzz(where, case) if is_fuzz_case(case) else check_case(where, case)
-    return [to_case(case, name, params, source) for case in cases for case, name, params in _sub_cases(case, source)]
+        try:
+            where = Where(source, case["case_name"])
+            check_fuzz(where, case) if is_fuzz_case(case) else check_case(where, case)
+            subs = [to_case(concrete, name, params, source) for concrete, name, params in _sub_cases(case, source)]
+        except CaseFileError as exc:
+            op = case.get("op") if isinstance(case.get("op"), str) else ""
+            name = case["case_name"].replace("/", "_")
+            loaded.append(refused_case(prefix, name, op, source, exc, case.get("expect")))
+            continue
+        loaded += [replace(sub, id=f"{prefix}.{sub.id}") for sub in subs]
+    return loaded
 
 
 def _sub_cases(case: dict, source: str) -> list[tuple[dict, str, dict]]:
@@ -288,6 +309,37 @@ def _sub_cases(case: dict, source: str) -> list[tuple[dict, str, dict]]:
         params = {**expanded[0][1], "case_name": name}
         result.append((concrete, name, params))
     return result
+
+
+def file_namespace(source: str) -> str:
+    """The namespace of an msopst file's case ids: its file name without the .json suffix."""
+    return os.path.splitext(os.path.basename(source))[0]
+
+
+def refused_case(namespace: str, name: str, op: str, source: str, exc: CaseFileError, expect: Any = None) -> Case:
+    """The Case of a case named name (or, with name "", of the whole file) that cannot run: its tests fail at exc's
+    stage with exc's one line."""
+    case_id = f"{namespace}.{name}" if name else namespace
+    name = name or namespace
+    expect = expect if expect in EXPECTS else "success"
+    info = MsopstInfo(name, name, expect, {"op": op, "case_name": name}, "none", DEFAULT_THRESHOLD)
+    return Case(case_id, op, record_policy_class(op) if op else "elementwise", source,
+                f"msopst case {name} ({os.path.basename(source)})", "", (), (), (), ("execute_v2", "handle"), {},
+                expect=expect, msopst=info, refusal=Refusal(exc.stage, str(exc)))
+
+
+#: The first op type an msopst file's text names, for a file that cannot be read as cases.
+_OP_TEXT = re.compile(r'"op"\s*:\s*"([^"]+)"')
+
+
+def _op_named(source: str) -> str:
+    """The first `"op": "..."` in a file's text ("" if none or unreadable)."""
+    try:
+        with open(source, "rb") as handle:
+            found = _OP_TEXT.search(handle.read(1 << 16).decode("utf-8", "replace"))
+    except OSError:
+        return ""
+    return found.group(1) if found else ""
 
 
 def sub_case_reference(case_file: str, sub_case: str) -> RefOp:
