@@ -22,8 +22,10 @@ _OUT = ("float32", "float16", "int32", "bfloat16")
 _IN_V2 = _OUT + ("int8",)
 
 
-#: FRACTAL_NZ operands and result, as CANN's MatMul and GEMM system tests (ops/built-in/tests/st) store them.
+#: FRACTAL_NZ operands and result, as CANN's MatMul and GEMM system tests (ops/built-in/tests/st) store them; GEMM's
+#: tests also store an int8 b in FRACTAL_Z made from its 2-D shape (docs/formats.md).
 _NZ = ("FRACTAL_NZ",)
+_NZ_OR_Z = ("FRACTAL_NZ", "FRACTAL_Z")
 
 
 def _transpose(a: str, b: str) -> tuple[Attr, Attr]:
@@ -47,5 +49,5 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("GEMM", "a:T, b:T, c:Y, alpha:Y, beta:Y", "y:Y",
        {"T": ("float32", "float16", "int8", "int32"), "Y": ("float32", "float16", "int8", "int32")},
        _transpose("transpose_a", "transpose_b"), source=f"{_GE} REG_OP(GEMM)",
-       formats={"a": _NZ, "b": _NZ, "c": _NZ, "y": _NZ}),
+       formats={"a": _NZ, "b": _NZ_OR_Z, "c": _NZ, "y": _NZ}),
 )

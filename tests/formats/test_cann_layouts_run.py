@@ -1,0 +1,74 @@
+"""msopst cases written as CANN's own GEMM and PadV3 system tests write them (issue 34): an int8 GEMM whose b is
+FRACTAL_Z made from its 2-D ND shape, and an NC1HWC0 Add made from a rank-4 ND shape, load and pass on the simulator
+against aclcts' reference."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+from aclcts.cases.msopst import load_msopst_cases
+from aclcts.core.formats import FORMAT_VALUES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def tensor(name: str, fmt: str, shape: list[int], type_: str, ori_format: str = "ND", **more) -> dict:
+    """One msopst tensor whose shape repeats its origin shape, as CANN's GEMM files write it."""
+    return {"name": name, "format": fmt, "ori_format": ori_format, "shape": shape, "ori_shape": shape,
+            "type": type_, **more}
+
+
+def drawn(name: str, fmt: str, shape: list[int], type_: str, low: int, high: int) -> dict:
+    return tensor(name, fmt, shape, type_, value_range=[low, high], data_distribute="uniform")
+
+
+GEMM = {"case_name": "gemm_fz_b", "op": "GEMM",
+        "input_desc": [drawn("a", "FRACTAL_NZ", [32, 64], "int8", -4, 4),
+                       drawn("b", "FRACTAL_Z", [64, 40], "int8", -4, 4),
+                       drawn("c", "ND", [32, 40], "int32", -8, 8),
+                       drawn("alpha", "ND", [1], "int32", 1, 3), drawn("beta", "ND", [1], "int32", 1, 3)],
+        "output_desc": [tensor("y", "FRACTAL_NZ", [32, 40], "int32")],
+        "attr": [{"name": "transpose_a", "type": "bool", "value": False},
+                 {"name": "transpose_b", "type": "bool", "value": False}]}
+ADD = {"case_name": "add_5hd_from_nd", "op": "Add",
+       "input_desc": [{"name": "x1", "format": "NC1HWC0", "ori_format": "ND", "shape": [2, 2, 3, 5, 16],
+                       "ori_shape": [2, 20, 3, 5], "type": "float16", "value_range": [-1, 1],
+                       "data_distribute": "uniform"},
+                      {"name": "x2", "format": "NC1HWC0", "ori_format": "ND", "shape": [2, 2, 3, 5, 16],
+                       "ori_shape": [2, 20, 3, 5], "type": "float16", "value_range": [-1, 1],
+                       "data_distribute": "uniform"}],
+       "output_desc": [{"name": "y", "format": "NC1HWC0", "ori_format": "ND", "shape": [2, 2, 3, 5, 16],
+                        "ori_shape": [2, 20, 3, 5], "type": "float16"}]}
+
+
+def write(tmp_path: Path) -> Path:
+    path = tmp_path / "cann_layouts.json"
+    path.write_text(json.dumps([GEMM, ADD]))
+    return path
+
+
+def test_the_cases_load_with_their_storage_formats_and_origin_shapes(tmp_path: Path) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gemm, add = load_msopst_cases(str(write(tmp_path)))
+    b = gemm.inputs[1]
+    assert (b.storage_format, b.shape) == (FORMAT_VALUES["FRACTAL_Z"], (64, 40))
+    assert b.stored(gemm.format) == (FORMAT_VALUES["FRACTAL_Z"], (2, 3, 16, 32))
+    assert add.inputs[0].shape == (2, 20, 3, 5)
+    assert add.inputs[0].stored(add.format) == (FORMAT_VALUES["NC1HWC0"], (2, 2, 3, 5, 16))
+
+
+def test_the_cases_pass_on_the_simulator(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS"))}
+    env.pop("PYTEST_CURRENT_TEST", None)
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist",
+               "conformance/test_execute.py", "-k", "matches_reference", "--cases", str(write(tmp_path)),
+               "--model-cache=off"]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "2 passed" in done.stdout
