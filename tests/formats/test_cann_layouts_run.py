@@ -11,6 +11,9 @@ import sys
 import warnings
 from pathlib import Path
 
+import pytest
+
+from aclcts.cases import CaseFileError
 from aclcts.cases.msopst import load_msopst_cases
 from aclcts.core.formats import FORMAT_VALUES
 
@@ -45,6 +48,13 @@ ADD = {"case_name": "add_5hd_from_nd", "op": "Add",
        "output_desc": [{"name": "y", "format": "NC1HWC0", "ori_format": "ND", "shape": [2, 2, 3, 5, 16],
                         "ori_shape": [2, 20, 3, 5], "type": "float16"}]}
 
+MATMUL_NZ = {"case_name": "mm_nz", "op": "MatMul",
+             "input_desc": [{"name": "x1", "format": "FRACTAL_NZ", "shape": [2, 2, 16, 16], "type": "float16",
+                             "value_range": [-1, 1], "data_distribute": "uniform"},
+                            {"name": "x2", "format": "FRACTAL_NZ", "shape": [2, 2, 16, 16], "type": "float16",
+                             "value_range": [-1, 1], "data_distribute": "uniform"}],
+             "output_desc": [{"name": "y", "format": "FRACTAL_NZ", "shape": [2, 2, 16, 16], "type": "float16"}]}
+
 
 def write(tmp_path: Path) -> Path:
     path = tmp_path / "cann_layouts.json"
@@ -72,3 +82,29 @@ def test_the_cases_pass_on_the_simulator(tmp_path: Path) -> None:
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout[-3000:]
     assert "2 passed" in done.stdout
+
+
+def test_a_private_format_in_a_dynamic_case_is_refused_in_one_line_naming_the_tensor(tmp_path: Path) -> None:
+    dynamic = {"name": "x1", "format": "FRACTAL_NZ", "shape": [-1, -1, 16, 16], "type": "float16",
+               "shape_range": [[1, 4], [1, 4]], "typical_shape": [2, 2, 16, 16], "value_range": [-1, 1],
+               "data_distribute": "uniform"}
+    case = {**MATMUL_NZ, "input_desc": [dynamic, MATMUL_NZ["input_desc"][1]]}
+    path = tmp_path / "dynamic.json"
+    path.write_text(json.dumps([case]))
+    with pytest.raises(CaseFileError) as caught:
+        load_msopst_cases(str(path))
+    line = str(caught.value)
+    assert "\n" not in line
+    assert "input_desc[0].format: expected a plain format in a dynamic case for tensor 'x1'" in line
+    assert line.endswith("got 'FRACTAL_NZ'")
+
+
+def test_a_layout_aclcts_cannot_make_is_refused_in_one_line_naming_the_tensor_and_format(tmp_path: Path) -> None:
+    weight = tensor("b", "FRACTAL_Z", [64, 40, 3], "int8")  # a rank-3 ND origin has no FRACTAL_Z reading
+    path = tmp_path / "fz.json"
+    path.write_text(json.dumps([{**GEMM, "input_desc": [GEMM["input_desc"][0], weight, *GEMM["input_desc"][2:]]}]))
+    with pytest.raises(CaseFileError) as caught:
+        load_msopst_cases(str(path))
+    line = str(caught.value)
+    assert "\n" not in line and "input_desc[1].format: expected a layout aclcts can make" in line
+    assert line.endswith("for tensor 'b' in FRACTAL_Z")
