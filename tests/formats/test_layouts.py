@@ -76,7 +76,7 @@ def test_fractal_z_puts_n_blocks_after_c1_h_w() -> None:
     assert stored[1 * 2 + 1, 1, 0, 2] == w[16, 2, 1, 1]
 
 
-@pytest.mark.parametrize(("shape", "origin", "target"), [((2, 3, 4), "NCHW", "NC1HWC0"), ((2, 3, 4, 5), "ND", "NC1HWC0"),
+@pytest.mark.parametrize(("shape", "origin", "target"), [((2, 3, 4), "NCHW", "NC1HWC0"), ((2, 3, 4, 5, 6), "ND", "NC1HWC0"),
                                                          ((2, 3, 4, 5), "NCHW", "NCDHW"), ((), "ND", "FRACTAL_NZ")])
 def test_shapes_that_do_not_fit_the_format_are_refused(shape: tuple, origin: str, target: str) -> None:
     with pytest.raises(FormatError):

@@ -160,8 +160,10 @@ def _layout(where: Where, field: str, tensor: dict, fmt: int, dtype: int,
     name = tensor["format"]
     if FORMAT_VALUES[name] == fmt:
         return None, dims
+    label = f"tensor {tensor['name']!r}" if "name" in tensor else "the tensor"
     if name in PRIVATE_ORIGINS and any(d < 0 for d in dims):
-        raise where.error(f"{field}.format", "a plain format in a dynamic case (private formats are static)", name)
+        raise where.error(f"{field}.format", f"a plain format in a dynamic case for {label} (aclcts runs private "
+                                             "formats in static cases only, docs/formats.md)", name)
     ori_shape = tuple(tensor.get("ori_shape") or dims)
     as_written = _unpadded_origin(name, dims, dtype) if tensor.get("ori_format") not in FORMAT_BY_NAME and \
         ori_shape == dims else None
@@ -175,7 +177,8 @@ def _layout(where: Where, field: str, tensor: dict, fmt: int, dtype: int,
     except FormatError as exc:
         if name not in PRIVATE_ORIGINS and "ND" in (name, FORMAT_NAMES[fmt]):
             return None, dims  # ND beside a plain format of another rank: described in the case's format
-        raise where.error(f"{field}.format", f"a layout aclcts can make ({exc})", show=False) from None
+        raise where.error(f"{field}.format", f"a layout aclcts can make ({exc}) for {label} in {name}",
+                          show=False) from None
     return storage, shape
 
 
