@@ -14,7 +14,9 @@ input values or shapes changed; its expected values come from the reference like
 - special points: one case per op and floating input dtype, every input holding each of ±0, ±inf, NaN, the smallest
   subnormal, ±max, ±1, ±0.5, 2 and the record's own points; a two-input element-wise op gets every pair of them; an
   op combining many elements draws from the points without ±max and subnormals (its intermediate overflow and
-  underflow follow an order the documentation leaves open);
+  underflow follow an order the documentation leaves open); matrix products, convolution, pooling and norms get one
+  non-finite point at one element of their data input (zeros among their other inputs), +inf beside -inf, or the
+  point everywhere; an attribute's special values (Axpy's alpha 0) run too; a record's open points never;
 - every generated case is checked on the inputs the session seed draws for it: one the reference refuses is left
   out (so the set can differ slightly between seeds);
 - broadcasting: every two-input op whose shapes broadcast runs zero-size against size-1 dims and rank 0 inputs.
@@ -45,12 +47,22 @@ SPECIAL = "special"
 COMMON_POINTS = (1.0, -1.0, 0.5, -0.5, 2.0)
 #: Shape pairs of the broadcasting corners: zero-size dims against size-1 dims, rank 0 against any rank.
 BROADCAST_CORNERS = (((0, 3), (1, 3)), ((3, 1), (1, 0)), ((), (2, 3)))
-#: The families whose ops get special-point cases: those computing each output from their inputs in one rounded step
-#: (element-wise maths, activations, comparisons, reductions, softmax). Sums of products (matmul, conv, pooling,
-#: norms) overflow in intermediate steps of a compute type no wider than the input, where the float64 reference
-#: does not: their results at +-max are the compute type's, not a property of the function.
+#: The families whose ops get special-point cases laid out element by element: those computing each output from
+#: their inputs in one rounded step (element-wise maths, activations, comparisons, reductions, softmax).
 SPECIAL_FAMILIES = ("elementwise", "unary_math", "binary_math", "activation", "logic", "reduction", "softmax")
-#: Ops of those families computed in two rounded steps (Axpy's alpha * x2, then the sum).
+#: The families whose outputs combine many inputs (matrix products, convolution, pooling, norms): their special-point
+#: cases place one non-finite point at one element of the data input (only the outputs reading it may change), two
+#: opposite infinities side by side, or the point everywhere, with zeros among the other inputs (0 * inf is NaN).
+#: Their +-max and subnormals are left out: sums of products overflow and underflow in intermediate steps of a
+#: compute type no wider than the input, where the float64 reference does not.
+SCATTERED_FAMILIES = ("matmul", "conv", "pooling", "norm")
+#: The value distribution (aclcts.cases.schema.DISTRIBUTIONS) that mixes IEEE specials in; a scattered case draws its
+#: base values without it.
+SPECIAL_DRAW = "special"
+#: The non-finite points the scattered cases place.
+NONFINITE = (math.inf, -math.inf, math.nan)
+#: Ops of the element-wise families computed in two rounded steps (Axpy's alpha * x2, then the sum): their points
+#: leave out +-max and subnormals, which the intermediate step rounds or overflows where the reference does not.
 TWO_STEP_OPS = ("Axpy",)
 #: The execution mode generated cases run in (the values reach the same kernel in every mode).
 MODE = "execute_v2"
@@ -254,42 +266,119 @@ def _alone(record: Prototype, seed: int, bases: list[Case], rank: int, name: str
 
 # special points --------------------------------------------------------------------------------------------------
 def special_points(record: Prototype, dtype: np.dtype) -> list[float]:
-    """The points a floating input of the op runs at in the dtype: IEEE specials, COMMON_POINTS, the record's own."""
+    """The points a floating input of the op runs at in the dtype: IEEE specials, COMMON_POINTS, the record's own,
+    without the record's open points."""
     points = [*special_values(dtype).tolist(), *COMMON_POINTS, *record.specials]
     unique: dict[str, float] = {}
     for p in points:
-        unique.setdefault(repr(float(np.asarray(p).astype(dtype).astype(np.float64))), p)
+        if not _is_open(record, p):
+            unique.setdefault(repr(float(np.asarray(p).astype(dtype).astype(np.float64))), p)
     return list(unique.values())
 
 
+def _is_open(record: Prototype, point: float) -> bool:
+    """Whether the documentation leaves the op's result at point open (the record's open_points, NaN included)."""
+    return repr(float(point)) in {repr(float(p)) for p in record.open_points}
+
+
 def special_cases(record: Prototype, cases: list[Case], seed: int) -> list[Case]:
-    """One case per floating input dtype: an element-wise op gets every (pair of) special point(s) laid out in one
-    vector; another op's floating inputs are drawn from the points, its other inputs as its base case's."""
-    by_dtype: dict[str, Case] = {}
-    if record.family not in SPECIAL_FAMILIES or record.op_type in TWO_STEP_OPS:
+    """One case per floating input dtype (and per special value of an attribute): an element-wise op gets every
+    (pair of) special point(s) laid out in one vector; an op of SCATTERED_FAMILIES its non-finite points placed
+    among its base's values; another op's floating inputs are drawn from the points."""
+    if record.family not in SPECIAL_FAMILIES + SCATTERED_FAMILIES:
         return []
+    by_dtype: dict[str, Case] = {}
     for case in cases:
         variable = [t for t in case.inputs if t.const is None]
         if variable and is_float(variable[0].np_dtype):
             by_dtype.setdefault(variable[0].dtype_name, case)
     result = []
     for dtype_name, base in by_dtype.items():
-        variable = [t for t in base.inputs if t.const is None]
-        floating = [t for t in variable if is_float(t.np_dtype)]
-        points = special_points(record, floating[0].np_dtype)
         case_id = f"{record.op_type}-{SPECIAL}-{dtype_name}"
-        if record.shape_rule in ("same", "broadcast") and len(floating) == len(variable) <= 2:
-            grid = list(itertools.product(points, repeat=len(variable)))
-            values = {t.name: {"fixed": [row[i] for row in grid]} for i, t in enumerate(variable)}
-            case = _variant(base, record, seed, case_id, shapes=[(len(grid),)] * len(variable), values=values)
-        else:
-            case = None
-        if case is None:
-            case = _variant(base, record, seed, case_id, values={t.name: {"choice": _unaccumulated(points, floating[0])}
-                                                           for t in floating})
-        if case is not None:
-            result.append(case)
+        if record.family in SCATTERED_FAMILIES:
+            result += _scattered(base, record, seed, case_id)
+            continue
+        for attrs, suffix in [({}, "")] + [({a.name: v}, f"-{a.name}_{_tag(v)}") for a in record.attrs
+                                             for v in a.specials]:
+            case = _pointwise(base, record, seed, case_id + suffix, attrs)
+            result += [case] if case is not None else []
     return result
+
+
+def _pointwise(base: Case, record: Prototype, seed: int, case_id: str, attrs: dict[str, Any]) -> Case | None:
+    """base with every (pair of) special point(s) laid out in one vector when it is element-wise with at most two
+    inputs, else with its floating inputs drawn from the points; None if the reference refuses both."""
+    variable = [t for t in base.inputs if t.const is None]
+    floating = [t for t in variable if is_float(t.np_dtype)]
+    points = special_points(record, floating[0].np_dtype)
+    if record.op_type in TWO_STEP_OPS:
+        points = _unaccumulated(points, floating[0])
+    case = None
+    if record.shape_rule in ("same", "broadcast") and len(floating) == len(variable) <= 2:
+        grid = list(itertools.product(points, repeat=len(variable)))
+        values = {t.name: {"fixed": [row[i] for row in grid]} for i, t in enumerate(variable)}
+        case = _variant(base, record, seed, case_id, attrs, shapes=[(len(grid),)] * len(variable), values=values)
+    if case is None:
+        case = _variant(base, record, seed, case_id, attrs, values={t.name: {"choice": _unaccumulated(points, floating[0])}
+                                                                     for t in floating})
+    return case
+
+
+def _scattered(base: Case, record: Prototype, seed: int, case_id: str) -> list[Case]:
+    """The special-point cases of an op combining many inputs: its data input (the first floating one) holding one
+    non-finite point at one element (`one`), +inf and -inf side by side (`pair`), or the point in
+    every element (`full`); its other floating inputs hold +-0 at about a quarter of their elements."""
+    plain = replace(base, values={name: spec for name, spec in base.values.items() if SPECIAL_DRAW not in spec})
+    arrays = draw_inputs(plain, base.seed(seed))
+    rng = np.random.default_rng(base.seed(seed))
+    floating = [(t, a.astype(np.float64)) for t, a in zip(base.inputs, arrays)
+                if t.const is None and is_float(t.np_dtype) and a.size]
+    if not floating:
+        return []
+    (data, values), others = floating[0], floating[1:]
+    zeroed = {t.name: {"fixed": _with_zeros(a, rng).ravel().tolist()} for t, a in others if a.size > 1}
+    at = int(rng.integers(values.size))
+    layouts = [(f"one_{_tag(p)}", _placed(values, {at: p}), (p,)) for p in NONFINITE]
+    pair = _neighbours(values.shape, rng)
+    if pair:
+        layouts.append(("pair_inf_minf", _placed(values, dict(zip(pair, (math.inf, -math.inf)))), (math.inf, -math.inf)))
+    layouts += [(f"full_{_tag(p)}", np.full_like(values, p), (p,)) for p in NONFINITE]
+    result = []
+    for name, array, used in layouts:
+        if any(_is_open(record, p) for p in used):
+            continue
+        case = _variant(base, record, seed, f"{case_id}-{name}",
+                        values={**zeroed, data.name: {"fixed": array.ravel().tolist()}})
+        result += [case] if case is not None else []
+    return result
+
+
+def _neighbours(shape: tuple[int, ...], rng: np.random.Generator) -> tuple[int, int] | None:
+    """The flat positions of two neighbouring elements along the last dim longer than 1 (they meet in one sum or
+    window); None if every dim is 1."""
+    axis = next((k for k in reversed(range(len(shape))) if shape[k] > 1), None)
+    if axis is None:
+        return None
+    index = [int(rng.integers(n)) for n in shape]
+    index[axis] = int(rng.integers(shape[axis] - 1))
+    first = int(np.ravel_multi_index(index, shape))
+    return first, first + int(np.prod(shape[axis + 1:]))
+
+
+def _placed(values: np.ndarray, points: dict[int, float]) -> np.ndarray:
+    """values with the given flat positions set to the given points."""
+    placed = values.copy().ravel()
+    for index, point in points.items():
+        placed[index] = point
+    return placed.reshape(values.shape)
+
+
+def _with_zeros(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """values with about a quarter of the elements +0 or -0 (alternating)."""
+    zeroed = values.copy().ravel()
+    chosen = np.flatnonzero(rng.random(zeroed.size) < 0.25)
+    zeroed[chosen] = np.where(np.arange(chosen.size) % 2, -0.0, 0.0)
+    return zeroed.reshape(values.shape)
 
 
 def _unaccumulated(points: list[float], tensor: TensorCase) -> list[float]:
