@@ -34,7 +34,7 @@ import ml_dtypes
 import numpy as np
 
 from aclcts.cases.case import Case, TensorCase
-from aclcts.cases.values import draw_inputs, is_float, special_values
+from aclcts.cases.values import draw_inputs, draw_runtime, is_float, special_values
 from aclcts.core.opmodel import canonical_attr
 from aclcts.core.prototypes import Prototype, prototype
 from aclcts.core.prototypes.check import JSON_ATTR_TYPE
@@ -71,11 +71,12 @@ MODE = "execute_v2"
 def generated(library: Iterable[Case], seed: int) -> list[Case]:
     """The domain, special-point and broadcasting cases of every op of the library that has a record, each checked
     on the inputs the session seed draws for it."""
+    library = list(library)
     by_op: dict[str, list[Case]] = {}
     for case in library:
         if _usable(case):
             by_op.setdefault(case.op, []).append(case)
-    result: list[Case] = []
+    result: list[Case] = shape_corner_cases([case for case in library if case.dynamic], seed)
     for op_type, cases in by_op.items():
         record = prototype(op_type)
         if record is None:
@@ -402,3 +403,62 @@ def broadcast_cases(record: Prototype, cases: list[Case], seed: int) -> list[Cas
         if case is not None:
             result.append(case)
     return result
+
+
+# shape corners ---------------------------------------------------------------------------------------------------
+def shape_corner_cases(dynamic: Iterable[Case], seed: int) -> list[Case]:
+    """For every dynamic library case whose output shapes follow from its input shapes: its model run with each
+    runtime input at its range minimum or maximum (every combination), and the same op with every runtime input and
+    output of unknown rank [-2], run at the base's runtime shapes and at those bounds. A shape set the reference
+    refuses, or whose outputs leave the model's output ranges, is left out."""
+    result = []
+    for base in dynamic:
+        if base.data_dependent or base.expect != "success" or is_generated(base) or prototype(base.op) is None:
+            continue
+        ranked = not any(t.unknown_rank for t in base.inputs)
+        bounds = [shapes for shapes in _bounds(base) if _runs_at(base, shapes, seed)] if ranked else []
+        if bounds:
+            result.append(replace(base, id=f"{base.op}-{DOMAIN}-bounds-{base.id}", runtime_shapes=tuple(bounds)))
+        if ranked:
+            unknown = _unknown_rank(base)
+            shapes = [s for s in dict.fromkeys(base.runtime_shapes + tuple(bounds)) if _runs_at(unknown, s, seed)]
+            if shapes:
+                result.append(replace(unknown, runtime_shapes=tuple(shapes)))
+    return result
+
+
+def _bounds(case: Case) -> list[tuple[tuple[int, ...], ...]]:
+    """Every combination of each runtime input at its range minimum or maximum (an unbounded maximum left out)."""
+    runtime = [t for t in case.inputs if t.const is None]
+    ends = [[tuple(pair[k] for pair in t.dim_ranges()) for k in (0, 1)] for t in runtime]
+    return list(dict.fromkeys(shapes for shapes in itertools.product(*ends) if all(min(s, default=0) >= 0
+                                                                                   for s in shapes)))
+
+
+def _unknown_rank(case: Case) -> Case:
+    """case with every runtime input and every output of unknown rank [-2]."""
+    def unknown(t: TensorCase) -> TensorCase:
+        return t if t.const is not None else replace(t, shape=(-2,), shape_range=())
+    return replace(case, id=f"{case.op}-{DOMAIN}-unknown-rank-{case.id}", inputs=tuple(map(unknown, case.inputs)),
+                   outputs=tuple(map(unknown, case.outputs)))
+
+
+def _runs_at(case: Case, shapes: tuple[tuple[int, ...], ...], seed: int) -> bool:
+    """Whether the reference takes the case at these runtime shapes (on the inputs the dynamic tests give: drawn, and
+    filled with 1.5) and every output shape lies inside the model's output dims and ranges."""
+    ref = reference(case.reference)
+    filled = [np.full(shape, 1.5).astype(t.np_dtype) for shape, t in zip(shapes, [t for t in case.inputs
+                                                                                  if t.const is None])]
+    for runtime in (draw_runtime(case, shapes, case.seed(seed)), filled):
+        given = iter(runtime)
+        arrays = [t.const_array() if t.const is not None else next(given) for t in case.inputs]
+        try:
+            out_shapes = ref.shape([a.shape for a in arrays], arrays, case.attr_values())
+            ref.compute(arrays, case.attr_values(), [t.np_dtype for t in case.outputs])
+        except Exception:  # noqa: BLE001 - any refusal: the op does not take these shapes
+            return False
+        if not all(t.unknown_rank or (len(s) == len(t.shape) and all(lo <= d and (hi < 0 or d <= hi)
+                                                                      for d, (lo, hi) in zip(s, t.dim_ranges())))
+                   for t, s in zip(case.outputs, out_shapes)):
+            return False
+    return True
