@@ -33,7 +33,8 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from aclcts.cases.case import Case, TensorCase
+from aclcts.cases.case import DTYPE_BY_NAME, Case, TensorCase
+from aclcts.core.dtypes import JSON_TYPE_NAMES
 from aclcts.cases.values import draw_inputs, draw_runtime, is_float, special_values
 from aclcts.core.opmodel import canonical_attr
 from aclcts.core.prototypes import Prototype, prototype
@@ -69,8 +70,8 @@ MODE = "execute_v2"
 
 
 def generated(library: Iterable[Case], seed: int) -> list[Case]:
-    """The domain, special-point and broadcasting cases of every op of the library that has a record, each checked
-    on the inputs the session seed draws for it."""
+    """The domain, special-point, broadcasting and shape-corner cases of every op of the library that has a record,
+    each checked on the inputs the session seed draws for it."""
     library = list(library)
     by_op: dict[str, list[Case]] = {}
     for case in library:
@@ -84,7 +85,6 @@ def generated(library: Iterable[Case], seed: int) -> list[Case]:
         cases.sort(key=lambda c: _base_order(c, record))
         result += attribute_cases(record, cases, seed) + special_cases(record, cases, seed) + \
             broadcast_cases(record, cases, seed)
-    return result
     return result
 
 
@@ -411,6 +411,7 @@ def shape_corner_cases(dynamic: Iterable[Case], seed: int) -> list[Case]:
     runtime input at its range minimum or maximum (every combination), and the same op with every runtime input and
     output of unknown rank [-2], run at the base's runtime shapes and at those bounds. A shape set the reference
     refuses, or whose outputs leave the model's output ranges, is left out."""
+    dynamic = list(dynamic)
     result = []
     for base in dynamic:
         if base.data_dependent or base.expect != "success" or is_generated(base) or prototype(base.op) is None:
@@ -419,12 +420,23 @@ def shape_corner_cases(dynamic: Iterable[Case], seed: int) -> list[Case]:
         bounds = [shapes for shapes in _bounds(base) if _runs_at(base, shapes, seed)] if ranked else []
         if bounds:
             result.append(replace(base, id=f"{base.op}-{DOMAIN}-bounds-{base.id}", runtime_shapes=tuple(bounds)))
-        if ranked:
-            unknown = _unknown_rank(base)
+        taken = {c.inputs[0].dtype for c in dynamic if c.op == base.op}
+        twins = (_unknown_rank(base, dtype) for dtype in _other_dtypes(base, taken)) if ranked else ()
+        for unknown in (twin for twin in twins if twin is not None):
             shapes = [s for s in dict.fromkeys(base.runtime_shapes + tuple(bounds)) if _runs_at(unknown, s, seed)]
             if shapes:
                 result.append(replace(unknown, runtime_shapes=tuple(shapes)))
+                break
     return result
+
+
+def _other_dtypes(case: Case, taken: set[int]) -> list[int]:
+    """The dtypes the record allows the case's first input besides those of the op's dynamic library cases: an
+    unknown-rank model of a dtype a ranked model has would take that model's out-of-range shapes too."""
+    record = prototype(case.op)
+    first = case.inputs[0]
+    names = record.dtypes_of(_record_name(record, first.name))
+    return [DTYPE_BY_NAME[n] for n in names if n in DTYPE_BY_NAME and DTYPE_BY_NAME[n] not in taken | {first.dtype}]
 
 
 def _bounds(case: Case) -> list[tuple[tuple[int, ...], ...]]:
@@ -435,12 +447,27 @@ def _bounds(case: Case) -> list[tuple[tuple[int, ...], ...]]:
                                                                                    for s in shapes)))
 
 
-def _unknown_rank(case: Case) -> Case:
-    """case with every runtime input and every output of unknown rank [-2]."""
+def _record_name(record: Prototype, name: str) -> str:
+    """The record's name of a case tensor (a dynamic input's x0, x1 are the record's x)."""
+    names = record.input_names() + record.output_names()
+    return name if name in names else name.rstrip("0123456789")
+
+
+def _unknown_rank(case: Case, dtype: int) -> Case | None:
+    """case with every runtime input and every output of unknown rank [-2], those of its first input's dtype in
+    dtype; None if the record does not allow dtype for one of them."""
+    record = prototype(case.op)
+    old = case.inputs[0].dtype
+    moved = [t for t in case.inputs + case.outputs if t.const is None and t.dtype == old]
+    if any(JSON_TYPE_NAMES[dtype] not in record.dtypes_of(_record_name(record, t.name)) for t in moved):
+        return None
+
     def unknown(t: TensorCase) -> TensorCase:
-        return t if t.const is not None else replace(t, shape=(-2,), shape_range=())
-    return replace(case, id=f"{case.op}-{DOMAIN}-unknown-rank-{case.id}", inputs=tuple(map(unknown, case.inputs)),
-                   outputs=tuple(map(unknown, case.outputs)))
+        if t.const is not None:
+            return t
+        return replace(t, shape=(-2,), shape_range=(), dtype=dtype if t.dtype == old else t.dtype)
+    twin = replace(case, inputs=tuple(map(unknown, case.inputs)), outputs=tuple(map(unknown, case.outputs)))
+    return replace(twin, id=f"{case.op}-{DOMAIN}-unknown-rank-{twin.inputs[0].dtype_name}-{case.id}")
 
 
 def _runs_at(case: Case, shapes: tuple[tuple[int, ...], ...], seed: int) -> bool:
