@@ -129,6 +129,8 @@ class Case:
     msopst: MsopstInfo | None = field(default=None, compare=False)
     #: Why the case cannot run (its tests fail with it), or None for a case that runs.
     refusal: Refusal | None = field(default=None, compare=False)
+    #: The documentation line demanding exactness when the case file's precision names the exact policy, else "".
+    exact_because: str = field(default="", compare=False)
 
     @property
     def dynamic(self) -> bool:
