@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from aclcts.cases import Case, load_cases, strategies
+from aclcts.cases.domains import is_generated
 from aclcts.cases.values import draw_runtime
 from aclcts.core.constants import DataType, ErrorCode, Format
 from aclcts.core.dtypes import numpy_dtype
@@ -59,12 +60,14 @@ def _shapes_id(shapes):
 
 
 def pytest_generate_tests(metafunc):
-    """Parametrize `model` over the selected dynamic cases, with `shapes` over each one's runtime_shapes."""
+    """Parametrize `model` over the selected dynamic cases, with `shapes` over each one's runtime_shapes; a shape
+    corner generated from a library case (docs/domains.md) runs only at its runtime shapes."""
     select = getattr(metafunc.function, "dynamic_cases", None)
     if select is None:
         return
-    chosen = [c for c in dynamic_cases(metafunc.config) if select(c)]
-    if "shapes" in metafunc.fixturenames:
+    at_shapes = "shapes" in metafunc.fixturenames
+    chosen = [c for c in dynamic_cases(metafunc.config) if select(c) and (at_shapes or not is_generated(c))]
+    if at_shapes:
         pairs = [(c, shapes) for c in chosen for shapes in c.runtime_shapes]
         parametrize_or_deselect(metafunc, "model,shapes", pairs, [f"{c.id}-{_shapes_id(s)}" for c, s in pairs])
     else:
@@ -222,6 +225,18 @@ def test_infer_shape_gives_exact_dims_when_the_input_shapes_determine_them(acl, 
         elements = int(np.prod(shape, dtype=np.int64))
         assert (found.dims, found.dtype) == (shape, tensor.dtype), f"output {tensor.name}"
         assert (found.count, found.size) == (elements, elements * numpy_dtype(tensor.dtype).itemsize)
+
+
+@pytest.mark.infer_shape
+@over(shape_determined)
+def test_infer_shape_at_the_runtime_shapes_of_the_case_file_gives_the_reference_dims(acl, model, shapes, pytestconfig):
+    runtime = draw_runtime(model, shapes, model.seed(pytestconfig.getoption("--aclcts-seed")))
+    inputs = executor.case_inputs(model, runtime)
+    expected, _ = _expected(model, runtime)
+    ret, inferred = executor.infer_case(acl, model, inputs)
+    assert ret == 0, f"infer_shape at input shapes {[a.shape for a in runtime]} returned {ret}"
+    for tensor, found, shape in zip(model.outputs, inferred, expected):
+        assert (found.dims, found.dtype) == (shape, tensor.dtype), f"output {tensor.name} at {[a.shape for a in runtime]}"
 
 
 @pytest.mark.infer_shape

@@ -135,6 +135,8 @@ class Case:
     #: RESERVED inputs. The model and the call carry an undefined tensor there (ACL_DT_UNDEFINED, no data), as CANN's
     #: single-op JSON and aclopExecuteV2 do; inputs holds the others.
     omitted: tuple[tuple[int, str], ...] = ()
+    #: The documentation line demanding exactness when the case file's precision names the exact policy, else "".
+    exact_because: str = field(default="", compare=False)
 
     @property
     def dynamic(self) -> bool:

@@ -14,7 +14,9 @@ input values or shapes changed; its expected values come from the reference like
 - special points: one case per op and floating input dtype, every input holding each of ±0, ±inf, NaN, the smallest
   subnormal, ±max, ±1, ±0.5, 2 and the record's own points; a two-input element-wise op gets every pair of them; an
   op combining many elements draws from the points without ±max and subnormals (its intermediate overflow and
-  underflow follow an order the documentation leaves open);
+  underflow follow an order the documentation leaves open); matrix products, convolution, pooling and norms get one
+  non-finite point at one element of their data input (zeros among their other inputs), +inf beside -inf, or the
+  point everywhere; an attribute's special values (Axpy's alpha 0) run too; a record's open points never;
 - every generated case is checked on the inputs the session seed draws for it: one the reference refuses is left
   out (so the set can differ slightly between seeds);
 - broadcasting: every two-input op whose shapes broadcast runs zero-size against size-1 dims and rank 0 inputs.
@@ -31,8 +33,9 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from aclcts.cases.case import Case, TensorCase
-from aclcts.cases.values import draw_inputs, is_float, special_values
+from aclcts.cases.case import DTYPE_BY_NAME, Case, TensorCase
+from aclcts.core.dtypes import JSON_TYPE_NAMES
+from aclcts.cases.values import draw_inputs, draw_runtime, is_float, special_values
 from aclcts.core.opmodel import canonical_attr
 from aclcts.core.prototypes import Prototype, prototype
 from aclcts.core.prototypes.check import JSON_ATTR_TYPE
@@ -45,25 +48,36 @@ SPECIAL = "special"
 COMMON_POINTS = (1.0, -1.0, 0.5, -0.5, 2.0)
 #: Shape pairs of the broadcasting corners: zero-size dims against size-1 dims, rank 0 against any rank.
 BROADCAST_CORNERS = (((0, 3), (1, 3)), ((3, 1), (1, 0)), ((), (2, 3)))
-#: The families whose ops get special-point cases: those computing each output from their inputs in one rounded step
-#: (element-wise maths, activations, comparisons, reductions, softmax). Sums of products (matmul, conv, pooling,
-#: norms) overflow in intermediate steps of a compute type no wider than the input, where the float64 reference
-#: does not: their results at +-max are the compute type's, not a property of the function.
+#: The families whose ops get special-point cases laid out element by element: those computing each output from
+#: their inputs in one rounded step (element-wise maths, activations, comparisons, reductions, softmax).
 SPECIAL_FAMILIES = ("elementwise", "unary_math", "binary_math", "activation", "logic", "reduction", "softmax")
-#: Ops of those families computed in two rounded steps (Axpy's alpha * x2, then the sum).
+#: The families whose outputs combine many inputs (matrix products, convolution, pooling, norms): their special-point
+#: cases place one non-finite point at one element of the data input (only the outputs reading it may change), two
+#: opposite infinities side by side, or the point everywhere, with zeros among the other inputs (0 * inf is NaN).
+#: Their +-max and subnormals are left out: sums of products overflow and underflow in intermediate steps of a
+#: compute type no wider than the input, where the float64 reference does not.
+SCATTERED_FAMILIES = ("matmul", "conv", "pooling", "norm")
+#: The value distribution (aclcts.cases.schema.DISTRIBUTIONS) that mixes IEEE specials in; a scattered case draws its
+#: base values without it.
+SPECIAL_DRAW = "special"
+#: The non-finite points the scattered cases place.
+NONFINITE = (math.inf, -math.inf, math.nan)
+#: Ops of the element-wise families computed in two rounded steps (Axpy's alpha * x2, then the sum): their points
+#: leave out +-max and subnormals, which the intermediate step rounds or overflows where the reference does not.
 TWO_STEP_OPS = ("Axpy",)
 #: The execution mode generated cases run in (the values reach the same kernel in every mode).
 MODE = "execute_v2"
 
 
 def generated(library: Iterable[Case], seed: int) -> list[Case]:
-    """The domain, special-point and broadcasting cases of every op of the library that has a record, each checked
-    on the inputs the session seed draws for it."""
+    """The domain, special-point, broadcasting and shape-corner cases of every op of the library that has a record,
+    each checked on the inputs the session seed draws for it."""
+    library = list(library)
     by_op: dict[str, list[Case]] = {}
     for case in library:
         if _usable(case):
             by_op.setdefault(case.op, []).append(case)
-    result: list[Case] = []
+    result: list[Case] = shape_corner_cases([case for case in library if case.dynamic], seed)
     for op_type, cases in by_op.items():
         record = prototype(op_type)
         if record is None:
@@ -71,7 +85,6 @@ def generated(library: Iterable[Case], seed: int) -> list[Case]:
         cases.sort(key=lambda c: _base_order(c, record))
         result += attribute_cases(record, cases, seed) + special_cases(record, cases, seed) + \
             broadcast_cases(record, cases, seed)
-    return result
     return result
 
 
@@ -254,42 +267,119 @@ def _alone(record: Prototype, seed: int, bases: list[Case], rank: int, name: str
 
 # special points --------------------------------------------------------------------------------------------------
 def special_points(record: Prototype, dtype: np.dtype) -> list[float]:
-    """The points a floating input of the op runs at in the dtype: IEEE specials, COMMON_POINTS, the record's own."""
+    """The points a floating input of the op runs at in the dtype: IEEE specials, COMMON_POINTS, the record's own,
+    without the record's open points."""
     points = [*special_values(dtype).tolist(), *COMMON_POINTS, *record.specials]
     unique: dict[str, float] = {}
     for p in points:
-        unique.setdefault(repr(float(np.asarray(p).astype(dtype).astype(np.float64))), p)
+        if not _is_open(record, p):
+            unique.setdefault(repr(float(np.asarray(p).astype(dtype).astype(np.float64))), p)
     return list(unique.values())
 
 
+def _is_open(record: Prototype, point: float) -> bool:
+    """Whether the documentation leaves the op's result at point open (the record's open_points, NaN included)."""
+    return repr(float(point)) in {repr(float(p)) for p in record.open_points}
+
+
 def special_cases(record: Prototype, cases: list[Case], seed: int) -> list[Case]:
-    """One case per floating input dtype: an element-wise op gets every (pair of) special point(s) laid out in one
-    vector; another op's floating inputs are drawn from the points, its other inputs as its base case's."""
-    by_dtype: dict[str, Case] = {}
-    if record.family not in SPECIAL_FAMILIES or record.op_type in TWO_STEP_OPS:
+    """One case per floating input dtype (and per special value of an attribute): an element-wise op gets every
+    (pair of) special point(s) laid out in one vector; an op of SCATTERED_FAMILIES its non-finite points placed
+    among its base's values; another op's floating inputs are drawn from the points."""
+    if record.family not in SPECIAL_FAMILIES + SCATTERED_FAMILIES:
         return []
+    by_dtype: dict[str, Case] = {}
     for case in cases:
         variable = [t for t in case.inputs if t.const is None]
         if variable and is_float(variable[0].np_dtype):
             by_dtype.setdefault(variable[0].dtype_name, case)
     result = []
     for dtype_name, base in by_dtype.items():
-        variable = [t for t in base.inputs if t.const is None]
-        floating = [t for t in variable if is_float(t.np_dtype)]
-        points = special_points(record, floating[0].np_dtype)
         case_id = f"{record.op_type}-{SPECIAL}-{dtype_name}"
-        if record.shape_rule in ("same", "broadcast") and len(floating) == len(variable) <= 2:
-            grid = list(itertools.product(points, repeat=len(variable)))
-            values = {t.name: {"fixed": [row[i] for row in grid]} for i, t in enumerate(variable)}
-            case = _variant(base, record, seed, case_id, shapes=[(len(grid),)] * len(variable), values=values)
-        else:
-            case = None
-        if case is None:
-            case = _variant(base, record, seed, case_id, values={t.name: {"choice": _unaccumulated(points, floating[0])}
-                                                           for t in floating})
-        if case is not None:
-            result.append(case)
+        if record.family in SCATTERED_FAMILIES:
+            result += _scattered(base, record, seed, case_id)
+            continue
+        for attrs, suffix in [({}, "")] + [({a.name: v}, f"-{a.name}_{_tag(v)}") for a in record.attrs
+                                             for v in a.specials]:
+            case = _pointwise(base, record, seed, case_id + suffix, attrs)
+            result += [case] if case is not None else []
     return result
+
+
+def _pointwise(base: Case, record: Prototype, seed: int, case_id: str, attrs: dict[str, Any]) -> Case | None:
+    """base with every (pair of) special point(s) laid out in one vector when it is element-wise with at most two
+    inputs, else with its floating inputs drawn from the points; None if the reference refuses both."""
+    variable = [t for t in base.inputs if t.const is None]
+    floating = [t for t in variable if is_float(t.np_dtype)]
+    points = special_points(record, floating[0].np_dtype)
+    if record.op_type in TWO_STEP_OPS:
+        points = _unaccumulated(points, floating[0])
+    case = None
+    if record.shape_rule in ("same", "broadcast") and len(floating) == len(variable) <= 2:
+        grid = list(itertools.product(points, repeat=len(variable)))
+        values = {t.name: {"fixed": [row[i] for row in grid]} for i, t in enumerate(variable)}
+        case = _variant(base, record, seed, case_id, attrs, shapes=[(len(grid),)] * len(variable), values=values)
+    if case is None:
+        case = _variant(base, record, seed, case_id, attrs, values={t.name: {"choice": _unaccumulated(points, floating[0])}
+                                                                     for t in floating})
+    return case
+
+
+def _scattered(base: Case, record: Prototype, seed: int, case_id: str) -> list[Case]:
+    """The special-point cases of an op combining many inputs: its data input (the first floating one) holding one
+    non-finite point at one element (`one`), +inf and -inf side by side (`pair`), or the point in
+    every element (`full`); its other floating inputs hold +-0 at about a quarter of their elements."""
+    plain = replace(base, values={name: spec for name, spec in base.values.items() if SPECIAL_DRAW not in spec})
+    arrays = draw_inputs(plain, base.seed(seed))
+    rng = np.random.default_rng(base.seed(seed))
+    floating = [(t, a.astype(np.float64)) for t, a in zip(base.inputs, arrays)
+                if t.const is None and is_float(t.np_dtype) and a.size]
+    if not floating:
+        return []
+    (data, values), others = floating[0], floating[1:]
+    zeroed = {t.name: {"fixed": _with_zeros(a, rng).ravel().tolist()} for t, a in others if a.size > 1}
+    at = int(rng.integers(values.size))
+    layouts = [(f"one_{_tag(p)}", _placed(values, {at: p}), (p,)) for p in NONFINITE]
+    pair = _neighbours(values.shape, rng)
+    if pair:
+        layouts.append(("pair_inf_minf", _placed(values, dict(zip(pair, (math.inf, -math.inf)))), (math.inf, -math.inf)))
+    layouts += [(f"full_{_tag(p)}", np.full_like(values, p), (p,)) for p in NONFINITE]
+    result = []
+    for name, array, used in layouts:
+        if any(_is_open(record, p) for p in used):
+            continue
+        case = _variant(base, record, seed, f"{case_id}-{name}",
+                        values={**zeroed, data.name: {"fixed": array.ravel().tolist()}})
+        result += [case] if case is not None else []
+    return result
+
+
+def _neighbours(shape: tuple[int, ...], rng: np.random.Generator) -> tuple[int, int] | None:
+    """The flat positions of two neighbouring elements along the last dim longer than 1 (they meet in one sum or
+    window); None if every dim is 1."""
+    axis = next((k for k in reversed(range(len(shape))) if shape[k] > 1), None)
+    if axis is None:
+        return None
+    index = [int(rng.integers(n)) for n in shape]
+    index[axis] = int(rng.integers(shape[axis] - 1))
+    first = int(np.ravel_multi_index(index, shape))
+    return first, first + int(np.prod(shape[axis + 1:]))
+
+
+def _placed(values: np.ndarray, points: dict[int, float]) -> np.ndarray:
+    """values with the given flat positions set to the given points."""
+    placed = values.copy().ravel()
+    for index, point in points.items():
+        placed[index] = point
+    return placed.reshape(values.shape)
+
+
+def _with_zeros(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """values with about a quarter of the elements +0 or -0 (alternating)."""
+    zeroed = values.copy().ravel()
+    chosen = np.flatnonzero(rng.random(zeroed.size) < 0.25)
+    zeroed[chosen] = np.where(np.arange(chosen.size) % 2, -0.0, 0.0)
+    return zeroed.reshape(values.shape)
 
 
 def _unaccumulated(points: list[float], tensor: TensorCase) -> list[float]:
@@ -313,3 +403,89 @@ def broadcast_cases(record: Prototype, cases: list[Case], seed: int) -> list[Cas
         if case is not None:
             result.append(case)
     return result
+
+
+# shape corners ---------------------------------------------------------------------------------------------------
+def shape_corner_cases(dynamic: Iterable[Case], seed: int) -> list[Case]:
+    """For every dynamic library case whose output shapes follow from its input shapes: its model run with each
+    runtime input at its range minimum or maximum (every combination), and the same op with every runtime input and
+    output of unknown rank [-2], run at the base's runtime shapes and at those bounds. A shape set the reference
+    refuses, or whose outputs leave the model's output ranges, is left out."""
+    dynamic = list(dynamic)
+    result = []
+    for base in dynamic:
+        if base.data_dependent or base.expect != "success" or is_generated(base) or prototype(base.op) is None:
+            continue
+        ranked = not any(t.unknown_rank for t in base.inputs)
+        bounds = [shapes for shapes in _bounds(base) if _runs_at(base, shapes, seed)] if ranked else []
+        if bounds:
+            result.append(replace(base, id=f"{base.op}-{DOMAIN}-bounds-{base.id}", runtime_shapes=tuple(bounds)))
+        taken = {c.inputs[0].dtype for c in dynamic if c.op == base.op}
+        twins = (_unknown_rank(base, dtype) for dtype in _other_dtypes(base, taken)) if ranked else ()
+        for unknown in (twin for twin in twins if twin is not None):
+            shapes = [s for s in dict.fromkeys(base.runtime_shapes + tuple(bounds)) if _runs_at(unknown, s, seed)]
+            if shapes:
+                result.append(replace(unknown, runtime_shapes=tuple(shapes)))
+                break
+    return result
+
+
+def _other_dtypes(case: Case, taken: set[int]) -> list[int]:
+    """The dtypes the record allows the case's first input besides those of the op's dynamic library cases: an
+    unknown-rank model of a dtype a ranked model has would take that model's out-of-range shapes too."""
+    record = prototype(case.op)
+    first = case.inputs[0]
+    names = record.dtypes_of(_record_name(record, first.name))
+    return [DTYPE_BY_NAME[n] for n in names if n in DTYPE_BY_NAME and DTYPE_BY_NAME[n] not in taken | {first.dtype}]
+
+
+def _bounds(case: Case) -> list[tuple[tuple[int, ...], ...]]:
+    """Every combination of each runtime input at its range minimum or maximum (an unbounded maximum left out)."""
+    runtime = [t for t in case.inputs if t.const is None]
+    ends = [[tuple(pair[k] for pair in t.dim_ranges()) for k in (0, 1)] for t in runtime]
+    return list(dict.fromkeys(shapes for shapes in itertools.product(*ends) if all(min(s, default=0) >= 0
+                                                                                   for s in shapes)))
+
+
+def _record_name(record: Prototype, name: str) -> str:
+    """The record's name of a case tensor (a dynamic input's x0, x1 are the record's x)."""
+    names = record.input_names() + record.output_names()
+    return name if name in names else name.rstrip("0123456789")
+
+
+def _unknown_rank(case: Case, dtype: int) -> Case | None:
+    """case with every runtime input and every output of unknown rank [-2], those of its first input's dtype in
+    dtype; None if the record does not allow dtype for one of them."""
+    record = prototype(case.op)
+    old = case.inputs[0].dtype
+    moved = [t for t in case.inputs + case.outputs if t.const is None and t.dtype == old]
+    if any(JSON_TYPE_NAMES[dtype] not in record.dtypes_of(_record_name(record, t.name)) for t in moved):
+        return None
+
+    def unknown(t: TensorCase) -> TensorCase:
+        if t.const is not None:
+            return t
+        return replace(t, shape=(-2,), shape_range=(), dtype=dtype if t.dtype == old else t.dtype)
+    twin = replace(case, inputs=tuple(map(unknown, case.inputs)), outputs=tuple(map(unknown, case.outputs)))
+    return replace(twin, id=f"{case.op}-{DOMAIN}-unknown-rank-{twin.inputs[0].dtype_name}-{case.id}")
+
+
+def _runs_at(case: Case, shapes: tuple[tuple[int, ...], ...], seed: int) -> bool:
+    """Whether the reference takes the case at these runtime shapes (on the inputs the dynamic tests give: drawn, and
+    filled with 1.5) and every output shape lies inside the model's output dims and ranges."""
+    ref = reference(case.reference)
+    filled = [np.full(shape, 1.5).astype(t.np_dtype) for shape, t in zip(shapes, [t for t in case.inputs
+                                                                                  if t.const is None])]
+    for runtime in (draw_runtime(case, shapes, case.seed(seed)), filled):
+        given = iter(runtime)
+        arrays = [t.const_array() if t.const is not None else next(given) for t in case.inputs]
+        try:
+            out_shapes = ref.shape([a.shape for a in arrays], arrays, case.attr_values())
+            ref.compute(arrays, case.attr_values(), [t.np_dtype for t in case.outputs])
+        except Exception:  # noqa: BLE001 - any refusal: the op does not take these shapes
+            return False
+        if not all(t.unknown_rank or (len(s) == len(t.shape) and all(lo <= d and (hi < 0 or d <= hi)
+                                                                      for d, (lo, hi) in zip(s, t.dim_ranges())))
+                   for t, s in zip(case.outputs, out_shapes)):
+            return False
+    return True

@@ -202,7 +202,7 @@ def expand_data(data: Any, source: str, lines: dict) -> list[Case]:
                           out_cases, attrs, modes, values, data.get("precision"), fmt,
                           data.get("dynamic_input", ""), runtime, data.get("shape_rule", _shape_rule(op)),
                           data.get("elements", "full"), tuple(data.get("data_dependent", ())),
-                          data.get("expect", "success")))
+                          data.get("expect", "success"), exact_because=data.get("exact_because", "")))
     check_ranges(cases, c)
     return with_profiles(cases, data, c)
 

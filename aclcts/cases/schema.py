@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -41,6 +42,7 @@ KEYS = {
     "elements": False,
     "data_dependent": False,
     "expect": False,
+    "exact_because": False,
 }
 #: Keys the op's record gives when a case file leaves them out.
 FROM_RECORD = ("inputs", "outputs", "policy", "source")
@@ -65,6 +67,9 @@ SHAPE_RULES = ("broadcast", "matmul", "concat", "each", "same")
 ELEMENT_KINDS = ("full", "finite", "pool")
 #: A case's expected outcome: "failed" means it must fail to compile or execute (msopst's `expect`).
 EXPECTS = ("success", "failed")
+#: How a case file or a golden case names the documentation line that demands exactness (issue 40), e.g.
+#: "docs/precision-policy.md#cann-commercial-standard: integer compute is bitwise".
+EXACT_BECAUSE = re.compile(r"docs/[\w./-]+\.md#[\w-]+: \S.*")
 #: The dimension written for an unknown rank: the whole shape is [-2].
 UNKNOWN_RANK = (-2,)
 
@@ -326,6 +331,25 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
     precision = data.get("precision")
     if precision is not None and not isinstance(precision, (str, dict)):
         c.fail(("precision",), "a policy spec or a mapping data type -> policy spec", precision)
+    _check_exact_because(c, precision, data.get("exact_because"))
+
+
+def names_exact(precision: Any) -> bool:
+    """Whether a case file's `precision` judges some output by the exact policy."""
+    specs = precision.values() if isinstance(precision, dict) else [precision]
+    return any(isinstance(spec, str) and spec.strip().lower() == "exact" for spec in specs)
+
+
+def _check_exact_because(c: CaseChecker, precision: Any, because: Any) -> None:
+    """A file naming the exact policy gives exact_because, the documentation line demanding exactness (no case is
+    judged more strictly than the documentation); a file naming no exact policy gives none."""
+    if names_exact(precision):
+        if not (isinstance(because, str) and EXACT_BECAUSE.fullmatch(because)):
+            c.fail(("exact_because",) if because is not None else ("precision",),
+                   "the documentation line demanding exactness, as 'docs/<page>.md#<heading>: <why>' (precision names "
+                   "exact), or the documented standard's policy instead of exact", because, field="exact_because")
+    elif because is not None:
+        c.fail(("exact_because",), "no exact_because: precision names no exact policy", because)
 
 
 def _read_renamed_keys(c: CaseChecker, data: dict) -> None:

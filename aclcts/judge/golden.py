@@ -32,6 +32,7 @@ import numpy as np
 import aclcts
 from aclcts.cases import Case, CaseFileError, TensorCase
 from aclcts.cases.case import DTYPE_BY_NAME
+from aclcts.cases.schema import EXACT_BECAUSE
 from aclcts.core.inputs import MAX_YAML_BYTES, read_text
 from aclcts.core.yamlpos import YamlSyntaxError, line_of, load_with_lines
 from aclcts.core.files import inside, write_atomically
@@ -41,9 +42,6 @@ from aclcts.reference import reference
 DEFINITIONS = "definitions.yaml"
 MANIFEST = "manifest.json"
 GENERATOR = f"aclcts.judge.golden {aclcts.__version__}"
-#: What an exact judgement cites: the docs/ page and heading that demand exactness, then why, e.g.
-#: "docs/precision-policy.md#cann-commercial-standard: integer compute is bitwise".
-EXACT_BECAUSE = re.compile(r"docs/[\w./-]+\.md#[\w-]+: \S.*")
 #: A golden case's name: it becomes a file name inside the golden folder.
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
 #: Temporary files a killed atomic write of this store can leave behind (core.files.write_atomically).

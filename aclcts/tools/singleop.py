@@ -14,7 +14,7 @@ from aclcts.cases import CaseFileError, load_cases
 from aclcts.cases.case import Case
 from aclcts.cases.custom_ops import load_with_records
 from aclcts.cases.defaults import SHIPPED_CASES, with_defaults
-from aclcts.cases.domains import generated
+from aclcts.cases.domains import generated, shape_corner_cases
 from aclcts.core.constants import DEFAULT_SEED
 from aclcts.core.files import write_atomically
 from aclcts.core.opmodel import OpModel, model_file_name
@@ -100,14 +100,17 @@ def suite_models(case_paths: list[str], golden_folders: list[Path], soc: str,
     return entries + [(case.id, case.op_model(soc)) for case in steps if case.id not in named]
 
 
-def dynamic_models(case_paths: list[str], soc: str) -> list[tuple[str, OpModel]]:
+def dynamic_models(case_paths: list[str], soc: str, seed: int = DEFAULT_SEED) -> list[tuple[str, OpModel]]:
     """("dynamic-" + case id, model) for every dynamic-shape case (-1 dims or [-2]) of the case paths and of
-    ./cases/dynamic, which `pytest conformance/` runs without --cases or with --with-step-tests, in order."""
+    ./cases/dynamic, which `pytest conformance/` runs without --cases or with --with-step-tests, and, for the shipped
+    library, their generated shape corners (drawn with seed), in order."""
     if not case_paths:
         return []
     shipped = Path(REPOSITORY_CASES) / "dynamic"
     cases = load_with_records(case_paths, kind="dynamic")
     cases += load_cases([str(shipped)], kind="dynamic") if shipped.is_dir() else []
+    if any(Path(path).resolve() == SHIPPED_CASES for path in case_paths):
+        cases += shape_corner_cases(cases, seed)
     return [(f"dynamic-{case.id}", case.op_model(soc)) for case in {case.id: case for case in cases}.values()]
 
 
@@ -118,7 +121,7 @@ def build(case_paths: list[str], golden_folders: list[Path], soc: str,
     if kinds in ("all", "static"):
         entries += suite_models(case_paths, golden_folders, soc, seed)
     if kinds in ("all", "dynamic"):
-        entries += dynamic_models(case_paths, soc)
+        entries += dynamic_models(case_paths, soc, seed)
     distinct = list(dict.fromkeys(model for _, model in entries))
     index = {model: i for i, model in enumerate(distinct)}
     elements = generate_singleop_json(distinct)

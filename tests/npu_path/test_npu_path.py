@@ -13,8 +13,10 @@ import pytest
 import yaml
 
 from aclcts.cases import load_cases
+from aclcts.cases.domains import shape_corner_cases
 from aclcts.core.opmodel import OpModel
 from aclcts.pytest_plugin.library import SUITE_MODEL_CASES
+from aclcts.pytest_plugin.plugin import DEFAULT_SEED
 from aclcts.report.records import FAILING, read_report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,12 +118,14 @@ def test_an_unwritable_output_is_one_line_naming_it(tmp_path):
 
 def test_the_manifest_names_every_dynamic_case_file_and_dynamic_only_json_holds_just_their_models(compiled, tmp_path):
     manifest = json.loads((compiled / "op_list.json.manifest.json").read_text())["models"]
-    shipped = {f"dynamic-{case.id}" for case in load_cases([str(ROOT / "cases" / "dynamic")], kind="dynamic")}
+    own = load_cases([str(ROOT / "cases" / "dynamic")], kind="dynamic")
+    corners = shape_corner_cases(own, DEFAULT_SEED)
+    shipped = {f"dynamic-{case.id}" for case in own + corners}
     assert {case_id for case_id in manifest if case_id.startswith("dynamic-")} == shipped
     result = aclcts_command("singleop", "cases", "--dynamic", "-o", str(tmp_path / "dynamic.json"))
     assert result.returncode == 0, result.stderr
     elements = json.loads((tmp_path / "dynamic.json").read_text())
-    assert len(elements) == len(shipped)
+    assert len(elements) == len(own) + len([c for c in corners if "-unknown-rank-" in c.id])
     assert all(any(d["shape"] == [-2] or -1 in d["shape"] for d in e["input_desc"] + e["output_desc"]) for e in elements)
 
 

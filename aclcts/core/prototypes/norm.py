@@ -8,6 +8,8 @@ header's "dtype must match input x or be float32"); the suite gives them x's dty
 
 from __future__ import annotations
 
+import math
+
 from aclcts.core.prototypes.dtypes import FLOAT64, FLOATS
 from aclcts.core.prototypes.spec import Attr, Axes, Prototype, op
 
@@ -33,5 +35,6 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=_NN.format("norm/lp_norm_v2", "lp_norm_v2", "LpNormV2")),
     op("SoftmaxCrossEntropyWithLogits", "features:T, labels:T", "loss:T, backprop:T", {"T": FLOATS + FLOAT64},
        source=_NN.format("activation/softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
-                         "SoftmaxCrossEntropyWithLogits"), shape_rule="same"),
+                         "SoftmaxCrossEntropyWithLogits"), shape_rule="same",
+       open_points=(math.inf,)),
 )

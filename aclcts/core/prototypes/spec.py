@@ -75,7 +75,8 @@ class Attr:
 
     counts names a dynamic input whose number of tensors the attribute holds (ConcatD's N); when the attribute is
     not given, that number is its value. domain says which values the attribute takes (Axes, OneOf; a bool's is
-    both values, implied), for the cases generated from it.
+    both values, implied), for the cases generated from it. specials are values of the attribute where the function
+    has a special point (Axpy's alpha 0: 0 * inf is NaN), run with the inputs at their special points.
     """
 
     name: str
@@ -83,6 +84,7 @@ class Attr:
     default: object = REQUIRED
     counts: str = ""
     domain: Axes | OneOf | None = None
+    specials: tuple[object, ...] = ()
 
     def value_classes(self, rank: int) -> tuple[object, ...]:
         """The attribute's value classes when the input its domain indexes has the given rank (none: no domain)."""
@@ -142,6 +144,9 @@ class Prototype:
     #: Points of the function, beyond IEEE's (+-0, +-inf, NaN, subnormals, +-max), where it has a pole, a zero or a
     #: branch cut (Log's 1, Atanh's +-1): every floating input is run at them.
     specials: tuple[float, ...] = ()
+    #: Special points where the documentation leaves the op's result open (SoftmaxCrossEntropyWithLogits at +inf:
+    #: the limit or NaN): no generated case places them.
+    open_points: tuple[float, ...] = ()
 
     def attr(self, name: str) -> Attr | None:
         """The attribute called name, or None."""
@@ -189,11 +194,11 @@ def op(op_type: str, inputs: str, outputs: str, types: Mapping[str, tuple[str, .
        sample_attrs: Mapping[str, object] | None = None,
        sample_ranges: Mapping[str, tuple[tuple[int, int], ...]] | None = None, reference: str = "",
        kernel: str = "", formats: Mapping[str, tuple[str, ...]] | None = None,
-       specials: tuple[float, ...] = ()) -> Prototype:
+       specials: tuple[float, ...] = (), open_points: tuple[float, ...] = ()) -> Prototype:
     """A record written compactly: op("Add", "x1:T, x2:T", "y:T", {"T": FLOATS + INTS}, source=...)."""
     return Prototype(op_type, tensors(inputs), tensors(outputs), {k: tuple(canonical_dtype(d) for d in v)
                                                                    for k, v in types.items()},
                      attrs, source, dict(dtype_from or {}), policy=policy, shape_rule=shape_rule,
                      samples=dict(samples or {}), sample_shapes=sample_shapes, sample_attrs=dict(sample_attrs or {}),
                      sample_ranges=dict(sample_ranges or {}), reference=reference, kernel=kernel,
-                     formats=dict(formats or {}), specials=specials)
+                     formats=dict(formats or {}), specials=specials, open_points=open_points)

@@ -76,7 +76,7 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("Adds", "x:T", "y:T", {"T": ("float32", "int16", "int32", "float16", "bfloat16")},
        attrs=(Attr("value", "float"),), source=f"{_ELEWISE} REG_OP(Adds): y = x + value; REQUIRED_ATTR(value, Float)"),
     op("Axpy", "x1:T, x2:T", "y:T", {"T": ("float32", "int32", "float16", "bfloat16")},
-       attrs=(Attr("alpha", "float"),),
+       attrs=(Attr("alpha", "float", specials=(0.0, -1.0)),),
        source=f"{_ELEWISE} REG_OP(Axpy): y = x1 + alpha * x2 (alpha 'applies to x2'); REQUIRED_ATTR(alpha, Float)"),
     op("ClipByValue", "x:T, clip_value_min:T, clip_value_max:T", "y:T", {"T": NUMBERS},
        source=f"{_ELEWISE} REG_OP(ClipByValue): y = min(max(x, clip_value_min), clip_value_max)"),
