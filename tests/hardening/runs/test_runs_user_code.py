@@ -143,14 +143,16 @@ def test_a_golden_function_that_exits_fails_its_case_and_the_run_ends_with_a_sum
 
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]])
-def test_a_golden_module_that_loops_at_import_is_stopped_by_timeout(tmp_path, workers):
+def test_a_golden_module_that_loops_at_import_is_stopped_by_timeout_and_fails_its_case(tmp_path, workers):
     folder = msopst_folder(tmp_path, LOOPS_AT_IMPORT)
     started = time.monotonic()
     done = suite(*(workers or ["-p", "no:xdist"]), "conformance/test_execute.py", "--cases", str(folder / "case.json"),
                  "--timeout=2")
     assert time.monotonic() - started < 120
-    assert done.returncode == pytest.ExitCode.USAGE_ERROR
-    assert f"({folder / 'golden.py'} did not finish within 2 s (a hang?); stopped it)" in done.stderr
+    assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout[-2000:] + done.stderr[-2000:]
+    assert f"CaseRefused: golden: {folder / 'case.json'}: case Test_Add_user: calc_expect_func_file: expected an " \
+           f"importable Python file ({folder / 'golden.py'} did not finish within 2 s (a hang?); stopped it)" \
+        in done.stdout
     assert "Traceback" not in done.stderr + done.stdout
 
 
