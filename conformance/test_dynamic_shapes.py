@@ -84,7 +84,7 @@ def _expected(model, runtime, within_memory_budget):
     with the reason before the reference computes them."""
     inputs = executor.case_inputs(model, runtime)
     ref = reference(model.reference)
-    attrs = model.attr_values()
+    attrs = model.reference_attr_values()
     shapes = [list(s) for s in ref.shape([a.shape for a in inputs], inputs, attrs)]
     within_memory_budget(model, [a.shape for a in runtime], shapes)
     arrays = ref.compute(inputs, attrs, [numpy_dtype(t.dtype) for t in model.outputs])

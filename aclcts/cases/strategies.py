@@ -406,7 +406,7 @@ def _reference_accepts(model: Any, runtime: list[np.ndarray]) -> bool:
     except (KeyError, ValueError):
         return True
     try:
-        ref.shape([a.shape for a in inputs], inputs, model.attr_values())
+        ref.shape([a.shape for a in inputs], inputs, model.reference_attr_values())
     except ValueError:
         return False
     return True
