@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.extra import numpy as hnp
 
+from aclcts.cases.schema import shape_fits
 from aclcts.core.dtypes import numpy_dtype
 from aclcts.core.prototypes import prototype
 from aclcts.core.prototypes.spec import Axes
@@ -110,9 +111,10 @@ def shape_in(data: st.DrawFn, ranges: Sequence[tuple[int, int]], most: int = MOS
     return tuple(dims)
 
 
-def smallest(ranges: Sequence[tuple[int, int]]) -> tuple[int, ...]:
-    """The smallest shape inside the ranges (every dim at its minimum)."""
-    return tuple(low for low, _ in ranges)
+def smallest(ranges: Sequence[tuple[int, int]], nonempty: bool = False) -> tuple[int, ...]:
+    """The smallest shape inside the ranges (every dim at its minimum; with nonempty, at least 1 where the range
+    allows it)."""
+    return tuple(max(low, 1) if nonempty and high != 0 else low for low, high in ranges)
 
 
 def outside(ranges: Sequence[tuple[int, int]]) -> st.SearchStrategy[tuple[int, ...]]:
@@ -282,10 +284,11 @@ def arrays(dtype: int | np.dtype, shape: tuple[int, ...], kind: str = "full") ->
 def model_shapes(model: Any) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
     """Shapes of a dynamic case's runtime inputs inside its ranges, related by the case's `shape_rule`."""
     runtime = [t for t in model.inputs if t.const is None]
-    if model.shape_rule == "broadcast":
+    unknown = any(t.unknown_rank for t in runtime)
+    if model.shape_rule == "broadcast" and len(runtime) == 2 and not (unknown and _ranked_output(model)):
         ranges = None if runtime[0].unknown_rank else runtime[0].dim_ranges()
         return broadcastable_pair(ranges)
-    if any(t.unknown_rank for t in runtime):
+    if unknown:
         return _unknown_rank_shapes(model, runtime)
     if model.shape_rule == "matmul":
         attrs = model.attr_values()
@@ -306,10 +309,11 @@ def _unknown_rank_shapes(model: Any, runtime: list[Any]) -> st.SearchStrategy[tu
     """Shapes of a case with [-2] runtime inputs: one of its runtime_shapes or, when its one data input is [-2] (a
     reduction's axes input besides it counts as data it is drawn for), that input at a drawn rank from the least its
     attributes allow (rank 0 included) with small dims, and the axes input one entry per reduced axis (none at all,
-    for rank 0)."""
+    for rank 0). Ranks are drawn only when every output is [-2] too: an output of known rank ties the input's rank
+    in a way only the case's own shapes are known to meet."""
     data_inputs = [t for t in runtime if not _is_axes_input(model, t)]
     drawn = None
-    if len(data_inputs) == 1 and data_inputs[0].unknown_rank:
+    if len(data_inputs) == 1 and data_inputs[0].unknown_rank and not _ranked_output(model):
         least = _least_rank(model, data_inputs[0].name)
         ranks = st.integers(least, max(least, UNKNOWN_RANK_MAX))
         drawn = ranks.flatmap(lambda rank: st.tuples(*(_shape_at_rank(model, t, rank) for t in runtime)))
@@ -319,6 +323,11 @@ def _unknown_rank_shapes(model: Any, runtime: list[Any]) -> st.SearchStrategy[tu
         raise ValueError(f"case {model.id}: unknown-rank input(s) {names} relate to others and the case gives no "
                          "runtime shapes to run them at")
     return st.one_of(*(s for s in (given, drawn) if s is not None))
+
+
+def _ranked_output(model: Any) -> bool:
+    """Whether some output of the case has a known rank."""
+    return not all(t.unknown_rank for t in model.outputs)
 
 
 def _shape_at_rank(model: Any, tensor: Any, rank: int) -> st.SearchStrategy[tuple[int, ...]]:
@@ -397,8 +406,8 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
 
 
 def _reference_accepts(model: Any, runtime: list[np.ndarray]) -> bool:
-    """Whether the case's reference gives output shapes for these runtime inputs (with its constants); True when the
-    case has no reference to ask."""
+    """Whether the case's reference gives output shapes for these runtime inputs (with its constants) that its
+    declared outputs accept; True when the case has no reference to ask."""
     values = iter(runtime)
     inputs = [t.const_array() if t.const is not None else next(values) for t in model.inputs]
     try:
@@ -406,7 +415,7 @@ def _reference_accepts(model: Any, runtime: list[np.ndarray]) -> bool:
     except (KeyError, ValueError):
         return True
     try:
-        ref.shape([a.shape for a in inputs], inputs, model.reference_attr_values())
+        shapes = ref.shape([a.shape for a in inputs], inputs, model.reference_attr_values())
     except ValueError:
         return False
-    return True
+    return all(shape_fits(shape, t.shape, t.shape_range) for shape, t in zip(shapes, model.outputs))

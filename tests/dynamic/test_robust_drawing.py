@@ -109,6 +109,19 @@ def test_unknown_rank_inputs_that_relate_run_at_the_runtime_shapes_of_the_case(t
     assert set(shapes_of(strategies.model_shapes(case), 10)) == {((4, 3, 8), (8,), (8,))}
 
 
+def test_an_unknown_rank_input_with_outputs_of_known_rank_runs_at_the_case_shapes_only(tmp_path):
+    case = msopst_case(tmp_path, "Diag", [unknown("x", [30])], [tensor("y", [30, 30])])
+    assert set(shapes_of(strategies.model_shapes(case), 10)) == {((30,),)}
+    case = msopst_case(tmp_path, "Neg", [unknown("x", [2, 3])], [tensor("y", [-1, -1], shape_range=[[1, 3], [1, 3]])])
+    assert set(shapes_of(strategies.model_shapes(case), 10)) == {((2, 3),)}
+
+
+def test_an_unknown_rank_input_and_output_are_drawn_at_every_rank_from_0(tmp_path):
+    case = msopst_case(tmp_path, "Neg", [unknown("x", [2, 3])], [unknown("y", [2, 3])])
+    ranks = {x.ndim for (x,) in shapes_of(strategies.model_arrays(case), 60)}
+    assert {0, 1, 2} <= ranks and max(ranks) <= strategies.UNKNOWN_RANK_MAX
+
+
 @pytest.mark.parametrize("rank", [0, 1, 3])
 def test_axes_of_a_rank_are_distinct_and_inside_it(rank):
     for count in range(rank + 1):

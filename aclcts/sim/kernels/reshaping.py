@@ -513,6 +513,7 @@ _register("Identity", _same, _identity, same_shape=True)
 _register("Tril", _matrix_rule, _triangle(True), same_shape=True)
 _register("Triu", _matrix_rule, _triangle(False), same_shape=True)
 _register("Roll", _same, _roll, same_shape=True)
-_register("Diag", _diag_rule, _diag)
+# Diag's infer function keeps x's dims twice, unknown ones as -1 (CANN op_proto pad_ops.cc, DiagInferShape).
+_register("Diag", _diag_rule, _diag, partial=_diag_rule)
 builtin("ConcatV2", _concat_compute, _concat_infer)
 builtin("Pack", _pack_compute, _pack_infer)
