@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.extra import numpy as hnp
 
+from aclcts.cases.msopst.draw import FIXED
 from aclcts.cases.schema import shape_fits
 from aclcts.core.dtypes import numpy_dtype
 from aclcts.core.prototypes import prototype
@@ -297,8 +298,10 @@ def model_shapes(model: Any) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
         return st.tuples(pair, *(shape_in(t.dim_ranges()) for t in runtime[2:])).map(lambda x: (*x[0], *x[1:]))
     if model.shape_rule == "concat":
         ranges = [t.dim_ranges() for t in runtime]
-        return concat_shapes(ranges, _concat_axis(model) % len(ranges[0]), model.outputs[0].dim_ranges())
-    if model.shape_rule == "each":
+        out = model.outputs[0]
+        out_ranges = ((0, -1),) * len(ranges[0]) if out.unknown_rank else out.dim_ranges()
+        return concat_shapes(ranges, _concat_axis(model) % len(ranges[0]), out_ranges)
+    if model.shape_rule in ("each", "broadcast"):  # broadcast with other than two runtime inputs: each in its range
         return st.tuples(*(shape_in(t.dim_ranges()) for t in runtime))
     if model.shape_rule == "same":
         return shape_in(runtime[0].dim_ranges()).map(lambda shape: (shape,) * len(runtime))
@@ -382,7 +385,9 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
     """Runtime input arrays of a dynamic case: at `shapes` (else shapes by model_shapes), elements by the case's
     `elements` kind.
 
-    A scalar int32 input of a value-dependent op (TopK's k) is drawn inside [1, size of the first input]; a
+    An input whose values the case fixes (an msopst `value`) holds them wherever the drawn shape has as many
+    elements (a BroadcastTo shape, a Transpose perm given at run time). A scalar int32 input of a value-dependent op
+    (TopK's k) is drawn inside [1, size of the first input]; a
     reduction's axes input holds distinct axes of its data input (an example with more entries than that input has
     dims is rejected). With an unknown-rank input, drawn shapes the op's reference refuses are rejected (the case's
     own runtime_shapes are among the choices and never rejected, so most examples are kept).
@@ -394,6 +399,9 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
         if shape == () and model.family == "index":
             top = int(np.prod(result[0].shape[-1:], dtype=np.int64))
             result.append(np.array(data(st.integers(1, top)), dtype=numpy_dtype(tensor.dtype)))
+        elif _fixed_fits(model, tensor, shape):
+            fixed = model.values[tensor.name][FIXED]
+            result.append(np.asarray(fixed, np.float64).astype(numpy_dtype(tensor.dtype)).reshape(shape))
         elif _is_axes_input(model, tensor) and result:
             rank, count = result[0].ndim, math.prod(shape)
             assume(count <= rank)
@@ -403,6 +411,12 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
     if any(t.unknown_rank for t in runtime) and tuple(map(tuple, shapes)) not in model.runtime_shapes:
         assume(_reference_accepts(model, result))
     return result
+
+
+def _fixed_fits(model: Any, tensor: Any, shape: tuple[int, ...]) -> bool:
+    """Whether the case fixes the input's values and they fill this shape."""
+    spec = model.values.get(tensor.name) or {}
+    return FIXED in spec and len(spec[FIXED]) == math.prod(shape)
 
 
 def _reference_accepts(model: Any, runtime: list[np.ndarray]) -> bool:

@@ -501,7 +501,9 @@ _register("ExpandDims", _expand_rule, _reshape_to(_expand_rule))
 _register("Squeeze", _squeeze_rule, _reshape_to(_squeeze_rule))
 _register("Unsqueeze", _unsqueeze_rule, _reshape_to(_unsqueeze_rule))
 _register("Flatten", _flatten_rule, _reshape_to(_flatten_rule))
-_register("BroadcastTo", _broadcast_rule, _broadcast_to)
+# BroadcastTo's infer function gives the values of `shape` whatever x's dims are (CANN op_proto pad_ops.cc,
+# BroadcastToInferShape).
+_register("BroadcastTo", _broadcast_rule, _broadcast_to, partial=lambda call, shape, values: [tuple(values[0])])
 _register("ReverseV2", _same, _reverse, same_shape=True)
 _register("StridedSlice", _strided_rule, _strided_slice)
 _register("Unpack", _unpack_rule, _unpack)

@@ -1,0 +1,27 @@
+"""infer_shape with unknown input dims (issue 34: `output y: dims None` on CANN's Diag and BroadcastTo cases): like
+CANN's DiagInferShape, Diag's output is x's dims twice with -1 kept, of known rank (only an unknown-rank x gives [-2]);
+like BroadcastToInferShape, BroadcastTo's output is the values of its shape input whatever x's dims are."""
+
+import numpy as np
+
+I32 = np.int32
+
+
+def test_diag_of_unknown_dims_keeps_the_rank(infer):
+    (out,) = infer("Diag", [(I32, (-1,))])
+    assert out.shape == (-1, -1)
+    (out,) = infer("Diag", [(I32, (3, -1))])
+    assert out.shape == (3, -1, 3, -1)
+
+
+def test_diag_of_known_and_unknown_rank_inputs(infer):
+    (out,) = infer("Diag", [(I32, (2, 3))])
+    assert out.shape == (2, 3, 2, 3)
+    (out,) = infer("Diag", [(I32, (-2,))])
+    assert out.shape == (-2,)
+
+
+def test_broadcast_to_of_unknown_dims_is_the_shape_input(infer):
+    target = np.array([1, 1, 4, 4], I32)
+    (out,) = infer("BroadcastTo", [(np.float16, (-1,)), (I32, (4,))], [None, target])
+    assert out.shape == (1, 1, 4, 4)
