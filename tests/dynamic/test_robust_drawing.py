@@ -137,3 +137,21 @@ def test_a_reduction_over_a_ranked_input_draws_only_valid_axes(tmp_path):
                        [tensor("y", [-2])], [{"name": "keep_dims", "type": "bool", "value": False}])
     for x, axes in shapes_of(strategies.model_arrays(case), 40):
         reference("ReduceSum").shape([x.shape, axes.shape], [x, axes], {"keep_dims": False})
+
+
+def test_an_input_whose_values_the_case_fixes_holds_them(tmp_path):
+    case = msopst_case(tmp_path, "BroadcastTo",
+                       [tensor("x", [-1], "float16", shape_range=[[1, 1]], typical_shape=[1]),
+                        tensor("shape", [4], "int32", value=[1, 1, 4, 4])],
+                       [tensor("y", [1, 1, 4, 4], "float16")])
+    for _, shape in shapes_of(strategies.model_arrays(case), 10):
+        assert shape.tolist() == [1, 1, 4, 4]
+
+
+def test_a_concat_with_an_unknown_rank_output_is_drawn(tmp_path):
+    case = msopst_case(tmp_path, "ConcatD", [tensor("x0", [2, -1], shape_range=[[1, 5]], typical_shape=[2, 3]),
+                                             tensor("x1", [2, -1], shape_range=[[1, 5]], typical_shape=[2, 4])],
+                       [tensor("y", [-2])], [{"name": "concat_dim", "type": "int", "value": -1},
+                                             {"name": "N", "type": "int", "value": 2}])
+    for a, b in shapes_of(strategies.model_shapes(case), 20):
+        assert a[0] == b[0] == 2 and 1 <= a[1] <= 5 and 1 <= b[1] <= 5
