@@ -283,9 +283,17 @@ def arrays(dtype: int | np.dtype, shape: tuple[int, ...], kind: str = "full") ->
 
 # dynamic cases ------------------------------------------------------------------------------------------
 def model_shapes(model: Any) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
-    """Shapes of a dynamic case's runtime inputs inside its ranges, related by the case's `shape_rule`."""
+    """Shapes of a dynamic case's runtime inputs inside its ranges, related by the case's `shape_rule`; when every
+    output is static, one of its runtime_shapes (only those are known to give the outputs it declares)."""
     runtime = [t for t in model.inputs if t.const is None]
     unknown = any(t.unknown_rank for t in runtime)
+    if model.runtime_shapes and not any(t.dynamic for t in model.outputs):
+        return st.sampled_from(model.runtime_shapes)
+    return _by_rule(model, runtime, unknown)
+
+
+def _by_rule(model: Any, runtime: list[Any], unknown: bool) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
+    """Shapes of the runtime inputs drawn by the case's shape rule."""
     if model.shape_rule == "broadcast" and len(runtime) == 2 and not (unknown and _ranked_output(model)):
         ranges = None if runtime[0].unknown_rank else runtime[0].dim_ranges()
         return broadcastable_pair(ranges)
@@ -389,8 +397,8 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
     elements (a BroadcastTo shape, a Transpose perm given at run time). A scalar int32 input of a value-dependent op
     (TopK's k) is drawn inside [1, size of the first input]; a
     reduction's axes input holds distinct axes of its data input (an example with more entries than that input has
-    dims is rejected). With an unknown-rank input, drawn shapes the op's reference refuses are rejected (the case's
-    own runtime_shapes are among the choices and never rejected, so most examples are kept).
+    dims is rejected). With an unknown-rank input, drawn shapes the op's reference refuses or gives outputs the case
+    does not declare are rejected (the case's own runtime_shapes are among the choices and never rejected).
     """
     shapes = data(model_shapes(model)) if shapes is None else shapes
     runtime = [t for t in model.inputs if t.const is None]

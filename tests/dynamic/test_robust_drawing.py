@@ -155,3 +155,9 @@ def test_a_concat_with_an_unknown_rank_output_is_drawn(tmp_path):
                                              {"name": "N", "type": "int", "value": 2}])
     for a, b in shapes_of(strategies.model_shapes(case), 20):
         assert a[0] == b[0] == 2 and 1 <= a[1] <= 5 and 1 <= b[1] <= 5
+
+
+def test_a_dynamic_input_with_static_outputs_is_kept_only_where_the_outputs_are_those(tmp_path):
+    case = msopst_case(tmp_path, "Neg", [tensor("x", [-1, 4], shape_range=[[1, 6]], typical_shape=[3, 4])],
+                       [tensor("y", [3, 4])])
+    assert {x.shape for (x,) in shapes_of(strategies.model_arrays(case), 20)} == {(3, 4)}

@@ -30,18 +30,18 @@ ShapeRule = Callable[[OpCall, Shape, list[list[int] | None]], list[Shape]]
 Compute = Callable[[OpCall, np.ndarray, list[np.ndarray], Outputs], list[np.ndarray]]
 
 
-def _values(call: OpCall, arrays: list[Any], count: int) -> list[list[int] | None]:
-    """The integers of the count index inputs after x (None for an absent value)."""
-    return [None if i >= len(arrays) or arrays[i] is None else call.index_values(i, arrays[i])
+def _values(call: OpCall, arrays: list[Any], count: int, any_rank: bool = False) -> list[list[int] | None]:
+    """The integers of the count index inputs after x (None for an absent value); of any rank with any_rank."""
+    return [None if i >= len(arrays) or arrays[i] is None else call.index_values(i, arrays[i], any_rank)
             for i in range(1, 1 + count)]
 
 
 def _register(op_type: str, rule: ShapeRule, compute: Compute, same_shape: bool = False,
-              partial: ShapeRule | None = None) -> None:
+              partial: ShapeRule | None = None, any_rank: bool = False) -> None:
     """A kernel whose first input is x, followed by its record's required index inputs (and optional inputs), every
     output of x's dtype. infer_shape gives the rule's shapes when x's shape and the index values are known,
     x's own shape for a same_shape op, the `partial` rule's shapes (unknown dims kept) when only the values are
-    known, and an unknown rank otherwise."""
+    known, and an unknown rank otherwise. any_rank: the index inputs may have any rank (Pad's paddings [n, 2])."""
     record = prototype(op_type)
     required = sum(t.kind == "required" for t in record.inputs)
     dynamic_outputs = any(t.kind == "dynamic" for t in record.outputs)
@@ -51,7 +51,7 @@ def _register(op_type: str, rule: ShapeRule, compute: Compute, same_shape: bool 
         call.require_inputs()
         x = call.input(0)
         call.require_dtype(0, x.dtype)
-        values = _values(call, [call.input(i) for i in range(required)], required - 1)
+        values = _values(call, [call.input(i) for i in range(required)], required - 1, any_rank)
         out = Outputs(call, infos, count=len(rule(call, tuple(x.shape), values)) if dynamic_outputs else None)
         for i in range(len(infos)):
             out.require_input_dtype(i, 0, x.dtype)
@@ -62,7 +62,7 @@ def _register(op_type: str, rule: ShapeRule, compute: Compute, same_shape: bool 
         call.require_inputs()
         x = call.input(0)
         shape = tuple(x.shape)
-        values = _values(call, list(given), required - 1)
+        values = _values(call, list(given), required - 1, any_rank)
         if not unknown_rank(shape) and fully_known(shape) and all(v is not None for v in values):
             return [inferred(x.dtype, s) for s in rule(call, shape, values)]
         if same_shape:
@@ -494,9 +494,11 @@ def _pack_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
     return [inferred(inputs[0].dtype, _pack_shape(call, shapes)[1])]
 
 
-_register("Pad", _pad_rule, _pad, partial=_pad_partial)
+# Pad's and MirrorPad's paddings is [rank, 2] as in TensorFlow; CANN's PadInferShape reads it flat (op_proto
+# pad_ops.cc), so a paddings of any rank holding 2 values per dim is read in order.
+_register("Pad", _pad_rule, _pad, partial=_pad_partial, any_rank=True)
 _register("PadV3", _pad_rule, _pad_v3, partial=_pad_partial)
-_register("MirrorPad", _pad_rule, _mirror_pad, partial=_pad_partial)
+_register("MirrorPad", _pad_rule, _mirror_pad, partial=_pad_partial, any_rank=True)
 _register("ExpandDims", _expand_rule, _reshape_to(_expand_rule))
 _register("Squeeze", _squeeze_rule, _reshape_to(_squeeze_rule))
 _register("Unsqueeze", _unsqueeze_rule, _reshape_to(_unsqueeze_rule))

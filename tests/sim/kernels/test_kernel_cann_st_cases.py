@@ -1,6 +1,7 @@
 """infer_shape with unknown input dims (issue 34: `output y: dims None` on CANN's Diag and BroadcastTo cases): like
 CANN's DiagInferShape, Diag's output is x's dims twice with -1 kept, of known rank (only an unknown-rank x gives [-2]);
-like BroadcastToInferShape, BroadcastTo's output is the values of its shape input whatever x's dims are."""
+like BroadcastToInferShape, BroadcastTo's output is the values of its shape input whatever x's dims are. And Pad's
+paddings of shape [rank, 2], as CANN's Pad cases give it (`kernel Pad failed: ... must be a scalar or 1-D`)."""
 
 import numpy as np
 
@@ -25,3 +26,10 @@ def test_broadcast_to_of_unknown_dims_is_the_shape_input(infer):
     target = np.array([1, 1, 4, 4], I32)
     (out,) = infer("BroadcastTo", [(np.float16, (-1,)), (I32, (4,))], [None, target])
     assert out.shape == (1, 1, 4, 4)
+
+
+def test_pad_reads_paddings_of_shape_rank_by_2(run):
+    x = np.arange(6, dtype=I32).reshape(2, 3)
+    paddings = np.array([[1, 1], [2, 2]], I32)
+    (y,) = run("Pad", [x, paddings], [(I32, (4, 7))])
+    assert y.tolist() == np.pad(x, [(1, 1), (2, 2)]).tolist()
