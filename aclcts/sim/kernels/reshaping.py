@@ -298,6 +298,16 @@ def _split_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
     return [shape[:axis] + (s,) + shape[axis + 1:] for s in sizes]
 
 
+def _split_partial(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    """SplitV's outputs where x has unknown dims: x's dims, the split dim sized as given where x's is known (a -1
+    size, or any size of an unknown split dim, stays unknown)."""
+    sizes, split_dim = values
+    axis = call.axis(f"input {call.quoted(2)}", split_dim[0], len(shape)) if len(split_dim) == 1 else -1
+    if axis < 0 or shape[axis] >= 0:
+        return _split_rule(call, shape, values)
+    return [shape[:axis] + (UNKNOWN if s < 0 else s,) + shape[axis + 1:] for s in sizes]
+
+
 def _split_v(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
     axis, sizes = _split_sizes(call, tuple(x.shape), [v.tolist() for v in values])
     parts = np.split(x, np.cumsum(sizes)[:-1], axis=axis)
@@ -509,7 +519,7 @@ _register("BroadcastTo", _broadcast_rule, _broadcast_to, partial=lambda call, sh
 _register("ReverseV2", _same, _reverse, same_shape=True)
 _register("StridedSlice", _strided_rule, _strided_slice)
 _register("Unpack", _unpack_rule, _unpack)
-_register("SplitV", _split_rule, _split_v)
+_register("SplitV", _split_rule, _split_v, partial=_split_partial)
 _register("SpaceToDepth", _space_rule(True), _space_to_depth)
 _register("DepthToSpace", _space_rule(False), _depth_to_space)
 _register("Permute", lambda c, s, v: [tuple(s[a] for a in _order(c, len(s)))], _permute)

@@ -1,7 +1,8 @@
 """infer_shape with unknown input dims (issue 34: `output y: dims None` on CANN's Diag and BroadcastTo cases): like
 CANN's DiagInferShape, Diag's output is x's dims twice with -1 kept, of known rank (only an unknown-rank x gives [-2]);
 like BroadcastToInferShape, BroadcastTo's output is the values of its shape input whatever x's dims are. And Pad's
-paddings of shape [rank, 2], as CANN's Pad cases give it (`kernel Pad failed: ... must be a scalar or 1-D`)."""
+paddings of shape [rank, 2], as CANN's Pad cases give it (`kernel Pad failed: ... must be a scalar or 1-D`); SplitV with
+unknown dims keeps its rank (CANN's SplitV case)."""
 
 import numpy as np
 
@@ -33,3 +34,13 @@ def test_pad_reads_paddings_of_shape_rank_by_2(run):
     paddings = np.array([[1, 1], [2, 2]], I32)
     (y,) = run("Pad", [x, paddings], [(I32, (4, 7))])
     assert y.tolist() == np.pad(x, [(1, 1), (2, 2)]).tolist()
+
+
+def test_split_v_of_unknown_dims_keeps_the_rank_and_the_given_sizes(infer):
+    sizes, split_dim = np.array([1], np.int64), np.array([0], I32)
+    (out,) = infer("SplitV", [(np.float16, (1, -1)), (np.int64, (1,)), (I32, (1,))], [None, sizes, split_dim],
+                   {"num_split": 1})
+    assert out.shape == (1, -1)
+    first, second = infer("SplitV", [(np.float16, (-1, 4)), (np.int64, (2,)), (I32, (1,))],
+                          [None, np.array([2, -1], np.int64), split_dim], {"num_split": 2})
+    assert (first.shape, second.shape) == ((2, 4), (-1, 4))
