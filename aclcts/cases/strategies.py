@@ -38,6 +38,9 @@ MOST_ELEMENTS = 4096
 #: Above this many elements an array is drawn as one drawn fill value with some drawn elements over it (smaller ones
 #: have every element drawn), so a large minimum shape does not make hypothesis draw millions of values.
 DENSE_LIMIT = 1024
+#: Above this many elements an array's values come from NumPy's generator seeded by one drawn integer (hypothesis
+#: would take seconds per example even with a fill value), in the same value classes as elements().
+BULK_LIMIT = 65536
 #: Highest rank and largest dim drawn for an unknown-rank [-2] input (from the least rank its attributes allow).
 UNKNOWN_RANK_MAX, UNKNOWN_RANK_DIM = 4, 3
 #: Health checks every profile suppresses, on purpose: too_slow and data_too_large and large_base_example concern the
@@ -254,11 +257,8 @@ def elements(dtype: np.dtype, kind: str = "full") -> st.SearchStrategy[Any]:
     """Element values of a dtype: kind "full" (±0, subnormals, ±inf, NaN), "finite" (|x| <= 64, ±0, subnormals)
     or "pool" (a few small values with zeros and repeats)."""
     dtype = np.dtype(dtype)
-    if kind == "pool":
-        pool = [0, 1, 2, 3, 7, -1, -4] if dtype.kind in "iu" or not _is_float(dtype) else [0.0, -0.0, 1.5, 2.0, -3.25, 7.0]
-        if dtype.kind == "u":
-            pool = [v for v in pool if v >= 0]
-        return st.sampled_from(pool)
+    if kind == "pool" and dtype != np.bool_:
+        return st.sampled_from(pool_values(dtype))
     if dtype == np.bool_:
         return st.booleans()
     if not _is_float(dtype):
@@ -274,11 +274,38 @@ def elements(dtype: np.dtype, kind: str = "full") -> st.SearchStrategy[Any]:
 def arrays(dtype: int | np.dtype, shape: tuple[int, ...], kind: str = "full") -> st.SearchStrategy[np.ndarray]:
     """An array of an aclDataType (or NumPy dtype) and shape with elements(kind)."""
     np_dtype = numpy_dtype(dtype) if isinstance(dtype, int) else np.dtype(dtype)
+    if math.prod(shape) > BULK_LIMIT:
+        return st.integers(0, 2**32 - 1).map(lambda seed: _bulk(np_dtype, shape, kind, np.random.default_rng(seed)))
     storage = np.dtype(np.float64) if np_dtype.name == "bfloat16" else np_dtype
     values = elements(np_dtype, kind)
     fill = values if math.prod(shape) > DENSE_LIMIT else st.nothing()
     strategy = hnp.arrays(storage, shape, elements=values, fill=fill)
     return strategy.map(lambda a: a.astype(np_dtype)) if storage != np_dtype else strategy
+
+
+def _bulk(dtype: np.dtype, shape: tuple[int, ...], kind: str, rng: np.random.Generator) -> np.ndarray:
+    """A large array of elements(kind)'s value classes from a seeded generator: floats in [-64, 64] with one element
+    in 64 a special value (kind "full": ±0, subnormals, ±inf, NaN; else the finite ones), integers in the range
+    elements() draws, booleans; kind "pool" picks from its small pool."""
+    if kind == "pool" or dtype == np.bool_:
+        pool = np.array(pool_values(dtype), dtype=np.float64)
+        return rng.choice(pool, shape).astype(dtype)
+    if not _is_float(dtype):
+        info = np.iinfo(dtype)
+        return rng.integers(max(int(info.min), -(2 ** 12)), min(int(info.max), 2 ** 12), shape, endpoint=True).astype(dtype)
+    values = rng.uniform(-64.0, 64.0, shape)
+    specials = np.array(special_floats(dtype, kind == "full"), np.float64)
+    values = np.where(rng.random(shape) < 1 / 64, rng.choice(specials, shape), values)
+    with np.errstate(all="ignore"):
+        return values.astype(dtype)
+
+
+def pool_values(dtype: np.dtype) -> list[float]:
+    """The values elements(dtype, "pool") samples from (booleans: False and True)."""
+    if dtype == np.bool_:
+        return [0, 1]
+    pool = [0, 1, 2, 3, 7, -1, -4] if not _is_float(dtype) else [0.0, -0.0, 1.5, 2.0, -3.25, 7.0]
+    return [v for v in pool if v >= 0] if dtype.kind == "u" else pool
 
 
 # dynamic cases ------------------------------------------------------------------------------------------
