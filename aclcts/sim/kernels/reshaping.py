@@ -271,6 +271,14 @@ def _unpack_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
     return [shape[:axis] + shape[axis + 1:]] * shape[axis]
 
 
+def _unpack_partial(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    """Unpack's outputs where x has unknown dims: `num` of them, x's dims without the axis (-1 kept)."""
+    axis = call.axis("attr 'axis'", call.attr_int("axis"), len(shape))
+    if shape[axis] >= 0:
+        return _unpack_rule(call, shape, values)
+    return [shape[:axis] + shape[axis + 1:]] * call.attr_int("num")
+
+
 def _unpack(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
     axis = _unpack_axis(call, tuple(x.shape))
     moved = np.moveaxis(x, axis, 0)
@@ -518,7 +526,7 @@ _register("Flatten", _flatten_rule, _reshape_to(_flatten_rule))
 _register("BroadcastTo", _broadcast_rule, _broadcast_to, partial=lambda call, shape, values: [tuple(values[0])])
 _register("ReverseV2", _same, _reverse, same_shape=True)
 _register("StridedSlice", _strided_rule, _strided_slice)
-_register("Unpack", _unpack_rule, _unpack)
+_register("Unpack", _unpack_rule, _unpack, partial=_unpack_partial)
 _register("SplitV", _split_rule, _split_v, partial=_split_partial)
 _register("SpaceToDepth", _space_rule(True), _space_to_depth)
 _register("DepthToSpace", _space_rule(False), _depth_to_space)

@@ -2,7 +2,7 @@
 CANN's DiagInferShape, Diag's output is x's dims twice with -1 kept, of known rank (only an unknown-rank x gives [-2]);
 like BroadcastToInferShape, BroadcastTo's output is the values of its shape input whatever x's dims are. And Pad's
 paddings of shape [rank, 2], as CANN's Pad cases give it (`kernel Pad failed: ... must be a scalar or 1-D`); SplitV with
-unknown dims keeps its rank (CANN's SplitV case)."""
+unknown dims keeps its rank (CANN's SplitV case), and so does Unpack (CANN's Unpack case)."""
 
 import numpy as np
 
@@ -44,3 +44,10 @@ def test_split_v_of_unknown_dims_keeps_the_rank_and_the_given_sizes(infer):
     first, second = infer("SplitV", [(np.float16, (-1, 4)), (np.int64, (2,)), (I32, (1,))],
                           [None, np.array([2, -1], np.int64), split_dim], {"num_split": 2})
     assert (first.shape, second.shape) == ((2, 4), (-1, 4))
+
+
+def test_unpack_of_unknown_dims_keeps_the_rank(infer):
+    found = infer("Unpack", [(np.float16, (-1, 3, -1))], attrs={"axis": 1, "num": 3})
+    assert [out.shape for out in found] == [(-1, -1)] * 3
+    found = infer("Unpack", [(np.float16, (-1, -1))], attrs={"axis": 0, "num": 2})
+    assert [out.shape for out in found] == [(-1,)] * 2
