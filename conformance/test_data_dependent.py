@@ -28,7 +28,7 @@ NON_ZERO, UNIQUE, TOP_K = SHIPPED["dyn_non_zero_int32"], SHIPPED["dyn_unique_flo
 
 def _reference(model, inputs):
     ref = reference(model.reference)
-    attrs = model.attr_values()
+    attrs = model.reference_attr_values()
     shapes = ref.shape([a.shape for a in inputs], inputs, attrs)
     arrays = ref.compute(inputs, attrs, [numpy_dtype(t.dtype) for t in model.outputs])
     return [list(s) for s in shapes], arrays

@@ -13,6 +13,7 @@ from aclcts.core.constants import DataType, Format
 from aclcts.core.dtypes import JSON_TYPE_NAMES, numpy_dtype
 from aclcts.core.formats import FORMAT_VALUES, storage_shape
 from aclcts.core.opmodel import Attr, OpModel, TensorSpec
+from aclcts.core.prototypes import VendorRecordError, lookup
 
 #: Data type names a case file may use (the single-op JSON spellings), by aclDataType.
 DTYPE_BY_NAME = {name: code for code, name in JSON_TYPE_NAMES.items()}
@@ -165,6 +166,20 @@ class Case:
         for position, name in self.omitted:
             items.insert(position, undefined(name))
         return items
+
+    def reference_attr_values(self) -> dict[str, Any]:
+        """The attribute values the op's computation reads: those its prototype declares. ATC keeps an attribute the
+        IR does not declare on the model and compiles it with a warning (aclcts.atc.settings.WARNED_PROBLEMS), and no
+        kernel reads it, so the reference is not given it (every attribute when the op has no prototype)."""
+        values = self.attr_values()
+        try:
+            record, _ = lookup(self.op)
+        except VendorRecordError:
+            record = None
+        if record is None:
+            return values
+        declared = {a.name for a in record.attrs}
+        return {name: value for name, value in values.items() if name in declared}
 
     def op_model(self, soc_version: str) -> OpModel:
         """The single-op model this case needs."""

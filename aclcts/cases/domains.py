@@ -157,7 +157,7 @@ def _accepted(case: Case, seed: int) -> bool:
     """Whether the reference computes the case on the inputs the session seed draws (it refuses values the op does
     not take: an index beyond the new axis, a reflect padding wider than the dim, a shifts list of another length)."""
     try:
-        reference(case.reference).compute(draw_inputs(case, case.seed(seed)), case.attr_values(),
+        reference(case.reference).compute(draw_inputs(case, case.seed(seed)), case.reference_attr_values(),
                                           [t.np_dtype for t in case.outputs])
     except Exception:  # noqa: BLE001 - any refusal: the op does not take this combination
         return False

@@ -8,25 +8,49 @@ hypothesis' own `--hypothesis-profile=NAME` option or by the environment variabl
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from typing import Any
 
 import ml_dtypes
 import numpy as np
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, assume, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.extra import numpy as hnp
 
+from aclcts.cases.msopst.draw import FIXED
+from aclcts.cases.schema import shape_fits
 from aclcts.core.dtypes import numpy_dtype
+from aclcts.core.prototypes import prototype
+from aclcts.core.prototypes.spec import Axes
+from aclcts.reference import reference
 
 PROFILE_ENV = "ACLCTS_HYPOTHESIS_PROFILE"
 #: Largest dim drawn for a range without an upper bound (max -1).
 UNBOUNDED_CAP = 16
+#: Largest dim drawn alone (a matrix dim, a concat size) for a range with an upper bound above it.
+DIM_CAP = 64
+#: Most elements a drawn shape has when its ranges allow so few: dims are drawn small first, each capped so the shape
+#: stays under this count (never below a range's minimum; a range whose minimum is larger is drawn at its minimum).
+MOST_ELEMENTS = 4096
+#: Above this many elements an array is drawn as one drawn fill value with some drawn elements over it (smaller ones
+#: have every element drawn), so a large minimum shape does not make hypothesis draw millions of values.
+DENSE_LIMIT = 1024
+#: Above this many elements an array's values come from NumPy's generator seeded by one drawn integer (hypothesis
+#: would take seconds per example even with a fill value), in the same value classes as elements().
+BULK_LIMIT = 65536
+#: Highest rank and largest dim drawn for an unknown-rank [-2] input (from the least rank its attributes allow).
+UNKNOWN_RANK_MAX, UNKNOWN_RANK_DIM = 4, 3
+#: Health checks every profile suppresses, on purpose: too_slow and data_too_large and large_base_example concern the
+#: size of the data, which a case's own ranges decide (a range whose minimum is large makes the smallest example
+#: large) and the memory budget (--memory-budget) bounds; function_scoped_fixture because the suite's fixtures hold
+#: no per-example state. filter_too_much stays on: it means a strategy rejects nearly everything it draws.
+SUPPRESSED_HEALTH_CHECKS = (HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large,
+                            HealthCheck.large_base_example)
 _COMMON: dict[str, Any] = {
-    "deadline": None, "print_blob": True,
-    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large],
+    "deadline": None, "print_blob": True, "suppress_health_check": list(SUPPRESSED_HEALTH_CHECKS),
 }
 PROFILES: dict[str, dict[str, Any]] = {
     "ci": {"max_examples": 8, "stateful_step_count": 12, "derandomize": True, "database": None},
@@ -69,30 +93,47 @@ PROFILE_PROBLEM = _profile_at_import()
 
 # shapes ---------------------------------------------------------------------------------------------------
 def dim_in(low: int, high: int) -> st.SearchStrategy[int]:
-    """One dim inside [low, high] (high -1 = unbounded, capped at UNBOUNDED_CAP)."""
-    top = max(low, UNBOUNDED_CAP) if high == -1 else high
-    return st.integers(low, top)
+    """One dim inside [low, high], small first: at most DIM_CAP (UNBOUNDED_CAP for high -1, unbounded) unless low is
+    above that."""
+    return st.integers(low, min(_top(low, high), max(low, DIM_CAP)))
 
 
-def shape_in(ranges: Sequence[tuple[int, int]]) -> st.SearchStrategy[tuple[int, ...]]:
-    """A shape with one dim inside each (min, max) range."""
-    return st.tuples(*(dim_in(lo, hi) for lo, hi in ranges))
+def _top(low: int, high: int) -> int:
+    """The largest dim drawn inside [low, high]."""
+    return max(low, UNBOUNDED_CAP) if high == -1 else high
+
+
+@st.composite
+def shape_in(data: st.DrawFn, ranges: Sequence[tuple[int, int]], most: int = MOST_ELEMENTS) -> tuple[int, ...]:
+    """A shape with one dim inside each (min, max) range, small first: each dim is capped so the shape has at most
+    `most` elements where the ranges' minimums allow it."""
+    lows = [low for low, _ in ranges]
+    dims: list[int] = []
+    for index, (low, high) in enumerate(ranges):
+        room = most // max(1, math.prod(dims) * math.prod(lows[index + 1:]))
+        dims.append(data(st.integers(low, min(_top(low, high), max(low, room)))))
+    return tuple(dims)
+
+
+def smallest(ranges: Sequence[tuple[int, int]], nonempty: bool = False) -> tuple[int, ...]:
+    """The smallest shape inside the ranges (every dim at its minimum; with nonempty, at least 1 where the range
+    allows it)."""
+    return tuple(max(low, 1) if nonempty and high != 0 else low for low, high in ranges)
 
 
 def outside(ranges: Sequence[tuple[int, int]]) -> st.SearchStrategy[tuple[int, ...]]:
-    """A shape of the same rank with at least one dim above its bounded maximum (the other dims inside)."""
+    """A shape of the same rank with one dim 1 to 4 above its bounded maximum, the other dims inside (small first;
+    the dim whose smallest such shape is smallest comes first, so examples shrink to it)."""
     bounded = [i for i, (_, hi) in enumerate(ranges) if hi != -1]
     if not bounded:
         raise ValueError(f"no bounded dim in ranges {list(ranges)}")
 
-    @st.composite
-    def draw(data: st.DrawFn) -> tuple[int, ...]:
-        dims = list(data(shape_in(ranges)))
-        index = data(st.sampled_from(bounded))
-        dims[index] = ranges[index][1] + data(st.integers(1, 4))
-        return tuple(dims)
+    def pushed(index: int) -> list[tuple[int, int]]:
+        high = ranges[index][1]
+        return [(high + 1, high + 4) if i == index else pair for i, pair in enumerate(ranges)]
 
-    return draw()
+    bounded.sort(key=lambda index: math.prod(smallest(pushed(index))))
+    return st.sampled_from(bounded).flatmap(lambda index: shape_in(pushed(index)))
 
 
 @st.composite
@@ -216,11 +257,8 @@ def elements(dtype: np.dtype, kind: str = "full") -> st.SearchStrategy[Any]:
     """Element values of a dtype: kind "full" (±0, subnormals, ±inf, NaN), "finite" (|x| <= 64, ±0, subnormals)
     or "pool" (a few small values with zeros and repeats)."""
     dtype = np.dtype(dtype)
-    if kind == "pool":
-        pool = [0, 1, 2, 3, 7, -1, -4] if dtype.kind in "iu" or not _is_float(dtype) else [0.0, -0.0, 1.5, 2.0, -3.25, 7.0]
-        if dtype.kind == "u":
-            pool = [v for v in pool if v >= 0]
-        return st.sampled_from(pool)
+    if kind == "pool" and dtype != np.bool_:
+        return st.sampled_from(pool_values(dtype))
     if dtype == np.bool_:
         return st.booleans()
     if not _is_float(dtype):
@@ -236,18 +274,58 @@ def elements(dtype: np.dtype, kind: str = "full") -> st.SearchStrategy[Any]:
 def arrays(dtype: int | np.dtype, shape: tuple[int, ...], kind: str = "full") -> st.SearchStrategy[np.ndarray]:
     """An array of an aclDataType (or NumPy dtype) and shape with elements(kind)."""
     np_dtype = numpy_dtype(dtype) if isinstance(dtype, int) else np.dtype(dtype)
+    if math.prod(shape) > BULK_LIMIT:
+        return st.integers(0, 2**32 - 1).map(lambda seed: _bulk(np_dtype, shape, kind, np.random.default_rng(seed)))
     storage = np.dtype(np.float64) if np_dtype.name == "bfloat16" else np_dtype
-    strategy = hnp.arrays(storage, shape, elements=elements(np_dtype, kind), fill=st.nothing())
+    values = elements(np_dtype, kind)
+    fill = values if math.prod(shape) > DENSE_LIMIT else st.nothing()
+    strategy = hnp.arrays(storage, shape, elements=values, fill=fill)
     return strategy.map(lambda a: a.astype(np_dtype)) if storage != np_dtype else strategy
+
+
+def _bulk(dtype: np.dtype, shape: tuple[int, ...], kind: str, rng: np.random.Generator) -> np.ndarray:
+    """A large array of elements(kind)'s value classes from a seeded generator: floats in [-64, 64] with one element
+    in 64 a special value (kind "full": ±0, subnormals, ±inf, NaN; else the finite ones), integers in the range
+    elements() draws, booleans; kind "pool" picks from its small pool."""
+    if kind == "pool" or dtype == np.bool_:
+        pool = np.array(pool_values(dtype), dtype=np.float64)
+        return rng.choice(pool, shape).astype(dtype)
+    if not _is_float(dtype):
+        info = np.iinfo(dtype)
+        return rng.integers(max(int(info.min), -(2 ** 12)), min(int(info.max), 2 ** 12), shape, endpoint=True).astype(dtype)
+    values = rng.uniform(-64.0, 64.0, shape)
+    specials = np.array(special_floats(dtype, kind == "full"), np.float64)
+    values = np.where(rng.random(shape) < 1 / 64, rng.choice(specials, shape), values)
+    with np.errstate(all="ignore"):
+        return values.astype(dtype)
+
+
+def pool_values(dtype: np.dtype) -> list[float]:
+    """The values elements(dtype, "pool") samples from (booleans: False and True)."""
+    if dtype == np.bool_:
+        return [0, 1]
+    pool = [0, 1, 2, 3, 7, -1, -4] if not _is_float(dtype) else [0.0, -0.0, 1.5, 2.0, -3.25, 7.0]
+    return [v for v in pool if v >= 0] if dtype.kind == "u" else pool
 
 
 # dynamic cases ------------------------------------------------------------------------------------------
 def model_shapes(model: Any) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
-    """Shapes of a dynamic case's runtime inputs inside its ranges, related by the case's `shape_rule`."""
+    """Shapes of a dynamic case's runtime inputs inside its ranges, related by the case's `shape_rule`; when every
+    output is static, one of its runtime_shapes (only those are known to give the outputs it declares)."""
     runtime = [t for t in model.inputs if t.const is None]
-    if model.shape_rule == "broadcast":
+    unknown = any(t.unknown_rank for t in runtime)
+    if model.runtime_shapes and not any(t.dynamic for t in model.outputs):
+        return st.sampled_from(model.runtime_shapes)
+    return _by_rule(model, runtime, unknown)
+
+
+def _by_rule(model: Any, runtime: list[Any], unknown: bool) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
+    """Shapes of the runtime inputs drawn by the case's shape rule."""
+    if model.shape_rule == "broadcast" and len(runtime) == 2 and not (unknown and _ranked_output(model)):
         ranges = None if runtime[0].unknown_rank else runtime[0].dim_ranges()
         return broadcastable_pair(ranges)
+    if unknown:
+        return _unknown_rank_shapes(model, runtime)
     if model.shape_rule == "matmul":
         attrs = model.attr_values()
         flags = (bool(attrs.get(f"transpose_x{i}", attrs.get(f"adj_x{i}", False))) for i in (1, 2))
@@ -255,12 +333,75 @@ def model_shapes(model: Any) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
         return st.tuples(pair, *(shape_in(t.dim_ranges()) for t in runtime[2:])).map(lambda x: (*x[0], *x[1:]))
     if model.shape_rule == "concat":
         ranges = [t.dim_ranges() for t in runtime]
-        return concat_shapes(ranges, _concat_axis(model) % len(ranges[0]), model.outputs[0].dim_ranges())
-    if model.shape_rule == "each":
+        out = model.outputs[0]
+        out_ranges = ((0, -1),) * len(ranges[0]) if out.unknown_rank else out.dim_ranges()
+        return concat_shapes(ranges, _concat_axis(model) % len(ranges[0]), out_ranges)
+    if model.shape_rule in ("each", "broadcast"):  # broadcast with other than two runtime inputs: each in its range
         return st.tuples(*(shape_in(t.dim_ranges()) for t in runtime))
     if model.shape_rule == "same":
         return shape_in(runtime[0].dim_ranges()).map(lambda shape: (shape,) * len(runtime))
     raise ValueError(f"case {model.id}: unknown shape_rule {model.shape_rule!r}")
+
+
+def _unknown_rank_shapes(model: Any, runtime: list[Any]) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
+    """Shapes of a case with [-2] runtime inputs: one of its runtime_shapes or, when its one data input is [-2] (a
+    reduction's axes input besides it counts as data it is drawn for), that input at a drawn rank from the least its
+    attributes allow (rank 0 included) with small dims, and the axes input one entry per reduced axis (none at all,
+    for rank 0). Ranks are drawn only when every output is [-2] too: an output of known rank ties the input's rank
+    in a way only the case's own shapes are known to meet."""
+    data_inputs = [t for t in runtime if not _is_axes_input(model, t)]
+    drawn = None
+    if len(data_inputs) == 1 and data_inputs[0].unknown_rank and not _ranked_output(model):
+        least = _least_rank(model, data_inputs[0].name)
+        ranks = st.integers(least, max(least, UNKNOWN_RANK_MAX))
+        drawn = ranks.flatmap(lambda rank: st.tuples(*(_shape_at_rank(model, t, rank) for t in runtime)))
+    given = st.sampled_from(model.runtime_shapes) if model.runtime_shapes else None
+    if drawn is None and given is None:
+        names = ", ".join(t.name for t in runtime if t.unknown_rank)
+        raise ValueError(f"case {model.id}: unknown-rank input(s) {names} relate to others and the case gives no "
+                         "runtime shapes to run them at")
+    return st.one_of(*(s for s in (given, drawn) if s is not None))
+
+
+def _ranked_output(model: Any) -> bool:
+    """Whether some output of the case has a known rank."""
+    return not all(t.unknown_rank for t in model.outputs)
+
+
+def _shape_at_rank(model: Any, tensor: Any, rank: int) -> st.SearchStrategy[tuple[int, ...]]:
+    """A runtime input's shape when the data input has this rank: the data input's dims small, an axes input's
+    length at most rank (inside its own range when it has one)."""
+    if not _is_axes_input(model, tensor):
+        return st.tuples(*(st.integers(1, UNKNOWN_RANK_DIM) for _ in range(rank)))
+    low, high = (0, rank) if tensor.unknown_rank else tensor.dim_ranges()[0]
+    top = rank if high == -1 else min(high, rank)
+    return st.integers(low, top).map(lambda length: (length,)) if low <= top else st.nothing()
+
+
+def _is_axes_input(model: Any, tensor: Any) -> bool:
+    """Whether the tensor is a reduction's axes input (its values index the dims of its data input)."""
+    return model.family == "reduction" and tensor.name == "axes" and tensor.const is None
+
+
+def _least_rank(model: Any, name: str) -> int:
+    """The least rank input `name` may have: one above the highest axis an axis-like attribute of the case names."""
+    record = prototype(model.op)
+    attrs = model.attr_values()
+    least = 0
+    for attr in record.attrs if record is not None else ():
+        if isinstance(attr.domain, Axes) and attr.domain.of == name and attr.name in attrs:
+            value = attrs[attr.name]
+            for axis in value if isinstance(value, list) else [value]:
+                least = max(least, (int(axis) + 1 if int(axis) >= 0 else -int(axis)) - attr.domain.extra)
+    return least
+
+
+def axes_of(rank: int, count: int) -> st.SearchStrategy[list[int]]:
+    """`count` distinct axes of a rank-`rank` tensor, each written either way (count 0: none)."""
+    if count == 0:
+        return st.just([])
+    return st.lists(st.integers(0, rank - 1), min_size=count, max_size=count, unique=True).flatmap(
+        lambda axes: st.tuples(*(st.sampled_from([a, a - rank]) for a in axes)).map(list))
 
 
 def _concat_axis(model: Any) -> int:
@@ -275,18 +416,55 @@ def _concat_axis(model: Any) -> int:
 
 
 @st.composite
-def model_arrays(data: st.DrawFn, model: Any) -> list[np.ndarray]:
-    """Runtime input arrays of a dynamic case: shapes by model_shapes, elements by the case's `elements` kind.
+def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...] | None = None) -> list[np.ndarray]:
+    """Runtime input arrays of a dynamic case: at `shapes` (else shapes by model_shapes), elements by the case's
+    `elements` kind.
 
-    A scalar int32 input of a value-dependent op (TopK's k) is drawn inside [1, size of the first input].
+    An input whose values the case fixes (an msopst `value`) holds them wherever the drawn shape has as many
+    elements (a BroadcastTo shape, a Transpose perm given at run time). A scalar int32 input of a value-dependent op
+    (TopK's k) is drawn inside [1, size of the first input]; a
+    reduction's axes input holds distinct axes of its data input (an example with more entries than that input has
+    dims is rejected). With an unknown-rank input, drawn shapes the op's reference refuses or gives outputs the case
+    does not declare are rejected (the case's own runtime_shapes are among the choices and never rejected).
     """
-    shapes = data(model_shapes(model))
+    shapes = data(model_shapes(model)) if shapes is None else shapes
     runtime = [t for t in model.inputs if t.const is None]
     result = []
     for tensor, shape in zip(runtime, shapes):
         if shape == () and model.family == "index":
             top = int(np.prod(result[0].shape[-1:], dtype=np.int64))
             result.append(np.array(data(st.integers(1, top)), dtype=numpy_dtype(tensor.dtype)))
+        elif _fixed_fits(model, tensor, shape):
+            fixed = model.values[tensor.name][FIXED]
+            result.append(np.asarray(fixed, np.float64).astype(numpy_dtype(tensor.dtype)).reshape(shape))
+        elif _is_axes_input(model, tensor) and result:
+            rank, count = result[0].ndim, math.prod(shape)
+            assume(count <= rank)
+            result.append(np.array(data(axes_of(rank, count)), dtype=numpy_dtype(tensor.dtype)).reshape(shape))
         else:
             result.append(data(arrays(tensor.dtype, shape, model.elements)))
+    if any(t.unknown_rank for t in runtime) and tuple(map(tuple, shapes)) not in model.runtime_shapes:
+        assume(_reference_accepts(model, result))
     return result
+
+
+def _fixed_fits(model: Any, tensor: Any, shape: tuple[int, ...]) -> bool:
+    """Whether the case fixes the input's values and they fill this shape."""
+    spec = model.values.get(tensor.name) or {}
+    return FIXED in spec and len(spec[FIXED]) == math.prod(shape)
+
+
+def _reference_accepts(model: Any, runtime: list[np.ndarray]) -> bool:
+    """Whether the case's reference gives output shapes for these runtime inputs (with its constants) that its
+    declared outputs accept; True when the case has no reference to ask."""
+    values = iter(runtime)
+    inputs = [t.const_array() if t.const is not None else next(values) for t in model.inputs]
+    try:
+        ref = reference(model.reference)
+    except (KeyError, ValueError):
+        return True
+    try:
+        shapes = ref.shape([a.shape for a in inputs], inputs, model.reference_attr_values())
+    except ValueError:
+        return False
+    return all(shape_fits(shape, t.shape, t.shape_range) for shape, t in zip(shapes, model.outputs))

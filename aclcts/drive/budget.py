@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 import os
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from aclcts.cases import Case, TensorCase
 from aclcts.drive.executor import GUARD, align_up
@@ -114,3 +115,26 @@ def over_budget(case: Case, budget: int, executions: int = 1, device_on_host: bo
         return None
     return (f"{case.id}: estimated host memory {human(found.total)} ({found.parts()}) is above the memory budget "
             f"{human(budget)} (--memory-budget)")
+
+
+def at_shapes(case: Case, runtime: Sequence[Sequence[int]], outputs: Sequence[Sequence[int]] | None = None) -> Case:
+    """The case with concrete shapes: its non-constant inputs at `runtime`, its outputs at `outputs` (else each
+    output's smallest shape: its fixed dims and the minimum of each range, none for an unknown rank)."""
+    shapes = iter(runtime)
+    inputs = tuple(t if t.const is not None else replace(t, shape=tuple(next(shapes)), shape_range=())
+                   for t in case.inputs)
+    if outputs is None:
+        outputs = [[low for low, _ in t.dim_ranges()] for t in case.outputs]
+    return replace(case, inputs=inputs,
+                   outputs=tuple(replace(t, shape=tuple(s), shape_range=()) for t, s in zip(case.outputs, outputs)))
+
+
+def shapes_over_budget(case: Case, runtime: Sequence[Sequence[int]], budget: int | None,
+                       outputs: Sequence[Sequence[int]] | None = None, device_on_host: bool = True) -> str | None:
+    """Why one execution of a dynamic case at these runtime input shapes (and output shapes, see at_shapes) is not
+    run under this budget (None: no budget), or None."""
+    if not budget:
+        return None
+    found = over_budget(at_shapes(case, runtime, outputs), budget, 1, device_on_host)
+    count = len([t for t in case.inputs if t.const is None])
+    return found and f"{found} at input shapes {[list(s) for s in runtime][:count]}"

@@ -78,7 +78,7 @@ def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]
         if expected_sets is not None:
             expected_all = expected_sets[run_index]
         else:
-            expected_all = ref.compute(inputs, case.attr_values(), [t.np_dtype for t in case.outputs])
+            expected_all = ref.compute(inputs, case.reference_attr_values(), [t.np_dtype for t in case.outputs])
         named_inputs = tuple((tensor.name, np.asarray(array)) for tensor, array in zip(case.inputs, inputs))
         tails = outputs.tail_written or [0] * len(case.outputs)
         for tensor, actual, expected, unwritten, tail in zip(case.outputs, outputs.arrays, expected_all,

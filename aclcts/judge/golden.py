@@ -184,7 +184,7 @@ def _generate(folder: Path) -> list[str]:
     for golden in load_definitions(folder):
         inputs = list(golden.inputs)
         ref = reference(golden.case.reference)
-        expected = ref.compute(inputs, golden.case.attr_values(), [t.np_dtype for t in golden.case.outputs])
+        expected = ref.compute(inputs, golden.case.reference_attr_values(), [t.np_dtype for t in golden.case.outputs])
         arrays = {f"input_{t.name}": a for t, a in zip(golden.case.inputs, inputs)}
         arrays.update({f"expected_{t.name}": np.asarray(e) for t, e in zip(golden.case.outputs, expected)})
         payload = _pack(arrays)

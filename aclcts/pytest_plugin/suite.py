@@ -571,9 +571,28 @@ def case_inputs(op_case: Case, case_seed: int, request: pytest.FixtureRequest,
     marker = request.node.get_closest_marker("cases")
     executions = marker.kwargs.get("executions", 1) if marker else 1
     allowed = pytestconfig.stash.get(MEMORY_BUDGET, None)
-    backend = pytestconfig.stash.get(BACKEND, None)
-    reason = allowed and budget.over_budget(op_case, allowed, executions,
-                                            not (backend and backend.capabilities.real_device))
+    reason = allowed and budget.over_budget(op_case, allowed, executions, _device_on_host(pytestconfig))
     if reason:
         pytest.skip(reason)
     return [draw_inputs(op_case, case_seed + index) for index in range(executions)]
+
+
+def _device_on_host(config: pytest.Config) -> bool:
+    """Whether the run's device memory is host memory (every backend but a real device)."""
+    backend = config.stash.get(BACKEND, None)
+    return not (backend and backend.capabilities.real_device)
+
+
+@pytest.fixture
+def within_memory_budget(pytestconfig: pytest.Config) -> Callable[..., None]:
+    """A check to call before a dynamic case's arrays are made: check(case, runtime_shapes, output_shapes=None)
+    skips the test with its one-line reason when one execution at those shapes is over the memory budget."""
+    allowed = pytestconfig.stash.get(MEMORY_BUDGET, None)
+    on_host = _device_on_host(pytestconfig)
+
+    def check(case: Case, runtime: Any, outputs: Any = None) -> None:
+        reason = budget.shapes_over_budget(case, runtime, allowed, outputs, on_host)
+        if reason:
+            pytest.skip(reason)
+
+    return check

@@ -180,12 +180,15 @@ class ModelRegistry:
 
     def match(self, op_type: str, inputs: list[RuntimeTensor], outputs: list[RuntimeTensor],
               attrs: list[Attr]) -> LoadedModel | None:
-        """Static models first, then dynamic ones whose ranges contain the runtime dims."""
+        """Static models first, then dynamic ones whose ranges contain the runtime dims (all of them static: a -1 or
+        -2 left in a runtime desc matches no dynamic model, and the caller then answers 100000)."""
         key_attrs = attrs_key(attrs)
         index = self.static.get((op_type, tuple(t.static_key() for t in inputs),
                                  tuple(t.static_key() for t in outputs), key_attrs))
         if index is not None:
             return self.entry(index)
+        if any(d < 0 for t in inputs + outputs for d in t.dims):
+            return None  # a dynamic model takes static runtime descs only, even where its own tensor is [-2]
         bucket = self.dynamic.get((op_type, tuple(t.kind_key() for t in inputs),
                                    tuple(t.kind_key() for t in outputs), key_attrs))
         for index, in_ranges, out_ranges in bucket or ():

@@ -160,13 +160,14 @@ class OpCall:
                 raise self.fail(f"input {self.quoted(index)} has dtype {dtype_name(dtype)}, expected "
                                 f"{dtype_name(first)} (the dtype of {self.quoted(indices[0])})")
 
-    def index_values(self, index: int, value: Any) -> list[int]:
-        """The integers of index-type input index (int32/int64 scalar or 1-D tensor)."""
+    def index_values(self, index: int, value: Any, any_rank: bool = False) -> list[int]:
+        """The integers of index-type input index (int32/int64 scalar or 1-D tensor; of any rank, read in order, with
+        any_rank)."""
         array = np.asarray(value)
         if array.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
             raise self.fail(f"input {index} {self.quoted(index)} has dtype {dtype_name(array.dtype)}, expected int32 "
                             "or int64")
-        if array.ndim > 1:
+        if array.ndim > 1 and not any_rank:
             raise self.fail(f"input {index} {self.quoted(index)} must be a scalar or 1-D, got shape "
                             f"{list(array.shape)}")
         return [int(v) for v in array.reshape(-1)]

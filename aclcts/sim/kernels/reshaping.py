@@ -30,18 +30,18 @@ ShapeRule = Callable[[OpCall, Shape, list[list[int] | None]], list[Shape]]
 Compute = Callable[[OpCall, np.ndarray, list[np.ndarray], Outputs], list[np.ndarray]]
 
 
-def _values(call: OpCall, arrays: list[Any], count: int) -> list[list[int] | None]:
-    """The integers of the count index inputs after x (None for an absent value)."""
-    return [None if i >= len(arrays) or arrays[i] is None else call.index_values(i, arrays[i])
+def _values(call: OpCall, arrays: list[Any], count: int, any_rank: bool = False) -> list[list[int] | None]:
+    """The integers of the count index inputs after x (None for an absent value); of any rank with any_rank."""
+    return [None if i >= len(arrays) or arrays[i] is None else call.index_values(i, arrays[i], any_rank)
             for i in range(1, 1 + count)]
 
 
 def _register(op_type: str, rule: ShapeRule, compute: Compute, same_shape: bool = False,
-              partial: ShapeRule | None = None) -> None:
+              partial: ShapeRule | None = None, any_rank: bool = False) -> None:
     """A kernel whose first input is x, followed by its record's required index inputs (and optional inputs), every
     output of x's dtype. infer_shape gives the rule's shapes when x's shape and the index values are known,
     x's own shape for a same_shape op, the `partial` rule's shapes (unknown dims kept) when only the values are
-    known, and an unknown rank otherwise."""
+    known, and an unknown rank otherwise. any_rank: the index inputs may have any rank (Pad's paddings [n, 2])."""
     record = prototype(op_type)
     required = sum(t.kind == "required" for t in record.inputs)
     dynamic_outputs = any(t.kind == "dynamic" for t in record.outputs)
@@ -51,7 +51,7 @@ def _register(op_type: str, rule: ShapeRule, compute: Compute, same_shape: bool 
         call.require_inputs()
         x = call.input(0)
         call.require_dtype(0, x.dtype)
-        values = _values(call, [call.input(i) for i in range(required)], required - 1)
+        values = _values(call, [call.input(i) for i in range(required)], required - 1, any_rank)
         out = Outputs(call, infos, count=len(rule(call, tuple(x.shape), values)) if dynamic_outputs else None)
         for i in range(len(infos)):
             out.require_input_dtype(i, 0, x.dtype)
@@ -62,7 +62,7 @@ def _register(op_type: str, rule: ShapeRule, compute: Compute, same_shape: bool 
         call.require_inputs()
         x = call.input(0)
         shape = tuple(x.shape)
-        values = _values(call, list(given), required - 1)
+        values = _values(call, list(given), required - 1, any_rank)
         if not unknown_rank(shape) and fully_known(shape) and all(v is not None for v in values):
             return [inferred(x.dtype, s) for s in rule(call, shape, values)]
         if same_shape:
@@ -271,6 +271,14 @@ def _unpack_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
     return [shape[:axis] + shape[axis + 1:]] * shape[axis]
 
 
+def _unpack_partial(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    """Unpack's outputs where x has unknown dims: `num` of them, x's dims without the axis (-1 kept)."""
+    axis = call.axis("attr 'axis'", call.attr_int("axis"), len(shape))
+    if shape[axis] >= 0:
+        return _unpack_rule(call, shape, values)
+    return [shape[:axis] + shape[axis + 1:]] * call.attr_int("num")
+
+
 def _unpack(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
     axis = _unpack_axis(call, tuple(x.shape))
     moved = np.moveaxis(x, axis, 0)
@@ -296,6 +304,16 @@ def _split_sizes(call: OpCall, shape: Shape, values: list) -> tuple[int, list[in
 def _split_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
     axis, sizes = _split_sizes(call, shape, values)
     return [shape[:axis] + (s,) + shape[axis + 1:] for s in sizes]
+
+
+def _split_partial(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    """SplitV's outputs where x has unknown dims: x's dims, the split dim sized as given where x's is known (a -1
+    size, or any size of an unknown split dim, stays unknown)."""
+    sizes, split_dim = values
+    axis = call.axis(f"input {call.quoted(2)}", split_dim[0], len(shape)) if len(split_dim) == 1 else -1
+    if axis < 0 or shape[axis] >= 0:
+        return _split_rule(call, shape, values)
+    return [shape[:axis] + (UNKNOWN if s < 0 else s,) + shape[axis + 1:] for s in sizes]
 
 
 def _split_v(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
@@ -494,18 +512,22 @@ def _pack_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
     return [inferred(inputs[0].dtype, _pack_shape(call, shapes)[1])]
 
 
-_register("Pad", _pad_rule, _pad, partial=_pad_partial)
+# Pad's and MirrorPad's paddings is [rank, 2] as in TensorFlow; CANN's PadInferShape reads it flat (op_proto
+# pad_ops.cc), so a paddings of any rank holding 2 values per dim is read in order.
+_register("Pad", _pad_rule, _pad, partial=_pad_partial, any_rank=True)
 _register("PadV3", _pad_rule, _pad_v3, partial=_pad_partial)
-_register("MirrorPad", _pad_rule, _mirror_pad, partial=_pad_partial)
+_register("MirrorPad", _pad_rule, _mirror_pad, partial=_pad_partial, any_rank=True)
 _register("ExpandDims", _expand_rule, _reshape_to(_expand_rule))
 _register("Squeeze", _squeeze_rule, _reshape_to(_squeeze_rule))
 _register("Unsqueeze", _unsqueeze_rule, _reshape_to(_unsqueeze_rule))
 _register("Flatten", _flatten_rule, _reshape_to(_flatten_rule))
-_register("BroadcastTo", _broadcast_rule, _broadcast_to)
+# BroadcastTo's infer function gives the values of `shape` whatever x's dims are (CANN op_proto pad_ops.cc,
+# BroadcastToInferShape).
+_register("BroadcastTo", _broadcast_rule, _broadcast_to, partial=lambda call, shape, values: [tuple(values[0])])
 _register("ReverseV2", _same, _reverse, same_shape=True)
 _register("StridedSlice", _strided_rule, _strided_slice)
-_register("Unpack", _unpack_rule, _unpack)
-_register("SplitV", _split_rule, _split_v)
+_register("Unpack", _unpack_rule, _unpack, partial=_unpack_partial)
+_register("SplitV", _split_rule, _split_v, partial=_split_partial)
 _register("SpaceToDepth", _space_rule(True), _space_to_depth)
 _register("DepthToSpace", _space_rule(False), _depth_to_space)
 _register("Permute", lambda c, s, v: [tuple(s[a] for a in _order(c, len(s)))], _permute)
@@ -513,6 +535,7 @@ _register("Identity", _same, _identity, same_shape=True)
 _register("Tril", _matrix_rule, _triangle(True), same_shape=True)
 _register("Triu", _matrix_rule, _triangle(False), same_shape=True)
 _register("Roll", _same, _roll, same_shape=True)
-_register("Diag", _diag_rule, _diag)
+# Diag's infer function keeps x's dims twice, unknown ones as -1 (CANN op_proto pad_ops.cc, DiagInferShape).
+_register("Diag", _diag_rule, _diag, partial=_diag_rule)
 builtin("ConcatV2", _concat_compute, _concat_infer)
 builtin("Pack", _pack_compute, _pack_infer)

@@ -1,0 +1,179 @@
+"""Drawing a dynamic case's runtime inputs (issue 34, item 7): small shapes first inside any range, unknown-rank [-2]
+inputs at ranks the op accepts (rank 0 among them), a reduction's axes only from the valid domain, and no hypothesis
+health check about data size failing a test."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import find, given, settings
+from hypothesis import strategies as st
+
+from aclcts.cases import msopst, strategies
+from aclcts.reference import reference
+
+
+def msopst_case(tmp_path: Path, op: str, inputs: list[dict], outputs: list[dict], attrs: list[dict] = ()):
+    """The one sub-case of a small msopst file holding one case of op."""
+    case = {"case_name": f"Test_{op}_drawing", "op": op, "input_desc": inputs, "output_desc": outputs}
+    if attrs:
+        case["attr"] = list(attrs)
+    path = tmp_path / f"{op}.json"
+    path.write_text(json.dumps([case]))
+    [loaded] = msopst.load_msopst_cases(str(path))
+    return loaded
+
+
+def tensor(name: str, shape: list[int], type_: str = "float32", **more) -> dict:
+    return {"name": name, "format": "ND", "type": type_, "shape": shape, **more}
+
+
+def unknown(name: str, typical: list[int], type_: str = "float32") -> dict:
+    """A [-2] tensor run first at typical."""
+    return tensor(name, [-2], type_, typical_shape=typical)
+
+
+def shapes_of(strategy, count: int = 60) -> list:
+    """`count` examples of a strategy (a hypothesis test collecting them)."""
+    seen = []
+
+    @settings(max_examples=count, database=None, derandomize=True)
+    @given(strategy)
+    def collect(value):
+        seen.append(value)
+
+    collect()
+    return seen
+
+
+# shapes inside ranges -------------------------------------------------------------------------------------------
+def test_shapes_inside_wide_ranges_are_drawn_small():
+    ranges = [(1, 400), (1, 400), (1, 64)]
+    for shape in shapes_of(strategies.shape_in(ranges)):
+        assert all(lo <= d <= hi for d, (lo, hi) in zip(shape, ranges)), shape
+        assert math.prod(shape) <= strategies.MOST_ELEMENTS, shape
+
+
+def test_a_range_whose_minimum_is_huge_is_drawn_at_its_minimum():
+    ranges = [(100_000, 200_000), (30_000, -1), (1, 8)]
+    assert set(shapes_of(strategies.shape_in(ranges), 20)) == {(100_000, 30_000, 1)}
+
+
+def test_a_shape_outside_the_ranges_shrinks_to_the_cheapest_dim_to_push_out():
+    ranges = [(1, 2**31), (1, 4)]
+    assert find(strategies.outside(ranges), lambda shape: True) == (1, 5)
+
+
+def test_a_large_array_is_drawn_without_a_health_check_failing():
+    ci = settings.get_profile("ci")
+
+    @settings(ci, max_examples=3)
+    @given(strategies.arrays(np.float32, (60, 100)))
+    def large(array):
+        assert array.shape == (60, 100)
+
+    large()
+
+
+# unknown rank and reductions -------------------------------------------------------------------------------
+def test_an_unknown_rank_input_is_drawn_at_the_ranks_its_axes_attribute_allows(tmp_path):
+    case = msopst_case(tmp_path, "ReduceMaxD", [unknown("x", [2, 3, 4])], [unknown("y", [2, 1, 4])],
+                       [{"name": "axes", "type": "list_int", "value": [-3]}, {"name": "keep_dims", "type": "bool",
+                                                                               "value": True}])
+    ranks = {len(x) for (x,) in shapes_of(strategies.model_shapes(case))}
+    assert min(ranks) == 3 and max(ranks) >= 4
+
+
+def test_a_reduction_over_an_unknown_rank_input_draws_valid_axes_and_none_at_rank_0(tmp_path):
+    case = msopst_case(tmp_path, "ReduceAll", [unknown("x", [2, 2, 2]), unknown("axes", [1], "int32")],
+                       [unknown("y", [2, 1, 2], "bool")], [{"name": "keep_dims", "type": "bool", "value": True}])
+    drawn = shapes_of(strategies.model_arrays(case), 80)
+    ref = reference("ReduceAll")
+    for x, axes in drawn:
+        assert len(set(int(a) % max(x.ndim, 1) for a in axes)) == axes.size <= x.ndim, (x.shape, axes)
+        assert all(-x.ndim <= a < x.ndim for a in axes), (x.shape, axes)
+        ref.shape([x.shape, axes.shape], [x, axes], {"keep_dims": True})
+    assert any(x.ndim == 0 and axes.size == 0 for x, axes in drawn)
+    assert any(x.ndim >= 2 for x, _ in drawn)
+
+
+def test_unknown_rank_inputs_that_relate_run_at_the_runtime_shapes_of_the_case(tmp_path):
+    case = msopst_case(tmp_path, "LayerNorm", [unknown("x", [4, 3, 8]), unknown("gamma", [8]), unknown("beta", [8])],
+                       [unknown("y", [4, 3, 8]), unknown("mean", [4, 3, 1]), unknown("variance", [4, 3, 1])],
+                       [{"name": "begin_norm_axis", "type": "int", "value": -1},
+                        {"name": "begin_params_axis", "type": "int", "value": -1}])
+    assert set(shapes_of(strategies.model_shapes(case), 10)) == {((4, 3, 8), (8,), (8,))}
+
+
+def test_an_unknown_rank_input_with_outputs_of_known_rank_runs_at_the_case_shapes_only(tmp_path):
+    case = msopst_case(tmp_path, "Diag", [unknown("x", [30])], [tensor("y", [30, 30])])
+    assert set(shapes_of(strategies.model_shapes(case), 10)) == {((30,),)}
+    case = msopst_case(tmp_path, "Neg", [unknown("x", [2, 3])], [tensor("y", [-1, -1], shape_range=[[1, 3], [1, 3]])])
+    assert set(shapes_of(strategies.model_shapes(case), 10)) == {((2, 3),)}
+
+
+def test_an_unknown_rank_input_and_output_are_drawn_at_every_rank_from_0(tmp_path):
+    case = msopst_case(tmp_path, "Neg", [unknown("x", [2, 3])], [unknown("y", [2, 3])])
+    ranks = {x.ndim for (x,) in shapes_of(strategies.model_arrays(case), 60)}
+    assert {0, 1, 2} <= ranks and max(ranks) <= strategies.UNKNOWN_RANK_MAX
+
+
+@pytest.mark.parametrize("rank", [0, 1, 3])
+def test_axes_of_a_rank_are_distinct_and_inside_it(rank):
+    for count in range(rank + 1):
+        for axes in shapes_of(strategies.axes_of(rank, count), 10):
+            assert len(axes) == count and len({a % rank for a in axes}) == count
+            assert all(-rank <= a < rank for a in axes)
+
+
+def test_a_reduction_over_a_ranked_input_draws_only_valid_axes(tmp_path):
+    case = msopst_case(tmp_path, "ReduceSum",
+                       [tensor("x", [-1, -1], shape_range=[[1, 4], [1, 4]], typical_shape=[2, 3]),
+                        tensor("axes", [-1], "int32", shape_range=[[1, 2]], typical_shape=[1])],
+                       [tensor("y", [-2])], [{"name": "keep_dims", "type": "bool", "value": False}])
+    for x, axes in shapes_of(strategies.model_arrays(case), 40):
+        reference("ReduceSum").shape([x.shape, axes.shape], [x, axes], {"keep_dims": False})
+
+
+def test_an_input_whose_values_the_case_fixes_holds_them(tmp_path):
+    case = msopst_case(tmp_path, "BroadcastTo",
+                       [tensor("x", [-1], "float16", shape_range=[[1, 1]], typical_shape=[1]),
+                        tensor("shape", [4], "int32", value=[1, 1, 4, 4])],
+                       [tensor("y", [1, 1, 4, 4], "float16")])
+    for _, shape in shapes_of(strategies.model_arrays(case), 10):
+        assert shape.tolist() == [1, 1, 4, 4]
+
+
+def test_a_concat_with_an_unknown_rank_output_is_drawn(tmp_path):
+    case = msopst_case(tmp_path, "ConcatD", [tensor("x0", [2, -1], shape_range=[[1, 5]], typical_shape=[2, 3]),
+                                             tensor("x1", [2, -1], shape_range=[[1, 5]], typical_shape=[2, 4])],
+                       [tensor("y", [-2])], [{"name": "concat_dim", "type": "int", "value": -1},
+                                             {"name": "N", "type": "int", "value": 2}])
+    for a, b in shapes_of(strategies.model_shapes(case), 20):
+        assert a[0] == b[0] == 2 and 1 <= a[1] <= 5 and 1 <= b[1] <= 5
+
+
+def test_a_dynamic_input_with_static_outputs_is_kept_only_where_the_outputs_are_those(tmp_path):
+    case = msopst_case(tmp_path, "Neg", [tensor("x", [-1, 4], shape_range=[[1, 6]], typical_shape=[3, 4])],
+                       [tensor("y", [3, 4])])
+    assert {x.shape for (x,) in shapes_of(strategies.model_arrays(case), 20)} == {(3, 4)}
+
+
+@pytest.mark.parametrize(("dtype", "kind"), [(np.float16, "full"), (np.int32, "full"), (np.bool_, "pool"),
+                                             (np.float32, "finite")])
+def test_a_bulk_array_is_drawn_quickly_in_the_value_classes_of_its_kind(dtype, kind):
+    shape = (128, 28, 28, 2, 24)
+    started = time.monotonic()
+    arrays = shapes_of(strategies.arrays(dtype, shape, kind), 3)
+    assert time.monotonic() - started < 10
+    for array in arrays:
+        assert array.shape == shape and array.dtype == np.dtype(dtype)
+        if kind == "finite":
+            assert np.isfinite(array).all() and np.abs(array).max() <= 64
+        if kind == "full" and dtype == np.float16:
+            assert np.isnan(array).any() and np.isinf(array).any()
