@@ -35,11 +35,15 @@ def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
-def once_per_run(path: Path, produce: Callable[[], dict]) -> dict:
-    """produce()'s result (JSON), made by the first process of the run that asks and read from path by the others."""
+def once_per_run(path: Path, produce: Callable[[], dict], wait: bool = True) -> dict | None:
+    """produce()'s result (JSON), made by the first process of the run that asks and read from path by the others;
+    None, without waiting, when wait is False and another process is making it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.with_name(path.name + ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            return None
         if path.exists():
             return json.loads(path.read_text())
         result = produce()
@@ -89,11 +93,18 @@ def clean_outcomes(tmp_path_factory: pytest.TempPathFactory, model_cache: str) -
     """Each test's outcome without faults, from the one clean run (per run of this module, shared by the workers) of
     every fault selection's tests over the same kind of library as the selection given."""
 
-    def outcomes(selection: list[str]) -> dict:
-        ops = narrowed(selection)
+    def made(ops: bool, wait: bool) -> dict | None:
         clean = clean_selection(list(FAULT_SELECTIONS.values()), ops)
         return once_per_run(run_folder(tmp_path_factory) / f"killmatrix-clean-{'ops' if ops else 'steps'}.json",
-                            lambda: dataclasses.asdict(suite(None, clean, model_cache, timeout=900)))
+                            lambda: dataclasses.asdict(suite(None, clean, model_cache, timeout=900)), wait)
+
+    def outcomes(selection: list[str]) -> dict:
+        ops = narrowed(selection)
+        found = made(ops, wait=False)
+        if found is None:  # another worker is making it: make the other kind's meanwhile, if nobody has
+            made(not ops, wait=False)
+            found = made(ops, wait=True)
+        return found
 
     return outcomes
 
@@ -120,12 +131,18 @@ def test_the_clean_runs_hold_every_file_and_op_of_every_fault_selection():
         assert ops <= clean_ops and narrowed(fixed_cost(clean)) == narrowed(selection), selection
 
 
-def test_a_result_made_once_per_run_is_read_back_by_later_askers(tmp_path):
+def test_a_result_made_once_per_run_is_read_back_by_later_askers_or_left_to_its_maker(tmp_path):
     made = []
     path = tmp_path / "shared" / "result.json"
     assert once_per_run(path, lambda: made.append(1) or {"outcomes": {"t": "passed"}}) == {"outcomes": {"t": "passed"}}
     assert once_per_run(path, lambda: made.append(2) or {}) == {"outcomes": {"t": "passed"}}
     assert made == [1]
+    other = tmp_path / "shared" / "other.json"
+    with open(tmp_path / "shared" / "other.json.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # another process making it
+        assert once_per_run(other, lambda: made.append(3) or {}, wait=False) is None
+    assert once_per_run(other, lambda: made.append(4) or {"outcomes": {}}, wait=False) == {"outcomes": {}}
+    assert made == [1, 4]
 
 
 def test_the_event_machine_shrinks_a_failure_under_every_profile_but_ci(monkeypatch):
