@@ -172,9 +172,9 @@ RULES: tuple[Rule, ...] = (
          "whole-suite runs (tests/npu_path runs the same block over every step test)",
          lambda words, copy: [["PYTEST_ADDOPTS=--smoke -m execute", *words]]),
     Rule(r"^pytest -n 2$", "rewrite",
-         "the project's own tests, of which this doc test is one: running them here would run it again; CI runs "
-         "them (.ci/run); collecting them checks the command",
-         lambda words, copy: [[*words, "--collect-only", "-q"]]),
+         "the project's own tests, of which this doc test is one: running them here would run it again, and CI runs "
+         "and so collects them all (.ci/run); collecting this module with the project's settings checks the command",
+         lambda words, copy: [[*words, "--collect-only", "-q", "tests/docs/test_readme.py"]]),
     Rule(r"(^| )-n 8( |$)", "rewrite",
          "eight devices, one worker each, on an NPU host; two worker processes here (--devices=0-7 is kept: the "
          "simulator gets eight devices)",

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
+import fcntl
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import Phase, settings
 
 from aclcts.tools import killmatrix
 from aclcts.sim import faults, isolated
@@ -21,10 +29,34 @@ NUMERIC_DEVIATIONS = ("transcendental_float32_one_ulp", "transcendental_float16_
                       "matmul_reversed_accumulation", "reduce_sequential_sum")
 
 
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder every pytest-xdist worker of this run shares (the run's base temporary folder), or this process's."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def once_per_run(path: Path, produce: Callable[[], dict], wait: bool = True) -> dict | None:
+    """produce()'s result (JSON), made by the first process of the run that asks and read from path by the others;
+    None, without waiting, when wait is False and another process is making it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_name(path.name + ".lock"), "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            return None
+        if path.exists():
+            return json.loads(path.read_text())
+        result = produce()
+        path.write_text(json.dumps(result))
+        return result
+
+
 @pytest.fixture(scope="module")
 def model_cache(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A model cache shared by every child run of this module: each selection's models are compiled once."""
-    return str(tmp_path_factory.mktemp("killmatrix-models"))
+    """A model cache shared by every child run of this module in every worker: each library is compiled once."""
+    folder = run_folder(tmp_path_factory) / "killmatrix-models"
+    folder.mkdir(exist_ok=True)
+    return str(folder)
 
 
 #: The case library of a selection that names no op: the step tests with one case file (the step tests' own Add
@@ -32,10 +64,49 @@ def model_cache(tmp_path_factory: pytest.TempPathFactory) -> str:
 STEP_LIBRARY = ["--with-step-tests", "--cases", "cases/elementwise/add.yaml"]
 
 
+def narrowed(selection: list[str]) -> bool:
+    """Whether a selection narrows the case library to named ops (--ops)."""
+    return any(token.startswith("--ops=") for token in selection)
+
+
 def fixed_cost(selection: list[str]) -> list[str]:
     """The selection as these self-tests run it: one with --ops reads only those ops' case files, one without runs
     over STEP_LIBRARY; `aclcts kill-matrix` runs the selections as given, over the whole library."""
-    return selection if any(token.startswith("--ops=") for token in selection) else [*selection, *STEP_LIBRARY]
+    return selection if narrowed(selection) else [*selection, *STEP_LIBRARY]
+
+
+def clean_selection(selections: list[list[str]], ops: bool) -> list[str]:
+    """One selection, run without faults, holding every test that any of the selections runs: those with --ops
+    (ops=True) or those over STEP_LIBRARY (ops=False); their test files in full over the union of their libraries.
+    Like the selections, it runs as fixed_cost() makes it."""
+    chosen = [selection for selection in selections if narrowed(selection) == ops]
+    paths = list(dict.fromkeys(token for selection in chosen for token in selection if token.startswith("conformance/")))
+    if not ops:
+        return paths  # suite() runs them over STEP_LIBRARY
+    named = {op for selection in chosen for token in selection if token.startswith("--ops=")
+             for op in token[len("--ops="):].split(",")}
+    return [*paths, f"--ops={','.join(sorted(named))}"]
+
+
+@pytest.fixture(scope="module")
+def clean_outcomes(tmp_path_factory: pytest.TempPathFactory, model_cache: str) -> Callable[[list[str]], dict]:
+    """Each test's outcome without faults, from the one clean run (per run of this module, shared by the workers) of
+    every fault selection's tests over the same kind of library as the selection given."""
+
+    def made(ops: bool, wait: bool) -> dict | None:
+        clean = clean_selection(list(FAULT_SELECTIONS.values()), ops)
+        return once_per_run(run_folder(tmp_path_factory) / f"killmatrix-clean-{'ops' if ops else 'steps'}.json",
+                            lambda: dataclasses.asdict(suite(None, clean, model_cache, timeout=900)), wait)
+
+    def outcomes(selection: list[str]) -> dict:
+        ops = narrowed(selection)
+        found = made(ops, wait=False)
+        if found is None:  # another worker is making it: make the other kind's meanwhile, if nobody has
+            made(not ops, wait=False)
+            found = made(ops, wait=True)
+        return found
+
+    return outcomes
 
 
 def suite(name: str | None, selection: list[str], model_cache: str, timeout: float) -> killmatrix.Run:
@@ -48,6 +119,43 @@ def test_every_injection_has_a_selection():
     assert set(FAULT_SELECTIONS) == set(faults.names(faults.FAULT))
     assert set(DEVIATION_SELECTIONS) == set(faults.names(faults.DEVIATION))
     assert len(FAULT_SELECTIONS) >= 15 and len(DEVIATION_SELECTIONS) >= 2
+
+
+def test_the_clean_runs_hold_every_file_and_op_of_every_fault_selection():
+    selections = list(FAULT_SELECTIONS.values())
+    for selection in selections:
+        clean = clean_selection(selections, narrowed(selection))
+        assert {token for token in selection if token.startswith("conformance/")} <= set(clean), selection
+        ops = {op for token in fixed_cost(selection) if token.startswith("--ops=") for op in token[6:].split(",")}
+        clean_ops = {op for token in clean if token.startswith("--ops=") for op in token[6:].split(",")}
+        assert ops <= clean_ops and narrowed(fixed_cost(clean)) == narrowed(selection), selection
+
+
+def test_a_result_made_once_per_run_is_read_back_by_later_askers_or_left_to_its_maker(tmp_path):
+    made = []
+    path = tmp_path / "shared" / "result.json"
+    assert once_per_run(path, lambda: made.append(1) or {"outcomes": {"t": "passed"}}) == {"outcomes": {"t": "passed"}}
+    assert once_per_run(path, lambda: made.append(2) or {}) == {"outcomes": {"t": "passed"}}
+    assert made == [1]
+    other = tmp_path / "shared" / "other.json"
+    with open(tmp_path / "shared" / "other.json.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # another process making it
+        assert once_per_run(other, lambda: made.append(3) or {}, wait=False) is None
+    assert once_per_run(other, lambda: made.append(4) or {"outcomes": {}}, wait=False) == {"outcomes": {}}
+    assert made == [1, 4]
+
+
+def test_the_event_machine_shrinks_a_failure_under_every_profile_but_ci(monkeypatch):
+    spec = importlib.util.spec_from_file_location("event_states", ROOT / "conformance" / "test_event_states.py")
+    machine = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, machine)  # its dataclasses look their module up there
+    spec.loader.exec_module(machine)
+    for name in ("ci", "default", "qualification"):
+        profile = settings.get_profile(name)
+        chosen = machine.machine_settings(profile, name)
+        assert (Phase.shrink in chosen.phases) == (name != "ci"), name
+        assert set(chosen.phases) | {Phase.shrink} == set(profile.phases) | {Phase.shrink}, name
+        assert chosen.max_examples == profile.max_examples * machine.EXAMPLES_PER_PROFILE_EXAMPLE
 
 
 def test_unknown_fault_names_are_rejected_with_the_known_names():
@@ -198,14 +306,14 @@ def test_a_deviation_changes_only_the_last_bits_of_its_op(deviation):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("fault", sorted(FAULT_SELECTIONS))
-def test_fault_is_caught_by_the_conformance_suite(fault, model_cache):
+def test_fault_is_caught_by_the_conformance_suite(fault, model_cache, clean_outcomes):
     run = suite(fault, ["-x", *FAULT_SELECTIONS[fault]], model_cache, timeout=300)
     assert run.failing(), f"{fault}: no test in {FAULT_SELECTIONS[fault]} failed (exit {run.returncode}):\n{run.tail}"
     killer = run.failing()[0]
-    narrowing = [token for token in FAULT_SELECTIONS[fault] if token.startswith("--ops=")]
-    clean = suite(None, [killer, *narrowing], model_cache, timeout=300)
-    assert clean.outcomes.get(killer) == "passed", (
-        f"{fault}: {killer} fails without the fault too (exit {clean.returncode}):\n{clean.tail}")
+    clean = clean_outcomes(FAULT_SELECTIONS[fault])
+    assert clean["outcomes"].get(killer) == "passed", (
+        f"{fault}: {killer} {clean['outcomes'].get(killer, 'did not run')} in the clean run of every selection's "
+        f"tests (exit {clean['returncode']}):\n{clean['tail']}")
 
 
 @pytest.mark.slow
