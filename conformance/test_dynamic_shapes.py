@@ -266,10 +266,12 @@ def test_infer_shape_gives_exact_dims_when_the_input_shapes_determine_them(acl, 
 
 @pytest.mark.infer_shape
 @over(shape_determined)
-def test_infer_shape_at_the_runtime_shapes_of_the_case_file_gives_the_reference_dims(acl, model, shapes, pytestconfig):
+def test_infer_shape_at_the_runtime_shapes_of_the_case_file_gives_the_reference_dims(acl, model, shapes, pytestconfig,
+                                                                                     within_memory_budget):
+    within_memory_budget(model, shapes)
     runtime = draw_runtime(model, shapes, model.seed(pytestconfig.getoption("--aclcts-seed")))
     inputs = executor.case_inputs(model, runtime)
-    expected, _ = _expected(model, runtime)
+    expected, _ = _expected(model, runtime, within_memory_budget)
     ret, inferred = executor.infer_case(acl, model, inputs)
     assert ret == 0, f"infer_shape at input shapes {[a.shape for a in runtime]} returned {ret}"
     for tensor, found, shape in zip(model.outputs, inferred, expected):

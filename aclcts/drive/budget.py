@@ -63,24 +63,32 @@ def human(size: float) -> str:
 @dataclass(frozen=True)
 class Estimate:
     """Host bytes one case takes: its drawn inputs, the float64 reference, the outputs read back, the guard bands,
-    and (when the device's memory is host memory, as on the simulator) the device copies."""
+    (when the device's memory is host memory, as on the simulator) the device copies, and the working arrays of the
+    computation and the comparison."""
 
     inputs: int
     reference: int
     outputs: int
     guards: int
     device: int
+    working: int = 0
 
     @property
     def total(self) -> int:
         """All of it."""
-        return self.inputs + self.reference + self.outputs + self.guards + self.device
+        return self.inputs + self.reference + self.outputs + self.guards + self.device + self.working
 
     def parts(self) -> str:
         """The parts in human units."""
         named = [("inputs", self.inputs), ("float64 reference", self.reference), ("outputs", self.outputs),
-                 ("guard bands", self.guards), ("device copies", self.device)]
+                 ("guard bands", self.guards), ("device copies", self.device), ("working arrays", self.working)]
         return ", ".join(f"{name} {human(size)}" for name, size in named if size)
+
+
+#: Float64 arrays of the largest tensor's size that the computation and the comparison hold at once beyond the parts
+#: above (the simulator's float64 kernel, the comparison's differences and masks): a float32 SoftmaxV2 of 12.8 million
+#: elements peaked 80 bytes per element above the interpreter in a one-test run, where the other parts count 45.
+WORKING_ARRAYS = 4
 
 
 def _elements(tensor: TensorCase) -> int:
@@ -105,7 +113,9 @@ def estimate(case: Case, executions: int = 1, device_on_host: bool = True) -> Es
     read_back = max((_bytes(t) for t in case.outputs), default=0)
     guards = sum(align_up(_bytes(t)) - _bytes(t) + 2 * GUARD for t in case.outputs)
     device = drawn + sum(_bytes(t) for t in case.outputs) + guards if device_on_host else 0
-    return Estimate(drawn * executions + widest, reference, outputs + read_back, guards, device)
+    largest = max((_elements(t) for t in case.inputs + case.outputs), default=0)
+    return Estimate(drawn * executions + widest, reference, outputs + read_back, guards, device,
+                    WORKING_ARRAYS * FLOAT64 * largest)
 
 
 def over_budget(case: Case, budget: int, executions: int = 1, device_on_host: bool = True) -> str | None:

@@ -258,7 +258,7 @@ def test_the_dynamic_default_cases_pass_the_dynamic_shape_steps_on_the_simulator
     dynamic = {name: outcome for name, outcome in outcomes.items()
                if name.startswith("conformance.test_dynamic_shapes::")}
     runtime = [name for name in dynamic if "runtime_shapes" in name]
-    assert len(runtime) == 4 and len(dynamic) == 22 and set(outcomes.values()) == {"passed"}, outcomes
+    assert len(runtime) == 8 and len(dynamic) == 26 and set(outcomes.values()) == {"passed"}, outcomes
 
 
 def test_a_dynamic_kernel_that_drops_an_input_fails_the_dynamic_shape_steps(tmp_path):

@@ -42,7 +42,7 @@ def test_a_case_above_the_budget_is_skipped_with_its_estimate_and_the_budget_wit
     assert int(peak) * 1024 < 1 << 30, f"peak resident memory {budget.human(int(peak) * 1024)}"
 
 
-def test_the_estimate_counts_inputs_reference_outputs_guard_bands_and_device_copies(cases):
+def test_the_estimate_counts_inputs_reference_outputs_guard_bands_device_copies_and_working_arrays(cases):
     small, huge = load_cases([str(cases)])
     elements = 40000 * 40000
     found = budget.estimate(huge, executions=2)
@@ -51,6 +51,7 @@ def test_the_estimate_counts_inputs_reference_outputs_guard_bands_and_device_cop
     assert found.outputs == 2 * (elements * 4 + elements) + elements * 4  # arrays and masks, one raw read-back
     assert found.guards == 2 * 64
     assert found.device == 3 * elements * 4 + 2 * 64
+    assert found.working == budget.WORKING_ARRAYS * elements * 8  # the kernel's and the comparison's float64 arrays
     assert budget.estimate(huge, device_on_host=False).device == 0
     assert budget.over_budget(small, 1 << 20) is None
     assert budget.over_budget(huge, 1 << 40) is None
