@@ -17,11 +17,17 @@ _ELEWISE = "graphengine op_proto/inc/elewise_calculation_ops.h"
 
 FLOATING = FLOATS + FLOAT64
 
+#: Div's x1, x2 and y may be FRACTAL_NZ: CANN's op info (dengguojie/vue-element-admin@7d77ce32d
+#: ops/built-in/tbe/impl/div.py op_select_format, dynamicFormat.flag=true in the SoCs' ops-info.ini) offers it when
+#: the last two dims match, or one input is a scalar (docs/formats.md).
+_DIV_FORMATS = ("FRACTAL_NZ",)
 
-def _binary(op_type: str, types: tuple[str, ...], note: str = "") -> Prototype:
-    """x1, x2 -> y, all of one type constraint, no attributes."""
+
+def _binary(op_type: str, types: tuple[str, ...], note: str = "", formats: tuple[str, ...] = ()) -> Prototype:
+    """x1, x2 -> y, all of one type constraint, no attributes (each tensor may be stored in one of formats)."""
     source = f"{_ELEWISE} REG_OP({op_type})" + (f": {note}" if note else "")
-    return op(op_type, "x1:T, x2:T", "y:T", {"T": types}, source=source)
+    return op(op_type, "x1:T, x2:T", "y:T", {"T": types}, source=source,
+              formats=dict.fromkeys(("x1", "x2", "y"), formats) if formats else None)
 
 
 _DIV = FLOATING + ("int8", "uint8", "int32", "int64", "uint16", "int16") + COMPLEX
@@ -29,7 +35,7 @@ _FLOOR_DIV = FLOATING + ("int8", "int32", "uint8", "int64", "int16", "uint16") +
 
 PROTOTYPES: tuple[Prototype, ...] = (
     _binary("Atan2", FLOATING, "arctangent of x1/x2 respecting the signs of both"),
-    _binary("Div", _DIV, "x1/x2, compatible with TensorFlow Div"),
+    _binary("Div", _DIV, "x1/x2, compatible with TensorFlow Div", _DIV_FORMATS),
     _binary("DivNoNan", FLOATING + ("uint8", "int8", "int32"), "0 where x2 is 0, else Div"),
     _binary("FloorDiv", _FLOOR_DIV, "x1/x2 rounded toward the most negative integer"),
     _binary("FloorMod", FLOATING + ("int32", "int64"),

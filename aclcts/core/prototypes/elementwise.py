@@ -26,6 +26,10 @@ _LOG_ATTRS = (Attr("base", "float", -1.0), Attr("scale", "float", 1.0), Attr("sh
 
 #: The private format CANN's own Add system tests (ops/built-in/tests/st/Add) store x1, x2 and y in.
 _ADD_FORMATS = ("NC1HWC0",)
+#: Mul's x1, x2 and y may be FRACTAL_NZ: CANN's op info (dengguojie/vue-element-admin@7d77ce32d
+#: ops/built-in/tbe/impl/mul.py op_select_format, dynamicFormat.flag=true in the SoCs' aic-<soc>-ops-info.ini) offers
+#: it when the last two dims match, or one input is a scalar (docs/formats.md).
+_MUL_FORMATS = ("FRACTAL_NZ",)
 
 
 def _binary(op_type: str, types: tuple[str, ...], formats: tuple[str, ...] = ()) -> Prototype:
@@ -48,7 +52,7 @@ def _compare(op_type: str, types: tuple[str, ...]) -> Prototype:
 PROTOTYPES: tuple[Prototype, ...] = (
     _binary("Add", _ADD, _ADD_FORMATS),
     _binary("Sub", _ARITH + BOOL),
-    _binary("Mul", _ARITH + BOOL),
+    _binary("Mul", _ARITH + BOOL, _MUL_FORMATS),
     _binary("RealDiv", _ARITH),
     _binary("Maximum", _MINMAX),
     _binary("Minimum", _MINMAX),

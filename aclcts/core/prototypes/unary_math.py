@@ -77,7 +77,10 @@ PROTOTYPES: tuple[Prototype, ...] = (
        attrs=(Attr("value", "float"),), source=f"{_ELEWISE} REG_OP(Adds): y = x + value; REQUIRED_ATTR(value, Float)"),
     op("Axpy", "x1:T, x2:T", "y:T", {"T": ("float32", "int32", "float16", "bfloat16")},
        attrs=(Attr("alpha", "float", specials=(0.0, -1.0)),),
-       source=f"{_ELEWISE} REG_OP(Axpy): y = x1 + alpha * x2 (alpha 'applies to x2'); REQUIRED_ATTR(alpha, Float)"),
+       source=f"{_ELEWISE} REG_OP(Axpy): y = x1 + alpha * x2 (alpha 'applies to x2'); REQUIRED_ATTR(alpha, Float)",
+       # CANN's op info (dengguojie/vue-element-admin@7d77ce32d ops/built-in/tbe/impl/axpy.py op_select_format,
+       # dynamicFormat.flag=true) offers FRACTAL_NZ for equal last two dims and NZ + ND broadcasts (docs/formats.md)
+       formats=dict.fromkeys(("x1", "x2", "y"), ("FRACTAL_NZ",))),
     op("ClipByValue", "x:T, clip_value_min:T, clip_value_max:T", "y:T", {"T": NUMBERS},
        source=f"{_ELEWISE} REG_OP(ClipByValue): y = min(max(x, clip_value_min), clip_value_max)"),
 )
