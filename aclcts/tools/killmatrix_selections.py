@@ -105,6 +105,7 @@ FAULT_SELECTIONS = {
                                        "ScatterAdd or UnsortedSegmentSum"],
     "sort_unstable": ["conformance/test_execute.py", "--ops=Sort,SearchSorted", "-k", "Sort"],
     "fractal_nz_read_as_nd": ["conformance/test_execute.py", "--ops=MatMul,GEMM,LayerNorm", "-k", "FRACTAL_NZ"],
+    "c0_blocks_read_as_plain": ["conformance/test_execute.py", "--ops=Add", "-k", "NC1HWC0"],
 }
 
 

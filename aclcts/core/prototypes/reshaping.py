@@ -32,7 +32,10 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("Pad", "x:T, paddings:I", "y:T", {"T": BASIC, "I": INDEX}, source=f"{_GE}pad_ops.h REG_OP(Pad)"),
     op("PadV3", "x:T, paddings:I, constant_values?:T", "y:T", {"T": BASIC, "I": INDEX},
        (Attr("mode", "str", "constant", domain=OneOf(("constant", "reflect", "edge"))), Attr("paddings_contiguous", "bool", True)),
-       source=f"{_GE}pad_ops.h REG_OP(PadV3)"),
+       source=f"{_GE}pad_ops.h REG_OP(PadV3)",
+       # CANN's op info (dengguojie/vue-element-admin@7d77ce32d ops/built-in/tbe/impl/dynamic/pad_v3.py
+       # op_select_format, dynamicFormat.flag=true) offers NC1HWC0 for x and y in mode constant (docs/formats.md)
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0",))),
     op("MirrorPad", "x:T, paddings:I", "y:T", {"T": _MIRROR, "I": INDEX}, (Attr("mode", "str", domain=OneOf(("REFLECT", "SYMMETRIC"))),),
        source=f"{_GE}array_ops.h REG_OP(MirrorPad)"),
     op("ExpandDims", "x:T, axis:I", "y:T", {"T": _EXPAND, "I": INDEX}, source=f"{_GE}array_ops.h REG_OP(ExpandDims)"),

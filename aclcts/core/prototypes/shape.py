@@ -27,6 +27,9 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("SplitD", "x:T", "y*:T", {"T": _SPLIT}, (Attr("split_dim", "int", domain=Axes("x")), Attr("num_split", "int")),
        source=f"{_GE}split_combination_ops.h REG_OP(SplitD)"),
     op("Slice", "x:T, offsets:I, size:I", "y:T", {"T": BASIC, "I": INDEX},
-       source=f"{_GE}selection_ops.h REG_OP(Slice)"),
+       source=f"{_GE}selection_ops.h REG_OP(Slice)",
+       # CANN's op info (dengguojie/vue-element-admin@7d77ce32d ops/built-in/tbe/impl/dynamic/slice.py
+       # op_select_format, dynamicFormat.flag=true) offers these for x and y with constant, block-aligned offsets
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0", "NDC1HWC0", "FRACTAL_Z", "FRACTAL_Z_3D", "FRACTAL_NZ"))),
     op("Tile", "x:T, multiples:I", "y:T", {"T": BASIC, "I": INDEX}, source=f"{_GE}selection_ops.h REG_OP(Tile)"),
 )

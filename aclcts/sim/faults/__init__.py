@@ -349,6 +349,10 @@ _ENTRIES = (
     Injection("fractal_nz_read_as_nd", FAULT,
               "a kernel reads a FRACTAL_NZ input as if it were ND (row-major), ignoring the fractal layout",
               ((PRIVATE_LAYOUT_READ, r.layout_read_as_nd(FORMAT_VALUES["FRACTAL_NZ"])),)),
+    Injection("c0_blocks_read_as_plain", FAULT,
+              "a kernel reads an NC1HWC0 or NDC1HWC0 input as if it were its plain origin layout, ignoring the C0 "
+              "blocks",
+              ((PRIVATE_LAYOUT_READ, r.layout_read_as_nd(FORMAT_VALUES["NC1HWC0"], FORMAT_VALUES["NDC1HWC0"])),)),
 )
 
 #: Attribute-domain faults (issue 40): (name, description, op types, kernel wrapper).

@@ -236,13 +236,13 @@ def execute_with_handle_changes_output(execute_with_handle: Function) -> Functio
     return faulty
 
 
-def layout_read_as_nd(fmt: int) -> seams.Substitute:
-    """The private-layout read taking a tensor stored in fmt as if it were ND: its first elements, in storage
+def layout_read_as_nd(*fmts: int) -> seams.Substitute:
+    """The private-layout read taking a tensor stored in one of fmts as if it were ND: its first elements, in storage
     order, reshaped to the origin shape."""
 
     def substitute(read: Function) -> Function:
         def faulty(array: Any, stored: int, origin_format: int, origin_shape: tuple[int, ...]) -> Any:
-            if stored != fmt:
+            if stored not in fmts:
                 return read(array, stored, origin_format, origin_shape)
             return array.reshape(-1)[:math.prod(origin_shape)].reshape(origin_shape)
 
