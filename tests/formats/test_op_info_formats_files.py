@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from aclcts.cases.msopst import load_msopst_cases
+
 from msopst_runs import failed_cases, run_execute
 
 
@@ -47,6 +49,10 @@ CASES = [
      "input_desc": [stored("x", "FRACTAL_NZ", "ND", [3, 40, 50], [3, 4, 3, 16, 16]),
                     const("offsets", [1, 0, 16]), const("size", [2, -1, 32])],
      "output_desc": [stored("y", "FRACTAL_NZ", "ND", [2, 40, 32], [2, 2, 3, 16, 16], drawn=False)]},
+    {"case_name": "slice_fz_3d", "op": "Slice",  # D*C1*H*W = 4*1*2*2 rows of fractals; D from 1, two of them
+     "input_desc": [stored("x", "FRACTAL_Z_3D", "NDHWC", [16, 4, 2, 2, 16], [16, 1, 16, 16]),
+                    const("offsets", [0, 1, 0, 0, 0]), const("size", [16, 2, -1, -1, -1])],
+     "output_desc": [stored("y", "FRACTAL_Z_3D", "NDHWC", [16, 2, 2, 2, 16], [8, 1, 16, 16], drawn=False)]},
     {"case_name": "softmax_6hd", "op": "SoftmaxV2",  # over C, whose last block is padded
      "input_desc": [stored("x", "NDC1HWC0", "NDHWC", [2, 3, 4, 5, 20], [2, 3, 2, 4, 5, 16])],
      "output_desc": [stored("y", "NDC1HWC0", "NDHWC", [2, 3, 4, 5, 20], [2, 3, 2, 4, 5, 16], drawn=False)],
@@ -74,5 +80,17 @@ def test_kernels_ignoring_the_layout_fail_every_case_stored_in_it(tmp_path: Path
     blocks, fractals = run_execute(path, "c0_blocks_read_as_plain"), run_execute(path, "fractal_nz_read_as_nd")
     ids = {case["case_name"]: f"op_info.{case['case_name']}_case_001_{case['input_desc'][0]['format']}_float16"
            for case in CASES}
-    assert failed_cases(blocks) == {ids[name] for name in ids if name != "slice_nz"}, blocks.stdout[-3000:]
+    assert failed_cases(blocks) == {ids[n] for n in ids if "5hd" in n or "6hd" in n}, blocks.stdout[-3000:]
     assert failed_cases(fractals) == {ids["slice_nz"]}, fractals.stdout[-3000:]
+
+
+def test_an_origin_format_that_cannot_hold_its_origin_shape_is_refused_naming_that_tensor(tmp_path: Path) -> None:
+    # as CANN's Slice test_slice_fz_3d writes y: FRACTAL_Z_3D from a 5-D origin shape labelled NCHW beside an NDHWC x
+    (fz_3d,) = [case for case in CASES if case["case_name"] == "slice_fz_3d"]
+    mislabelled = {**fz_3d, "output_desc": [{**fz_3d["output_desc"][0], "ori_format": "NCHW"}]}
+    path = tmp_path / "mislabelled.json"
+    path.write_text(json.dumps([mislabelled]))
+    (loaded,) = load_msopst_cases(str(path))
+    assert loaded.refusal is not None and loaded.refusal.stage == "load"
+    assert "output_desc[0].format: expected a layout aclcts can make (format FRACTAL_Z_3D is made from NCDHW, " \
+           "NDHWC, DHWCN, not NCHW) for tensor 'y' in FRACTAL_Z_3D" in loaded.refusal.reason, loaded.refusal.reason

@@ -134,15 +134,24 @@ def _unpadded_origin(name: str, dims: tuple[int, ...], dtype: int) -> tuple[int,
     return None
 
 
+def _names_its_dims(tensor: dict) -> bool:
+    """Whether a tensor's origin format names as many axes as its ori_shape has dims (true with no ori_format, or an
+    ND one, or no ori_shape); a tensor whose ori_format does not is refused on its own in _layout."""
+    origin, ori_shape = tensor.get("ori_format"), tensor.get("ori_shape")
+    return origin not in FORMAT_BY_NAME or origin == "ND" or not ori_shape or len(origin) == len(ori_shape)
+
+
 def _format(where: Where, params: dict) -> int:
     """The case's one origin format (aclcts keeps one per case): the origin of its NC1HWC0 / FRACTAL_Z / NDC1HWC0
-    tensors (their blocks depend on the axis letters), else its one plain format other than ND, else ND."""
+    tensors (their blocks depend on the axis letters; a tensor whose ori_format cannot hold its ori_shape has no say),
+    else its one plain format other than ND, else ND."""
     tensors = [t for t in params["input_desc"] if t["type"] not in OMITTED_TYPES] + params["output_desc"]
     for tensor in tensors:
         if tensor["format"] not in STORAGE_FORMAT_BY_NAME:
             raise where.error("format", "a format aclcts lays out (" + ", ".join(STORAGE_FORMAT_BY_NAME) + ")",
                               tensor["format"])
-    lettered = {_origin_name(t) for t in tensors if t["format"] in PRIVATE_ORIGINS and t["format"] != "FRACTAL_NZ"}
+    lettered = {_origin_name(t) for t in tensors
+                if t["format"] in PRIVATE_ORIGINS and t["format"] != "FRACTAL_NZ" and _names_its_dims(t)}
     plain = {t["format"] for t in tensors if t["format"] not in PRIVATE_ORIGINS} - {"ND"}
     for found in (lettered, plain):
         if len(found) > 1:
