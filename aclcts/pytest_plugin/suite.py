@@ -31,13 +31,13 @@ from aclcts.drive.backends import Backend, BackendError, device_problem, load_ba
 from aclcts.drive.resources import LeakedObjects
 from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.case import CaseRefused, Refusal
-from aclcts.cases.custom_ops import custom_ops, kernel_functions, load_with_records
-from aclcts.cases.defaults import SHIPPED_CASES, with_defaults
-from aclcts.cases.domains import generated
+from aclcts.cases.assemble import case_library
+from aclcts.cases.custom_ops import custom_ops, kernel_functions
+from aclcts.cases.defaults import SHIPPED_CASES
 from aclcts.cases.load import case_files
 from aclcts.cases.msopst import is_msopst_file
 from aclcts.cases.msopst.soc import EVERY_SOC, meant_for
-from aclcts.cases.selection import of_ops, smoke
+from aclcts.cases.selection import smoke
 from aclcts.cases.values import draw_inputs
 from aclcts.core.error_codes import ErrorCodesError, load_error_codes
 from aclcts.pytest_plugin.library import (CASES, DYNAMIC_CASES, GOLDEN, NOTHING_TO_RUN, SELECTED, SUITE_MODEL_CASES,
@@ -72,11 +72,11 @@ def pytest_configure(config: pytest.Config) -> None:
     paths = config.getoption("--cases") or [str(config.rootpath / "cases")]
     try:
         warn = lambda line: config.issue_config_time_warning(pytest.PytestWarning(line), 2)  # noqa: E731
-        cases = load_with_records([p for p in paths if Path(p).exists() or config.getoption("--cases")], kind="all",
-                                  warn=warn, ops=_ops(config) or None)
         shipped_library = not config.getoption("--cases") and Path(paths[0]).resolve() == SHIPPED_CASES
-        if shipped_library:
-            cases = with_defaults(cases, _ops(config) or None)
+        cases = case_library([p for p in paths if Path(p).exists() or config.getoption("--cases")],
+                             config.getoption("--aclcts-seed"), shipped=shipped_library, ops=_ops(config),
+                             domains=config.getoption("--domains") == "on" and not config.getoption("--smoke"),
+                             warn=warn)
         shipped = config.rootpath / "cases" / "dynamic"
         own = load_cases([str(shipped)], kind="dynamic", warn=warn) if shipped.is_dir() and step_tests_run(config) else []
     except CaseFileError as exc:
@@ -93,8 +93,6 @@ def pytest_configure(config: pytest.Config) -> None:
     except ValueError as exc:
         usage_error(config, str(exc))
         return
-    if shipped_library and config.getoption("--domains") == "on" and not config.getoption("--smoke"):
-        cases += generated(cases, config.getoption("--aclcts-seed"))
     config.stash[SELECTED] = frozenset(c.id for c in cases)
     config.stash[REFUSED] = [c for c in cases if c.refusal is not None]
     cases = [c for c in cases if c.refusal is None] + own
@@ -150,8 +148,8 @@ def _ops(config: pytest.Config) -> list[str]:
 
 
 def _narrowed(config: pytest.Config, cases: list[Case], golden_cases: list) -> tuple[list[Case], list]:
-    """The case library and golden cases narrowed by --ops and --smoke; ValueError (the usage line) for an --ops name
-    that no case has."""
+    """The golden cases narrowed by --ops and the case library (already narrowed by --ops) by --smoke; ValueError (the
+    usage line) for an --ops name that no case has."""
     spelled = config.getoption("--ops")
     ops = _ops(config)
     unknown = sorted(set(ops) - {c.op for c in cases} - {g.case.op for g in golden_cases})
@@ -159,7 +157,6 @@ def _narrowed(config: pytest.Config, cases: list[Case], golden_cases: list) -> t
         raise ValueError(f"--ops={spelled}: no case of op type {', '.join(unknown)} in the case library or the golden "
                          "store; expected op types as the case files name them, e.g. --ops=Add,MatMul")
     if ops:
-        cases = of_ops(cases, ops)
         golden_cases = [g for g in golden_cases if g.case.op in ops]
     if config.getoption("--smoke"):
         cases = smoke(cases, keep=[case_id for _, case_id in SUITE_MODEL_CASES])
