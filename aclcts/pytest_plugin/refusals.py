@@ -2,7 +2,8 @@
 
 The case loader refuses a case at `load` or `golden` (Case.refusal); compiling the models refuses at `atc` the cases
 whose model ATC refuses, of the case library or dynamic (the case library's refusals are kept beside its cached
-models, so xdist workers and later runs agree). The tests, the expected failures of `expect: "failed"` cases and the reports all ask refusal_of.
+models, so xdist workers and later runs agree). The tests, the expected failures of `expect: "failed"` cases and the
+reports all ask refusal_of.
 """
 
 from __future__ import annotations

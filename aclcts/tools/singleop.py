@@ -92,7 +92,8 @@ def library_cases(case_paths: list[str], seed: int) -> list[Case]:
 def suite_models(library: list[Case], golden_folders: list[Path], soc: str) -> list[tuple[str, OpModel]]:
     """(case id, model) for every static case of the library (library_cases), every golden case and, with a library,
     every case of the step tests' own models (./cases's SUITE_MODEL_CASES) not among them, in order."""
-    entries = [(case.id, case.op_model(soc)) for case in library if not case.dynamic] + golden_models(golden_folders, soc)
+    static = [(case.id, case.op_model(soc)) for case in library if not case.dynamic]
+    entries = static + golden_models(golden_folders, soc)
     named = {case_id for case_id, _ in entries}
     steps = suite_model_cases(Path(REPOSITORY_CASES)) if library else []
     return entries + [(case.id, case.op_model(soc)) for case in steps if case.id not in named]
