@@ -75,8 +75,8 @@ UNKNOWN_RANK = (-2,)
 
 
 #: The stages at which one case can be refused or fail, in the order a case meets them: reading its file (`load`),
-#: importing its golden function (`golden`), ATC's checks of its op model (`atc`), compiling a dynamic model
-#: (`compile`), executing (`run`) and judging its outputs (`compare`).
+#: importing its golden function (`golden`), ATC's checks of its op model, static or dynamic (`atc`), making the models
+#: ATC accepted (`compile`), executing (`run`) and judging its outputs (`compare`).
 STAGES = ("load", "golden", "atc", "compile", "run", "compare")
 
 

@@ -1,6 +1,7 @@
-"""msopst's `expect: "failed"`: a case's execute-and-compare tests must fail (strict xfail), as msopst counts them; and
-a golden function that raises, or a refused case (aclcts.cases.case.CaseRefused), fails its test with its one line
-(file, case, field or function), no traceback."""
+"""msopst's `expect: "failed"`: a case's execute-and-compare tests, and every test of such a case when it is refused
+(aclcts.pytest_plugin.refusals), must fail (strict xfail), as msopst counts them; and a golden function that raises,
+or a refused case (aclcts.cases.case.CaseRefused), fails its test with its one line (file, case, field or function),
+no traceback."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+from aclcts.pytest_plugin.library import case_of
+from aclcts.pytest_plugin.refusals import CASE_PARAMS, item_refusal
 
 if TYPE_CHECKING:
     from aclcts.cases import Case
@@ -32,28 +36,26 @@ def configure(config: pytest.Config) -> None:
 def expects_failure(item: pytest.Item) -> Case | None:
     """The case an item runs when the case must fail and the item runs it (every test of a refused case does), else
     None."""
-    callspec = getattr(item, "callspec", None)
-    if callspec is None:
+    case = case_of(item, CASE_PARAMS)
+    if case is None or case.expect != "failed":
         return None
     runs_the_case = any(words in item.name for words in RUNS_THE_CASE)
-    for name in ("op_case", "model"):
-        case = callspec.params.get(name)
-        # a Case, duck-typed: the controller loads no case module
-        if getattr(case, "expect", None) == "failed" and (runs_the_case or getattr(case, "refusal", None)):
-            return case
-    return None
+    return case if runs_the_case or item_refusal(item) is not None else None
 
 
 class ExpectFailed:
     """Adds a strict xfail to each test that runs a case whose expect is "failed"."""
 
-    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
-        """A passing run of such a case fails the test (XPASS strict); a failing one is its expected outcome."""
-        for item in items:
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """A passing run of such a case fails the test (XPASS strict); a failing one, or its refusal (known once the
+        models are compiled, which the test side does first), is its expected outcome."""
+        for item in session.items:
             case = expects_failure(item)
             if case is not None:
-                item.add_marker(pytest.mark.xfail(strict=True, reason=f"{case.id}: expect \"failed\" "
-                                                                      f"({case.file}): must fail to compile or run"))
+                refusal = item_refusal(item)
+                why = f"{refusal.stage}: {refusal.reason}" if refusal is not None else "must fail to compile or run"
+                item.add_marker(pytest.mark.xfail(strict=True, reason=f"{case.id}: expect \"failed\" ({case.file}): "
+                                                                      f"{why}"))
 
 
 class GoldenOneLine:

@@ -32,6 +32,7 @@ import pytest
 from aclcts.core.files import folder_mode, unsafe_name, write_atomically
 from aclcts.pytest_plugin import stages as stage_marks
 from aclcts.pytest_plugin.library import selected_case
+from aclcts.pytest_plugin.refusals import refusal_of
 from aclcts.pytest_plugin.stages import KEY as STAGE_KEY
 from aclcts.pytest_plugin.stages import MSOPST_STAGES
 from aclcts.core.outputs import OutputError, create_owned, remove_owned
@@ -196,14 +197,14 @@ class CaseMarker:
 
         info = case.msopst
         params = op_params(case)
-        refused = case.refusal is not None
-        data = case_data(self.folder, case, params, comparisons_of(item)) if call.when == "call" and not refused \
+        refusal = refusal_of(item.config, case)
+        data = case_data(self.folder, case, params, comparisons_of(item)) if call.when == "call" and refusal is None \
             else {}
         setattr(report, KEY, {
             "case_id": case.id, "case_name": info.case_name if info else case.id, "expect": case.expect,
             "op_params": params, "data": data, "reference": info.reference_kind if info else "builtin",
             "error_type": call.excinfo.typename if call.excinfo is not None else "",
-            "refusal": [case.refusal.stage, case.refusal.reason] if refused else None,
+            "refusal": [refusal.stage, refusal.reason] if refusal is not None else None,
         })
 
 

@@ -31,17 +31,19 @@ from aclcts.drive.backends import Backend, BackendError, device_problem, load_ba
 from aclcts.drive.resources import LeakedObjects
 from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.case import CaseRefused, Refusal
-from aclcts.cases.custom_ops import custom_ops, kernel_functions, load_with_records
-from aclcts.cases.defaults import SHIPPED_CASES, with_defaults
-from aclcts.cases.domains import generated
+from aclcts.pytest_plugin import refusals
+from aclcts.pytest_plugin.refusals import CASE_PARAMS, item_refusal
+from aclcts.cases.assemble import case_library
+from aclcts.cases.custom_ops import custom_ops, kernel_functions
+from aclcts.cases.defaults import SHIPPED_CASES
 from aclcts.cases.load import case_files
 from aclcts.cases.msopst import is_msopst_file
 from aclcts.cases.msopst.soc import EVERY_SOC, meant_for
-from aclcts.cases.selection import of_ops, smoke
+from aclcts.cases.selection import smoke
 from aclcts.cases.values import draw_inputs
 from aclcts.core.error_codes import ErrorCodesError, load_error_codes
 from aclcts.pytest_plugin.library import (CASES, DYNAMIC_CASES, GOLDEN, NOTHING_TO_RUN, SELECTED, SUITE_MODEL_CASES,
-                                          case_of, dynamic_cases, golden_folder, library_cases, parametrize_or_deselect,
+                                          dynamic_cases, golden_folder, library_cases, parametrize_or_deselect,
                                           selected_case, step_tests_run, suite_model_cases)
 from aclcts.drive.resources import TrackingAcl
 from aclcts.pytest_plugin.model_dir import missing_model_dir
@@ -58,8 +60,6 @@ MEMORY_BUDGET = pytest.StashKey[int]()
 MODELS = pytest.StashKey[str]()
 #: The SoC of a backend that names none (the simulator's default).
 DEFAULT_SOC = "Ascend910B1"
-#: The parameters through which a conformance test runs a case of the run's case files.
-CASE_PARAMS = ("op_case", "model", "perf_case")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -72,11 +72,11 @@ def pytest_configure(config: pytest.Config) -> None:
     paths = config.getoption("--cases") or [str(config.rootpath / "cases")]
     try:
         warn = lambda line: config.issue_config_time_warning(pytest.PytestWarning(line), 2)  # noqa: E731
-        cases = load_with_records([p for p in paths if Path(p).exists() or config.getoption("--cases")], kind="all",
-                                  warn=warn, ops=_ops(config) or None)
         shipped_library = not config.getoption("--cases") and Path(paths[0]).resolve() == SHIPPED_CASES
-        if shipped_library:
-            cases = with_defaults(cases, _ops(config) or None)
+        cases = case_library([p for p in paths if Path(p).exists() or config.getoption("--cases")],
+                             config.getoption("--aclcts-seed"), shipped=shipped_library, ops=_ops(config),
+                             domains=config.getoption("--domains") == "on" and not config.getoption("--smoke"),
+                             warn=warn)
         shipped = config.rootpath / "cases" / "dynamic"
         own = load_cases([str(shipped)], kind="dynamic", warn=warn) if shipped.is_dir() and step_tests_run(config) else []
     except CaseFileError as exc:
@@ -93,8 +93,6 @@ def pytest_configure(config: pytest.Config) -> None:
     except ValueError as exc:
         usage_error(config, str(exc))
         return
-    if shipped_library and config.getoption("--domains") == "on" and not config.getoption("--smoke"):
-        cases += generated(cases, config.getoption("--aclcts-seed"))
     config.stash[SELECTED] = frozenset(c.id for c in cases)
     config.stash[REFUSED] = [c for c in cases if c.refusal is not None]
     cases = [c for c in cases if c.refusal is None] + own
@@ -106,10 +104,12 @@ def pytest_configure(config: pytest.Config) -> None:
         usage_error(config, problem)
         return
     _keep_files_for_soc(config)
+    refusals.refuse_loaded(config, config.stash[REFUSED])
     allure_report.configure(config)
 
 
-#: The run's refused cases (Case.refusal): each fails its tests at once, with its stage and reason.
+#: The cases the loader refused (Case.refusal), which the tests are parametrized over beside the cases that run (their
+#: refusals are in the run's store, refusals.REFUSALS).
 REFUSED = pytest.StashKey[list]()
 
 
@@ -150,8 +150,8 @@ def _ops(config: pytest.Config) -> list[str]:
 
 
 def _narrowed(config: pytest.Config, cases: list[Case], golden_cases: list) -> tuple[list[Case], list]:
-    """The case library and golden cases narrowed by --ops and --smoke; ValueError (the usage line) for an --ops name
-    that no case has."""
+    """The golden cases narrowed by --ops and the case library (already narrowed by --ops) by --smoke; ValueError (the
+    usage line) for an --ops name that no case has."""
     spelled = config.getoption("--ops")
     ops = _ops(config)
     unknown = sorted(set(ops) - {c.op for c in cases} - {g.case.op for g in golden_cases})
@@ -159,7 +159,6 @@ def _narrowed(config: pytest.Config, cases: list[Case], golden_cases: list) -> t
         raise ValueError(f"--ops={spelled}: no case of op type {', '.join(unknown)} in the case library or the golden "
                          "store; expected op types as the case files name them, e.g. --ops=Add,MatMul")
     if ops:
-        cases = of_ops(cases, ops)
         golden_cases = [g for g in golden_cases if g.case.op in ops]
     if config.getoption("--smoke"):
         cases = smoke(cases, keep=[case_id for _, case_id in SUITE_MODEL_CASES])
@@ -258,10 +257,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
-    for item in kept:
-        case = case_of(item, CASE_PARAMS)
-        if case is not None and case.refusal is not None:
-            _fail_at_once(item, case.refusal)
 
 
 def _fail_at_once(item: pytest.Item, refusal: Refusal) -> None:
@@ -277,38 +272,30 @@ def _fail_at_once(item: pytest.Item, refusal: Refusal) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Compile the case library (and the dynamic cases' models) now if a selected test needs them; a case ATC refuses
-    fails its own tests (MODEL_REFUSALS), and only a problem that no case owns is one usage line."""
+    """Compile the case library (and the dynamic cases' models) now if a selected test needs them, then make every
+    test of a refused case fail at once (refusals); only a problem that no case owns is one usage line."""
     config = session.config
-    if BACKEND not in config.stash:
-        return
-    needs = {name for item in session.items for name in getattr(item, "fixturenames", ())}
-    try:
-        if "model_dir" in needs and not config.getoption("--model-dir"):
-            library_models(config)
-        if "dynamic_models" in needs and not config.stash[BACKEND].capabilities.real_device:
-            compiled_dynamic_models(config)
-    except ModelsError as exc:
-        raise_usage_error(config, str(exc))
-    expect_refusals(config, session.items)
+    if BACKEND in config.stash:
+        needs = {name for item in session.items for name in getattr(item, "fixturenames", ())}
+        try:
+            if "model_dir" in needs and not config.getoption("--model-dir"):
+                library_models(config)
+            if "dynamic_models" in needs and not config.stash[BACKEND].capabilities.real_device:
+                compiled_dynamic_models(config)
+        except ModelsError as exc:
+            raise_usage_error(config, str(exc))
+    for item in session.items:
+        refusal = item_refusal(item)
+        if refusal is not None:
+            _fail_at_once(item, refusal)
 
 
 class ModelsError(Exception):
     """The case library's op models cannot be made for a reason no single case owns."""
 
 
-#: Stash key of the cases whose op model cannot be made: case id -> Refusal (stage "atc" for the case library,
-#: "compile" for a dynamic case); their tests fail with CaseRefused and every other test runs.
-MODEL_REFUSALS = pytest.StashKey[dict]()
 #: Stash key of the dynamic cases' compiled model files (compiled_dynamic_models).
 DYNAMIC_MODEL_FILES = pytest.StashKey[list]()
-
-
-def _refuse(config: pytest.Config, cases: list[Case], refusal: Refusal) -> None:
-    """Record that the cases' models cannot be made and why (MODEL_REFUSALS)."""
-    refusals = config.stash.setdefault(MODEL_REFUSALS, {})
-    for case in cases:
-        refusals.setdefault(case.id, refusal)
 
 
 def _compile_into(elements: list[dict], out: Path, soc: str) -> Path:
@@ -330,14 +317,14 @@ def _singleop_json(config: pytest.Config, users: dict[Any, list[Case]]) -> tuple
     except partial_models.SharedCompileError as exc:
         raise ModelsError(f"compiling the case library: {exc}") from None
     for model, reason in unwritable.items():
-        _refuse(config, users[model], Refusal("atc", reason))
+        refusals.refuse(config, users[model], Refusal("atc", reason))
     return elements, models
 
 
 def library_models(config: pytest.Config) -> str:
     """The op-model folder of the run's case library, golden cases and the step tests' own models (SUITE_MODEL_CASES,
     whatever --cases selects), compiled once (through the model cache unless --model-cache=off); the cases whose
-    model ATC refuses go to MODEL_REFUSALS; ModelsError for a problem no case owns."""
+    model ATC refuses are refused (refusals); ModelsError for a problem no case owns."""
     if MODELS in config.stash:
         return config.stash[MODELS]
     soc = config.stash[BACKEND].acl.get_soc_name() or "Ascend910B1"
@@ -362,14 +349,14 @@ def library_models(config: pytest.Config) -> str:
         config.add_cleanup(lambda: shutil.rmtree(scratch, ignore_errors=True))
         folder = str(_compile_into(elements, Path(scratch), soc))
     for position, reason in model_cache.read_refusals(Path(folder)).items():
-        _refuse(config, owners[position] or [], Refusal("atc", reason))
+        refusals.refuse(config, owners[position] or [], Refusal("atc", reason))
     config.stash[MODELS] = folder
     return folder
 
 
 def compiled_dynamic_models(config: pytest.Config) -> list[Path]:
-    """The dynamic cases' model files, compiled once per process with `aclcts atc`; a case whose model does not
-    compile goes to MODEL_REFUSALS (stage compile)."""
+    """The dynamic cases' model files, compiled once per process with `aclcts atc`; a case whose model ATC refuses is
+    refused at stage atc, as a case of the library is (msopst fails both at its ATC step, atc_single_op_convert)."""
     if DYNAMIC_MODEL_FILES in config.stash:
         return config.stash[DYNAMIC_MODEL_FILES]
     soc = config.stash[BACKEND].acl.get_soc_name() or "Ascend910B1"
@@ -380,34 +367,17 @@ def compiled_dynamic_models(config: pytest.Config) -> list[Path]:
     except partial_models.SharedCompileError as exc:
         raise ModelsError(f"compiling the dynamic models: {exc}") from None
     for cases, reason in compiled.refused:
-        _refuse(config, cases, Refusal("compile", reason))
+        refusals.refuse(config, cases, Refusal("atc", reason))
     config.stash[DYNAMIC_MODEL_FILES] = compiled.written
     return compiled.written
 
 
-def model_refusal(item: pytest.Item) -> Refusal | None:
-    """Why the model of the case a test runs cannot be made, or None."""
-    refusals = item.config.stash.get(MODEL_REFUSALS, {})
-    case = case_of(item, CASE_PARAMS)
-    return refusals.get(case.id) if case is not None else None
-
-
-def expect_refusals(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark as strict expected failures every test of a case whose expect is "failed" and whose model is refused: that
-    refusal is its expected outcome, as msopst counts it."""
-    for item in items:
-        refusal = model_refusal(item)
-        case = case_of(item, CASE_PARAMS)
-        if refusal is not None and case.expect == "failed":
-            item.add_marker(pytest.mark.xfail(strict=True, reason=f"{case.id}: expect \"failed\" ({case.file}): "
-                                                                  f"{refusal.stage}: {refusal.reason}"))
-
-
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_call(item: pytest.Item) -> None:
-    """Fail a test of a case whose model cannot be made with that one-line reason, before the test body runs."""
+    """Fail a test of a case refused after collection (its models compiled by a fixture) with that one-line reason,
+    before the test body runs."""
     __tracebackhide__ = True
-    refusal = model_refusal(item)
+    refusal = item_refusal(item)
     if refusal is not None:
         raise CaseRefused(refusal)
 
@@ -564,9 +534,9 @@ def case_seed(op_case: Case, pytestconfig: pytest.Config) -> int:
 def case_inputs(op_case: Case, case_seed: int, request: pytest.FixtureRequest,
                 pytestconfig: pytest.Config) -> list[list[Any]]:
     """Input sets for the case: one, or the `cases` marker's `executions` (each with fresh data); skipped, before
-    anything is drawn, if the case's estimated host memory is above the memory budget; none for a case whose model
-    is refused (its test fails with that refusal before it would use them)."""
-    if model_refusal(request.node) is not None:
+    anything is drawn, if the case's estimated host memory is above the memory budget; none for a refused case (its
+    test fails with that refusal before it would use them)."""
+    if item_refusal(request.node) is not None:
         return []
     marker = request.node.get_closest_marker("cases")
     executions = marker.kwargs.get("executions", 1) if marker else 1

@@ -12,9 +12,8 @@ from aclcts.judge import golden
 from aclcts.atc import generate_singleop_json
 from aclcts.cases import CaseFileError, load_cases
 from aclcts.cases.case import Case
-from aclcts.cases.custom_ops import load_with_records
-from aclcts.cases.defaults import SHIPPED_CASES, with_defaults
-from aclcts.cases.domains import generated, shape_corner_cases
+from aclcts.cases.assemble import case_library
+from aclcts.cases.defaults import SHIPPED_CASES
 from aclcts.core.constants import DEFAULT_SEED
 from aclcts.core.files import write_atomically
 from aclcts.core.opmodel import OpModel, model_file_name
@@ -78,50 +77,49 @@ def golden_models(folders: list[Path], soc: str) -> list[tuple[str, OpModel]]:
     return models
 
 
+def is_shipped(case_paths: list[str]) -> bool:
+    """Whether the case paths hold the shipped library (./cases), which `pytest conformance/` runs without --cases."""
+    return any(Path(path).resolve() == SHIPPED_CASES for path in case_paths)
+
+
 def library_cases(case_paths: list[str], seed: int) -> list[Case]:
-    """The static cases a run of the case paths holds: the files' cases and, for the shipped library (./cases), the
-    records' default cases and the cases generated from the records' domains (drawn with seed, as pytest's
+    """Every case a run of the case paths holds, as `pytest conformance/` assembles it (case_library; for the shipped
+    library with the records' default cases and the cases generated from their domains, drawn with seed as pytest's
     --aclcts-seed); a refused case (Case.refusal), whose tests fail before any model is needed, is left out."""
-    cases = load_with_records(case_paths, kind="all")
-    if any(Path(path).resolve() == SHIPPED_CASES for path in case_paths):
-        cases = with_defaults(cases)
-        cases += generated(cases, seed)
-    return [case for case in cases if not case.dynamic and case.refusal is None]
+    return [case for case in case_library(case_paths, seed, shipped=is_shipped(case_paths)) if case.refusal is None]
 
 
-def suite_models(case_paths: list[str], golden_folders: list[Path], soc: str,
-                 seed: int = DEFAULT_SEED) -> list[tuple[str, OpModel]]:
-    """(case id, model) for every static case of the case paths (library_cases), every golden case and, with case
-    paths, every case of the step tests' own models (./cases's SUITE_MODEL_CASES) not among them, in order."""
-    library = [(case.id, case.op_model(soc)) for case in library_cases(case_paths, seed)] if case_paths else []
-    entries = library + golden_models(golden_folders, soc)
+def suite_models(library: list[Case], golden_folders: list[Path], soc: str) -> list[tuple[str, OpModel]]:
+    """(case id, model) for every static case of the library (library_cases), every golden case and, with a library,
+    every case of the step tests' own models (./cases's SUITE_MODEL_CASES) not among them, in order."""
+    static = [(case.id, case.op_model(soc)) for case in library if not case.dynamic]
+    entries = static + golden_models(golden_folders, soc)
     named = {case_id for case_id, _ in entries}
-    steps = suite_model_cases(Path(REPOSITORY_CASES)) if case_paths else []
+    steps = suite_model_cases(Path(REPOSITORY_CASES)) if library else []
     return entries + [(case.id, case.op_model(soc)) for case in steps if case.id not in named]
 
 
-def dynamic_models(case_paths: list[str], soc: str, seed: int = DEFAULT_SEED) -> list[tuple[str, OpModel]]:
-    """("dynamic-" + case id, model) for every dynamic-shape case (-1 dims or [-2]) of the case paths and of
-    ./cases/dynamic, which `pytest conformance/` runs without --cases or with --with-step-tests, and, for the shipped
-    library, their generated shape corners (drawn with seed), in order."""
-    if not case_paths:
+def dynamic_models(library: list[Case], soc: str) -> list[tuple[str, OpModel]]:
+    """("dynamic-" + case id, model) for every dynamic-shape case (-1 dims or [-2]) of the library (library_cases) and,
+    with a library, of ./cases/dynamic, which `pytest conformance/` runs without --cases or with --with-step-tests, in
+    order."""
+    if not library:
         return []
     shipped = Path(REPOSITORY_CASES) / "dynamic"
-    cases = load_with_records(case_paths, kind="dynamic")
+    cases = [case for case in library if case.dynamic]
     cases += load_cases([str(shipped)], kind="dynamic") if shipped.is_dir() else []
-    if any(Path(path).resolve() == SHIPPED_CASES for path in case_paths):
-        cases += shape_corner_cases(cases, seed)
     return [(f"dynamic-{case.id}", case.op_model(soc)) for case in {case.id: case for case in cases}.values()]
 
 
 def build(case_paths: list[str], golden_folders: list[Path], soc: str,
           kinds: str, seed: int = DEFAULT_SEED) -> tuple[list[dict], dict[str, str]]:
     """The JSON array (one element per distinct model) and the manifest case id → .om file name."""
+    library = library_cases(case_paths, seed) if case_paths else []
     entries = []
     if kinds in ("all", "static"):
-        entries += suite_models(case_paths, golden_folders, soc, seed)
+        entries += suite_models(library, golden_folders, soc)
     if kinds in ("all", "dynamic"):
-        entries += dynamic_models(case_paths, soc, seed)
+        entries += dynamic_models(library, soc)
     distinct = list(dict.fromkeys(model for _, model in entries))
     index = {model: i for i, model in enumerate(distinct)}
     elements = generate_singleop_json(distinct)

@@ -46,7 +46,8 @@ def records_of(cases: dict, case_id: str) -> dict:
 @pytest.fixture(scope="module")
 def mixed_run(tmp_path_factory):
     """One run over a folder with good cases, a refused case, a refused expect-failed case, a broken file, a golden
-    that cannot be imported, a golden that gives wrong values and two files holding the same case name."""
+    that cannot be imported, a golden that gives wrong values, a case whose output dtype the prototype refuses (ATC)
+    and two files holding the same case name."""
     folder = tmp_path_factory.mktemp("mixed-cases")
     write(folder, "wrong.py", WRONG_GOLDEN)
     write(folder, "broken.py", BROKEN_GOLDEN)
@@ -55,7 +56,9 @@ def mixed_run(tmp_path_factory):
         add_case("Test_bad_type", input_desc=[tensor("x1", "float99"), tensor("x2")]),
         add_case("Test_bad_expected", expect="failed", input_desc=[tensor("x1", "float99"), tensor("x2")]),
         add_case("Test_wrong_golden", calc_expect_func_file="wrong.py:wrong"),
-        add_case("Test_no_golden_module", calc_expect_func_file="broken.py:f")])
+        add_case("Test_no_golden_module", calc_expect_func_file="broken.py:f"),
+        {"case_name": "Test_atc_refused", "op": "Equal", "input_desc": [tensor("x1"), tensor("x2")],
+         "output_desc": [tensor("y", "int8")]}])
     write(folder, "broken_file.json", '[{"case_name": "Test_cut", "op": "Add", ')
     write(folder, "Add_a.json", [add_case("Test_same")])
     write(folder, "Add_b.json", [add_case("Test_same")])
@@ -75,6 +78,17 @@ def test_a_bad_case_fails_its_tests_with_its_stage_and_the_other_cases_run(mixed
         assert record["stage"] == "load"
         assert record["message"].startswith("CaseRefused: load: ") and "Test_bad_type: input_desc[0].type" in \
             record["message"]
+
+
+def test_a_case_atc_refuses_is_failed_at_atc_in_the_report_and_the_st_report(mixed_run):
+    _, cases, st = mixed_run
+    reason = "atc: output_desc[0].type: \"int8\": Equal's y takes one of bool [E13014]"
+    records = records_of(cases, "mixed.Test_atc_refused_case_001_ND_int8")
+    assert len(records) == 2 and all(r["stage"] == "atc" and reason in r["message"] for r in records.values())
+    [entry] = [e for e in st["report_list"] if e["case_name"].startswith("Test_atc_refused")]
+    assert entry["status"] == "failed"
+    assert entry["trace_detail"]["stage_result"] == [
+        {"status": "failed", "result": reason, "stage_name": "atc_single_op_convert", "cmd": ""}]
 
 
 def test_a_refused_case_that_expects_failure_is_an_expected_failure(mixed_run):

@@ -1,6 +1,6 @@
-"""A case ATC refuses, or a dynamic case whose model does not compile, fails its own tests with the one-line reason and
-its stage (CaseRefused), serially and under -n 2, through the model cache too; every other case runs; with
-`expect: "failed"` the refusal is the expected outcome (issue 34, scope 3)."""
+"""A case ATC refuses, of the case library or dynamic, fails its own tests with the one-line reason and its stage, atc
+(CaseRefused), serially and under -n 2, through the model cache too; every other case runs; with `expect: "failed"`
+the refusal is the expected outcome (issue 34, scope 3)."""
 
 from __future__ import annotations
 
@@ -159,7 +159,7 @@ def test_a_refused_case_expected_to_fail_is_an_expected_failure_in_every_test(tm
 
 
 @pytest.mark.slow
-def test_a_dynamic_case_whose_model_does_not_compile_fails_alone(tmp_path):
+def test_a_dynamic_case_whose_model_atc_refuses_fails_alone_at_atc(tmp_path):
     (tmp_path / "dyn_add_ok.yaml").write_text(DYNAMIC_CASE.format(name="dyn_add_ok", dims=16))
     (tmp_path / "dyn_add_big.yaml").write_text(DYNAMIC_CASE.format(name="dyn_add_big", dims="65536, 65536"))
     done, records = run_suite(tmp_path, tmp_path / "report.jsonl", "conformance/test_dynamic_shapes.py", "-n", "2",
@@ -167,8 +167,30 @@ def test_a_dynamic_case_whose_model_does_not_compile_fails_alone(tmp_path):
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-2000:]
     assert "compiling the dynamic models failed" not in done.stdout + done.stderr
     assert_passed(records, "dyn_add_ok")
-    assert_refused(records, "dyn_add_big", "compile", "the product of the dimensions [-1, 65536, 65536] is 4294967296")
+    assert_refused(records, "dyn_add_big", "atc", "the product of the dimensions [-1, 65536, 65536] is 4294967296")
     assert not [r for r in records.values() if r["status"] == "error"]
+
+
+@pytest.mark.slow
+def test_an_op_type_without_prototype_is_refused_at_atc_in_its_static_and_dynamic_tests(tmp_path):
+    unknown = [{"case_name": "Test_static", "op": "NoSuchOpXyz",
+                "input_desc": [{"name": "x", "format": "ND", "type": "float32", "shape": [4, 8]}],
+                "output_desc": [{"name": "y", "format": "ND", "type": "float32", "shape": [4, 8]}]},
+               {"case_name": "Test_dynamic", "op": "NoSuchOpXyz",
+                "input_desc": [{"name": "x", "format": "ND", "type": "float32", "shape": [-1, 8],
+                                "shape_range": [[1, 4], [8, 8]], "typical_shape": [2, 8]}],
+                "output_desc": [{"name": "y", "format": "ND", "type": "float32", "shape": [-1, 8],
+                                 "shape_range": [[1, 4], [8, 8]], "typical_shape": [2, 8]}]}]
+    path = tmp_path / "unknown_case.json"
+    path.write_text(json.dumps(unknown))
+    done, records = run_suite(path, tmp_path / "report.jsonl", *STATIC, "conformance/test_dynamic_shapes.py", "-p",
+                              "no:xdist", "--model-cache=off")
+    assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-2000:]
+    dynamic = [test for test in records if "test_dynamic_shapes.py" in test and "Test_dynamic" in test]
+    assert dynamic and len(records) > len(dynamic), sorted(records)
+    for case_id in ("Test_static", "Test_dynamic"):
+        assert_refused(records, case_id, "atc", 'no prototype for op type "NoSuchOpXyz"')
+    assert {r["stage"] for r in records.values()} == {"atc"}
 
 
 def _case_file(folder: Path, text: str) -> Path:
