@@ -124,8 +124,18 @@ def relu6(x: np.ndarray) -> np.ndarray:
 
 
 def hard_sigmoid(x: np.ndarray, alpha: float, beta: float) -> np.ndarray:
-    """HardSigmoid: alpha * x + beta clamped to [0, 1]; NaN stays NaN."""
-    t = alpha * x + beta
+    """HardSigmoid: alpha * x + beta clamped to [0, 1]; NaN stays NaN.
+
+    An integer x is taken as CANN's TBE kernel takes int32 (hard_sigmoid.py): converted to float32, with the product
+    and the sum each rounded to float32, so that a sum within half a float32 step of 1 reaches 1 as on the device
+    before the result is truncated back to the integer type. UNCONFIRMED on hardware; SoCs whose vector unit has no
+    float32 multiply compute in float16 instead (not modelled).
+    """
+    if x.dtype.kind in "iu":
+        product = (alpha * x.astype(np.float32).astype(np.float64)).astype(np.float32).astype(np.float64)
+        t = (product + beta).astype(np.float32).astype(np.float64)
+    else:
+        t = alpha * x + beta
     return np.where(t <= 0, 0.0, np.where(t >= 1, 1.0, t))
 
 

@@ -91,37 +91,44 @@ def _matmul_v2_shape(shapes: list[tuple[int, ...] | None], values: list[Any],
 
 
 def _batch_matmul_v2(xs: list[np.ndarray | None], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
-    """BatchMatMulV2 compute: BatchMatMul plus an optional bias broadcast over the result."""
+    """BatchMatMulV2 compute: BatchMatMul (with its optional bias) without quantization offsets."""
     _no_offsets(xs, attrs)
-    _batch_matmul_v2_shape([None if x is None else x.shape for x in xs], [], attrs)
-    y = batch_matmul(widen(xs[0]), widen(xs[1]), bool(attrs["adj_x1"]), bool(attrs["adj_x2"]))
-    return [round_to(y if xs[2] is None else y + widen(xs[2]), out[0])]
+    return _batch_matmul(xs[:3], attrs, out)
 
 
 def _batch_matmul_v2_shape(shapes: list[tuple[int, ...] | None], values: list[Any],
                            attrs: dict[str, Any]) -> list[tuple[int, ...]]:
-    """BatchMatMulV2 output shape: BatchMatMul's, which a bias must broadcast to."""
-    (shape,) = _batch_matmul_shape(shapes[:2], values, attrs)
-    if shapes[2] is not None and tuple(np.broadcast_shapes(shape, shapes[2])) != shape:
-        raise ValueError(f"bias {shapes[2]} does not broadcast to the result {shape}")
-    return [shape]
+    """BatchMatMulV2 output shape: BatchMatMul's."""
+    return _batch_matmul_shape(shapes[:3], values, attrs)
 
 
 def _batch_matmul(xs: list[np.ndarray | None], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
-    """BatchMatMul compute."""
-    _batch_matmul_shape([x.shape for x in xs], [], attrs)
-    return [round_to(batch_matmul(widen(xs[0]), widen(xs[1]), bool(attrs["adj_x1"]), bool(attrs["adj_x2"])), out[0])]
+    """BatchMatMul compute: batched product plus an optional bias broadcast over the result."""
+    _batch_matmul_shape([None if x is None else x.shape for x in xs], [], attrs)
+    y = batch_matmul(widen(xs[0]), widen(xs[1]), bool(attrs["adj_x1"]), bool(attrs["adj_x2"]))
+    return [round_to(y if xs[2] is None else y + widen(xs[2]), out[0])]
 
 
 def _batch_matmul_shape(shapes: list[tuple[int, ...] | None], values: list[Any],
                         attrs: dict[str, Any]) -> list[tuple[int, ...]]:
-    """BatchMatMul output shape: broadcast batch axes + [M, N]."""
+    """BatchMatMul output shape: broadcast batch axes + [M, N], which a bias must broadcast to."""
     s1, s2 = shapes[0], shapes[1]
     for index, s in enumerate((s1, s2)):
         if len(s) < 2:
             raise InputError(index, lambda name, s=s: f"input {name!r} must have rank >= 2, got shape {s}")
     m, n = _mm_shape(s1, s2, bool(attrs["adj_x1"]), bool(attrs["adj_x2"]))
-    return [tuple(np.broadcast_shapes(s1[:-2], s2[:-2])) + (m, n)]
+    shape = tuple(np.broadcast_shapes(s1[:-2], s2[:-2])) + (m, n)
+    if shapes[2] is not None and not _broadcasts_to(shapes[2], shape):
+        raise ValueError(f"bias {tuple(shapes[2])} does not broadcast to the result {shape}")
+    return [shape]
+
+
+def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    """Whether shape broadcasts to target without changing it."""
+    try:
+        return tuple(np.broadcast_shapes(target, shape)) == tuple(target)
+    except ValueError:
+        return False
 
 
 def _gemm(xs: list[np.ndarray | None], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:

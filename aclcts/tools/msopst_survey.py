@@ -33,6 +33,8 @@ PASSING = ("passed", "xfailed")
 NOT_RUN = ("skipped",)
 #: The `<file>: case <name>: ` (or `<file>: `) a reason starts with, left out when reasons are grouped.
 _WHERE = re.compile(r"\S+\.json: (?:case \S+: )?")
+#: The `CaseRefused: <stage>: ` a refused case's test failure starts with, left out (the stage heads the list).
+_REFUSED = re.compile(r"CaseRefused: \w+: ")
 #: The op type of a file that names none a case could be read from.
 UNKNOWN_OP = "(unknown)"
 #: pytest's exit statuses of a run that stopped before running its tests: interrupted, internal error, usage error.
@@ -143,7 +145,7 @@ def reasons(found: dict[str, Outcome]) -> dict[str, list[dict[str, Any]]]:
     grouped: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for case_id, outcome in found.items():
         if outcome.stage is not None:
-            grouped[outcome.stage][_WHERE.sub("", outcome.reason, count=1)].append(case_id)
+            grouped[outcome.stage][_WHERE.sub("", _REFUSED.sub("", outcome.reason, count=1), count=1)].append(case_id)
     return {stage: [{"reason": reason, "count": len(ids), "example": ids[0]}
                     for reason, ids in sorted(grouped[stage].items(), key=lambda kv: (-len(kv[1]), kv[0]))]
             for stage in STAGES if stage in grouped}

@@ -116,6 +116,12 @@ def test_hard_sigmoid_uses_the_float32_default_alpha():
     assert same(y[2:], [1.0, 0.0, NAN])
 
 
+def test_hard_sigmoid_int32_rounds_as_the_float32_kernel_and_truncates():
+    y = run("HardSigmoid", [np.array([-7, 0, 2, 3, 6, 2**31 - 1], I32)], I32)
+    assert y.dtype == I32 and y.tolist() == [0, 0, 0, 1, 1, 1]
+    assert run("HardSigmoid", [np.array([3, 5], I32)], I32, {"alpha": 0.166}).tolist() == [0, 1]
+
+
 def test_hard_swish_pieces():
     y = run("HardSwish", [np.array([1.0, -1.5, -3.0, 3.0, INF, -INF, NAN], F64)])
     assert close(y[:2], [4 / 6, -0.375]) and same(y[2:], [0.0, 3.0, INF, 0.0, NAN])

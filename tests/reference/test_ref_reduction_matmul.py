@@ -95,6 +95,15 @@ def test_batch_matmul_broadcasts_batches_and_adjoints():
     assert reference("BatchMatMul").shape([(4, 1, 2, 3), (5, 3, 6)], [], {}) == [(4, 5, 2, 6)]
 
 
+def test_batch_matmul_adds_its_optional_bias():
+    x1 = np.ones((2, 1, 3), F32)
+    x2 = np.arange(6, dtype=F32).reshape(1, 3, 2)
+    (y,) = run("BatchMatMul", [x1, x2, np.array([0.5, -0.5], F32)], [F32])
+    assert y.tolist() == [[[6.5, 8.5]], [[6.5, 8.5]]]
+    with pytest.raises(ValueError, match=r"bias \(3,\) does not broadcast to the result \(2, 1, 2\)"):
+        reference("BatchMatMul").shape([(2, 1, 3), (1, 3, 2), (3,)], [], {})
+
+
 def test_integer_matmul_wraps():
     a = np.array([[65536, 1]], I32)
     b = np.array([[65536], [5]], I32)

@@ -63,6 +63,8 @@ def test_dims_ops_give_the_documented_shapes():
     assert run("Flatten", [np.zeros((2, 3, 4), F32)], [F32])[0].shape == (2, 12)
     assert run("Flatten", [np.zeros((2, 3, 4), F32)], [F32], {"axis": 0})[0].shape == (1, 24)
     assert run("Flatten", [np.zeros((2, 3, 4), F32)], [F32], {"axis": -1})[0].shape == (6, 4)
+    flags = np.array([[[True, False]], [[False, True]]])
+    assert run("Flatten", [flags], [np.bool_])[0].tolist() == [[True, False], [False, True]]
     with pytest.raises(ValueError, match="must be 1"):
         run("Squeeze", [X], [F32], {"axis": [0]})
 

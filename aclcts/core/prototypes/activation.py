@@ -4,9 +4,11 @@ PRelu, Softplus, Softsign, LogSigmoid and the shrink functions.
 Source: mindspore-ai/graphengine 910/third_party/fwkacllib/inc/op_proto/inc/nonlinear_fuc_ops.h (the 910 op_proto
 headers, newer than third_party/fwkacllib/inc/ops/, which lacks bfloat16 and Elu's scale/input_scale).
 FloatingDataType = double, float, float16; RealNumberType = every real type (Relu6). Left out of the type lists,
-each said in its source: the quantized types, HardSigmoid's int32 input (its output list has no int32, so the
-prototype gives no output type for it) and Selu's int8/int32 (how the float result returns to an integer type is
-not documented).
+each said in its source: the quantized types and Selu's int8/int32 (how the float result returns to an integer type
+is not documented). HardSigmoid takes int32 to int32: its header lists int32 for input_x only, but CANN's op info
+pairs int32 with int32 (canndev 7d77ce32d ops/built-in/tbe/op_info_cfg/ai_core/<soc>/aic-<soc>-ops-info.ini
+[HardSigmoid]), its shape inference copies x's type to y, and its TBE kernel (ops/built-in/tbe/impl/hard_sigmoid.py)
+computes in float32 and casts the result back.
 """
 
 from __future__ import annotations
@@ -52,8 +54,8 @@ PROTOTYPES: tuple[Prototype, ...] = (
                               "Float, 1.0)",
            (Attr("alpha1", "float", 1.0), Attr("alpha2", "float", 1.0), Attr("alpha3", "float", 1.0))),
     _unary("Relu6", REALS, "min(max(x, 0), 6); RealNumberType"),
-    _unary("HardSigmoid", FLOATS, "max(0, min(1, alpha * x + beta)); ATTR(alpha, Float, 0.16666666), ATTR(beta, "
-                                  "Float, 0.5); input_x also lists int32, output_y does not (left out)",
+    _unary("HardSigmoid", FLOATS + ("int32",), "max(0, min(1, alpha * x + beta)); ATTR(alpha, Float, 0.16666666), "
+                                               "ATTR(beta, Float, 0.5); int32 to int32 from canndev's op info",
            (Attr("alpha", "float", 0.16666666), Attr("beta", "float", 0.5)), _SHRINK),
     _unary("HardSwish", FLOATS, "x * min(max(x + 3, 0), 6) / 6"),
     op("PRelu", "x:T, weight:T", "y:T", {"T": FLOATS},

@@ -20,6 +20,10 @@ SHAPE_RULE = "matmul"
 _GE = "graphengine 910 op_proto/inc/matrix_calculation_ops.h"
 _OUT = ("float32", "float16", "int32", "bfloat16")
 _IN_V2 = _OUT + ("int8",)
+#: BatchMatMul's optional bias: every SoC's op info declares it and the TBE kernel adds it, though the IR header of
+#: the same snapshot lists two inputs only (CANN's own BatchMatMul system tests pass one).
+_CANNDEV_BMM = ("canndev ops/built-in/tbe/op_info_cfg/ai_core/<soc>/aic-<soc>-ops-info.ini [BatchMatMul] "
+                "input2.name=bias, paramType=optional; ops/built-in/tbe/impl/batch_matmul.py batch_matmul(..., bias=None)")
 
 
 #: FRACTAL_NZ operands and result, as CANN's MatMul and GEMM system tests (ops/built-in/tests/st) store them; GEMM's
@@ -41,9 +45,9 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("MatMulV2", "x1:T, x2:T, bias?:Y, offset_w?:W", "y:Y", {"T": _IN_V2, "Y": _OUT, "W": ("int8",)},
        (*_transpose("transpose_x1", "transpose_x2"), Attr("offset_x", "int", 0)),
        source=f"{_GE} REG_OP(MatMulV2)"),
-    op("BatchMatMul", "x1:T, x2:T", "y:Y", {"T": _OUT, "Y": _OUT}, _transpose("adj_x1", "adj_x2"),
+    op("BatchMatMul", "x1:T, x2:T, bias?:Y", "y:Y", {"T": _OUT, "Y": _OUT}, _transpose("adj_x1", "adj_x2"),
        source=f"hicann/ops-nn matmul/batch_mat_mul_v3/op_graph/batch_mat_mul_proto_extend.h REG_OP(BatchMatMul); "
-              f"{_GE}"),
+              f"{_GE}; bias: {_CANNDEV_BMM}"),
     op("BatchMatMulV2", "x1:T, x2:T, bias?:Y, offset_w?:W", "y:Y", {"T": _IN_V2, "Y": _OUT, "W": ("int8",)},
        (*_transpose("adj_x1", "adj_x2"), Attr("offset_x", "int", 0)), source=f"{_GE} REG_OP(BatchMatMulV2)"),
     op("GEMM", "a:T, b:T, c:Y, alpha:Y, beta:Y", "y:Y",

@@ -21,7 +21,9 @@ _GE = "graphengine 910 op_proto/inc/"
 _EXPAND = FLOATS + FLOAT64 + INTS + BOOL
 _MIRROR = ("int8", "uint8", "int16", "uint16", "int32", "int64") + FLOATS + FLOAT64 + BOOL + COMPLEX
 _REVERSE = ("int8", "uint8", "int16", "uint16", "int32", "int64") + FLOATS + FLOAT64 + BOOL + COMPLEX
-_FLATTEN = INTS + FLOATS
+#: Flatten's header lists no bool, but CANN's op info of every SoC lists bool for x and y (canndev 7d77ce32d
+#: ops/built-in/tbe/op_info_cfg/ai_core/<soc>/aic-<soc>-ops-info.ini [Flatten]): a reshape moves any type.
+_FLATTEN = INTS + FLOATS + BOOL
 _ROLL = FLOATS + ("int32", "uint32", "int8", "uint8", "int64")
 _DIAG = ("float16", "float32", "float64", "int32", "int64") + COMPLEX
 _MASKS = tuple(Attr(name, "int", 0) for name in
@@ -44,7 +46,7 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("Unsqueeze", "x:T", "y:T", {"T": BASIC}, (Attr("axes", "list_int", (), domain=Axes("x", many=True, extra=1)),),
        source=f"{_GE}array_ops.h REG_OP(Unsqueeze)"),
     op("Flatten", "x:T", "y:T", {"T": _FLATTEN}, (Attr("axis", "int", 1, domain=Axes("x")),),
-       source=f"{_GE}transformation_ops.h REG_OP(Flatten)"),
+       source=f"{_GE}transformation_ops.h REG_OP(Flatten); bool from canndev's op info [Flatten]"),
     op("BroadcastTo", "x:T, shape:I", "y:T", {"T": BASIC, "I": INDEX}, source=f"{_GE}pad_ops.h REG_OP(BroadcastTo)"),
     op("ReverseV2", "x:T, axis:I", "y:T", {"T": _REVERSE, "I": INDEX},
        source=f"{_GE}selection_ops.h REG_OP(ReverseV2)"),

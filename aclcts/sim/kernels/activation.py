@@ -169,6 +169,12 @@ def _relu6(x: np.ndarray, y: np.ndarray, p: Params) -> None:
 
 
 def _hard_sigmoid(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    if x.dtype.kind in "iu":  # the TBE kernel casts int32 to float32, computes, and casts back (toward zero)
+        wide = x.astype(FLOAT32)
+        result = np.empty_like(wide)
+        _hard_sigmoid(wide, result, p)
+        np.copyto(y, np.trunc(result), casting="unsafe")
+        return
     np.multiply(x, _c(x, p[0]), out=y)
     y += _c(x, p[1])
     np.maximum(y, _c(x, 0.0), out=y)

@@ -126,7 +126,7 @@ def _matmul_kernel(spec: _Spec) -> None:
 for _spec in (
     _Spec("MatMul", ("transpose_x1", "transpose_x2"), batched=False, has_bias=True, has_offset=False),
     _Spec("MatMulV2", ("transpose_x1", "transpose_x2"), batched=False, has_bias=True, has_offset=True),
-    _Spec("BatchMatMul", ("adj_x1", "adj_x2"), batched=True, has_bias=False, has_offset=False),
+    _Spec("BatchMatMul", ("adj_x1", "adj_x2"), batched=True, has_bias=True, has_offset=False),
     _Spec("BatchMatMulV2", ("adj_x1", "adj_x2"), batched=True, has_bias=True, has_offset=True),
 ):
     _matmul_kernel(_spec)

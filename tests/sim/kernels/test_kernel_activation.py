@@ -135,13 +135,21 @@ def test_output_buffer_is_written_in_place(run):
     assert y is dest and same(dest, one(run, "Mish", x))
 
 
+def test_hard_sigmoid_int32_is_computed_in_float32_and_truncated(run):
+    # alpha * 3 + 0.5 is 1 - 3e-8 exactly, which float32 rounds to 1 (a tie, to even): the device's 1, not 0.
+    y = one(run, "HardSigmoid", np.array([-7, 0, 2, 3, 6, 2**31 - 1], I32))
+    assert y.dtype == I32 and y.tolist() == [0, 0, 0, 1, 1, 1]
+    assert one(run, "HardSigmoid", np.array([3, 5], I32), {"alpha": 0.166}).tolist() == [0, 1]
+
+
 @pytest.mark.parametrize(("op", "inputs", "out", "attrs", "message"), [
     ("Gelu", [np.ones(2, F64)], F64, {}, "Gelu: input 'x' has dtype double, expected one of: float16, float32, bfloat16"),
     ("Celu", [np.ones(2, BF16)], BF16, {}, "Celu: input 'x' has dtype bfloat16, expected one of: float16, float32"),
     ("Swish", [np.ones(2, F32)], F16, {}, "Swish: output 'y' has dtype float16, expected float32"),
     ("Celu", [np.ones(2, F32)], F32, {"alpha2": 0.0}, "Celu: attr 'alpha2' is 0, expected a nonzero divisor"),
     ("SoftShrink", [np.ones(2, F32)], F32, {"lambd": -0.5}, "SoftShrink: attr 'lambd' is -0.5, expected a value >= 0"),
-    ("HardSigmoid", [np.ones(2, I32)], F32, {}, "HardSigmoid: input 'input_x' has dtype int32"),
+    ("HardSigmoid", [np.ones(2, I8)], I8, {}, "HardSigmoid: input 'input_x' has dtype int8"),
+    ("HardSigmoid", [np.ones(2, I32)], F32, {}, "HardSigmoid: output 'output_y' has dtype float32, expected int32"),
     ("LeakyRelu", [np.ones(2, F32)], F32, {"negative_slope": "0.1"}, "LeakyRelu: attr 'negative_slope' must be a float"),
     ("PRelu", [np.ones((2, 3), F32), np.ones(2, F32)], F32, {}, "PRelu: input 'weight' has shape \\[2\\], expected one "
                                                                 "value or one per channel"),

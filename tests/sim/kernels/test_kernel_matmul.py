@@ -66,6 +66,14 @@ def test_batchmatmul_broadcasts_batch_dims_and_adjoints(run):
     assert y.tolist() == [[[1, 3], [2, 4]], [[2, 6], [4, 8]]]
 
 
+def test_batchmatmul_adds_its_optional_bias_in_the_accumulator(run):
+    # 2048 + 1 (product) + 1 (bias) = 2050 in fp32, one rounding; BatchMatMul's bias is optional, as for MatMul.
+    x1 = np.array([[[2048, 1]], [[1, 0]]], F16)  # [2, 1, 2]
+    x2 = np.array([[[1], [1]]], F16)  # [1, 2, 1]
+    (y,) = run("BatchMatMul", [x1, x2, np.array([1], F16)], [(F16, (2, 1, 1))])
+    assert y.tolist() == [[[2050.0]], [[2.0]]]
+
+
 def test_gemm_fp16_alpha_beta(run):
     a = np.eye(2, dtype=F16)
     b = np.array([[1, 2], [3, 4]], F16)

@@ -156,3 +156,9 @@ def test_a_dtype_outside_the_record_is_refused_with_the_records_list(run):
     x = np.zeros(3, np.uint32)
     with pytest.raises(KernelError, match=r"MirrorPad: input 'x' has dtype uint32, expected one of: int8, uint8"):
         run("MirrorPad", [x, np.array([1, 1], I32)], [(np.uint32, (5,))], {"mode": "REFLECT"})
+
+
+def test_flatten_moves_bool_as_canns_op_info_allows(run):
+    flags = np.array([[[True, False]], [[False, True]]])
+    (y,) = run("Flatten", [flags], [(np.bool_, (2, 2))])
+    assert y.dtype == np.bool_ and y.tolist() == [[True, False], [False, True]]
