@@ -132,6 +132,25 @@ def storage_shape(origin_shape: tuple[int, ...], origin_format: int, fmt: int, d
     return (rows, _ceil(n, FRACTAL_ROWS), FRACTAL_ROWS, block)
 
 
+#: Two origin dims no block size divides, put in place of an unknown dim to see which stored dim holds it.
+_PROBES = (97, 131)
+
+
+def blocked_unknown_dims(origin_shape: tuple[int, ...], origin_format: int, fmt: int,
+                         dtype: np.dtype | type) -> tuple[int, ...]:
+    """The positions of origin_shape's -1 dims that no stored dim of fmt holds unchanged (a dim divided into blocks,
+    such as C behind C1, or merged with others, such as FRACTAL_Z's C1*H*W): the stored dims of a runtime desc
+    cannot give them back. Every other -1 dim is one stored dim as it is (NC1HWC0's N, H and W)."""
+    shape = tuple(int(d) for d in origin_shape)
+    blocked = []
+    for position in (p for p, d in enumerate(shape) if d < 0):
+        probed = [storage_shape(tuple(v if p == position else 2 if d < 0 else d for p, d in enumerate(shape)),
+                                origin_format, fmt, dtype) for v in _PROBES]
+        if not any(dims == _PROBES for dims in zip(*probed)):
+            blocked.append(position)
+    return tuple(blocked)
+
+
 def _padded(array: np.ndarray, sizes: tuple[int, ...]) -> np.ndarray:
     """array zero-padded at the end of each axis to sizes."""
     return np.pad(array, [(0, s - d) for d, s in zip(array.shape, sizes)])

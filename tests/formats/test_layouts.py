@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aclcts.core.formats import (FORMAT_VALUES, PRIVATE_ORIGINS, FormatError, described_tensor, from_storage, storage_shape,
-                                 to_storage)
+from aclcts.core.formats import (FORMAT_VALUES, PRIVATE_ORIGINS, FormatError, blocked_unknown_dims, described_tensor,
+                                 from_storage, storage_shape, to_storage)
 
 DTYPES = (np.float16, np.float32, np.int8, np.int32)
 PLAIN_BY_RANK = {4: ("NCHW", "NHWC", "HWCN"), 5: ("NCDHW", "NDHWC", "DHWCN")}
@@ -96,3 +96,20 @@ def test_msopst_descriptions_give_the_storage_format_and_origin(described: tuple
 def test_a_described_shape_that_fits_neither_form_is_refused() -> None:
     with pytest.raises(FormatError, match=r"neither \[3, 2, 16, 16\]"):
         described_tensor("FRACTAL_NZ", "ND", (2, 2, 16, 16), (32, 48), np.float16)
+
+
+@pytest.mark.parametrize("origin_shape, origin, target, dtype, blocked", [
+    ((-1, 16, -1, -1), "NCHW", "NC1HWC0", np.float16, ()),     # N, H, W are stored dims as they are
+    ((2, -1, 3, 3), "NCHW", "NC1HWC0", np.float16, (1,)),      # C lies behind C1 = ceil(C / 16)
+    ((3, 3, -1, -1), "HWCN", "NC1HWC0", np.int8, (2,)),        # HWCN's C, blocked by 32 for int8; N is kept
+    ((-1, -1, 3, 3), "NHWC", "NC1HWC0", np.float16, ()),
+    ((-1, 2, -1, 4, 5), "NCDHW", "NDC1HWC0", np.float32, ()),
+    ((32, 32, -1), "ND", "FRACTAL_NZ", np.float16, (2,)),       # the last dim is behind N1
+    ((-1, -1, 32, 48), "ND", "FRACTAL_NZ", np.float16, ()),     # batch dims are kept
+    ((-1, -1, 32, 48), "ND", "FRACTAL_NZ", np.float16, ()),
+    ((16, 16, -1, 3), "NCHW", "FRACTAL_Z", np.float16, (2,)),   # H is merged into C1*H*W
+    ((-1, 16, 1, 1), "NCHW", "FRACTAL_Z", np.float16, (0,)),    # N lies behind N1
+])
+def test_unknown_dims_a_format_blocks_or_merges_are_named(origin_shape, origin, target, dtype, blocked) -> None:
+    found = blocked_unknown_dims(origin_shape, FORMAT_VALUES[origin], FORMAT_VALUES[target], dtype)
+    assert found == blocked

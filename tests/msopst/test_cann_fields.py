@@ -174,6 +174,25 @@ def test_a_private_format_aclcts_cannot_lay_out_is_one_line(tmp_path, tensors, f
     assert reason.startswith(f"{tmp_path / 'case.json'}: case T: {field}: expected {expected}"), reason
 
 
+DYNAMIC_5HD = dict(format="NC1HWC0", ori_format="NCHW", type_="float16", typical_shape=[2, 1, 3, 4, 16])
+
+
+@pytest.mark.parametrize("stored, origin, ranges, field, expected", [
+    ([2, -1, 3, 4, 16], [2, -1, 3, 4], [[1, 32]], "input_desc[0].ori_shape",
+     "no -1 in an origin dim NC1HWC0 divides into blocks for tensor 'x1' (C of NCHW: a runtime desc carries the "
+     "stored dims only, which cannot give it back; docs/formats.md), got [2, -1, 3, 4]"),
+    ([-1, 1, -1, 4, 16], [-1, 16, -1, 4], [[1, 4], [1, 8]], "input_desc[0].format",
+     "a plain format in a dynamic case for tensor 'x1' (aclcts does not yet convert private formats at runtime "
+     "shapes, though each -1 here is one stored dim as it is; docs/formats.md), got 'NC1HWC0'"),
+])
+def test_a_dynamic_private_format_tensor_is_refused_saying_whether_a_blocked_dim_is_unknown(
+        tmp_path, stored, origin, ranges, field, expected):
+    five_d = dict(shape=stored, ori_shape=origin, shape_range=ranges, **DYNAMIC_5HD)
+    add = case(inputs=[tensor("x1", **five_d), tensor("x2", **five_d)], outputs=[tensor("y", **five_d)])
+    reason = refusal(tmp_path, [add])
+    assert reason == f"{tmp_path / 'case.json'}: case T: {field}: expected {expected}"
+
+
 def run_conformance(cases: Path, faults: str = "") -> subprocess.CompletedProcess:
     """pytest conformance/test_execute.py on one msopst file (with ACLCTS_SIM_FAULTS when faults is given)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS"))}

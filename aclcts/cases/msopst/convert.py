@@ -29,8 +29,8 @@ from aclcts.cases.msopst.read import (DATA_TYPE_ATTR_NAMES, DEFAULT_SHAPE_RANGE,
 from aclcts.cases.msopst.record import record_policy_class, record_shape_rule
 from aclcts.cases.schema import CaseFileError, shape_fits
 from aclcts.core.dtypes import numpy_dtype
-from aclcts.core.formats import (FORMAT_NAMES, FORMAT_VALUES, FRACTAL_ROWS, PRIVATE_ORIGINS, FormatError, c0,
-                                 described_tensor, is_private)
+from aclcts.core.formats import (FORMAT_NAMES, FORMAT_VALUES, FRACTAL_ROWS, PRIVATE_ORIGINS, FormatError,
+                                 blocked_unknown_dims, c0, described_tensor, is_private)
 from aclcts.core.opmodel import Attr, canonical_attr
 from aclcts.reference import OP_TYPES, RefOp
 
@@ -162,6 +162,29 @@ def _format(where: Where, params: dict) -> int:
     return FORMAT_BY_NAME["ND"]
 
 
+def _dynamic_refusal(where: Where, field: str, label: str, tensor: dict, ori_shape: tuple[int, ...],
+                     dims: tuple[int, ...], dtype: int) -> CaseFileError:
+    """The one-line refusal of a private-format tensor with -1 dims, saying why (docs/formats.md): a -1 in an origin
+    dim the format blocks cannot be given back by the stored dims a runtime desc carries; otherwise the runtime
+    conversion of dynamic private-format tensors is what aclcts does not have yet."""
+    name = tensor["format"]
+    origin = _origin_name(tensor)
+    written = tensor.get("ori_format") not in FORMAT_BY_NAME and ori_shape == dims
+    try:
+        blocked = () if written else blocked_unknown_dims(ori_shape, FORMAT_VALUES[origin], FORMAT_VALUES[name],
+                                                          numpy_dtype(dtype))
+    except FormatError as exc:
+        return where.error(f"{field}.format", f"a layout aclcts can make ({exc}) for {label} in {name}", show=False)
+    if blocked:
+        axes = ", ".join(origin[p] if len(origin) == len(ori_shape) else f"dim {p}" for p in blocked)
+        return where.error(f"{field}.ori_shape", f"no -1 in an origin dim {name} divides into blocks for {label} "
+                           f"({axes} of {origin}: a runtime desc carries the stored dims only, which cannot give it "
+                           "back; docs/formats.md)", list(ori_shape))
+    return where.error(f"{field}.format", f"a plain format in a dynamic case for {label} (aclcts does not yet "
+                       "convert private formats at runtime shapes, though each -1 here is one stored dim as it is; "
+                       "docs/formats.md)", name)
+
+
 def _layout(where: Where, field: str, tensor: dict, fmt: int, dtype: int,
             dims: tuple[int, ...]) -> tuple[int | None, tuple[int, ...]]:
     """(storage format or None, shape in the case's format fmt) of a tensor given by format, ori_format, shape and
@@ -170,10 +193,9 @@ def _layout(where: Where, field: str, tensor: dict, fmt: int, dtype: int,
     if FORMAT_VALUES[name] == fmt:
         return None, dims
     label = f"tensor {tensor['name']!r}" if "name" in tensor else "the tensor"
-    if name in PRIVATE_ORIGINS and any(d < 0 for d in dims):
-        raise where.error(f"{field}.format", f"a plain format in a dynamic case for {label} (aclcts runs private "
-                                             "formats in static cases only, docs/formats.md)", name)
     ori_shape = tuple(tensor.get("ori_shape") or dims)
+    if name in PRIVATE_ORIGINS and any(d < 0 for d in dims):
+        raise _dynamic_refusal(where, field, label, tensor, ori_shape, dims, dtype)
     as_written = _unpadded_origin(name, dims, dtype) if tensor.get("ori_format") not in FORMAT_BY_NAME and \
         ori_shape == dims else None
     try:
