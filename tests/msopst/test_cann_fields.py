@@ -179,8 +179,8 @@ DYNAMIC_5HD = dict(format="NC1HWC0", ori_format="NCHW", type_="float16", typical
 
 @pytest.mark.parametrize("stored, origin, ranges, field, expected", [
     ([2, -1, 3, 4, 16], [2, -1, 3, 4], [[1, 32]], "input_desc[0].ori_shape",
-     "no -1 in an origin dim NC1HWC0 divides into blocks for tensor 'x1' (C of NCHW: a runtime desc carries the "
-     "stored dims only, which cannot give it back; docs/formats.md), got [2, -1, 3, 4]"),
+     "no -1 in an origin dim NC1HWC0 divides into blocks for tensor 'x1' (C of NCHW: msopst's runtime desc carries "
+     "the stored dims only, which cannot give it back; docs/formats.md), got [2, -1, 3, 4]"),
     ([-1, 1, -1, 4, 16], [-1, 16, -1, 4], [[1, 4], [1, 8]], "input_desc[0].format",
      "a plain format in a dynamic case for tensor 'x1' (aclcts does not yet convert private formats at runtime "
      "shapes, though each -1 here is one stored dim as it is; docs/formats.md), got 'NC1HWC0'"),

@@ -165,7 +165,7 @@ def _format(where: Where, params: dict) -> int:
 def _dynamic_refusal(where: Where, field: str, label: str, tensor: dict, ori_shape: tuple[int, ...],
                      dims: tuple[int, ...], dtype: int) -> CaseFileError:
     """The one-line refusal of a private-format tensor with -1 dims, saying why (docs/formats.md): a -1 in an origin
-    dim the format blocks cannot be given back by the stored dims a runtime desc carries; otherwise the runtime
+    dim the format blocks cannot be given back by the stored dims msopst's runtime desc carries; otherwise the runtime
     conversion of dynamic private-format tensors is what aclcts does not have yet."""
     name = tensor["format"]
     origin = _origin_name(tensor)
@@ -178,8 +178,8 @@ def _dynamic_refusal(where: Where, field: str, label: str, tensor: dict, ori_sha
     if blocked:
         axes = ", ".join(origin[p] if len(origin) == len(ori_shape) else f"dim {p}" for p in blocked)
         return where.error(f"{field}.ori_shape", f"no -1 in an origin dim {name} divides into blocks for {label} "
-                           f"({axes} of {origin}: a runtime desc carries the stored dims only, which cannot give it "
-                           "back; docs/formats.md)", list(ori_shape))
+                           f"({axes} of {origin}: msopst's runtime desc carries the stored dims only, which cannot "
+                           "give it back; docs/formats.md)", list(ori_shape))
     return where.error(f"{field}.format", f"a plain format in a dynamic case for {label} (aclcts does not yet "
                        "convert private formats at runtime shapes, though each -1 here is one stored dim as it is; "
                        "docs/formats.md)", name)
