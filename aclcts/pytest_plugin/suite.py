@@ -247,7 +247,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Deselect the placeholders of empty parametrizations and, in a --cases run without --with-step-tests, every
-    conformance test that runs none of those case files' cases."""
+    conformance test that runs none of those case files' cases; fail refused cases' tests at once and skip those of
+    cases the backend does not implement."""
     steps = step_tests_run(config)
     suite_folder = config.rootpath / "conformance"
     kept, dropped = [], []
@@ -258,10 +259,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+    backend = config.stash.get(BACKEND, None)
     for item in kept:
         case = case_of(item, CASE_PARAMS)
         if case is not None and case.refusal is not None:
             _fail_at_once(item, case.refusal)
+        elif case is not None and backend is not None:
+            _skip_unimplemented(item, backend, case)
+
+
+def _skip_unimplemented(item: pytest.Item, backend: Backend, case: Case) -> None:
+    """Skip a case's test on a backend that declares it does not implement the case's op for its input dtypes (the
+    simulator's kernels: "the simulator does not implement Sin for complex64"), rather than let it fail at run."""
+    reason = backend.unimplemented(case.op, [tensor.dtype for tensor in case.inputs])
+    if reason:
+        item.add_marker(pytest.mark.skip(reason=reason))
 
 
 def _fail_at_once(item: pytest.Item, refusal: Refusal) -> None:
