@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import types
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,6 +76,16 @@ class Backend:
         if self.spec == "npu":
             return False
         return _declared(self.acl, DEFERRED_EXECUTION)
+
+    def unimplemented(self, op_type: str, input_dtypes: Sequence[int]) -> str | None:
+        """Why this backend does not implement op_type for these input dtypes (aclDataType values), in one line, or
+        None. Only the simulator answers (its kernels' declared gaps, aclcts.sim.simulation_gap): a real device or a
+        MODULE:ATTR object is always run, so that what it lacks fails."""
+        if not self.capabilities.simulated_devices:
+            return None
+        from aclcts.sim import simulation_gap
+
+        return simulation_gap(op_type, input_dtypes)
 
 
 def _missing_surface(module: Any) -> list[str]:

@@ -43,7 +43,7 @@ from aclcts.cases.selection import smoke
 from aclcts.cases.values import draw_inputs
 from aclcts.core.error_codes import ErrorCodesError, load_error_codes
 from aclcts.pytest_plugin.library import (CASES, DYNAMIC_CASES, GOLDEN, NOTHING_TO_RUN, SELECTED, SUITE_MODEL_CASES,
-                                          dynamic_cases, golden_folder, library_cases, parametrize_or_deselect,
+                                          case_of, dynamic_cases, golden_folder, library_cases, parametrize_or_deselect,
                                           selected_case, step_tests_run, suite_model_cases)
 from aclcts.drive.resources import TrackingAcl
 from aclcts.pytest_plugin.model_dir import missing_model_dir
@@ -246,7 +246,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Deselect the placeholders of empty parametrizations and, in a --cases run without --with-step-tests, every
-    conformance test that runs none of those case files' cases."""
+    conformance test that runs none of those case files' cases; fail refused cases' tests at once and skip those of
+    cases the backend does not implement."""
     steps = step_tests_run(config)
     suite_folder = config.rootpath / "conformance"
     kept, dropped = [], []
@@ -257,6 +258,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+    backend = config.stash.get(BACKEND, None)
+    for item in kept:
+        case = case_of(item, CASE_PARAMS)
+        if case is not None and case.refusal is None and backend is not None:
+            _skip_unimplemented(item, backend, case)
+
+
+def _skip_unimplemented(item: pytest.Item, backend: Backend, case: Case) -> None:
+    """Skip a case's test on a backend that declares it does not implement the case's op for its input dtypes (the
+    simulator's kernels: "the simulator does not implement Sin for complex64"), rather than let it fail at run."""
+    reason = backend.unimplemented(case.op, [tensor.dtype for tensor in case.inputs])
+    if reason:
+        item.add_marker(pytest.mark.skip(reason=reason))
 
 
 def _fail_at_once(item: pytest.Item, refusal: Refusal) -> None:

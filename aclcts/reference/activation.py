@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from aclcts.reference import complex_math
 from aclcts.reference.base import InputError, RefOp, define
 from aclcts.reference.elementwise import maximum
 from aclcts.reference.numeric import round_to, widen
@@ -44,13 +45,15 @@ def relu(x: np.ndarray) -> np.ndarray:
 
 
 def sigmoid(x: np.ndarray) -> np.ndarray:
-    """Sigmoid: 1 / (1 + exp(-x))."""
+    """Sigmoid: 1 / (1 + exp(-x)) (complex_math.sigmoid for complex x)."""
+    if x.dtype.kind == "c":
+        return complex_math.sigmoid(x)
     return 1.0 / (1.0 + np.exp(-x))
 
 
 def tanh(x: np.ndarray) -> np.ndarray:
-    """Tanh: hyperbolic tangent."""
-    return np.tanh(x)
+    """Tanh: hyperbolic tangent (complex_math.tanh for complex x)."""
+    return complex_math.tanh(x) if x.dtype.kind == "c" else np.tanh(x)
 
 
 def f32(value: Any) -> float:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from aclcts.reference import complex_math
 from aclcts.reference.base import RefOp, define
 from aclcts.reference.numeric import int_range, is_int_dtype, round_to, widen
 
@@ -69,8 +70,8 @@ def atan2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Div: IEEE x1 / x2 (x/0 = +-inf, 0/0 = NaN)."""
-    return a / b
+    """Div: IEEE x1 / x2 (x/0 = +-inf, 0/0 = NaN); complex_math.div for complex."""
+    return complex_math.div(a, b) if a.dtype.kind == "c" else a / b
 
 
 def div_no_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:

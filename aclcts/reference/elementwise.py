@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from aclcts.reference import complex_math
 from aclcts.reference.base import RefOp, define
 from aclcts.reference.numeric import int_range, is_float_dtype, is_int_dtype, round_to, widen
 
@@ -127,40 +128,49 @@ def _check_base(base: float) -> None:
         raise ValueError(f"attribute base={base}: expected -1 (e) or a positive number other than 1")
 
 
+def _affine(x: np.ndarray, scale: float, shift: float) -> np.ndarray:
+    """The affine argument scale * x + shift, skipped when it is the identity (so that a complex -0 imaginary part
+    keeps its sign)."""
+    return x if (scale, shift) == (1.0, 0.0) else scale * x + shift
+
+
 def exp(x: np.ndarray, base: float, scale: float, shift: float) -> np.ndarray:
     """Exp: base ** (scale * x + shift), base -1 meaning e (prototype attributes base, scale, shift)."""
     _check_base(base)
-    t = scale * x + shift
+    t = _affine(x, scale, shift)
+    if t.dtype.kind == "c":
+        return complex_math.exp(t if base == -1.0 else t * np.log(base))
     return np.exp(t) if base == -1.0 else np.power(base, t)
 
 
 def log(x: np.ndarray, base: float, scale: float, shift: float) -> np.ndarray:
     """Log: log_base(scale * x + shift), base -1 meaning e; log(0) = -inf, log(<0) = NaN."""
     _check_base(base)
-    y = np.log(scale * x + shift)
+    t = _affine(x, scale, shift)
+    y = complex_math.log(t) if t.dtype.kind == "c" else np.log(t)
     return y if base == -1.0 else y / np.log(base)
 
 
 def sqrt(x: np.ndarray) -> np.ndarray:
-    """Sqrt: square root; NaN for negative real input, sqrt(-0) = -0."""
-    return np.sqrt(x)
+    """Sqrt: square root; NaN for negative real input, sqrt(-0) = -0; the principal root for complex."""
+    return complex_math.sqrt(x) if x.dtype.kind == "c" else np.sqrt(x)
 
 
 def rsqrt(x: np.ndarray) -> np.ndarray:
-    """Rsqrt: 1 / sqrt(x), computed in float64 and rounded once (rsqrt(0) = inf)."""
-    return 1.0 / np.sqrt(x)
+    """Rsqrt: 1 / sqrt(x), computed in float64 and rounded once (rsqrt(0) = inf); principal root for complex."""
+    return complex_math.rsqrt(x) if x.dtype.kind == "c" else 1.0 / np.sqrt(x)
 
 
 def square(x: np.ndarray) -> np.ndarray:
-    """Square: x * x (integers wrap)."""
-    return x * x
+    """Square: x * x (integers wrap; complex_math.square for complex)."""
+    return complex_math.square(x) if x.dtype.kind == "c" else x * x
 
 
 def reciprocal(x: np.ndarray, out: np.dtype) -> np.ndarray:
     """Reciprocal: 1 / x; integer outputs follow `int_div` (1/0 saturates to max)."""
     if is_int_dtype(out):
         return int_div(np.ones_like(x), x, out)
-    return 1.0 / x
+    return complex_math.reciprocal(x) if x.dtype.kind == "c" else 1.0 / x
 
 
 def add_n(xs: list[np.ndarray]) -> np.ndarray:

@@ -14,7 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from aclcts.reference import complex_math
 from aclcts.reference.base import InputError, RefOp, define, needed_value
+from aclcts.reference.complex_math import on_complex
 from aclcts.reference.numeric import is_int_dtype, round_to, widen
 
 _ERF = np.frompyfunc(math.erf, 1, 1)
@@ -106,8 +108,9 @@ def clip_by_value(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 
 _MATH_FUNCTIONS = {
-    "Sin": np.sin, "Cos": np.cos, "Tan": np.tan, "Asin": np.arcsin, "Acos": np.arccos, "Atan": np.arctan,
-    "Sinh": np.sinh, "Cosh": np.cosh, "Asinh": np.arcsinh, "Acosh": np.arccosh, "Atanh": np.arctanh,
+    "Sin": on_complex(np.sin, complex_math.sin), "Cos": on_complex(np.cos, complex_math.cos),
+    "Tan": on_complex(np.tan, complex_math.tan), "Asin": np.arcsin, "Acos": np.arccos, "Atan": np.arctan,
+    "Sinh": on_complex(np.sinh, complex_math.sinh), "Cosh": on_complex(np.cosh, complex_math.cosh), "Asinh": np.arcsinh, "Acosh": np.arccosh, "Atanh": np.arctanh,
     "Erf": erf, "Erfc": erfc, "Log1p": np.log1p, "Expm1": np.expm1, "Floor": np.floor, "Ceil": np.ceil,
     "Rint": half_even, "Sign": sign,
 }

@@ -11,14 +11,14 @@ from aclcts.sim import (  # noqa: F401  (register exports)
 )
 from aclcts.sim import core
 from aclcts.sim.errors import NotSimulatedError, SimMisuseError, SimWarning
-from aclcts.sim.kernels import register_kernel
+from aclcts.sim.kernels import register_kernel, simulation_gap
 from aclcts.sim.module import build_acl_module
 from aclcts.sim.settings import Settings, updated
 from aclcts.sim.tracking import LiveObject
 
 acl = build_acl_module()
 
-__all__ = ["acl", "isolated", "register_kernel", "reset", "configure", "settings", "live_objects", "SimMisuseError", "SimWarning", "NotSimulatedError", "LiveObject", "Settings"]
+__all__ = ["acl", "isolated", "register_kernel", "simulation_gap", "reset", "configure", "settings", "live_objects", "SimMisuseError", "SimWarning", "NotSimulatedError", "LiveObject", "Settings"]
 
 
 def reset() -> None:

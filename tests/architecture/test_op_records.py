@@ -34,7 +34,7 @@ DTYPE_NAMES = set(JSON_TYPE_NAMES.values())
 FAMILIES = set(prototypes.families())
 #: Modules of each package that are not families: shared machinery.
 HELPERS = {
-    aclcts.reference: {"base", "numeric"},
+    aclcts.reference: {"base", "numeric", "complex_math"},
     aclcts.sim.kernels: {"base", "call", "numerics", "registry", "shapes", "pointwise"},
     aclcts.sim.faults: {"contract", "domains", "events", "golden_edges", "kernels", "runtime", "values"},
 }

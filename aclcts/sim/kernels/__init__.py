@@ -9,7 +9,9 @@ import importlib.util
 
 from aclcts.core.prototypes import families
 from aclcts.sim.kernels.base import InferredShape, Kernel, KernelError, TensorInfo
-from aclcts.sim.kernels.registry import get_kernel, register_kernel, registered_op_types, unregister_kernel
+from aclcts.sim.kernels.registry import (
+    get_kernel, register_kernel, registered_op_types, simulation_gap, unregister_kernel,
+)
 
 for _family in families():
     if importlib.util.find_spec(f"{__name__}.{_family}") is not None:
@@ -18,6 +20,7 @@ for _family in families():
 __all__ = [
     "InferredShape",
     "Kernel",
+    "simulation_gap",
     "KernelError",
     "TensorInfo",
     "get_kernel",

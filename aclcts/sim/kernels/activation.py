@@ -25,7 +25,7 @@ from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import FLOAT32, compute_dtype
 from aclcts.sim.kernels import pointwise
-from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.shapes import inferred
 
 Params = tuple[float, ...]
@@ -345,3 +345,4 @@ builtin("PRelu", _prelu, _prelu_infer)
 
 for _op_type in ("Relu", "Sigmoid", "Tanh"):
     builtin(_op_type, *pointwise.kernel(_op_type))
+    not_simulated(_op_type, 0, pointwise.unsimulated(_op_type))

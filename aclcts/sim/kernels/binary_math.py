@@ -2,9 +2,10 @@
 TruncateMod, SquaredDifference, Xlogy, Xdivy, MulNoNan.
 
 Prototypes: graphengine op_proto/inc/elewise_calculation_ops.h (aclcts.core.prototypes.binary_math); the kernels
-take the record's real dtypes (complex, which most records allow, is not simulated: NOT_SIMULATED).
+take the record's real dtypes; complex only for Div (the others declare it NOT_SIMULATED).
 Device numerics: fp16/bf16 operands are widened to float32, every step runs in float32 and the result is rounded
-once to the storage type; float32/float64 run in their own type straight into the output buffer. Integers run in
+once to the storage type; float32/float64 and complex64/complex128 run in their own type straight into the output
+buffer (complex division as NumPy's complex loops do it). Integers run in
 their own type with two's complement wrap (INT_MIN // -1 gives INT_MIN). Integer division by zero: FloorMod gives
 x1 (its prototype), DivNoNan 0; Div, FloorDiv and TruncateDiv saturate to the type's max (x1 > 0) or min (x1 < 0)
 and give 0 for 0/0, Mod and TruncateMod give x1 (the prototypes leave those undefined: the simulator's choice).
@@ -19,16 +20,16 @@ import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import EXACT_FLOATS, compute_dtype, is_float, widen
-from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.numerics import COMPLEX, OWN_TYPES, compute_dtype, is_float, widen
+from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.shapes import broadcast, inferred
 
 #: fn(a, b, y): the op on compute-type operands written into y (of the broadcast shape).
 Into = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
 
 
-#: The dtypes the records allow that the simulator does not implement.
-NOT_SIMULATED = (np.dtype(np.complex64), np.dtype(np.complex128))
+#: The dtypes the records allow that the simulator does not implement for an op without a complex form.
+NOT_SIMULATED = COMPLEX
 
 
 def _where(y: np.ndarray, mask: np.ndarray, value: Any) -> None:
@@ -139,33 +140,34 @@ class _BinaryMath:
     """One broadcasting binary op: two inputs of one of its record's dtypes -> an output of that dtype."""
 
     def __init__(self, op_type: str, on_float: Into, on_int: Into | None = None,
-                 by_zero: ByZero | None = None) -> None:
+                 by_zero: ByZero | None = None, on_complex: bool = False) -> None:
         self.op_type = op_type
         self.on_float = on_float
         self.on_int = on_int
         self.by_zero = by_zero
+        self.on_complex = on_complex
 
     def compute(self, inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         """The kernel's compute entry point."""
         call = OpCall(self.op_type, inputs, attrs)
         call.require_count(2)
         x1, x2 = call.input(0), call.input(1)
-        call.require_simulated(0, x1.dtype, NOT_SIMULATED)
+        call.require_simulated(0, x1.dtype)
         call.require_same_dtype((0, 1), [x1.dtype, x2.dtype])
         shape = broadcast(call, (0, 1), [tuple(x1.shape), tuple(x2.shape)])
         out = Outputs(call, outputs)
         out.require_dtype(0, x1.dtype, call.same_as(0))
         y = out.buffer(0, shape)
         with np.errstate(all="ignore"):
-            if is_float(x1.dtype):
+            if is_float(x1.dtype) or x1.dtype in COMPLEX:
                 self._float(x1, x2, y)
             else:
                 self._integer(x1, x2, y)
         return [out.emit(0, y)]
 
     def _float(self, x1: np.ndarray, x2: np.ndarray, y: np.ndarray) -> None:
-        """In float32 rounded once into y for fp16/bf16; straight into y for float32/float64."""
-        if y.dtype in EXACT_FLOATS:
+        """In float32 rounded once into y for fp16/bf16; straight into y for float32/float64 and complex."""
+        if y.dtype in OWN_TYPES:
             self.on_float(x1, x2, y)
             return
         wide = np.empty(y.shape, dtype=compute_dtype(y.dtype))
@@ -195,11 +197,13 @@ class _BinaryMath:
     def register(self) -> None:
         """Add this op to the built-in kernels."""
         builtin(self.op_type, self.compute, self.infer_shape)
+        if not self.on_complex:
+            not_simulated(self.op_type, 0, NOT_SIMULATED)
 
 
 _OPS = (
     _BinaryMath("Atan2", _atan2),
-    _BinaryMath("Div", _divide, _int_truncate_div, _saturate),
+    _BinaryMath("Div", _divide, _int_truncate_div, _saturate, on_complex=True),
     _BinaryMath("DivNoNan", _div_no_nan, _int_truncate_div, _to_zero),
     _BinaryMath("FloorDiv", _floor_div, _int_floor_div, _saturate),
     _BinaryMath("FloorMod", _floor_mod, _int_floor_mod, _to_x1),

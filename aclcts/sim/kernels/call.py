@@ -12,6 +12,7 @@ from aclcts.core.dtypes import JSON_TYPE_NAMES, acl_data_type, has_numpy_dtype, 
 from aclcts.core.prototypes import REQUIRED, Prototype, lookup
 from aclcts.core.prototypes.check import slots
 from aclcts.sim.kernels.base import KernelError, TensorInfo
+from aclcts.sim.kernels.registry import unsimulated_dtypes
 
 #: An attribute read's default when the caller gives none: the op's record holds it.
 _FROM_RECORD = object()
@@ -122,11 +123,9 @@ class OpCall:
         """Input index's record name in quotes, for messages such as 'x' or 'x[1]'."""
         return f"'{self.name(index)}'"
 
-    def require_dtype(self, index: int, dtype: np.dtype, allowed: Iterable[Any] | None = None, *,
-                      not_simulated: Iterable[str] = ()) -> None:
+    def require_dtype(self, index: int, dtype: np.dtype, allowed: Iterable[Any] | None = None) -> None:
         """Check that input index's dtype is one of its record's types; allowed narrows them by a rule the record
-        cannot state (a bias type that depends on x's) or gives them for an op without a record; not_simulated names
-        record types the simulator does not implement for this op."""
+        cannot state (a bias type that depends on x's) or gives them for an op without a record."""
         if not isinstance(index, int):
             raise TypeError(f"{self.op_type}: require_dtype takes an input index, not {index!r}")
         name = self.name(index)
@@ -139,9 +138,6 @@ class OpCall:
         if np.dtype(dtype) not in allowed_dtypes:
             names = ", ".join(dtype_name(a) for a in allowed_dtypes)
             raise self.fail(f"input '{name}' has dtype {dtype_name(np.dtype(dtype))}, expected one of: {names}")
-        if dtype_name(np.dtype(dtype)) in set(not_simulated):
-            raise self.fail(f"input '{name}' has dtype {dtype_name(np.dtype(dtype))}, which is not simulated "
-                            f"for {self.op_type}")
 
     def output_types(self, index: int) -> list[int]:
         """The aclDataType values the record allows output index (those the simulator can hold)."""
@@ -246,10 +242,11 @@ class OpCall:
         """Why an output has an input's dtype, naming that input: "same as input 'x'"."""
         return f"same as input '{self.name(index)}'"
 
-    def require_simulated(self, index: int, dtype: np.dtype, not_simulated: Iterable[Any] = ()) -> None:
-        """Check an input's dtype against its record's types, then refuse those the simulator does not implement."""
+    def require_simulated(self, index: int, dtype: np.dtype) -> None:
+        """Check an input's dtype against its record's types, then refuse those the simulator does not implement
+        for this op (registry.not_simulated)."""
         self.require_dtype(index, dtype)
-        if np.dtype(dtype) in [np.dtype(d) for d in not_simulated]:
+        if np.dtype(dtype) in unsimulated_dtypes(self.op_type, index):
             raise self.fail(f"input '{self.name(index)}' has dtype {dtype_name(np.dtype(dtype))}, which is not "
                             f"simulated for {self.op_type}")
 

@@ -19,7 +19,7 @@ from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import BOOL, EXACT_FLOATS, Rounder, is_float, rounder, widen
 from aclcts.sim.kernels import pointwise
-from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.shapes import broadcast, inferred
 
 FloatFn = Callable[[np.ndarray, np.ndarray, Rounder], np.ndarray]
@@ -65,7 +65,7 @@ class _Binary:
 
     def _check(self, call: OpCall, x1: Any, x2: Any) -> tuple[int, ...]:
         call.require_count(2)
-        call.require_simulated(0, x1.dtype, NOT_SIMULATED.get(self.op_type, ()))
+        call.require_simulated(0, x1.dtype)
         call.require_same_dtype((0, 1), [x1.dtype, x2.dtype])
         return broadcast(call, (0, 1), [tuple(x1.shape), tuple(x2.shape)])
 
@@ -111,6 +111,7 @@ class _Binary:
     def register(self) -> None:
         """Add this op to the built-in kernels."""
         builtin(self.op_type, self.compute, self.infer_shape)
+        not_simulated(self.op_type, 0, NOT_SIMULATED.get(self.op_type, ()))
 
 
 _COMPLEX = (np.dtype(np.complex64), np.dtype(np.complex128))
@@ -159,7 +160,7 @@ def _addn_inputs(call: OpCall) -> list[Any]:
 def _addn_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("AddN", inputs, attrs)
     tensors = _addn_inputs(call)
-    call.require_simulated(0, tensors[0].dtype, NOT_SIMULATED["AddN"])
+    call.require_simulated(0, tensors[0].dtype)
     out = Outputs(call, outputs)
     dtype = out.require_dtype(0, tensors[0].dtype, f"same as the inputs '{call.record.inputs[0].name}'")
     with np.errstate(all="ignore"):
@@ -182,6 +183,8 @@ def _addn_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs
 
 
 builtin("AddN", _addn_compute, _addn_infer)
+not_simulated("AddN", 0, NOT_SIMULATED["AddN"])
 
 for _op_type in ("Abs", "Neg", "Exp", "Log", "Sqrt", "Rsqrt", "Square", "Reciprocal"):
     builtin(_op_type, *pointwise.kernel(_op_type))
+    not_simulated(_op_type, 0, pointwise.unsimulated(_op_type))

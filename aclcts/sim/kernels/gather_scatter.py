@@ -25,7 +25,7 @@ from aclcts.core.dtypes import acl_data_type, numpy_dtype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import compute_dtype
-from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.shapes import UNKNOWN, broadcast, inferred, unknown_rank
 
 Arrays = list[np.ndarray | None]
@@ -79,7 +79,7 @@ def _gather_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) 
     call = OpCall("GatherV2", inputs, attrs)
     call.require_inputs()
     x, indices = call.input(0), call.input(1)
-    call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
+    call.require_simulated(0, x.dtype)
     axis, batch = _gather_v2_axes(call, x.ndim, indices.ndim, call.input(2))
     if x.shape[:batch] != indices.shape[:batch]:
         raise call.fail(f"the first {batch} dims of {call.quoted(0)} {list(x.shape)} and {call.quoted(1)} "
@@ -116,7 +116,7 @@ def _gather_nd_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) 
     call = OpCall("GatherNd", inputs, attrs)
     call.require_inputs()
     x, indices = call.input(0), call.input(1)
-    call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
+    call.require_simulated(0, x.dtype)
     k = indices.shape[-1] if indices.ndim else 0
     if indices.ndim == 0 or k > x.ndim:
         raise call.fail(f"input {call.quoted(1)} {list(indices.shape)} needs rank >= 1 and a last dim <= rank of "
@@ -174,7 +174,7 @@ def _scatter_var(op_type: str, nd: bool, add: bool) -> None:
         call = OpCall(op_type, inputs, attrs)
         call.require_inputs()
         var, indices, updates = call.input(0), call.input(1), call.input(2)
-        call.require_dtype(0, var.dtype, not_simulated=NOT_SIMULATED)
+        call.require_simulated(0, var.dtype)
         call.require_same_dtype([0, 2], [var.dtype, updates.dtype])
         k = indices.shape[-1] if nd and indices.ndim else 1
         if nd and (indices.ndim == 0 or k > var.ndim):
@@ -202,7 +202,7 @@ def _scatter_nd_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo])
     call = OpCall("ScatterNd", inputs, attrs)
     call.require_inputs()
     indices, x = call.input(0), call.input(1)
-    call.require_dtype(1, x.dtype, not_simulated=NOT_SIMULATED_SUMS)
+    call.require_simulated(1, x.dtype)
     shape = tuple(call.index_values(2, call.input(2)))
     k = indices.shape[-1] if indices.ndim else 0
     if indices.ndim == 0 or k > len(shape) or x.shape != indices.shape[:-1] + shape[k:]:
@@ -233,7 +233,7 @@ def _scatter_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[Tensor
     call = OpCall("ScatterElements", inputs, attrs)
     call.require_inputs()
     data, indices, updates = call.input(0), call.input(1), call.input(2)
-    call.require_dtype(0, data.dtype, not_simulated=NOT_SIMULATED)
+    call.require_simulated(0, data.dtype)
     call.require_same_dtype([0, 2], [data.dtype, updates.dtype])
     axis = call.axis("attr 'axis'", call.attr_int("axis"), data.ndim)
     reduction = call.attr_str("reduction")
@@ -268,7 +268,7 @@ def _one_hot_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) ->
     if depth < 0:
         raise call.fail(f"input {call.quoted(1)} is {depth}, expected >= 0")
     on, off = call.input(2), call.input(3)
-    call.require_dtype(2, on.dtype, not_simulated=NOT_SIMULATED)
+    call.require_simulated(2, on.dtype)
     call.require_same_dtype([2, 3], [on.dtype, off.dtype])
     if on.size != 1 or off.size != 1:
         raise call.fail(f"inputs {call.quoted(2)} and {call.quoted(3)} must hold one value each")
@@ -451,7 +451,7 @@ def _segment_sum_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]
     call = OpCall("UnsortedSegmentSum", inputs, attrs)
     call.require_inputs()
     x, ids = call.input(0), call.input(1)
-    call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
+    call.require_simulated(0, x.dtype)
     call.require_dtype(1, ids.dtype)
     num = call.one_value(2, call.input(2))
     if x.shape[:ids.ndim] != ids.shape:
@@ -506,7 +506,7 @@ def _masked_select_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInf
     call = OpCall("MaskedSelect", inputs, attrs)
     call.require_inputs()
     x, mask = call.input(0), call.input(1)
-    call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
+    call.require_simulated(0, x.dtype)
     call.require_dtype(1, mask.dtype)
     shape = broadcast(call, [0, 1], [x.shape, mask.shape])
     out = Outputs(call, outputs)
@@ -604,3 +604,8 @@ builtin("MaskedFill", _masked_fill_compute, _masked_fill_infer)
 builtin("MaskedSelect", _masked_select_compute, _masked_select_infer)
 builtin("SearchSorted", _search_sorted_compute, _search_sorted_infer)
 builtin("Bincount", _bincount_compute, _bincount_infer)
+for _op_type, _index in (("GatherV2", 0), ("GatherNd", 0), ("ScatterNdUpdate", 0), ("ScatterUpdate", 0),
+                         ("ScatterAdd", 0), ("ScatterElements", 0), ("OneHot", 2), ("UnsortedSegmentSum", 0),
+                         ("MaskedSelect", 0)):
+    not_simulated(_op_type, _index, NOT_SIMULATED)
+not_simulated("ScatterNd", 1, NOT_SIMULATED_SUMS)

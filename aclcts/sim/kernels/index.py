@@ -24,12 +24,12 @@ from aclcts.core.dtypes import acl_data_type, numpy_dtype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs, dtype_name
 from aclcts.sim.kernels.gather_scatter import stable_order
-from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.shapes import UNKNOWN, fully_known, inferred, numel, unknown_rank
 
 INT32 = acl_data_type(np.int32)
 INT64 = acl_data_type(np.int64)
-#: Record dtypes the simulator does not implement for this family: complex values are not simulated.
+#: Record dtypes the simulator does not implement for ArgMaxV2/ArgMin: complex values have no order.
 NOT_SIMULATED = ("complex64", "complex128")
 
 
@@ -62,7 +62,7 @@ def _arg_kernel(op_type: str, pick: Any) -> None:
         call = OpCall(op_type, inputs, attrs)
         call.require_inputs()
         x = call.input(0)
-        call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
+        call.require_simulated(0, x.dtype)
         dim = _argmax_dim(call, call.input(1), x.ndim)
         out = Outputs(call, outputs)
         dtype = _index_dtype(call, out, "dtype")
@@ -87,6 +87,7 @@ def _arg_kernel(op_type: str, pick: Any) -> None:
         return [inferred(dtype, shape[:dim] + shape[dim + 1 :])]
 
     builtin(op_type, compute, infer_shape)
+    not_simulated(op_type, 0, NOT_SIMULATED)
 
 
 def _dimension_attr(call: OpCall, rank: int) -> int:
@@ -252,7 +253,7 @@ def _where_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outpu
     call = OpCall("Where", inputs, attrs)
     call.require_inputs()
     x = call.input(0)
-    call.require_dtype(0, x.dtype, not_simulated=NOT_SIMULATED)
+    call.require_dtype(0, x.dtype)
     out = Outputs(call, outputs)
     out.require_dtype(0, np.dtype(np.int64), "Where gives int64 coordinates")
     return [out.emit(0, _positions(x).astype(np.int64), value_dependent=True)]

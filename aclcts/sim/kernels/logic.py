@@ -21,7 +21,7 @@ from aclcts.core.prototypes import prototype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import BOOL
-from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.shapes import UNKNOWN, broadcast, inferred, unknown_rank
 
 #: fn(a, b, y): the op written into y (of the broadcast shape).
@@ -108,7 +108,7 @@ def _select_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outp
     call.require_count(3)
     condition, x1, x2 = (call.input(i) for i in range(3))
     call.require_dtype(0, condition.dtype)
-    call.require_simulated(1, x1.dtype, NOT_SIMULATED)
+    call.require_simulated(1, x1.dtype)
     call.require_same_dtype((1, 2), [x1.dtype, x2.dtype])
     _same_shape(call, tuple(x1.shape), tuple(x2.shape))
     _select_condition(call, tuple(condition.shape), tuple(x1.shape))
@@ -148,6 +148,7 @@ _OPS = (
 for _op in _OPS:
     builtin(_op.op_type, _op.compute, _op.infer_shape)
 builtin("Select", _select_compute, _select_infer)
+not_simulated("Select", 1, NOT_SIMULATED)
 
 #: The broadcasting op types of this module with two inputs.
 BINARY_LOGIC_OP_TYPES = tuple(op.op_type for op in _OPS if op.count == 2)

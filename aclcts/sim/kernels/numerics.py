@@ -33,6 +33,9 @@ LOW_PRECISION = (FLOAT16, BFLOAT16)
 #: Storage types that are their own compute type: their ops need no rounding step.
 EXACT_FLOATS = (FLOAT32, FLOAT64)
 FLOATS = (FLOAT16, BFLOAT16, FLOAT32, FLOAT64)
+COMPLEX = (np.dtype(np.complex64), np.dtype(np.complex128))
+#: Storage types whose arithmetic runs in the type itself: the exact floats and complex (complex64 in float32 parts).
+OWN_TYPES = EXACT_FLOATS + COMPLEX
 SIGNED_INTS = tuple(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64))
 UNSIGNED_INTS = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.uint32, np.uint64))
 INTS = SIGNED_INTS + UNSIGNED_INTS

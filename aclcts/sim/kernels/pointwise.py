@@ -2,7 +2,8 @@
 Reciprocal (registered by the elementwise family) and Relu, Sigmoid, Tanh (by the activation family).
 
 The records give the dtypes; Exp: y = base^(scale*x + shift), Log: y = log_base(scale*x + shift), base -1 meaning e.
-Complex inputs, which some records allow, are not simulated.
+Complex (complex64/complex128, where the record allows it) is computed in its own type by NumPy's complex loops
+for the COMPLEX_FORMS ops; the others declare it not simulated (unsimulated).
 Composite formulas round to the storage type after each primitive op (numerics.py):
 Sigmoid = 1 / (1 + exp(-x)) rounds after neg, exp, add and reciprocal; Rsqrt = 1 / sqrt(x) after sqrt and
 reciprocal. Exp/Log with non-default base/scale/shift evaluate the whole affine-plus-transcendental formula in
@@ -21,7 +22,7 @@ import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import EXACT_FLOATS, FLOAT32, Rounder, is_float, rounder, widen
+from aclcts.sim.kernels.numerics import COMPLEX, EXACT_FLOATS, FLOAT32, Rounder, is_float, rounder, widen
 from aclcts.sim.kernels.shapes import inferred
 
 FloatFn = Callable[[OpCall, np.ndarray, Rounder], np.ndarray]
@@ -88,6 +89,15 @@ FORMULAS: dict[str, tuple[FloatFn, RawFn | None]] = {
 }
 
 
+#: The FORMULAS ops whose float formula also runs on complex operands (in the complex type itself).
+COMPLEX_FORMS = ("Neg", "Exp", "Log", "Sqrt", "Rsqrt", "Square", "Reciprocal", "Sigmoid", "Tanh")
+
+
+def unsimulated(op_type: str) -> tuple[np.dtype, ...]:
+    """The record dtypes of one of the FORMULAS ops that its kernel does not implement: complex unless COMPLEX_FORMS."""
+    return () if op_type in COMPLEX_FORMS else COMPLEX
+
+
 #: Ops whose result is one NumPy ufunc of x (in float32 for fp16/bf16, rounded once), written into the output's buffer.
 _DIRECT: dict[str, np.ufunc] = {
     "Abs": np.abs, "Neg": np.negative, "Exp": np.exp, "Log": np.log, "Sqrt": np.sqrt, "Tanh": np.tanh,
@@ -120,8 +130,9 @@ def kernel(op_type: str) -> tuple[Callable[..., list[np.ndarray]], Callable[...,
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1)
         x = call.input(0)
-        call.require_dtype(0, x.dtype)
-        if x.dtype.kind == "c" or (on_raw is None and not is_float(x.dtype)):
+        call.require_simulated(0, x.dtype)
+        complex_x = x.dtype in COMPLEX
+        if on_raw is None and not is_float(x.dtype) and not complex_x:
             raise call.fail(f"input '{call.name(0)}' has dtype {x.dtype}, which is not simulated for {op_type}")
         out = Outputs(call, outputs)
         out.require_dtype(0, x.dtype, call.same_as(0))
@@ -129,7 +140,7 @@ def kernel(op_type: str) -> tuple[Callable[..., list[np.ndarray]], Callable[...,
             ufunc = _DIRECT.get(op_type)
             if ufunc is not None and is_float(x.dtype) and not _has_affine(call):
                 return [out.emit(0, _direct(ufunc, x, out.buffer(0)))]
-            if is_float(x.dtype) or on_raw is None:
+            if is_float(x.dtype) or complex_x or on_raw is None:
                 y = on_float(call, widen(x), rounder(x.dtype))
             else:
                 y = on_raw(x)

@@ -23,7 +23,7 @@ from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import compute_dtype, is_float, vector_sum
-from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.shapes import UNKNOWN, inferred, unknown_rank
 from aclcts.sim.seams import Seam
 
@@ -108,7 +108,7 @@ def _reduce_kernel(op_type: str, spec: Reduction) -> None:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(2)
         x = call.input(0)
-        call.require_simulated(0, x.dtype, NOT_SIMULATED)
+        call.require_simulated(0, x.dtype)
         axes = reduction_axes(call, call.index_values(1, call.input(1)), x.ndim)
         return [_reduced(call, spec, x, axes, outputs)]
 
@@ -129,6 +129,7 @@ def _reduce_kernel(op_type: str, spec: Reduction) -> None:
         return [_unknown_axes(dtype, shape, tuple(axes_info.shape), keep_dims)]
 
     builtin(op_type, compute, infer_shape)
+    not_simulated(op_type, 0, NOT_SIMULATED)
 
 
 def _reduce_d_kernel(op_type: str, spec: Reduction) -> None:

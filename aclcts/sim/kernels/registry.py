@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
 
+import numpy as np
+
+from aclcts.core.dtypes import JSON_TYPE_NAMES, acl_data_type, has_numpy_dtype, numpy_dtype
 from aclcts.core.prototypes import registered
 from aclcts.sim.kernels.base import ComputeFn, InferFn, Kernel
 from aclcts.sim.seams import Seam
@@ -12,6 +17,8 @@ _BUILTIN: dict[str, Kernel] = {}
 _CUSTOM: dict[str, Kernel] = {}
 #: The family module that registered each built-in kernel (its last dotted name).
 _ORIGIN: dict[str, str] = {}
+#: (op type, input index) -> the dtypes that input's record allows but the built-in kernel does not implement.
+_UNSIMULATED: dict[tuple[str, int], tuple[np.dtype, ...]] = {}
 
 
 def _checked(op_type: object, compute: object, infer_shape: object) -> Kernel:
@@ -32,6 +39,32 @@ def builtin(op_type: str, compute: ComputeFn, infer_shape: InferFn) -> None:
         raise ValueError(f"built-in kernel {op_type!r} is defined twice")
     _BUILTIN[op_type] = _checked(op_type, compute, infer_shape)
     _ORIGIN[op_type] = sys._getframe(1).f_globals["__name__"].rsplit(".", 1)[-1]
+
+
+def not_simulated(op_type: str, index: int, dtypes: Iterable[Any]) -> None:
+    """Declare the dtypes of input index that op_type's built-in kernel does not implement (called at import)."""
+    _UNSIMULATED[(op_type, index)] = tuple(np.dtype(d) for d in dtypes)
+
+
+def unsimulated_dtypes(op_type: str, index: int) -> tuple[np.dtype, ...]:
+    """The dtypes of input index that the kernel running op_type does not implement (none for a registered one)."""
+    if op_type in _CUSTOM:
+        return ()
+    return _UNSIMULATED.get((op_type, index), ())
+
+
+def simulation_gap(op_type: str, input_dtypes: Sequence[Any]) -> str | None:
+    """Why the simulator cannot run op_type on inputs of these dtypes (NumPy dtypes or aclDataType values), in one
+    line, or None if it can."""
+    for index, dtype in enumerate(input_dtypes):
+        if isinstance(dtype, (int, np.integer)):
+            if not has_numpy_dtype(int(dtype)):
+                continue
+            dtype = numpy_dtype(int(dtype))
+        if np.dtype(dtype) in unsimulated_dtypes(op_type, index):
+            name = JSON_TYPE_NAMES.get(acl_data_type(np.dtype(dtype)), str(np.dtype(dtype)))
+            return f"the simulator does not implement {op_type} for {name}"
+    return None
 
 
 def builtin_origin(op_type: str) -> str:

@@ -2,8 +2,11 @@
 Axpy and ClipByValue.
 
 Prototypes: aclcts.core.prototypes.unary_math (graphengine op_proto elewise_calculation_ops.h, math_ops.h, pad_ops.h).
-The kernels accept their records' dtypes but complex and the integer variants of Tan/Asin/Acos (NOT_SIMULATED).
+The kernels accept their records' dtypes but the integer variants of Tan/Asin/Acos and complex outside
+COMPLEX_FORMULAS (declared with registry.not_simulated).
 Device numerics:
+- the COMPLEX_FORMULAS ops on complex64/complex128 evaluate in the complex type itself (NumPy's complex loops, the
+  principal branches of C99 Annex G);
 - transcendental ops on fp16/bf16 widen to float32, evaluate there and round once to the storage type; fp32 and fp64
   evaluate in their own type. Erf and Erfc are evaluated by this module's own series and continued fraction in
   float64 and rounded once (the device's fp32 polynomial is at least as far from the exact value).
@@ -25,17 +28,16 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import BOOL, EXACT_FLOATS, FLOAT32, FLOAT64, compute_dtype, widen
-from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.numerics import BOOL, COMPLEX, EXACT_FLOATS, FLOAT32, FLOAT64, OWN_TYPES, compute_dtype, widen
+from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, broadcast, inferred, unknown_rank
 
 Infer = Callable[[list[TensorInfo], list[np.ndarray | None], dict[str, Any]], list[InferredShape]]
 FloatFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 #: The dtypes the records allow that the simulator does not implement: complex, and for the float formulas
-#: (_FLOAT_UNARY) also the integer types Tan, Asin and Acos take.
-NOT_SIMULATED = (np.dtype(np.complex64), np.dtype(np.complex128))
-NOT_SIMULATED_IN_FLOAT_FORMULAS = NOT_SIMULATED + (np.dtype(np.int32), np.dtype(np.int64))
+#: (_FLOAT_UNARY) the integer types Tan, Asin and Acos take (and complex outside COMPLEX_FORMULAS).
+NOT_SIMULATED = COMPLEX
 
 #: |x| up to which erf is summed as its Taylor series; beyond it erfc comes from its continued fraction.
 ERF_SERIES_LIMIT = 2.0
@@ -107,9 +109,15 @@ _FLOAT_UNARY: dict[str, FloatFn] = {
 }
 
 
+#: The _FLOAT_UNARY ops that also take complex: NumPy's complex ufunc of the same name.
+COMPLEX_FORMULAS = ("Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Log1p",
+                    "Expm1")
+
+
 def in_compute_type(fn: FloatFn, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """fn of x into y: straight for float32/float64, through one float32 copy rounded once into y for fp16/bf16."""
-    if x.dtype in EXACT_FLOATS:
+    """fn of x into y: straight for float32/float64 and complex, through one float32 copy rounded once into y for
+    fp16/bf16."""
+    if x.dtype in OWN_TYPES:
         return fn(x, y)
     wide = x.astype(FLOAT32)
     fn(wide, wide)
@@ -130,14 +138,14 @@ Body = Callable[[OpCall, np.ndarray, np.ndarray], np.ndarray]
 
 
 def _unary_kernel(op_type: str, body: Body, boolean: bool = False,
-                  not_simulated: tuple[np.dtype, ...] = NOT_SIMULATED) -> None:
-    """Register a one-input op: dtype checks (the record's), the output buffer, body(call, x, y) writing the result
-    into y."""
+                  unsimulated: tuple[np.dtype, ...] = NOT_SIMULATED) -> None:
+    """Register a one-input op: dtype checks (the record's, less unsimulated), the output buffer, body(call, x, y)
+    writing the result into y."""
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1)
         x = call.input(0)
-        call.require_simulated(0, x.dtype, not_simulated)
+        call.require_simulated(0, x.dtype)
         out = Outputs(call, outputs)
         if boolean:
             out.require_dtype(0, BOOL, "a predicate gives bool")
@@ -147,11 +155,13 @@ def _unary_kernel(op_type: str, body: Body, boolean: bool = False,
             return [out.emit(0, body(call, x, out.buffer(0, x.shape)))]
 
     builtin(op_type, compute, _same_shape_infer(op_type, (lambda x: acl_data_type(BOOL)) if boolean else None))
+    not_simulated(op_type, 0, unsimulated)
 
 
 for _name, _fn in _FLOAT_UNARY.items():
+    _without_complex = () if _name in COMPLEX_FORMULAS else NOT_SIMULATED
     _unary_kernel(_name, lambda call, x, y, fn=_fn: in_compute_type(fn, x, y),
-                  not_simulated=NOT_SIMULATED_IN_FLOAT_FORMULAS)
+                  unsimulated=(np.dtype(np.int32), np.dtype(np.int64)) + _without_complex)
 
 
 # Round, Sign ----------------------------------------------------------------------------------------------------
@@ -219,7 +229,7 @@ def _fill_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
     call.require_count(2)
     shape = tuple(_fill_dims(call, call.input(0)))
     value = call.input(1)
-    call.require_simulated(1, value.dtype, NOT_SIMULATED)
+    call.require_simulated(1, value.dtype)
     if value.size != 1:
         raise call.fail(f"input '{call.name(1)}' must hold exactly one element, got shape {list(value.shape)}")
     out = Outputs(call, outputs)
@@ -242,6 +252,7 @@ def _fill_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs
 
 
 builtin("Fill", _fill_compute, _fill_infer)
+not_simulated("Fill", 1, NOT_SIMULATED)
 
 
 # Muls, Adds, Axpy ------------------------------------------------------------------------------------------
@@ -315,7 +326,7 @@ def _clip_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
     call = OpCall("ClipByValue", inputs, attrs)
     call.require_count(3)
     x, lo, hi = (call.input(i) for i in range(3))
-    call.require_simulated(0, x.dtype, NOT_SIMULATED)
+    call.require_simulated(0, x.dtype)
     call.require_same_dtype((0, 1, 2), [x.dtype, lo.dtype, hi.dtype])
     shape = _clip_shape(call, [tuple(x.shape), tuple(lo.shape), tuple(hi.shape)])
     out = Outputs(call, outputs)
@@ -337,3 +348,4 @@ def _clip_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs
 
 
 builtin("ClipByValue", _clip_compute, _clip_infer)
+not_simulated("ClipByValue", 0, NOT_SIMULATED)

@@ -164,7 +164,7 @@ def test_clip_by_value(run):
 
 
 @pytest.mark.parametrize(("op", "dtype", "refusal"), [
-    ("Tan", I32, "which is not simulated for Tan"), ("Sin", np.complex64, "which is not simulated for Sin"),
+    ("Tan", I32, "which is not simulated for Tan"), ("Sign", np.complex64, "which is not simulated for Sign"),
     ("Erf", I64, "expected one of: float16"), ("Adds", I64, "expected one of: float32, int16")])
 def test_dtypes_outside_the_kernel_are_refused_with_the_allowed_list(run, op, dtype, refusal):
     """A dtype outside the record is refused with the record's list; one the record allows but the simulator does
