@@ -286,7 +286,10 @@ def launch(api: str, stream: Stream, entry: LoadedModel, sources: list[Source], 
     elements = sum(math.prod(t.info.shape) for t in targets)
 
     def run() -> int:
-        return _run_kernel(api, op_type, kernel, sources, values, targets, dynamic, entry.model)
+        code = _run_kernel(api, op_type, kernel, sources, values, targets, dynamic, entry.model)
+        if code:
+            task.reason = core.STATE.recent_error()
+        return code
 
     task = Task(run, f"{api}({op_type!r})", regions, LAUNCH_MS + elements / ELEMENTS_PER_MS)
     if dynamic and not _shape_known(kernel, sources, values, targets):
