@@ -245,8 +245,9 @@ def _output_infos(sources: list[Source], targets: list[Target], dynamic: bool) -
     return infos
 
 
-def _run_kernel(api: str, op_type: str, kernel: Kernel, sources: list[Source], attrs: dict[str, Any],
-                targets: list[Target], dynamic: bool, model: OpModel) -> int:
+def _run_kernel(op_type: str, kernel: Kernel, sources: list[Source], attrs: dict[str, Any],
+                targets: list[Target], dynamic: bool, model: OpModel) -> str:
+    """Run the kernel and write its outputs; why it failed on the device, or "" when it did not."""
     in_private, out_private = private_specs(model.inputs), private_specs(model.outputs)
     inputs = kernel_inputs([s.read(private=is_registered(op_type)) for s in sources], in_private)
     infos = [kernel_output_info(i, p) for i, p in zip(_output_infos(sources, targets, dynamic), out_private)]
@@ -254,9 +255,9 @@ def _run_kernel(api: str, op_type: str, kernel: Kernel, sources: list[Source], a
         with accumulation(core.STATE.settings.matmul_accumulation):
             results = kernel.compute(inputs, attrs, infos)
     except KernelError as exc:
-        return fail(AICORE_EXCEPTION, f"{api}: kernel {op_type} failed on the device: {exc}")
+        return str(exc)
     if len(results) != len(targets):
-        return fail(AICORE_EXCEPTION, f"{api}: kernel {op_type} returned {len(results)} outputs, the model has {len(targets)}")
+        return f"kernel {op_type} returned {len(results)} outputs, the model has {len(targets)}"
     for index, (result, target, info, spec) in enumerate(zip(results, targets, infos, out_private)):
         result = np.require(np.asarray(stored_output(result, spec)), requirements='C')
         expected = numpy_dtype(target.info.dtype)
@@ -265,12 +266,12 @@ def _run_kernel(api: str, op_type: str, kernel: Kernel, sources: list[Source], a
         if not dynamic and result.shape != target.info.shape:
             raise SimMisuseError(f"kernel {op_type} output {index}: returned shape {result.shape}, the desc says {target.info.shape}")
         if result.nbytes > target.capacity:
-            return fail(AICORE_EXCEPTION, f"{api}: {op_type} output {index} needs {result.nbytes} bytes, its buffer has {target.capacity}")
+            return f"{op_type} output {index} needs {result.nbytes} bytes, its buffer has {target.capacity}"
         if result.nbytes and result is not info.destination:
             copy_bytes(target.region.real + target.offset, result.ctypes.data, result.nbytes)
         if target.desc is not None:
             write_back(target.desc, result.shape)
-    return OK
+    return ""
 
 
 def launch(api: str, stream: Stream, entry: LoadedModel, sources: list[Source], targets: list[Target],
@@ -286,10 +287,10 @@ def launch(api: str, stream: Stream, entry: LoadedModel, sources: list[Source], 
     elements = sum(math.prod(t.info.shape) for t in targets)
 
     def run() -> int:
-        code = _run_kernel(api, op_type, kernel, sources, values, targets, dynamic, entry.model)
-        if code:
-            task.reason = core.STATE.recent_error()
-        return code
+        task.reason = _run_kernel(op_type, kernel, sources, values, targets, dynamic, entry.model)
+        if task.reason:
+            return fail(AICORE_EXCEPTION, f"{api}: kernel {op_type} failed on the device: {task.reason}")
+        return OK
 
     task = Task(run, f"{api}({op_type!r})", regions, LAUNCH_MS + elements / ELEMENTS_PER_MS)
     if dynamic and not _shape_known(kernel, sources, values, targets):

@@ -130,10 +130,6 @@ class SimState:
             self.threads.last_code = 0
         return code
 
-    def recent_error(self) -> str:
-        """The calling thread's most recent error message, left in place ("" if none)."""
-        return getattr(self.threads, "error", None) or ""
-
     def take_error(self) -> str | None:
         """Return and clear the calling thread's most recent error message."""
         message = getattr(self.threads, "error", None)
