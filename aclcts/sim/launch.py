@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -223,8 +223,8 @@ def _overlaps(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
 
 
 def _output_infos(sources: list[Source], targets: list[Target], dynamic: bool) -> list[TensorInfo]:
-    """What the kernel is told about its outputs: static outputs that overlap no input and no other output come
-    with their device memory as a destination (the kernel may compute into it)."""
+    """What the kernel is told about its outputs: static outputs have exact dims, and those that overlap no input
+    and no other output come with their device memory as a destination (the kernel may compute into it)."""
     if dynamic:
         return [t.info for t in targets]
     inputs = [span for span in (s.span() for s in sources) if span is not None]
@@ -239,9 +239,9 @@ def _output_infos(sources: list[Source], targets: list[Target], dynamic: bool) -
             _overlaps(span, other) for other in inputs + outputs[:index] + outputs[index + 1:])
         if apart and target.region.storage is not None:
             view = device_view(target.region, target.offset, numpy_dtype(target.info.dtype), target.info.shape)
-            infos.append(TensorInfo(target.info.dtype, target.info.shape, target.info.format, view))
+            infos.append(TensorInfo(target.info.dtype, target.info.shape, target.info.format, view, exact=True))
         else:
-            infos.append(target.info)
+            infos.append(replace(target.info, exact=True))
     return infos
 
 
