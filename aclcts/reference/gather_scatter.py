@@ -3,7 +3,8 @@
 Conventions (device behaviour UNCONFIRMED where not stated by the prototype's documentation): an index outside
 its dimension is an error (GatherV2: "Value in indices must be in range [0, x.shape[axis])"), except where the op
 documents otherwise (OneHot: an index outside [0, depth) gives a row of the off value; Bincount: values outside
-[0, size) are ignored; UnsortedSegmentSum: negative ids are dropped). Duplicate indices add up in ScatterNd,
+[0, size) are ignored; UnsortedSegmentSum: negative ids are dropped; ScatterElements, compatible with ONNX's:
+an index in [-s, 0) counts from the end of the axis). Duplicate indices add up in ScatterNd,
 ScatterAdd, ScatterElements(add/mul) and UnsortedSegmentSum; for the update ops the last one wins. Sort and TopKV2
 rank NaN above +inf and keep equal values in their original order.
 """
@@ -77,13 +78,14 @@ def scatter(var: np.ndarray, indices: np.ndarray, updates: np.ndarray, nd: bool,
 
 def scatter_elements(data: np.ndarray, indices: np.ndarray, updates: np.ndarray, axis: int,
                      reduction: str) -> np.ndarray:
-    """ScatterElements (ONNX): y[p with p[axis] = indices[p]] set, added or multiplied by updates[p], in order."""
+    """ScatterElements (ONNX): y[p with p[axis] = indices[p]] set, added or multiplied by updates[p], in order; an
+    index in [-s, 0) counts from the end of the axis (ONNX bounds [-s, s-1]; CANN's AI CPU kernel adds s)."""
     if reduction not in ("none", "add", "mul"):
         raise ValueError(f"reduction {reduction!r}; expected none, add or mul")
     out = data.copy()
     for p in np.ndindex(*indices.shape):
         where = list(p)
-        where[axis] = _checked(int(indices[p]), data.shape[axis], False, "index value")
+        where[axis] = _checked(int(indices[p]), data.shape[axis], True, "index value")
         at = tuple(where)
         out[at] = updates[p] if reduction == "none" else out[at] + updates[p] if reduction == "add" else \
             out[at] * updates[p]

@@ -4,6 +4,8 @@ The formulas are the operator headers' (hicann/ops-nn): LayerNorm's mean and (bi
 begin_norm_axis, RmsNorm's rstd over the trailing axes gamma covers. Two choices where the headers are silent
 (UNCONFIRMED, the simulator makes the same): L2Normalize divides by max(||x||_2, eps) (PyTorch's Normalize, which the
 header names), an empty axis list meaning every axis; LpNormV2 returns the norm itself, epsilon unused.
+SoftmaxCrossEntropyWithLogits broadcasts features and labels to one 2-D shape (either may be 1-D), as CANN's TBE
+implementation and TensorFlow's op do.
 """
 
 from __future__ import annotations
@@ -106,15 +108,26 @@ def _lp_norm_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) 
     return [tuple(d for i, d in enumerate(x) if i not in dims)]
 
 
+def _cross_entropy_2d(features: tuple[int, ...], labels: tuple[int, ...]) -> tuple[int, ...]:
+    """The 2-D shape features and labels broadcast to (either may be 1-D), else ValueError."""
+    try:
+        shape = np.broadcast_shapes(features, labels)
+    except ValueError:
+        shape = ()
+    if len(features) > 2 or len(labels) > 2 or len(shape) != 2:
+        raise ValueError(f"features {features} and labels {labels} must be 2-D or broadcast to 2-D")
+    return shape
+
+
 def _cross_entropy(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
-    if xs[0].shape != xs[1].shape or xs[0].ndim != 2:
-        raise ValueError(f"features {xs[0].shape} and labels {xs[1].shape} must be the same 2-D shape")
-    loss, backprop = softmax_cross_entropy(widen(xs[0]), widen(xs[1]))
+    shape = _cross_entropy_2d(xs[0].shape, xs[1].shape)
+    loss, backprop = softmax_cross_entropy(np.broadcast_to(widen(xs[0]), shape), np.broadcast_to(widen(xs[1]), shape))
     return [round_to(loss, out[0]), round_to(backprop, out[1])]
 
 
 def _cross_entropy_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
-    return [tuple(shapes[0][:-1]), tuple(shapes[0])]
+    shape = _cross_entropy_2d(tuple(shapes[0]), tuple(shapes[1]))
+    return [shape[:-1], shape]
 
 
 def _same_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:

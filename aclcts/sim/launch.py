@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -223,8 +223,8 @@ def _overlaps(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
 
 
 def _output_infos(sources: list[Source], targets: list[Target], dynamic: bool) -> list[TensorInfo]:
-    """What the kernel is told about its outputs: static outputs that overlap no input and no other output come
-    with their device memory as a destination (the kernel may compute into it)."""
+    """What the kernel is told about its outputs: static outputs have exact dims, and those that overlap no input
+    and no other output come with their device memory as a destination (the kernel may compute into it)."""
     if dynamic:
         return [t.info for t in targets]
     inputs = [span for span in (s.span() for s in sources) if span is not None]
@@ -239,14 +239,15 @@ def _output_infos(sources: list[Source], targets: list[Target], dynamic: bool) -
             _overlaps(span, other) for other in inputs + outputs[:index] + outputs[index + 1:])
         if apart and target.region.storage is not None:
             view = device_view(target.region, target.offset, numpy_dtype(target.info.dtype), target.info.shape)
-            infos.append(TensorInfo(target.info.dtype, target.info.shape, target.info.format, view))
+            infos.append(TensorInfo(target.info.dtype, target.info.shape, target.info.format, view, exact=True))
         else:
-            infos.append(target.info)
+            infos.append(replace(target.info, exact=True))
     return infos
 
 
-def _run_kernel(api: str, op_type: str, kernel: Kernel, sources: list[Source], attrs: dict[str, Any],
-                targets: list[Target], dynamic: bool, model: OpModel) -> int:
+def _run_kernel(op_type: str, kernel: Kernel, sources: list[Source], attrs: dict[str, Any],
+                targets: list[Target], dynamic: bool, model: OpModel) -> str:
+    """Run the kernel and write its outputs; why it failed on the device, or "" when it did not."""
     in_private, out_private = private_specs(model.inputs), private_specs(model.outputs)
     inputs = kernel_inputs([s.read(private=is_registered(op_type)) for s in sources], in_private)
     infos = [kernel_output_info(i, p) for i, p in zip(_output_infos(sources, targets, dynamic), out_private)]
@@ -254,9 +255,9 @@ def _run_kernel(api: str, op_type: str, kernel: Kernel, sources: list[Source], a
         with accumulation(core.STATE.settings.matmul_accumulation):
             results = kernel.compute(inputs, attrs, infos)
     except KernelError as exc:
-        return fail(AICORE_EXCEPTION, f"{api}: kernel {op_type} failed on the device: {exc}")
+        return str(exc)
     if len(results) != len(targets):
-        return fail(AICORE_EXCEPTION, f"{api}: kernel {op_type} returned {len(results)} outputs, the model has {len(targets)}")
+        return f"kernel {op_type} returned {len(results)} outputs, the model has {len(targets)}"
     for index, (result, target, info, spec) in enumerate(zip(results, targets, infos, out_private)):
         result = np.require(np.asarray(stored_output(result, spec)), requirements='C')
         expected = numpy_dtype(target.info.dtype)
@@ -265,12 +266,12 @@ def _run_kernel(api: str, op_type: str, kernel: Kernel, sources: list[Source], a
         if not dynamic and result.shape != target.info.shape:
             raise SimMisuseError(f"kernel {op_type} output {index}: returned shape {result.shape}, the desc says {target.info.shape}")
         if result.nbytes > target.capacity:
-            return fail(AICORE_EXCEPTION, f"{api}: {op_type} output {index} needs {result.nbytes} bytes, its buffer has {target.capacity}")
+            return f"{op_type} output {index} needs {result.nbytes} bytes, its buffer has {target.capacity}"
         if result.nbytes and result is not info.destination:
             copy_bytes(target.region.real + target.offset, result.ctypes.data, result.nbytes)
         if target.desc is not None:
             write_back(target.desc, result.shape)
-    return OK
+    return ""
 
 
 def launch(api: str, stream: Stream, entry: LoadedModel, sources: list[Source], targets: list[Target],
@@ -286,7 +287,10 @@ def launch(api: str, stream: Stream, entry: LoadedModel, sources: list[Source], 
     elements = sum(math.prod(t.info.shape) for t in targets)
 
     def run() -> int:
-        return _run_kernel(api, op_type, kernel, sources, values, targets, dynamic, entry.model)
+        task.reason = _run_kernel(op_type, kernel, sources, values, targets, dynamic, entry.model)
+        if task.reason:
+            return fail(AICORE_EXCEPTION, f"{api}: kernel {op_type} failed on the device: {task.reason}")
+        return OK
 
     task = Task(run, f"{api}({op_type!r})", regions, LAUNCH_MS + elements / ELEMENTS_PER_MS)
     if dynamic and not _shape_known(kernel, sources, values, targets):

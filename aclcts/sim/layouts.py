@@ -34,7 +34,8 @@ def kernel_inputs(arrays: list[np.ndarray | None], specs: list[TensorSpec | None
 
 def kernel_output_info(info: TensorInfo, spec: TensorSpec | None) -> TensorInfo:
     """What a kernel is told about an output: a private-format one in its origin layout, with no destination."""
-    return info if spec is None else TensorInfo(info.dtype, tuple(spec.origin_shape), spec.origin_format)
+    return info if spec is None else TensorInfo(info.dtype, tuple(spec.origin_shape), spec.origin_format,
+                                                exact=info.exact)
 
 
 def stored_output(result: np.ndarray, spec: TensorSpec | None) -> np.ndarray:

@@ -36,6 +36,7 @@ class Task:
     copy_kind: int | None = None
     gate: threading.Event | None = None  # a blocking callback: the stream goes on once it is set
     thread: int = 0  # the native id of the thread that queued it
+    reason: str = ""  # why it failed on the device, when it says so
 
 
 def _append(queue: deque, task: Task) -> None:
@@ -176,7 +177,8 @@ class Stream:
         """Keep the first failure of a task run on this stream for synchronisation and tell FAILURE_LISTENERS."""
         if not self.error:
             self.error = code
-            self.error_message = f"{task.call} failed on the device with error {code}"
+            because = f": {task.reason}" if task.reason else ""
+            self.error_message = f"{task.call} failed on the device with error {code}{because}"
         for listener in FAILURE_LISTENERS:
             listener(self, task, code)
 

@@ -184,3 +184,13 @@ def test_bincount_ignores_values_outside_size_and_counts_with_empty_weights():
     w = np.array([0.5, 0.25, 2, 9, 9, 1], F32)
     assert run("Bincount", [arr, np.array(5, I32), w], [F32])[0].tolist() == [0, 0.75, 0, 2, 1]
     assert run("Bincount", [arr, np.array(3, I32), np.zeros(0, I64)], [I64])[0].tolist() == [0, 2, 0]
+
+
+def test_scatter_elements_counts_a_negative_index_from_the_end_of_the_axis():
+    # ONNX bounds indices by [-s, s-1]; -1 and -3 on an axis of 3 are the last and the first position.
+    y = run("ScatterElements", [np.zeros((2, 3), F64), np.array([[-1], [-3]], I64), np.array([[7.0], [9.0]], F64)],
+            [F64], {"axis": 1})[0]
+    assert y.tolist() == [[0.0, 0.0, 7.0], [9.0, 0.0, 0.0]]
+    with pytest.raises(ValueError, match="outside"):
+        run("ScatterElements", [np.zeros((2, 3), F64), np.array([[-4]], I64), np.array([[7.0]], F64)], [F64],
+            {"axis": 1})

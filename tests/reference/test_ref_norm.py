@@ -45,3 +45,14 @@ def test_softmax_cross_entropy_loss_and_backprop():
                          [F64, F64])
     np.testing.assert_allclose(loss, [-np.log(0.75)], rtol=1e-15)
     np.testing.assert_allclose(backprop, [[0.25, -0.25]], rtol=1e-14, atol=1e-16)
+
+
+def test_softmax_cross_entropy_broadcasts_1d_labels_over_the_batch():
+    # labels [0, 1] for every row (the TBE implementation broadcasts a 1-D input, as TensorFlow's op does)
+    features = np.array([[0.0, np.log(3.0)], [np.log(3.0), 0.0]])
+    loss, backprop = run("SoftmaxCrossEntropyWithLogits", [features, np.array([0.0, 1.0])], [F64, F64])
+    np.testing.assert_allclose(loss, [-np.log(0.75), -np.log(0.25)], rtol=1e-15)
+    np.testing.assert_allclose(backprop, [[0.25, -0.25], [0.75, -0.75]], rtol=1e-14, atol=1e-16)
+    assert reference("SoftmaxCrossEntropyWithLogits").shape([(2, 2), (2,)], [None, None], {}) == [(2,), (2, 2)]
+    with pytest.raises(ValueError, match="broadcast to 2-D"):
+        run("SoftmaxCrossEntropyWithLogits", [np.zeros(2), np.zeros(2)], [F64, F64])

@@ -16,12 +16,14 @@ class TensorInfo:
     destination, for an output the runtime can let the kernel write in place: a C-ordered array of the output's
     dtype and dims over the output's device memory, overlapping no input (None otherwise). A kernel may compute
     into it and return it, which saves the runtime's copy; it is never required to.
+    exact, for an output of a static model: its dims are the shape the result must have, never a maximum.
     """
 
     dtype: int
     shape: tuple[int, ...]
     format: int
     destination: np.ndarray | None = field(default=None, compare=False, repr=False)
+    exact: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)

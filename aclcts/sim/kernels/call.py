@@ -322,18 +322,20 @@ class Outputs:
         The caller's shape may be a maximum (outputs of dynamic models; the runtime writes the real dims back), so a
         different shape is accepted when the result fits in it; a single element is delivered in the caller's
         [] or [1, ...] shape (the official ArgMaxV2 sample declares [1] for a rank-0 result). A result larger than
-        the caller's shape is an error unless value_dependent (the runtime then checks the buffer).
+        the caller's shape is an error unless value_dependent (the runtime then checks the buffer). An output of a
+        static model (exact dims) takes its own shape only: anything else is an error, value-dependent or not.
         """
         dtype = self.dtype(index)
         array = np.asarray(value)
         if not self._owned(array, dtype):
             array = np.array(array, dtype=dtype, order="C", copy=True)
-        wanted = tuple(self.infos[index].shape)
-        if value_dependent or not all(d >= 0 for d in wanted) or array.shape == wanted:
+        info = self.infos[index]
+        wanted = tuple(info.shape)
+        if array.shape == wanted or (not info.exact and (value_dependent or not all(d >= 0 for d in wanted))):
             return array
         if array.size == 1 and all(d == 1 for d in wanted):
             return array.reshape(wanted)
-        if array.size <= int(np.prod(wanted, dtype=np.int64)) and array.ndim == len(wanted):
+        if not info.exact and array.size <= int(np.prod(wanted, dtype=np.int64)) and array.ndim == len(wanted):
             return array
         raise self.call.fail(
             f"output '{self.names[index]}' was given shape {list(wanted)}, but the inputs give {list(array.shape)}"

@@ -10,7 +10,7 @@ ScatterElements add/mul, UnsortedSegmentSum, Bincount) run in the compute type (
 another in index order, rounded once to the output type; integers wrap. Range and LinSpace compute
 start + i * delta in the compute type, rounded once. An index outside its dimension is a kernel error (the
 prototypes' "must be in range"); OneHot gives its off value, Bincount ignores it, UnsortedSegmentSum drops
-negative ids. Sort is stable (NaN above +inf), which is one valid order of an unstable sort too.
+negative ids, ScatterElements counts an index in [-s, 0) from the end of its axis (ONNX's bounds [-s, s-1]). Sort is stable (NaN above +inf), which is one valid order of an unstable sort too.
 """
 
 from __future__ import annotations
@@ -50,8 +50,9 @@ def _indices(call: OpCall, index: int, array: np.ndarray, size: int | tuple[int,
         values = np.where(values < 0, values + sizes, values)
     bad = (values < 0) | (values >= sizes)
     if bad.any():
+        low = f"-{size}" if negative and isinstance(size, int) else "0"
         raise call.fail(f"input {call.quoted(index)} holds {int(array.reshape(-1)[np.argmax(bad.reshape(-1))])}, outside "
-                        f"[0, {size}) of the indexed dimension")
+                        f"[{low}, {size}) of the indexed dimension")
     return values
 
 
@@ -242,7 +243,7 @@ def _scatter_elements_compute(inputs: Arrays, attrs: Attrs, outputs: list[Tensor
     if updates.shape != indices.shape or indices.ndim != data.ndim:
         raise call.fail(f"inputs {call.quoted(1)} {list(indices.shape)} and {call.quoted(2)} {list(updates.shape)} "
                         f"must have one shape and the rank of {call.quoted(0)} {list(data.shape)}")
-    idx = _indices(call, 1, indices, data.shape[axis])
+    idx = _indices(call, 1, indices, data.shape[axis], negative=True)
     where = list(np.indices(indices.shape, sparse=True))
     where[axis] = idx
     out = Outputs(call, outputs)

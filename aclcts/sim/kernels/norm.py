@@ -5,7 +5,8 @@ y, mean and the biased variance (mean/variance keep the reduced axes as 1); RmsN
 covers and gives y and a float32 rstd; L2Normalize divides by max(||x||_2, eps) over attr axis (every axis when
 empty); LpNormV2 gives the p-norm over axes (inf: max |x|, -inf: min |x|, 0: the non-zero count), epsilon unused;
 SoftmaxCrossEntropyWithLogits gives loss = -sum(labels * log softmax(features)) and backprop = softmax - labels over
-the last axis of 2-D inputs.
+the last axis of the 2-D shape features and labels broadcast to (either may be 1-D; the TBE implementation
+softmax_cross_entropy_with_logits.py broadcasts them, as TensorFlow's op does).
 Numerics: fp16/bf16 are widened to fp32 and each output is rounded once; sums run in the vector unit's lane order
 (numerics.vector_sum); the softmax subtracts the row maximum first.
 """
@@ -22,7 +23,7 @@ from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import FLOAT32, vector_sum, widen
 from aclcts.sim.kernels.registry import builtin
-from aclcts.sim.kernels.shapes import inferred, unknown_rank
+from aclcts.sim.kernels.shapes import broadcast, inferred, unknown_rank
 from aclcts.sim.seams import Seam
 
 def _sum_over(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
@@ -186,19 +187,26 @@ def _lp_norm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], at
 
 
 # SoftmaxCrossEntropyWithLogits ------------------------------------------------------------------------------------
+def _cross_entropy_shape(call: OpCall, features: tuple[int, ...], labels: tuple[int, ...]) -> tuple[int, ...]:
+    """The 2-D shape features and labels broadcast to (either may be 1-D, as in the TBE implementation)."""
+    shape = broadcast(call, [0, 1], [features, labels])
+    if len(features) > 2 or len(labels) > 2 or len(shape) != 2:
+        raise call.fail(f"'{call.name(0)}' {list(features)} and '{call.name(1)}' {list(labels)} must be 2-D or "
+                        f"broadcast to 2-D")
+    return shape
+
+
 def _cross_entropy(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("SoftmaxCrossEntropyWithLogits", inputs, attrs)
     call.require_count(2)
     features, labels = call.input(0), call.input(1)
     call.require_dtype(0, features.dtype)
     call.require_same_dtype((0, 1), [features.dtype, labels.dtype])
-    if features.ndim != 2 or features.shape != labels.shape:
-        raise call.fail(f"'{call.name(0)}' {list(features.shape)} and '{call.name(1)}' {list(labels.shape)} must be "
-                        f"one 2-D shape")
+    shape = _cross_entropy_shape(call, features.shape, labels.shape)
     out = Outputs(call, outputs)
     out.require_dtype(0, features.dtype, call.same_as(0))
     out.require_dtype(1, features.dtype, call.same_as(0))
-    f, t = widen(features), widen(labels)
+    f, t = np.broadcast_to(widen(features), shape), np.broadcast_to(widen(labels), shape)
     with np.errstate(all="ignore"):
         shifted = f - np.max(f, axis=-1, keepdims=True) if f.shape[-1] else f
         log_sum = np.log(vector_sum(np.exp(shifted), -1))[..., None] if f.shape[-1] else np.zeros_like(f[..., :1])
@@ -211,8 +219,8 @@ def _cross_entropy(inputs: list[np.ndarray | None], attrs: dict[str, Any], outpu
 def _cross_entropy_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("SoftmaxCrossEntropyWithLogits", inputs, attrs)
     call.require_count(2)
-    features = call.input(0)
-    shape = tuple(features.shape)
+    features, labels = call.input(0), call.input(1)
+    shape = _cross_entropy_shape(call, tuple(features.shape), tuple(labels.shape))
     return [inferred(features.dtype, shape[:-1]), inferred(features.dtype, shape)]
 
 

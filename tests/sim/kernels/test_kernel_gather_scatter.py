@@ -108,6 +108,15 @@ def test_scatter_elements_reductions(run):
             {"reduction": "max"})
 
 
+def test_scatter_elements_counts_a_negative_index_from_the_end_of_the_axis(run):
+    data = np.zeros((2, 3), F32)
+    (y,) = run("ScatterElements", [data, np.array([[-1], [-3]], I64), np.array([[7], [9]], F32)], [(F32, (2, 3))],
+               {"axis": 1})
+    assert y.tolist() == [[0, 0, 7], [9, 0, 0]]
+    with pytest.raises(KernelError, match=r"holds -4, outside \[-3, 3\)"):
+        run("ScatterElements", [data, np.array([[-4]], I64), np.array([[7]], F32)], [(F32, (2, 3))], {"axis": 1})
+
+
 def test_one_hot_off_for_outside_indices(run):
     (y,) = run("OneHot", [np.array([2, -1, 3], I32), np.array(3, I32), np.array(1, BF16), np.array(0, BF16)],
                [(BF16, (3, 3))])

@@ -38,3 +38,15 @@ def test_softmax_cross_entropy_stays_finite_for_large_float16_logits(run):
                          [(F16, (1,)), (F16, (1, 2))])
     assert np.isfinite(loss).all() and np.isfinite(backprop).all()
     assert loss.tolist() == [0.0]
+
+
+def test_softmax_cross_entropy_broadcasts_1d_labels_over_the_batch(run):
+    features = np.array([[0.0, np.log(3.0)], [np.log(3.0), 0.0]], F32)
+    loss, backprop = run("SoftmaxCrossEntropyWithLogits", [features, np.array([0.0, 1.0], F32)],
+                         [(F32, (2,)), (F32, (2, 2))])
+    np.testing.assert_allclose(loss, [-np.log(0.75), -np.log(0.25)], rtol=1e-6)
+    np.testing.assert_allclose(backprop, [[0.25, -0.25], [0.75, -0.75]], rtol=1e-6)
+    with pytest.raises(KernelError, match="must be 2-D or broadcast to 2-D"):
+        run("SoftmaxCrossEntropyWithLogits", [np.zeros(2, F32), np.zeros(2, F32)], [(F32, ()), (F32, (2,))])
+    with pytest.raises(KernelError, match="cannot be broadcast"):
+        run("SoftmaxCrossEntropyWithLogits", [np.zeros((2, 3), F32), np.zeros(2, F32)], [(F32, (2,)), (F32, (2, 3))])
