@@ -22,6 +22,7 @@ from hypothesis.extra import numpy as hnp
 
 from aclcts.cases.msopst.draw import FIXED
 from aclcts.cases.schema import shape_fits
+from aclcts.cases.values import draw_runtime
 from aclcts.core.dtypes import numpy_dtype
 from aclcts.core.prototypes import prototype
 from aclcts.core.prototypes.spec import Axes
@@ -321,6 +322,10 @@ def model_shapes(model: Any) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
 
 def _by_rule(model: Any, runtime: list[Any], unknown: bool) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
     """Shapes of the runtime inputs drawn by the case's shape rule."""
+    if model.shape_rule == "given":
+        if not model.runtime_shapes:
+            raise ValueError(f"case {model.id}: shape_rule given needs runtime_shapes to run at")
+        return st.sampled_from(model.runtime_shapes)
     if model.shape_rule == "broadcast" and len(runtime) == 2 and not (unknown and _ranked_output(model)):
         ranges = None if runtime[0].unknown_rank else runtime[0].dim_ranges()
         return broadcastable_pair(ranges)
@@ -420,7 +425,8 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
     """Runtime input arrays of a dynamic case: at `shapes` (else shapes by model_shapes), elements by the case's
     `elements` kind.
 
-    An input whose values the case fixes (an msopst `value`) holds them wherever the drawn shape has as many
+    Under shape_rule `given` (inputs whose values index one another), every input is drawn from the case's own
+    distributions, with a drawn seed. An input whose values the case fixes (an msopst `value`) holds them wherever the drawn shape has as many
     elements (a BroadcastTo shape, a Transpose perm given at run time). A scalar int32 input of a value-dependent op
     (TopK's k) is drawn inside [1, size of the first input]; a
     reduction's axes input holds distinct axes of its data input (an example with more entries than that input has
@@ -428,6 +434,8 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
     does not declare are rejected (the case's own runtime_shapes are among the choices and never rejected).
     """
     shapes = data(model_shapes(model)) if shapes is None else shapes
+    if model.shape_rule == "given":
+        return draw_runtime(model, shapes, data(st.integers(0, 2 ** 32 - 1)))
     runtime = [t for t in model.inputs if t.const is None]
     result = []
     for tensor, shape in zip(runtime, shapes):

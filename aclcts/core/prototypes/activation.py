@@ -58,7 +58,7 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _unary("HardSwish", FLOATS, "x * min(max(x + 3, 0), 6) / 6"),
     op("PRelu", "x:T, weight:T", "y:T", {"T": FLOATS},
        source=f"{_NL} REG_OP(PRelu): x if x > 0 else weight * x; weight a scalar or 1-D tensor, one value or one "
-              "per channel (dimension 1 of x)"),
+              "per channel (dimension 1 of x)", shape_rule="given"),
     _unary("Softplus", FLOATING_BF16, "log(exp(x) + 1)"),
     _unary("Softsign", FLOATING_BF16, "x / (abs(x) + 1)"),
     _unary("LogSigmoid", FLOATS, "-ln(1 + e^(-x))"),
