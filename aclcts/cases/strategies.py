@@ -29,6 +29,8 @@ from aclcts.core.prototypes.spec import Axes
 from aclcts.reference import reference
 
 PROFILE_ENV = "ACLCTS_HYPOTHESIS_PROFILE"
+#: The input, by record family, whose values are axes of the data input (drawn as distinct axes of its rank).
+AXES_INPUTS = {"reduction": "axes", "index": "dimension"}
 #: Largest dim drawn for a range without an upper bound (max -1).
 UNBOUNDED_CAP = 16
 #: Largest dim drawn alone (a matrix dim, a concat size) for a range with an upper bound above it.
@@ -384,8 +386,14 @@ def _shape_at_rank(model: Any, tensor: Any, rank: int) -> st.SearchStrategy[tupl
 
 
 def _is_axes_input(model: Any, tensor: Any) -> bool:
-    """Whether the tensor is a reduction's axes input (its values index the dims of its data input)."""
-    return model.family == "reduction" and tensor.name == "axes" and tensor.const is None
+    """Whether the tensor is a runtime axes input whose values index the dims of the data input: a reduction's
+    `axes`, an index op's `dimension` (ArgMaxV2, ArgMin), by its position in the op's record (a case may name it)."""
+    wanted = AXES_INPUTS.get(model.family)
+    record = prototype(model.op)
+    if wanted is None or record is None or tensor.const is not None:
+        return False
+    position = next(i for i, t in enumerate(model.inputs) if t is tensor)
+    return position < len(record.inputs) and record.inputs[position].name == wanted
 
 
 def _least_rank(model: Any, name: str) -> int:

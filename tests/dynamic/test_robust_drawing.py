@@ -140,6 +140,18 @@ def test_a_reduction_over_a_ranked_input_draws_only_valid_axes(tmp_path):
         reference("ReduceSum").shape([x.shape, axes.shape], [x, axes], {"keep_dims": False})
 
 
+def test_an_arg_max_dimension_given_at_run_time_is_drawn_as_an_axis_of_x_whatever_the_case_calls_it(tmp_path):
+    case = msopst_case(tmp_path, "ArgMaxV2",
+                       [tensor("x", [-1, -1], "float16", shape_range=[[1, 4], [1, 4]], typical_shape=[2, 3]),
+                        tensor("dim", [1], "int32")],
+                       [tensor("y", [-1], "int32", shape_range=[[1, 4]], typical_shape=[2])])
+    drawn = shapes_of(strategies.model_arrays(case), 40)
+    for x, dimension in drawn:
+        assert dimension.shape == (1,) and -x.ndim <= int(dimension[0]) < x.ndim, (x.shape, dimension)
+        reference("ArgMaxV2").shape([x.shape, dimension.shape], [x, dimension], {"dtype": 3})
+    assert len({int(d[0]) for _, d in drawn}) > 1
+
+
 def test_an_input_whose_values_the_case_fixes_holds_them(tmp_path):
     case = msopst_case(tmp_path, "BroadcastTo",
                        [tensor("x", [-1], "float16", shape_range=[[1, 1]], typical_shape=[1]),
