@@ -152,6 +152,45 @@ def test_an_arg_max_dimension_given_at_run_time_is_drawn_as_an_axis_of_x_whateve
     assert len({int(d[0]) for _, d in drawn}) > 1
 
 
+def test_a_pooling_input_is_drawn_where_its_output_dims_lie_inside_the_declared_output_ranges(tmp_path):
+    """The case's x allows W from 3, but a 5-wide VALID window needs W >= 5 and the declared output W >= 3 needs
+    W >= 9 (stride 2): only such shapes are drawn (CANN's AvgPool dynamic cases)."""
+    pool = [{"name": "ksize", "type": "list_int", "value": [1, 5, 5, 1]},
+            {"name": "strides", "type": "list_int", "value": [1, 2, 2, 1]},
+            {"name": "padding", "type": "string", "value": "VALID"},
+            {"name": "data_format", "type": "string", "value": "NHWC"}]
+    nhwc = {"format": "NHWC"}
+    case = msopst_case(tmp_path, "AvgPool",
+                       [tensor("x", [-1, 11, -1, 3], "float16", shape_range=[[1, 4], [3, -1]],
+                               typical_shape=[1, 11, 11, 3], **nhwc)],
+                       [tensor("y", [-1, 4, -1, 3], "float16", shape_range=[[1, 4], [3, -1]], **nhwc)], pool)
+    drawn = shapes_of(strategies.model_shapes(case), 40)
+    assert min(x[2] for (x,) in drawn) == 9
+    for (x,) in drawn:
+        (y,) = reference("AvgPool").shape([x], [np.zeros(x, np.float16)], case.reference_attr_values())
+        assert y[2] >= 3, (x, y)
+
+
+def test_a_broadcast_pair_keeps_each_input_inside_its_own_shape_and_rank(tmp_path):
+    """CANN's dynamic RealDiv: x1 [-1, 10] and a static x2 [1]; x2 was drawn at x1's shape, which no model has."""
+    case = msopst_case(tmp_path, "RealDiv",
+                       [tensor("x1", [-1, 10], shape_range=[[1, 1024]], typical_shape=[2, 10]), tensor("x2", [1])],
+                       [tensor("y", [-1, 10], shape_range=[[1, 1024]], typical_shape=[2, 10])])
+    drawn = shapes_of(strategies.model_shapes(case), 40)
+    assert {x2 for _, x2 in drawn} == {(1,)}
+    assert all(len(x1) == 2 and x1[1] == 10 and 1 <= x1[0] <= 1024 for x1, _ in drawn)
+    assert len({x1 for x1, _ in drawn}) > 1
+
+
+def test_a_broadcast_pair_of_equal_ranges_still_draws_ones_on_either_side(tmp_path):
+    x = dict(shape_range=[[1, 6], [1, 6]], typical_shape=[2, 3])
+    case = msopst_case(tmp_path, "Add", [tensor("x1", [-1, -1], **x), tensor("x2", [-1, -1], **x)],
+                       [tensor("y", [-1, -1], **x)])
+    drawn = shapes_of(strategies.model_shapes(case), 80)
+    assert all(np.broadcast_shapes(a, b) for a, b in drawn)
+    assert any(a != b for a, b in drawn) and any(a == b and 1 not in a for a, b in drawn)
+
+
 def test_an_input_whose_values_the_case_fixes_holds_them(tmp_path):
     case = msopst_case(tmp_path, "BroadcastTo",
                        [tensor("x", [-1], "float16", shape_range=[[1, 1]], typical_shape=[1]),
