@@ -191,6 +191,26 @@ def test_a_broadcast_pair_of_equal_ranges_still_draws_ones_on_either_side(tmp_pa
     assert any(a != b for a, b in drawn) and any(a == b and 1 not in a for a, b in drawn)
 
 
+def test_an_msopst_case_judged_by_its_golden_is_drawn_inside_its_value_range_and_a_builtin_one_beyond(tmp_path):
+    """A golden function is written for the case's data_distribute and value_range (CANN's ArgMaxWithValue golden in
+    TensorFlow breaks NaN ties otherwise than the device, its ReduceMean golden overflows float16 sums)."""
+    (tmp_path / "golden.py").write_text("def calc(x, y):\n    return [x['value']]\n")
+    x = tensor("x", [-1, -1], "float16", shape_range=[[1, 6], [1, 6]], typical_shape=[2, 3],
+               data_distribute="uniform", value_range=[2.0, 3.0])
+    y = tensor("y", [-1, -1], "float16", shape_range=[[1, 6], [1, 6]])
+    golden = msopst_case(tmp_path, "Relu", [x], [y])
+    case = {"case_name": "Test_Relu_golden", "op": "Relu", "input_desc": [x], "output_desc": [y],
+            "calc_expect_func_file": "golden.py:calc"}
+    (tmp_path / "golden_case.json").write_text(json.dumps([case]))
+    [judged] = msopst.load_msopst_cases(str(tmp_path / "golden_case.json"))
+    assert judged.msopst.reference_kind == "golden"
+    inside = [a for (a,) in shapes_of(strategies.model_arrays(judged), 30)]
+    assert all(((2.0 <= a) & (a <= 3.0)).all() for a in inside)
+    assert len({a.tobytes() for a in inside}) > 1
+    beyond = [a for (a,) in shapes_of(strategies.model_arrays(golden), 30)]
+    assert any(not np.isfinite(a).all() or (np.abs(a) > 3.0).any() for a in beyond)
+
+
 def test_an_input_whose_values_the_case_fixes_holds_them(tmp_path):
     case = msopst_case(tmp_path, "BroadcastTo",
                        [tensor("x", [-1], "float16", shape_range=[[1, 1]], typical_shape=[1]),
