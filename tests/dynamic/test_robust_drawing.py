@@ -211,6 +211,21 @@ def test_an_msopst_case_judged_by_its_golden_is_drawn_inside_its_value_range_and
     assert any(not np.isfinite(a).all() or (np.abs(a) > 3.0).any() for a in beyond)
 
 
+def test_a_layer_norm_draws_gamma_and_beta_at_the_dims_of_x_they_scale(tmp_path):
+    """CANN's dynamic LayerNorm: x [32, 16, -1], gamma and beta [-1]; drawn each in its range they missed x's last dim
+    and every example was refused (300 s per case)."""
+    nchw = {"format": "NCHW"}
+    x = tensor("input_x", [4, 2, -1], "float16", shape_range=[[1, 8]], typical_shape=[4, 2, 8], **nchw)
+    params = [tensor(n, [-1], "float16", shape_range=[[1, 8]], typical_shape=[8], **nchw) for n in ("gamma", "beta")]
+    stats = [tensor(n, [4, 2, 1], "float16", **nchw) for n in ("mean", "variance")]
+    case = msopst_case(tmp_path, "LayerNorm", [x, *params],
+                       [tensor("y", [4, 2, -1], "float16", shape_range=[[1, 8]], **nchw), *stats],
+                       [{"name": "begin_norm_axis", "type": "int", "value": -1},
+                        {"name": "begin_params_axis", "type": "int", "value": 2}])
+    for x_shape, gamma, beta in shapes_of(strategies.model_shapes(case), 20):
+        assert gamma == beta == x_shape[2:], (x_shape, gamma, beta)
+
+
 def test_an_input_whose_values_the_case_fixes_holds_them(tmp_path):
     case = msopst_case(tmp_path, "BroadcastTo",
                        [tensor("x", [-1], "float16", shape_range=[[1, 1]], typical_shape=[1]),
