@@ -169,10 +169,10 @@ def test_execute_v2_at_shapes_inside_the_range_matches_the_reference(acl, stream
 @LOADED
 @pytest.mark.execute
 @over(unknown_rank)
-def test_execute_v2_of_an_unknown_rank_model_accepts_every_rank(acl, stream, model, shapes, comparisons,
+def test_execute_v2_of_an_unknown_rank_model_accepts_every_rank(acl, stream, model, shapes, pytestconfig, comparisons,
                                                                 within_memory_budget):
     within_memory_budget(model, shapes)
-    runtime = [np.full(shape, 1.5, numpy_dtype(t.dtype)) for shape, t in zip(shapes, model.inputs)]
+    runtime = draw_runtime(model, shapes, model.seed(pytestconfig.getoption("--aclcts-seed")))
     _assert_execution_matches_the_reference(acl, stream, model, runtime, comparisons, within_memory_budget)
 
 
