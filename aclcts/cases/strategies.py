@@ -530,8 +530,8 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
     `elements` kind.
 
     Under shape_rule `given` (inputs whose values index one another), every input is drawn from the case's own
-    distributions, with a drawn seed; so is every input of an msopst case judged by its golden function that the
-    rules below do not draw. An input whose values the case fixes (an msopst `value`) holds them wherever the drawn shape has as many
+    distributions, with a drawn seed; so is every input the rules below do not draw of a case whose elements kind is
+    `values` (an msopst case judged by its golden function). An input whose values the case fixes (an msopst `value`) holds them wherever the drawn shape has as many
     elements (a BroadcastTo shape, a Transpose perm given at run time). A scalar int32 input of a value-dependent op
     (TopK's k) is drawn inside [1, size of the first input]; a
     reduction's axes input holds distinct axes of its data input (an example with more entries than that input has
@@ -554,7 +554,7 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
             rank, count = result[0].ndim, math.prod(shape)
             assume(count <= rank)
             result.append(np.array(data(axes_of(rank, count)), dtype=numpy_dtype(tensor.dtype)).reshape(shape))
-        elif _judged_by_golden(model):
+        elif model.elements == "values":
             seed = data(st.integers(0, 2 ** 32 - 1))
             spec = model.values.get(tensor.name, model.values.get("default"))
             result.append(draw(replace(tensor, shape=tuple(shape), shape_range=()), spec, np.random.default_rng(seed)))
@@ -563,12 +563,6 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
     if any(t.unknown_rank for t in runtime) and tuple(map(tuple, shapes)) not in model.runtime_shapes:
         assume(_reference_accepts(model, result))
     return result
-
-
-def _judged_by_golden(model: Any) -> bool:
-    """Whether the case is an msopst case judged by its own golden function, written for the values its
-    data_distribute and value_range describe (not for NaN, infinities or overflow)."""
-    return model.msopst is not None and model.msopst.reference_kind == "golden"
 
 
 def _fixed_fits(model: Any, tensor: Any, shape: tuple[int, ...]) -> bool:
