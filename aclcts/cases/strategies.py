@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import replace
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,12 +23,17 @@ from hypothesis.extra import numpy as hnp
 
 from aclcts.cases.msopst.draw import FIXED
 from aclcts.cases.schema import shape_fits
+from aclcts.cases.values import draw, draw_runtime
 from aclcts.core.dtypes import numpy_dtype
 from aclcts.core.prototypes import prototype
 from aclcts.core.prototypes.spec import Axes
-from aclcts.reference import reference
+from aclcts.reference import OP_TYPES as _OP_REFERENCES, reference
 
 PROFILE_ENV = "ACLCTS_HYPOTHESIS_PROFILE"
+#: output_fitting_ranges by (case id, input name): computed once per case and process.
+_FITTING: dict[tuple[str, str], list[tuple[int, int]]] = {}
+#: The input, by record family, whose values are axes of the data input (drawn as distinct axes of its rank).
+AXES_INPUTS = {"reduction": "axes", "index": "dimension"}
 #: Largest dim drawn for a range without an upper bound (max -1).
 UNBOUNDED_CAP = 16
 #: Largest dim drawn alone (a matrix dim, a concat size) for a range with an upper bound above it.
@@ -158,6 +164,51 @@ def broadcastable_pair(data: st.DrawFn, ranges: Sequence[tuple[int, int]] | None
             dims.append(1 if may_be_one and data(st.booleans()) else common[position])
         pair.append(tuple(dims))
     return pair[0], pair[1]
+
+
+@st.composite
+def broadcast_pair_in(data: st.DrawFn, first: Sequence[tuple[int, int]],
+                      second: Sequence[tuple[int, int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Two shapes that broadcast together, each inside its own dim ranges (ranks may differ: aligned from the last
+    dim); at each aligned dim both take one common dim inside both ranges, or one is 1 where its range allows it.
+    Dims are drawn small first (at most BROADCAST_DIM_CAP unless a range's minimum is above)."""
+    rank = max(len(first), len(second))
+    padded = [[None] * (rank - len(r)) + list(r) for r in (first, second)]
+    pair: list[list[int]] = [[], []]
+    for a, b in zip(*padded):
+        options = []
+        if a is None or b is None:
+            options.append(("own", "own"))
+        else:
+            if max(a[0], b[0]) <= _bounded_high(a, b):
+                options.append(("common", "common"))
+            if a[0] <= 1 <= _bounded_high(a):
+                options.append(("one", "own"))
+            if b[0] <= 1 <= _bounded_high(b):
+                options.append(("own", "one"))
+        assume(options)
+        kinds = data(st.sampled_from(options))
+        common = data(_small_dim(max(a[0], b[0]), _bounded_high(a, b))) if kinds[0] == "common" else None
+        for side, kind, bounds in zip(pair, kinds, (a, b)):
+            if bounds is not None:
+                side.append(common if kind == "common" else 1 if kind == "one" else data(_small_dim(*bounds)))
+    return tuple(pair[0]), tuple(pair[1])
+
+
+#: The largest dim broadcast_pair_in draws where the ranges allow less.
+BROADCAST_DIM_CAP = 16
+
+
+def _bounded_high(*ranges: tuple[int, int]) -> int:
+    """The least maximum of dim ranges, an unbounded (-1) one counting as no bound."""
+    highs = [high for _, high in ranges if high != -1]
+    return min(highs) if highs else 1 << 62
+
+
+def _small_dim(low: int, high: int) -> st.SearchStrategy[int]:
+    """A dim inside [low, high] (high -1: unbounded), small first."""
+    top = max(low, BROADCAST_DIM_CAP)
+    return st.integers(low, top if high == -1 else min(high, top))
 
 
 @st.composite
@@ -321,9 +372,14 @@ def model_shapes(model: Any) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
 
 def _by_rule(model: Any, runtime: list[Any], unknown: bool) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
     """Shapes of the runtime inputs drawn by the case's shape rule."""
+    if model.shape_rule == "given":
+        if not model.runtime_shapes:
+            raise ValueError(f"case {model.id}: shape_rule given needs runtime_shapes to run at")
+        return st.sampled_from(model.runtime_shapes)
     if model.shape_rule == "broadcast" and len(runtime) == 2 and not (unknown and _ranked_output(model)):
-        ranges = None if runtime[0].unknown_rank else runtime[0].dim_ranges()
-        return broadcastable_pair(ranges)
+        if unknown:
+            return broadcastable_pair(None if runtime[0].unknown_rank else runtime[0].dim_ranges())
+        return broadcast_pair_in(runtime[0].dim_ranges(), runtime[1].dim_ranges())
     if unknown:
         return _unknown_rank_shapes(model, runtime)
     if model.shape_rule == "matmul":
@@ -337,10 +393,57 @@ def _by_rule(model: Any, runtime: list[Any], unknown: bool) -> st.SearchStrategy
         out_ranges = ((0, -1),) * len(ranges[0]) if out.unknown_rank else out.dim_ranges()
         return concat_shapes(ranges, _concat_axis(model) % len(ranges[0]), out_ranges)
     if model.shape_rule in ("each", "broadcast"):  # broadcast with other than two runtime inputs: each in its range
+        if len(runtime) == 1:
+            return st.tuples(shape_in(output_fitting_ranges(model, runtime[0])))
         return st.tuples(*(shape_in(t.dim_ranges()) for t in runtime))
     if model.shape_rule == "same":
         return shape_in(runtime[0].dim_ranges()).map(lambda shape: (shape,) * len(runtime))
     raise ValueError(f"case {model.id}: unknown shape_rule {model.shape_rule!r}")
+
+
+def output_fitting_ranges(model: Any, tensor: Any) -> list[tuple[int, int]]:
+    """The dim ranges of a case's one runtime input, each -1 dim's range narrowed to the dims (probed from its
+    minimum, the other dims at theirs) at which the op's built-in reference gives an output dim, at the same position,
+    inside the declared output's: a pooling window larger than the smallest dim the case allows, an output range
+    that starts above what the smallest input gives. A range no probed dim fits, or a case whose first output has
+    another rank or whose op has no built-in reference, is kept as declared."""
+    key = (model.id, tensor.name)
+    if key not in _FITTING:
+        _FITTING[key] = _narrowed(model, tensor)
+    return list(_FITTING[key])
+
+
+def _narrowed(model: Any, tensor: Any) -> list[tuple[int, int]]:
+    """output_fitting_ranges, computed."""
+    ranges = list(tensor.dim_ranges())
+    out = model.outputs[0] if model.outputs else None
+    if out is None or out.unknown_rank or len(out.shape) != len(ranges) or model.op not in _OP_REFERENCES:
+        return ranges
+    out_ranges = out.dim_ranges()
+    for _ in range(2):  # again once the other dims have their narrowed minimums
+        for index, (low, high) in enumerate(ranges):
+            if low == high:
+                continue
+            top = min(_top(low, high), low + DIM_CAP)
+            fits = [d for d in range(low, top + 1) if _output_dim_fits(model, tensor, ranges, index, d, out_ranges)]
+            if fits:
+                ranges[index] = (fits[0], fits[-1] if fits[-1] < top else high)
+    return ranges
+
+
+def _output_dim_fits(model: Any, tensor: Any, ranges: list[tuple[int, int]], index: int, dim: int,
+                     out_ranges: Sequence[tuple[int, int]]) -> bool:
+    """Whether the op's built-in reference, at the input's minimum shape with dim `dim` at `index`, gives an output
+    dim at `index` inside the declared output's range there."""
+    shape = [low for low, _ in ranges]
+    shape[index] = dim
+    inputs = [t.const_array() if t.const is not None else np.zeros(shape, t.np_dtype) for t in model.inputs]
+    try:
+        produced = reference(model.op).shape([a.shape for a in inputs], inputs, model.reference_attr_values())
+    except (ValueError, KeyError, IndexError, TypeError, ZeroDivisionError):
+        return False
+    low, high = out_ranges[index]
+    return len(produced[0]) == len(out_ranges) and low <= produced[0][index] and (high == -1 or produced[0][index] <= high)
 
 
 def _unknown_rank_shapes(model: Any, runtime: list[Any]) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
@@ -379,8 +482,14 @@ def _shape_at_rank(model: Any, tensor: Any, rank: int) -> st.SearchStrategy[tupl
 
 
 def _is_axes_input(model: Any, tensor: Any) -> bool:
-    """Whether the tensor is a reduction's axes input (its values index the dims of its data input)."""
-    return model.family == "reduction" and tensor.name == "axes" and tensor.const is None
+    """Whether the tensor is a runtime axes input whose values index the dims of the data input: a reduction's
+    `axes`, an index op's `dimension` (ArgMaxV2, ArgMin), by its position in the op's record (a case may name it)."""
+    wanted = AXES_INPUTS.get(model.family)
+    record = prototype(model.op)
+    if wanted is None or record is None or tensor.const is not None:
+        return False
+    position = next(i for i, t in enumerate(model.inputs) if t is tensor)
+    return position < len(record.inputs) and record.inputs[position].name == wanted
 
 
 def _least_rank(model: Any, name: str) -> int:
@@ -420,7 +529,9 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
     """Runtime input arrays of a dynamic case: at `shapes` (else shapes by model_shapes), elements by the case's
     `elements` kind.
 
-    An input whose values the case fixes (an msopst `value`) holds them wherever the drawn shape has as many
+    Under shape_rule `given` (inputs whose values index one another), every input is drawn from the case's own
+    distributions, with a drawn seed; so is every input the rules below do not draw of a case whose elements kind is
+    `values` (an msopst case judged by its golden function). An input whose values the case fixes (an msopst `value`) holds them wherever the drawn shape has as many
     elements (a BroadcastTo shape, a Transpose perm given at run time). A scalar int32 input of a value-dependent op
     (TopK's k) is drawn inside [1, size of the first input]; a
     reduction's axes input holds distinct axes of its data input (an example with more entries than that input has
@@ -428,6 +539,8 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
     does not declare are rejected (the case's own runtime_shapes are among the choices and never rejected).
     """
     shapes = data(model_shapes(model)) if shapes is None else shapes
+    if model.shape_rule == "given":
+        return draw_runtime(model, shapes, data(st.integers(0, 2 ** 32 - 1)))
     runtime = [t for t in model.inputs if t.const is None]
     result = []
     for tensor, shape in zip(runtime, shapes):
@@ -441,6 +554,10 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
             rank, count = result[0].ndim, math.prod(shape)
             assume(count <= rank)
             result.append(np.array(data(axes_of(rank, count)), dtype=numpy_dtype(tensor.dtype)).reshape(shape))
+        elif model.elements == "values":
+            seed = data(st.integers(0, 2 ** 32 - 1))
+            spec = model.values.get(tensor.name, model.values.get("default"))
+            result.append(draw(replace(tensor, shape=tuple(shape), shape_range=()), spec, np.random.default_rng(seed)))
         else:
             result.append(data(arrays(tensor.dtype, shape, model.elements)))
     if any(t.unknown_rank for t in runtime) and tuple(map(tuple, shapes)) not in model.runtime_shapes:

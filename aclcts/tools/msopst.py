@@ -116,6 +116,7 @@ def case_document(case: Case, reference: str, notes: list[str], files: dict[str,
                               if t.shape_range}
         doc["runtime_shapes"] = [[list(s) for s in shapes] for shapes in case.runtime_shapes]
         doc["shape_rule"] = case.shape_rule
+        doc["elements"] = case.elements
     return doc
 
 

@@ -38,7 +38,7 @@ def test_a_row_states_the_record_and_its_case_files():
     rows = {row[0]: row[1:] for row in ROW.findall(operators_page(str(CASES)))}
     tensors, dtypes, attrs, policy, rule, files, source = rows["GatherV2"]
     assert tensors == "x, indices, axis → y" and "I: int32, int64" in dtypes
-    assert "batch_dims (int = 0)" in attrs and (policy, rule) == ("index", "each")
+    assert "batch_dims (int = 0)" in attrs and (policy, rule) == ("index", "given")
     assert "`gather_scatter/gather_v2.yaml`" in files.split(", ") and "REG_OP(GatherV2)" in source
     assert rows["ReduceSumD"][5] == "default cases" and "axes (list_int)," in rows["ReduceSumD"][2]
 

@@ -140,6 +140,92 @@ def test_a_reduction_over_a_ranked_input_draws_only_valid_axes(tmp_path):
         reference("ReduceSum").shape([x.shape, axes.shape], [x, axes], {"keep_dims": False})
 
 
+def test_an_arg_max_dimension_given_at_run_time_is_drawn_as_an_axis_of_x_whatever_the_case_calls_it(tmp_path):
+    case = msopst_case(tmp_path, "ArgMaxV2",
+                       [tensor("x", [-1, -1], "float16", shape_range=[[1, 4], [1, 4]], typical_shape=[2, 3]),
+                        tensor("dim", [1], "int32")],
+                       [tensor("y", [-1], "int32", shape_range=[[1, 4]], typical_shape=[2])])
+    drawn = shapes_of(strategies.model_arrays(case), 40)
+    for x, dimension in drawn:
+        assert dimension.shape == (1,) and -x.ndim <= int(dimension[0]) < x.ndim, (x.shape, dimension)
+        reference("ArgMaxV2").shape([x.shape, dimension.shape], [x, dimension], {"dtype": 3})
+    assert len({int(d[0]) for _, d in drawn}) > 1
+
+
+def test_a_pooling_input_is_drawn_where_its_output_dims_lie_inside_the_declared_output_ranges(tmp_path):
+    """The case's x allows W from 3, but a 5-wide VALID window needs W >= 5 and the declared output W >= 3 needs
+    W >= 9 (stride 2): only such shapes are drawn (CANN's AvgPool dynamic cases)."""
+    pool = [{"name": "ksize", "type": "list_int", "value": [1, 5, 5, 1]},
+            {"name": "strides", "type": "list_int", "value": [1, 2, 2, 1]},
+            {"name": "padding", "type": "string", "value": "VALID"},
+            {"name": "data_format", "type": "string", "value": "NHWC"}]
+    nhwc = {"format": "NHWC"}
+    case = msopst_case(tmp_path, "AvgPool",
+                       [tensor("x", [-1, 11, -1, 3], "float16", shape_range=[[1, 4], [3, -1]],
+                               typical_shape=[1, 11, 11, 3], **nhwc)],
+                       [tensor("y", [-1, 4, -1, 3], "float16", shape_range=[[1, 4], [3, -1]], **nhwc)], pool)
+    drawn = shapes_of(strategies.model_shapes(case), 40)
+    assert min(x[2] for (x,) in drawn) == 9
+    for (x,) in drawn:
+        (y,) = reference("AvgPool").shape([x], [np.zeros(x, np.float16)], case.reference_attr_values())
+        assert y[2] >= 3, (x, y)
+
+
+def test_a_broadcast_pair_keeps_each_input_inside_its_own_shape_and_rank(tmp_path):
+    """CANN's dynamic RealDiv: x1 [-1, 10] and a static x2 [1]; x2 was drawn at x1's shape, which no model has."""
+    case = msopst_case(tmp_path, "RealDiv",
+                       [tensor("x1", [-1, 10], shape_range=[[1, 1024]], typical_shape=[2, 10]), tensor("x2", [1])],
+                       [tensor("y", [-1, 10], shape_range=[[1, 1024]], typical_shape=[2, 10])])
+    drawn = shapes_of(strategies.model_shapes(case), 40)
+    assert {x2 for _, x2 in drawn} == {(1,)}
+    assert all(len(x1) == 2 and x1[1] == 10 and 1 <= x1[0] <= 1024 for x1, _ in drawn)
+    assert len({x1 for x1, _ in drawn}) > 1
+
+
+def test_a_broadcast_pair_of_equal_ranges_still_draws_ones_on_either_side(tmp_path):
+    x = dict(shape_range=[[1, 6], [1, 6]], typical_shape=[2, 3])
+    case = msopst_case(tmp_path, "Add", [tensor("x1", [-1, -1], **x), tensor("x2", [-1, -1], **x)],
+                       [tensor("y", [-1, -1], **x)])
+    drawn = shapes_of(strategies.model_shapes(case), 80)
+    assert all(np.broadcast_shapes(a, b) for a, b in drawn)
+    assert any(a != b for a, b in drawn) and any(a == b and 1 not in a for a, b in drawn)
+
+
+def test_an_msopst_case_judged_by_its_golden_is_drawn_inside_its_value_range_and_a_builtin_one_beyond(tmp_path):
+    """A golden function is written for the case's data_distribute and value_range (CANN's ArgMaxWithValue golden in
+    TensorFlow breaks NaN ties otherwise than the device, its ReduceMean golden overflows float16 sums)."""
+    (tmp_path / "golden.py").write_text("def calc(x, y):\n    return [x['value']]\n")
+    x = tensor("x", [-1, -1], "float16", shape_range=[[1, 6], [1, 6]], typical_shape=[2, 3],
+               data_distribute="uniform", value_range=[2.0, 3.0])
+    y = tensor("y", [-1, -1], "float16", shape_range=[[1, 6], [1, 6]])
+    golden = msopst_case(tmp_path, "Relu", [x], [y])
+    case = {"case_name": "Test_Relu_golden", "op": "Relu", "input_desc": [x], "output_desc": [y],
+            "calc_expect_func_file": "golden.py:calc"}
+    (tmp_path / "golden_case.json").write_text(json.dumps([case]))
+    [judged] = msopst.load_msopst_cases(str(tmp_path / "golden_case.json"))
+    assert judged.msopst.reference_kind == "golden"
+    inside = [a for (a,) in shapes_of(strategies.model_arrays(judged), 30)]
+    assert all(((2.0 <= a) & (a <= 3.0)).all() for a in inside)
+    assert len({a.tobytes() for a in inside}) > 1
+    beyond = [a for (a,) in shapes_of(strategies.model_arrays(golden), 30)]
+    assert any(not np.isfinite(a).all() or (np.abs(a) > 3.0).any() for a in beyond)
+
+
+def test_a_layer_norm_draws_gamma_and_beta_at_the_dims_of_x_they_scale(tmp_path):
+    """CANN's dynamic LayerNorm: x [32, 16, -1], gamma and beta [-1]; drawn each in its range they missed x's last dim
+    and every example was refused (300 s per case)."""
+    nchw = {"format": "NCHW"}
+    x = tensor("input_x", [4, 2, -1], "float16", shape_range=[[1, 8]], typical_shape=[4, 2, 8], **nchw)
+    params = [tensor(n, [-1], "float16", shape_range=[[1, 8]], typical_shape=[8], **nchw) for n in ("gamma", "beta")]
+    stats = [tensor(n, [4, 2, 1], "float16", **nchw) for n in ("mean", "variance")]
+    case = msopst_case(tmp_path, "LayerNorm", [x, *params],
+                       [tensor("y", [4, 2, -1], "float16", shape_range=[[1, 8]], **nchw), *stats],
+                       [{"name": "begin_norm_axis", "type": "int", "value": -1},
+                        {"name": "begin_params_axis", "type": "int", "value": 2}])
+    for x_shape, gamma, beta in shapes_of(strategies.model_shapes(case), 20):
+        assert gamma == beta == x_shape[2:], (x_shape, gamma, beta)
+
+
 def test_an_input_whose_values_the_case_fixes_holds_them(tmp_path):
     case = msopst_case(tmp_path, "BroadcastTo",
                        [tensor("x", [-1], "float16", shape_range=[[1, 1]], typical_shape=[1]),

@@ -147,3 +147,21 @@ def test_the_reports_say_the_case_was_judged_against_aclcts_reference(tmp_path):
     (entry,) = st["report_list"]
     assert entry["trace_detail"]["st_case_info"]["op_params"]["reference_note"] == NOTE
     assert done.stdout.count("import no_such_framework_xyz, which is not installed") == 1, done.stdout[-2000:]
+
+
+def test_a_golden_importing_a_missing_module_only_when_called_falls_back_like_one_importing_it_at_load(tmp_path):
+    (tmp_path / "golden.py").write_text("import numpy as np\n\n\ndef helper():\n    from no_such_framework_xyz.sub import f"
+                                        "\n\n\ndef calc(x1, x2, y):\n    helper()\n    return [x1['value'] * 0]\n")
+    write_case(tmp_path, "add_late.json", "Add_late")
+    lines: list[str] = []
+    (case,) = load_cases([str(tmp_path)], warn=lines.append)
+    assert case.reference == "Add" and case.msopst.reference_kind == "builtin-fallback"
+    assert case.msopst.op_params["reference_note"] == NOTE
+    assert len(lines) == 1 and "no_such_framework_xyz" in lines[0]
+
+
+def test_a_golden_whose_call_time_imports_are_installed_stays_the_reference(tmp_path):
+    (tmp_path / "golden.py").write_text("def calc(x1, x2, y):\n    import numpy as np\n    from json import dumps\n"
+                                        "    return [np.zeros((2, 3))]\n")
+    (case,) = load_msopst_cases(str(write_case(tmp_path, "add_np.json", "Add_np")))
+    assert case.msopst.reference_kind == "golden"

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from aclcts.cases import msopst
 from aclcts.cases.schema import shape_fits
-from aclcts.cases.strategies import model_shapes
+from aclcts.cases.strategies import model_arrays, model_shapes
 from aclcts.reference import reference
 
 
@@ -69,7 +69,7 @@ FAMILIES = [
       attr("data_format", "string", "NCHW")]),
     ("elementwise", "Add", "broadcast", [dyn("x1", [-1, -1], M2, [2, 3]), dyn("x2", [-1, -1], M2, [2, 3])],
      [out("y", [-1, -1], M2)], []),
-    ("gather_scatter", "GatherV2", "each",
+    ("gather_scatter", "GatherV2", "given",
      [dyn("x", [-1, -1], M2, [4, 3]), dyn("indices", [-1], [[1, 6]], [2], "int32"), const("axis", [0])],
      [out("y", [-1, -1], M2)], []),
     ("index", "ArgMaxV2", "each", [dyn("x", [-1, -1], M2, [2, 3]), const("dimension", [1])],
@@ -168,19 +168,22 @@ def test_a_dynamic_case_draws_runtime_shapes_by_its_ops_rule(tmp_path, family, o
     draws()
 
 
-def test_gather_v2_draws_x_and_indices_each_of_their_own_rank(tmp_path):
-    """The case issue 33 names: before the op records, GatherV2 fell back to the elementwise "broadcast" rule and
-    drew its rank-1 indices at x's rank."""
+def test_gather_v2_runs_at_its_own_shapes_with_indices_inside_the_axis_they_index(tmp_path):
+    """GatherV2's indices must lie inside the dim of x they index: its dynamic case runs at the case's own runtime
+    shapes (x and indices each at their own rank, issue 33) with the indices drawn from the case's value_range, never
+    from the integers hypothesis draws for data (which reach -4096)."""
     _, op, _, inputs, outputs, attrs = next(f for f in FAMILIES if f[1] == "GatherV2")
-    case = loaded(tmp_path, op, inputs, outputs, attrs)
+    indices = {**inputs[1], "data_distribute": ["uniform"], "value_range": [[0, 4]]}
+    case = loaded(tmp_path, op, [inputs[0], indices, inputs[2]], outputs, attrs)
     seen = set()
 
     @settings(max_examples=25, database=None, deadline=None, derandomize=True)
     @given(st.data())
     def draws(data):
-        x, indices = data.draw(model_shapes(case))
-        assert len(x) == 2 and len(indices) == 1
-        seen.add((x[0], indices[0]))
+        x, drawn = data.draw(model_arrays(case))
+        assert (x.shape, drawn.shape) == ((4, 3), (2,))
+        assert ((0 <= drawn) & (drawn < x.shape[0])).all(), drawn
+        seen.add(tuple(drawn))
 
     draws()
-    assert len({x for x, _ in seen}) > 1 and len({i for _, i in seen}) > 1  # drawn on their own, not one shared dim
+    assert len(seen) > 1  # drawn with a new seed per example, not one fixed array

@@ -262,6 +262,11 @@ def _reference_of(case: dict, case_id: str, where: Where, params: dict, source: 
     return reference_spec("none", source, case_id, no_reference(case_id, params["op"], out_shapes)), "none", {}
 
 
+#: The element kind of a dynamic sub-case judged by its golden function: its values drawn from its own
+#: data_distribute and value_range, which the golden function is written for (not NaN, infinities, overflow).
+GOLDEN_ELEMENTS = "values"
+
+
 def to_case(case: dict, name: str, params: dict, source: str) -> Case:
     """The aclcts Case of one msopst sub-case."""
     where = Where(source, case["case_name"])
@@ -295,7 +300,8 @@ def to_case(case: dict, name: str, params: dict, source: str) -> Case:
     return Case(name, params["op"], record_policy_class(params["op"]), source,
                 f"msopst case {case['case_name']} ({os.path.basename(source)})", spec, inputs, outputs,
                 attrs, ("execute_v2", "handle"), values, f"ratio:{t},{p}", fmt, "", runtime,
-                record_shape_rule(params["op"]), "full", (), expect, msopst=info, omitted=omitted)
+                record_shape_rule(params["op"]), GOLDEN_ELEMENTS if kind == "golden" else "full", (), expect,
+                msopst=info, omitted=omitted)
 
 
 def load_msopst_cases(source: str, namespace: str | None = None) -> list[Case]:

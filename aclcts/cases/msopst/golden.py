@@ -4,13 +4,15 @@ A sub-case's reference spec is `aclcts.cases.msopst:<name>`; the package serves 
 process loaded (`loaded_reference`), which aclcts.reference imports by that spec.
 
 A golden file stopped at import by a module that is not installed (TensorFlow, PyTorch: aclcts' extras golden-tf and
-golden-torch) raises MissingModule; the loader then judges its cases against aclcts' own reference of the op type
+golden-torch), or a golden function that imports one when called (at its body or in a function of its file it calls),
+raises MissingModule; the loader then judges its cases against aclcts' own reference of the op type
 (`fall_back`), and `fallback_warnings` sums those up once per module. A golden file written for TensorFlow 1.x
 (tf.Session, tf.placeholder) runs under TensorFlow 2 through tf.compat.v1 in a graph of its own per call.
 """
 
 from __future__ import annotations
 
+import dis
 import functools
 import importlib.util
 import inspect
@@ -201,6 +203,9 @@ def golden_function(where: Where, spec: Any, source: str) -> tuple[str, str, Cal
 def callable_golden(where: Where, params: dict, source: str, spec: Any) -> tuple[str, str, Callable[..., Any]]:
     """golden_function, checked to take the sub-case's named tensors and attrs as msopst passes them."""
     path, func, found = golden_function(where, spec, source)
+    missing = missing_call_import(found)
+    if missing is not None:
+        raise MissingModule(path, missing)
     kwargs = set(golden_kwargs(params, [np.zeros(1)] * len(given_inputs(params))))
     try:
         inspect.signature(found).bind(**{k: None for k in kwargs})
@@ -212,6 +217,35 @@ def callable_golden(where: Where, params: dict, source: str, spec: Any) -> tuple
     except ValueError:
         pass  # a builtin without a signature: called as it is
     return path, func, found
+
+
+def missing_call_import(func: Callable[..., Any]) -> str | None:
+    """The first top-level module not installed that a golden function imports when called, in its own body or in a
+    function of its file it calls by name (CANN's goldens import TBE's `impl`, `te` inside functions); None if none."""
+    code = getattr(inspect.unwrap(func), "__code__", None)
+    if code is None:
+        return None
+    namespace = getattr(inspect.unwrap(func), "__globals__", {})
+    pending, seen = [code], set()
+    while pending:
+        code = pending.pop()
+        if code in seen:
+            continue
+        seen.add(code)
+        steps = list(dis.get_instructions(code))
+        for i, step in enumerate(steps):
+            absolute = i >= 2 and steps[i - 2].opname == "LOAD_CONST" and steps[i - 2].argval == 0
+            if step.opname == "IMPORT_NAME" and absolute and _not_installed(step.argval.partition(".")[0]):
+                return step.argval.partition(".")[0]
+        pending += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+        pending += [value.__code__ for name in code.co_names if inspect.isfunction(value := namespace.get(name))
+                    and value.__globals__ is namespace]
+    return None
+
+
+def _not_installed(module: str) -> bool:
+    """Whether a top-level module is neither imported nor found on the import path."""
+    return sys.modules.get(module) is None and importlib.util.find_spec(module) is None
 
 
 def given_inputs(params: dict) -> list[tuple[int, dict]]:

@@ -63,7 +63,7 @@ PROTOTYPES: tuple[Prototype, ...] = (
               "per channel (dimension 1 of x)",
        # CANN's op info (dengguojie/vue-element-admin@7d77ce32d ops/built-in/tbe/impl/prelu.py op_select_format,
        # dynamicFormat.flag=true) offers these for x, weight and y, each for some shapes (docs/formats.md)
-       formats=dict.fromkeys(("x", "weight", "y"), ("NC1HWC0", "NDC1HWC0", "FRACTAL_NZ"))),
+       formats=dict.fromkeys(("x", "weight", "y"), ("NC1HWC0", "NDC1HWC0", "FRACTAL_NZ")), shape_rule="given"),
     _unary("Softplus", FLOATING_BF16, "log(exp(x) + 1)"),
     _unary("Softsign", FLOATING_BF16, "x / (abs(x) + 1)"),
     _unary("LogSigmoid", FLOATS, "-ln(1 + e^(-x))"),

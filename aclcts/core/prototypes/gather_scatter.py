@@ -23,29 +23,32 @@ _MASKED_FILL = ("float32", "bfloat16", "float16", "int8", "int32", "int64", "boo
 _SEARCH = ("float16", "float32", "int16", "int8", "uint8", "int32", "int64")
 _GATHER_ELEMENTS = ("float16", "bfloat16", "float32", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                     "uint64", "bool", "double")
+#: The shape rule of the ops whose inputs index one another (indices inside the dims of the tensor they index, segment
+#: ids below num_segments): their dynamic cases run at their own runtime shapes with their own value distributions.
+_INDEXED = "given"
 _NEGATIVE = Attr("negative_index_support", "bool", False)
 _LOCKING = Attr("use_locking", "bool", False)
 
 PROTOTYPES: tuple[Prototype, ...] = (
     op("GatherV2", "x:T, indices:I, axis:I2", "y:T", {"T": BASIC, "I": INDEX, "I2": INDEX},
        (Attr("batch_dims", "int", 0), Attr("is_preprocessed", "bool", False), _NEGATIVE),
-       source=f"{_GE}selection_ops.h REG_OP(GatherV2)"),
+       source=f"{_GE}selection_ops.h REG_OP(GatherV2)", shape_rule=_INDEXED),
     op("GatherNd", "x:T, indices:I", "y:T", {"T": BASIC, "I": INDEX}, (_NEGATIVE,),
-       source=f"{_GE}selection_ops.h REG_OP(GatherNd)"),
+       source=f"{_GE}selection_ops.h REG_OP(GatherNd)", shape_rule=_INDEXED),
     op("GatherElements", "x:T, index:I", "y:T", {"T": _GATHER_ELEMENTS, "I": INDEX}, (Attr("dim", "int", 0, domain=Axes("x")),),
-       source=f"{_GE}selection_ops.h REG_OP(GatherElements)"),
+       source=f"{_GE}selection_ops.h REG_OP(GatherElements)", shape_rule=_INDEXED),
     op("ScatterNd", "indices:I, x:T, shape:I2", "y:T", {"T": BASIC, "I": INDEX, "I2": INDEX},
-       source=f"{_GE}selection_ops.h REG_OP(ScatterNd)", policy="reduction"),
+       source=f"{_GE}selection_ops.h REG_OP(ScatterNd)", shape_rule=_INDEXED, policy="reduction"),
     op("ScatterNdUpdate", "var:T, indices:I, updates:T", "var:T", {"T": BASIC, "I": INDEX}, (_LOCKING,),
-       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterNdUpdate)"),
+       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterNdUpdate)", shape_rule=_INDEXED),
     op("ScatterUpdate", "var:T, indices:I, updates:T", "var:T", {"T": _SCATTER_UPDATE, "I": INDEX}, (_LOCKING,),
-       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterUpdate)"),
+       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterUpdate)", shape_rule=_INDEXED),
     op("ScatterAdd", "var:T, indices:I, updates:T", "var:T", {"T": _SCATTER_ADD, "I": INDEX}, (_LOCKING,),
-       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterAdd)", policy="reduction"),
+       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterAdd)", shape_rule=_INDEXED, policy="reduction"),
     op("ScatterElements", "data:T, indices:I, updates:T", "y:T", {"T": NUMBERS, "I": INDEX},
        (Attr("axis", "int", 0, domain=Axes("data")),
         Attr("reduction", "str", "none", domain=OneOf(("none", "add", "mul")))),
-       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterElements)", policy="elementwise"),
+       source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterElements)", shape_rule=_INDEXED, policy="elementwise"),
     op("OneHot", "x:X, depth:D, on_value:T, off_value:T", "y:T",
        {"X": ("uint8", "int32", "int64"), "D": INDEX, "T": BASIC}, (Attr("axis", "int", -1, domain=Axes("x", extra=1)),),
        source=f"{_GE}selection_ops.h REG_OP(OneHot)"),
@@ -61,7 +64,7 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_GE}selection_ops.h REG_OP(TopKV2)"),
     op("UnsortedSegmentSum", "x:T, segment_ids:I, num_segments:I2", "y:T", {"T": NUMBERS, "I": INDEX, "I2": INDEX},
        (Attr("is_preprocessed", "bool", False), Attr("check_ids", "bool", False)),
-       source=f"{_GE}selection_ops.h REG_OP(UnsortedSegmentSum)", policy="reduction"),
+       source=f"{_GE}selection_ops.h REG_OP(UnsortedSegmentSum)", shape_rule=_INDEXED, policy="reduction"),
     op("MaskedFill", "x:T, mask:M, value:T", "y:T", {"T": _MASKED_FILL, "M": ("bool",)},
        source=f"{_GE}selection_ops.h REG_OP(MaskedFill)"),
     op("MaskedSelect", "x:T, mask:M", "y:T", {"T": BASIC, "M": ("bool",)},

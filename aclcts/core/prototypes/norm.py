@@ -18,14 +18,18 @@ SHAPE_RULE = "each"
 
 _NN = "hicann/ops-nn {}/op_graph/{}_proto.h REG_OP({})"
 
+#: The shape rule of the norms whose gamma (and beta) have x's trailing dims: their dynamic cases run at their own
+#: runtime shapes (drawn independently, gamma missed x's dims and every example was refused).
+_PARAMS_OF_X = "given"
+
 PROTOTYPES: tuple[Prototype, ...] = (
     op("LayerNorm", "x:T, gamma:T, beta:T", "y:T, mean:T, variance:T", {"T": FLOATS},
        (Attr("begin_norm_axis", "int", 0, domain=Axes("x")), Attr("begin_params_axis", "int", 0, domain=Axes("x")),
         Attr("epsilon", "float", 1e-7)),
        source=_NN.format("norm/layer_norm", "layer_norm", "LayerNorm"),
-       formats={"x": ("FRACTAL_NZ",), "y": ("FRACTAL_NZ",)}),
+       formats={"x": ("FRACTAL_NZ",), "y": ("FRACTAL_NZ",)}, shape_rule=_PARAMS_OF_X),
     op("RmsNorm", "x:T, gamma:T", "y:T, rstd:R", {"T": FLOATS, "R": ("float32",)}, (Attr("epsilon", "float", 1e-6),),
-       source=_NN.format("norm/rms_norm", "rms_norm", "RmsNorm")),
+       source=_NN.format("norm/rms_norm", "rms_norm", "RmsNorm"), shape_rule=_PARAMS_OF_X),
     op("L2Normalize", "x:T", "y:T", {"T": ("float16", "float32")},
        (Attr("axis", "list_int", [], domain=Axes("x", many=True)), Attr("eps", "float", 1e-4)),
        source="hicann/ops-nn common/inc/op_graph/op_nn_proto_extend.h REG_OP(L2Normalize)"),

@@ -1,0 +1,46 @@
+"""Small dynamic msopst cases run by conformance/test_dynamic_shapes.py: what a failure says, which values run."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_dynamic(tmp_path: Path, case: dict, selection: str) -> subprocess.CompletedProcess:
+    """Run the dynamic-shape tests matching `selection` (-k) over a one-case msopst file."""
+    (tmp_path / "case.json").write_text(json.dumps([case]))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS"))}
+    env.pop("PYTEST_CURRENT_TEST", None)
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist",
+               "conformance/test_dynamic_shapes.py", "-k", selection, "--cases", str(tmp_path / "case.json"),
+               "--model-cache=off"]
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+
+
+def test_a_case_declaring_outputs_the_reference_does_not_give_fails_naming_the_output_and_its_shapes(tmp_path):
+    x = {"format": "ND", "type": "float32", "shape": [-1], "shape_range": [[1, 4]], "typical_shape": [3]}
+    y = {"name": "y", "format": "ND", "type": "float32", "shape": [-1], "shape_range": [[1, 2]]}
+    case = {"case_name": "Test_Add_narrow", "op": "Add", "input_desc": [{"name": "x1", **x}, {"name": "x2", **x}],
+            "output_desc": [y]}
+    done = run_dynamic(tmp_path, case, "at_the_runtime_shapes_of_the_case_file_matches")
+    assert done.returncode == 1, done.stdout[-3000:]
+    assert ("returned 100024 (the reference gives output y [3] outside the declared [-1] with shape_range [[1, 2]]: "
+            "no model of the case has it)") in done.stdout, done.stdout[-3000:]
+
+
+def test_an_unknown_rank_model_runs_with_the_values_the_case_gives(tmp_path):
+    """CANN's GatherV2_000: an axis input given at run time with value [0]; filled with 1.5 instead, the axis was 1,
+    outside x's rank 1."""
+    case = {"case_name": "Test_GatherV2_rank", "op": "GatherV2",
+            "input_desc": [{"name": "x", "format": "ND", "type": "float16", "shape": [-2], "typical_shape": [20]},
+                           {"name": "indices", "format": "ND", "type": "int32", "shape": [10],
+                            "data_distribute": "uniform", "value_range": [0, 20]},
+                           {"name": "axis", "format": "ND", "type": "int32", "shape": [1], "value": [0]}],
+            "output_desc": [{"name": "y", "format": "ND", "type": "float16", "shape": [10]}]}
+    done = run_dynamic(tmp_path, case, "unknown_rank_model_accepts_every_rank")
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-3000:]
