@@ -11,7 +11,7 @@ import numpy as np
 
 from aclcts.core.constants import DataType, Format
 from aclcts.core.dtypes import JSON_TYPE_NAMES, numpy_dtype
-from aclcts.core.formats import FORMAT_VALUES, storage_shape
+from aclcts.core.formats import FORMAT_VALUES, storage_shape, unknown_dim_places
 from aclcts.core.opmodel import Attr, OpModel, TensorSpec
 from aclcts.core.prototypes import VendorRecordError, lookup
 
@@ -67,6 +67,17 @@ class TensorCase:
         if self.storage_format is None:
             return origin_format, self.shape
         return self.storage_format, storage_shape(self.shape, origin_format, self.storage_format, self.np_dtype)
+
+    def stored_ranges(self, origin_format: int) -> tuple[tuple[int, int], ...]:
+        """(min, max) of every stored dim, for a case whose format is origin_format: a stored dim holding an unknown
+        origin dim has that dim's range, every other stored dim is fixed."""
+        fmt, dims = self.stored(origin_format)
+        if self.storage_format is None:
+            return self.dim_ranges()
+        origin = dict(enumerate(self.dim_ranges()))
+        held = {s: origin[p] for p, s in unknown_dim_places(self.shape, origin_format, fmt, self.np_dtype).items()
+                if s is not None}
+        return tuple(held.get(s, (d, d)) for s, d in enumerate(dims))
 
     def const_array(self) -> np.ndarray:
         """The constant value as an array of the tensor's dtype and shape."""
@@ -187,7 +198,7 @@ class Case:
         def spec(t: TensorCase, dynamic_name: bool) -> TensorSpec:
             const = t.const_array().tobytes() if t.const is not None else None
             fmt, shape = t.stored(self.format)
-            ranges = t.dim_ranges() if shape == t.shape else tuple((d, d) for d in shape)
+            ranges = t.stored_ranges(self.format)
             return TensorSpec(t.dtype, fmt, shape, ranges, self.format, t.shape,
                               t.name if dynamic_name else "", t.const is not None, const)
 

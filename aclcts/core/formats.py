@@ -136,19 +136,35 @@ def storage_shape(origin_shape: tuple[int, ...], origin_format: int, fmt: int, d
 _PROBES = (97, 131)
 
 
-def blocked_unknown_dims(origin_shape: tuple[int, ...], origin_format: int, fmt: int,
-                         dtype: np.dtype | type) -> tuple[int, ...]:
-    """The positions of origin_shape's -1 dims that no stored dim of fmt holds unchanged (a dim divided into blocks,
-    such as C behind C1, or merged with others, such as FRACTAL_Z's C1*H*W): the stored dims of a runtime desc
-    cannot give them back. Every other -1 dim is one stored dim as it is (NC1HWC0's N, H and W)."""
+def unknown_dim_places(origin_shape: tuple[int, ...], origin_format: int, fmt: int,
+                       dtype: np.dtype | type) -> dict[int, int | None]:
+    """Per -1 dim of origin_shape, the position of the stored dim of fmt that holds it unchanged (NC1HWC0's N, H and
+    W), or None when the format divides it into blocks (C behind C1) or merges it with others (FRACTAL_Z's C1*H*W):
+    the stored dims of a runtime desc cannot give such a dim back."""
     shape = tuple(int(d) for d in origin_shape)
-    blocked = []
+    places: dict[int, int | None] = {}
     for position in (p for p, d in enumerate(shape) if d < 0):
         probed = [storage_shape(tuple(v if p == position else 2 if d < 0 else d for p, d in enumerate(shape)),
                                 origin_format, fmt, dtype) for v in _PROBES]
-        if not any(dims == _PROBES for dims in zip(*probed)):
-            blocked.append(position)
-    return tuple(blocked)
+        places[position] = next((s for s, dims in enumerate(zip(*probed)) if dims == _PROBES), None)
+    return places
+
+
+def blocked_unknown_dims(origin_shape: tuple[int, ...], origin_format: int, fmt: int,
+                         dtype: np.dtype | type) -> tuple[int, ...]:
+    """The positions of origin_shape's -1 dims that no stored dim of fmt holds unchanged (unknown_dim_places)."""
+    return tuple(p for p, s in unknown_dim_places(origin_shape, origin_format, fmt, dtype).items() if s is None)
+
+
+def runtime_origin_shape(stored: tuple[int, ...], origin_shape: tuple[int, ...], origin_format: int, fmt: int,
+                         dtype: np.dtype | type) -> tuple[int, ...]:
+    """The origin shape of a tensor of a dynamic model (origin_shape, -1 for an unknown dim) whose runtime desc has
+    the stored dims of fmt: each unknown dim read from the stored dim holding it, the others as the model has them."""
+    places = unknown_dim_places(origin_shape, origin_format, fmt, dtype)
+    if any(s is None or s >= len(stored) for s in places.values()):
+        raise FormatError(f"stored dims {list(stored)} of {_name(fmt)} do not give back origin shape "
+                          f"{list(origin_shape)}")
+    return tuple(int(stored[places[p]]) if p in places else int(d) for p, d in enumerate(origin_shape))
 
 
 def _padded(array: np.ndarray, sizes: tuple[int, ...]) -> np.ndarray:

@@ -248,7 +248,9 @@ def _output_infos(sources: list[Source], targets: list[Target], dynamic: bool) -
 def _run_kernel(op_type: str, kernel: Kernel, sources: list[Source], attrs: dict[str, Any],
                 targets: list[Target], dynamic: bool, model: OpModel) -> str:
     """Run the kernel and write its outputs; why it failed on the device, or "" when it did not."""
-    in_private, out_private = private_specs(model.inputs), private_specs(model.outputs)
+    in_private = private_specs(model.inputs, [s.dims if s.region is not None or s.array is None else s.array.shape
+                                              for s in sources])
+    out_private = private_specs(model.outputs, [t.info.shape for t in targets])
     inputs = kernel_inputs([s.read(private=is_registered(op_type)) for s in sources], in_private)
     infos = [kernel_output_info(i, p) for i, p in zip(_output_infos(sources, targets, dynamic), out_private)]
     try:

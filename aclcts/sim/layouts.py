@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from aclcts.core.formats import from_storage, is_private, to_storage
+from dataclasses import replace
+
+from aclcts.core.dtypes import numpy_dtype
+from aclcts.core.formats import from_storage, is_private, runtime_origin_shape, to_storage
 from aclcts.core.opmodel import TensorSpec
 from aclcts.sim.kernels import TensorInfo
 from aclcts.sim.seams import Seam
@@ -21,9 +24,19 @@ def _read(array: np.ndarray, fmt: int, origin_format: int, origin_shape: tuple[i
 read_layout = Seam("private layout read", _read)
 
 
-def private_specs(specs: tuple[TensorSpec, ...]) -> list[TensorSpec | None]:
-    """Per tensor, its spec if the model stores it in a private format, else None."""
-    return [s if is_private(s.format) and s.origin_shape else None for s in specs]
+def private_specs(specs: tuple[TensorSpec, ...], dims: list[tuple[int, ...]]) -> list[TensorSpec | None]:
+    """Per tensor, its spec if the model stores it in a private format, else None; a dynamic model's spec carries the
+    origin shape its runtime desc's stored dims (dims, one per tensor) give back (docs/formats.md)."""
+    found: list[TensorSpec | None] = []
+    for spec, stored in zip(specs, dims):
+        if not is_private(spec.format) or not spec.origin_shape:
+            found.append(None)
+        elif any(d < 0 for d in spec.origin_shape):
+            found.append(replace(spec, origin_shape=runtime_origin_shape(
+                tuple(stored), spec.origin_shape, spec.origin_format, spec.format, numpy_dtype(spec.dtype))))
+        else:
+            found.append(spec)
+    return found
 
 
 def kernel_inputs(arrays: list[np.ndarray | None], specs: list[TensorSpec | None]) -> list[np.ndarray | None]:

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aclcts.core.formats import (FORMAT_VALUES, PRIVATE_ORIGINS, FormatError, blocked_unknown_dims, described_tensor,
-                                 from_storage, storage_shape, to_storage)
+                                 from_storage, runtime_origin_shape, storage_shape, to_storage)
 
 DTYPES = (np.float16, np.float32, np.int8, np.int32)
 PLAIN_BY_RANK = {4: ("NCHW", "NHWC", "HWCN"), 5: ("NCDHW", "NDHWC", "DHWCN")}
@@ -113,3 +113,22 @@ def test_a_described_shape_that_fits_neither_form_is_refused() -> None:
 def test_unknown_dims_a_format_blocks_or_merges_are_named(origin_shape, origin, target, dtype, blocked) -> None:
     found = blocked_unknown_dims(origin_shape, FORMAT_VALUES[origin], FORMAT_VALUES[target], dtype)
     assert found == blocked
+
+
+@pytest.mark.parametrize("model_shape, origin, target, dtype, runtime", [
+    ((-1, 5, -1, 4), "NCHW", "NC1HWC0", np.float16, (3, 5, 7, 4)),
+    ((-1, -1, 3, 20), "NHWC", "NC1HWC0", np.float16, (2, 6, 3, 20)),
+    ((3, 3, 40, -1), "HWCN", "NC1HWC0", np.int8, (3, 3, 40, 9)),
+    ((-1, 2, -1, 4, 5), "NCDHW", "NDC1HWC0", np.float32, (4, 2, 6, 4, 5)),
+    ((-1, 32, 48), "ND", "FRACTAL_NZ", np.float16, (5, 32, 48)),
+])
+def test_the_stored_dims_of_a_runtime_desc_give_back_each_unknown_dim_the_format_keeps(
+        model_shape, origin, target, dtype, runtime) -> None:
+    stored = storage_shape(runtime, FORMAT_VALUES[origin], FORMAT_VALUES[target], dtype)
+    assert runtime_origin_shape(stored, model_shape, FORMAT_VALUES[origin], FORMAT_VALUES[target], dtype) == runtime
+
+
+def test_stored_dims_cannot_give_back_an_unknown_dim_behind_a_block() -> None:
+    with pytest.raises(FormatError, match=r"stored dims \[2, 1, 3, 3, 16\] of NC1HWC0 do not give back origin shape"):
+        runtime_origin_shape((2, 1, 3, 3, 16), (2, -1, 3, 3), FORMAT_VALUES["NCHW"], FORMAT_VALUES["NC1HWC0"],
+                             np.float16)

@@ -177,29 +177,32 @@ def test_a_private_format_aclcts_cannot_lay_out_is_one_line(tmp_path, tensors, f
 DYNAMIC_5HD = dict(format="NC1HWC0", ori_format="NCHW", type_="float16", typical_shape=[2, 1, 3, 4, 16])
 
 
-@pytest.mark.parametrize("stored, origin, ranges, field, expected", [
-    ([2, -1, 3, 4, 16], [2, -1, 3, 4], [[1, 32]], "input_desc[0].ori_shape",
+@pytest.mark.parametrize("fields, field, expected", [
+    (dict(DYNAMIC_5HD, shape=[2, -1, 3, 4, 16], ori_shape=[2, -1, 3, 4], shape_range=[[1, 32]]),
+     "input_desc[0].ori_shape",
      "no -1 in an origin dim NC1HWC0 divides into blocks for tensor 'x1' (C of NCHW: msopst's runtime desc carries "
      "the stored dims only, which cannot give it back; docs/formats.md), got [2, -1, 3, 4]"),
-    ([-1, 1, -1, 4, 16], [-1, 16, -1, 4], [[1, 4], [1, 8]], "input_desc[0].format",
+    (dict(format="FRACTAL_NZ", type_="float16", shape=[-1, 2, 16, 16], shape_range=[[1, 4]],
+          typical_shape=[3, 2, 16, 16]), "input_desc[0].format",
      "a plain format in a dynamic case for tensor 'x1' (aclcts does not yet convert private formats at runtime "
-     "shapes, though each -1 here is one stored dim as it is; docs/formats.md), got 'NC1HWC0'"),
+     "shapes, though each -1 here is one stored dim as it is; docs/formats.md), got 'FRACTAL_NZ'"),
 ])
 def test_a_dynamic_private_format_tensor_is_refused_saying_whether_a_blocked_dim_is_unknown(
-        tmp_path, stored, origin, ranges, field, expected):
-    five_d = dict(shape=stored, ori_shape=origin, shape_range=ranges, **DYNAMIC_5HD)
-    add = case(inputs=[tensor("x1", **five_d), tensor("x2", **five_d)], outputs=[tensor("y", **five_d)])
+        tmp_path, fields, field, expected):
+    add = case(inputs=[tensor("x1", **fields), tensor("x2", **fields)], outputs=[tensor("y", **fields)])
     reason = refusal(tmp_path, [add])
     assert reason == f"{tmp_path / 'case.json'}: case T: {field}: expected {expected}"
 
 
-def run_conformance(cases: Path, faults: str = "") -> subprocess.CompletedProcess:
-    """pytest conformance/test_execute.py on one msopst file (with ACLCTS_SIM_FAULTS when faults is given)."""
+def run_conformance(cases: Path, faults: str = "", module: str = "conformance/test_execute.py"
+                    ) -> subprocess.CompletedProcess:
+    """pytest on one conformance module (test_execute.py unless told) with one msopst file (with ACLCTS_SIM_FAULTS when
+    faults is given)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS"))}
     env.pop("PYTEST_CURRENT_TEST", None)
     env["ACLCTS_SIM_FAULTS"] = faults
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist",
-               "conformance/test_execute.py", "--cases", str(cases), "--model-cache=off"]
+               module, "--cases", str(cases), "--model-cache=off"]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
 
 
@@ -215,6 +218,23 @@ def test_a_fractal_nz_matmul_file_passes_and_kills_a_kernel_reading_nz_as_nd(tmp
     clean, planted = run_conformance(path), run_conformance(path, "fractal_nz_read_as_nd")
     assert clean.returncode == 0 and " passed" in clean.stdout, clean.stdout[-2000:] + clean.stderr[-2000:]
     assert planted.returncode == 1 and "Test_MatMul_nz_case_001_FRACTAL_NZ_float16" in planted.stdout
+
+
+def test_a_dynamic_nc1hwc0_case_whose_unknown_dims_are_stored_as_they_are_runs_in_stored_dims(tmp_path):
+    five_d = dict(DYNAMIC_5HD, shape=[-1, 1, -1, 4, 16], ori_shape=[-1, 5, -1, 4], shape_range=[[1, 3], [2, 6]],
+                  value_range=[[-1, 1]])
+    add = case("Test_Add_5hd", inputs=[tensor("x1", **five_d), tensor("x2", **five_d)], outputs=[tensor("y", **five_d)])
+    (loaded,), _ = load(tmp_path, [add])
+    assert loaded.refusal is None, loaded.refusal
+    model = loaded.op_model("Ascend910B1")
+    assert {(t.shape, t.shape_range, t.origin_shape) for t in model.inputs + model.outputs} == {
+        ((-1, 1, -1, 4, 16), ((1, 3), (1, 1), (2, 6), (4, 4), (16, 16)), (-1, 5, -1, 4))}
+    path = tmp_path / "add_5hd.json"
+    path.write_text(json.dumps([add]))
+    clean = run_conformance(path, module="conformance/test_dynamic_shapes.py")
+    planted = run_conformance(path, "c0_blocks_read_as_plain", "conformance/test_dynamic_shapes.py")
+    assert clean.returncode == 0 and " passed" in clean.stdout, clean.stdout[-2000:] + clean.stderr[-2000:]
+    assert planted.returncode == 1 and "matches_the_reference" in planted.stdout, planted.stdout[-2000:]
 
 
 UNDEFINED = {"format": "UNDEFINED", "type": "UNDEFINED", "shape": []}

@@ -30,7 +30,8 @@ from aclcts.cases.msopst.record import record_policy_class, record_shape_rule
 from aclcts.cases.schema import CaseFileError, shape_fits
 from aclcts.core.dtypes import numpy_dtype
 from aclcts.core.formats import (FORMAT_NAMES, FORMAT_VALUES, FRACTAL_ROWS, PRIVATE_ORIGINS, FormatError,
-                                 blocked_unknown_dims, c0, described_tensor, is_private)
+                                 blocked_unknown_dims, c0, described_tensor, is_private,
+                                 runtime_origin_shape)
 from aclcts.core.opmodel import Attr, canonical_attr
 from aclcts.reference import OP_TYPES, RefOp
 
@@ -163,10 +164,10 @@ def _format(where: Where, params: dict) -> int:
 
 
 def _dynamic_refusal(where: Where, field: str, label: str, tensor: dict, ori_shape: tuple[int, ...],
-                     dims: tuple[int, ...], dtype: int) -> CaseFileError:
-    """The one-line refusal of a private-format tensor with -1 dims, saying why (docs/formats.md): a -1 in an origin
-    dim the format blocks cannot be given back by the stored dims msopst's runtime desc carries; otherwise the runtime
-    conversion of dynamic private-format tensors is what aclcts does not have yet."""
+                     dims: tuple[int, ...], dtype: int) -> CaseFileError | None:
+    """The one-line refusal of a private-format tensor with -1 dims, saying why (docs/formats.md), or None when it
+    runs: a -1 in an origin dim the format blocks cannot be given back by the stored dims msopst's runtime desc
+    carries; a FRACTAL_NZ shape written as stored needs a runtime conversion aclcts does not have yet."""
     name = tensor["format"]
     origin = _origin_name(tensor)
     written = tensor.get("ori_format") not in FORMAT_BY_NAME and ori_shape == dims
@@ -180,9 +181,11 @@ def _dynamic_refusal(where: Where, field: str, label: str, tensor: dict, ori_sha
         return where.error(f"{field}.ori_shape", f"no -1 in an origin dim {name} divides into blocks for {label} "
                            f"({axes} of {origin}: msopst's runtime desc carries the stored dims only, which cannot "
                            "give it back; docs/formats.md)", list(ori_shape))
-    return where.error(f"{field}.format", f"a plain format in a dynamic case for {label} (aclcts does not yet "
-                       "convert private formats at runtime shapes, though each -1 here is one stored dim as it is; "
-                       "docs/formats.md)", name)
+    if written:
+        return where.error(f"{field}.format", f"a plain format in a dynamic case for {label} (aclcts does not yet "
+                           "convert private formats at runtime shapes, though each -1 here is one stored dim as it "
+                           "is; docs/formats.md)", name)
+    return None
 
 
 def _layout(where: Where, field: str, tensor: dict, fmt: int, dtype: int,
@@ -194,8 +197,10 @@ def _layout(where: Where, field: str, tensor: dict, fmt: int, dtype: int,
         return None, dims
     label = f"tensor {tensor['name']!r}" if "name" in tensor else "the tensor"
     ori_shape = tuple(tensor.get("ori_shape") or dims)
-    if name in PRIVATE_ORIGINS and any(d < 0 for d in dims):
-        raise _dynamic_refusal(where, field, label, tensor, ori_shape, dims, dtype)
+    refusal = _dynamic_refusal(where, field, label, tensor, ori_shape, dims, dtype) \
+        if name in PRIVATE_ORIGINS and any(d < 0 for d in dims) else None
+    if refusal is not None:
+        raise refusal
     as_written = _unpadded_origin(name, dims, dtype) if tensor.get("ori_format") not in FORMAT_BY_NAME and \
         ori_shape == dims else None
     try:
@@ -211,6 +216,15 @@ def _layout(where: Where, field: str, tensor: dict, fmt: int, dtype: int,
         raise where.error(f"{field}.format", f"a layout aclcts can make ({exc}) for {label} in {name}",
                           show=False) from None
     return storage, shape
+
+
+def _runtime_shape(tensor: dict, made: TensorCase, fmt: int) -> tuple[int, ...]:
+    """The origin shape (in the case's format fmt) a dynamic input runs at: its typical_shape, which a private-format
+    tensor written in stored dims gives in stored dims too (docs/formats.md)."""
+    concrete = tuple(_concrete(tensor["shape"], tensor.get("typical_shape")))
+    if made.storage_format is None or tuple(tensor["shape"]) == made.shape:
+        return concrete
+    return runtime_origin_shape(concrete, made.shape, fmt, made.storage_format, made.np_dtype)
 
 
 def _apart_from_inputs(inputs: tuple[TensorCase, ...], outputs: tuple[TensorCase, ...]) -> tuple[TensorCase, ...]:
@@ -293,8 +307,7 @@ def to_case(case: dict, name: str, params: dict, source: str) -> Case:
     t, p = case.get("error_threshold", DEFAULT_THRESHOLD)
     runtime: tuple = ()
     if any(x.dynamic for x in inputs + outputs):
-        runtime = (tuple(_concrete(t_["shape"], t_.get("typical_shape"))
-                         for (_, t_), x in zip(given, inputs) if x.const is None),)
+        runtime = (tuple(_runtime_shape(t_, x, fmt) for (_, t_), x in zip(given, inputs) if x.const is None),)
     expect = case.get("expect", "success")
     info = MsopstInfo(name, case["case_name"], expect, {**params, **golden_fields}, kind, (t, p))
     return Case(name, params["op"], record_policy_class(params["op"]), source,

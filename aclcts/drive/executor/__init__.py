@@ -15,12 +15,12 @@ from aclcts.drive.executor.dynamic import (Executed, Inferred, case_inputs, exec
 from aclcts.drive.executor.guard import (GUARD, POISON, GuardBandError, Guarded, TailBlockWritten, align_up,
                                          guarded_malloc, poison, read_guarded)
 from aclcts.drive.executor.running import MODES, create_handle, latencies, launch, run, run_plain
-from aclcts.drive.executor.staging import Outputs, stage
+from aclcts.drive.executor.staging import Outputs, stage, stored_dims
 
 __all__ = [
     "GEMM_APIS", "GEMV_APIS", "GUARD", "MODES", "POISON", "Executed", "Gemm", "GuardBandError", "Guarded", "Inferred",
     "Operands", "Outputs", "TailBlockWritten", "align_up", "blas_arguments", "case_inputs", "cast_tensors",
     "create_handle", "execute_dynamic", "gemm_operands", "guarded_malloc", "infer_case", "infer_shape",
     "infer_then_execute", "latencies", "launch", "load_gemm", "poison", "range_maximum", "read_guarded", "run",
-    "run_cast", "run_gemm", "run_plain", "stage",
+    "run_cast", "run_gemm", "run_plain", "stage", "stored_dims",
 ]

@@ -9,12 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.cases import Case
+from aclcts.cases import Case, TensorCase
 from aclcts.core.constants import ACL_UNKNOWN_RANK
+from aclcts.core.formats import FormatError
 from aclcts.drive import flow
 from aclcts.drive.executor.guard import poison, read_guarded
 from aclcts.drive.executor.running import launch, synchronize
-from aclcts.drive.executor.staging import create_attr, stage_shaped
+from aclcts.drive.executor.staging import (create_attr, in_origin_layout, in_storage_layout, stage_shaped,
+                                           stored_dims)
 
 
 def case_inputs(case: Case, runtime: list[np.ndarray]) -> list[np.ndarray]:
@@ -49,16 +51,27 @@ def dim_range(acl: Any, desc: int, index: int) -> tuple[int, int]:
     return int(found[0]), int(found[1])
 
 
+def _laid_out(case: Case, tensor: TensorCase, array: np.ndarray) -> np.ndarray:
+    """An input in its storage format; one the format cannot lay out (another rank) as it is, as stored_dims does."""
+    try:
+        return in_storage_layout(case, tensor, array)
+    except FormatError:
+        return array
+
+
 def execute_dynamic(acl: Any, stream: int, case: Case, inputs: list[np.ndarray], out_dims: list[list[int]],
                     in_dims: list[list[int]] | None = None, out_desc_dims: list[list[int]] | None = None) -> Executed:
     """execute_v2 of a dynamic case with exact input descs (or in_dims) and output descs of out_dims (or
     out_desc_dims), guarded buffers sized by out_dims; synchronise, then read the real dims and size back from the
-    output descs and copy that many bytes. A non-zero execute_v2 code is returned, not raised."""
+    output descs and copy that many bytes. A private-format tensor is staged in its format with its stored dims (dims
+given in origin terms) and read back in origin layout; dims, sizes and counts are the descs' (stored). A non-zero
+execute_v2 code is returned, not raised."""
     with flow.resources(acl) as res:
-        shapes = [tuple(d) for d in (in_dims or [a.shape for a in inputs])]
-        capacities = [tuple(d) for d in out_dims]
-        staged = stage_shaped(acl, res, case, inputs, shapes, capacities,
-                              [tuple(d) for d in (out_desc_dims or out_dims)])
+        shapes = [stored_dims(case, t, tuple(d)) for t, d in zip(case.inputs, in_dims or [a.shape for a in inputs])]
+        capacities = [stored_dims(case, t, tuple(d)) for t, d in zip(case.outputs, out_dims)]
+        staged = stage_shaped(acl, res, case, [_laid_out(case, t, a) for t, a in zip(case.inputs, inputs)],
+                              shapes, capacities,
+                              [stored_dims(case, t, tuple(d)) for t, d in zip(case.outputs, out_desc_dims or out_dims)])
         with flow.step("execution 1"):
             poison(acl, staged.allocations)
             with flow.step("acl.op.execute_v2"):
@@ -75,7 +88,7 @@ def execute_dynamic(acl: Any, stream: int, case: Case, inputs: list[np.ndarray],
                 body, _ = read_guarded(res, held, lambda side, name=tensor.name, cap=held.size:
                                        f"{case.id} output {name!r}: bytes {side} the {cap}-byte output were "
                                        "overwritten", min(size, held.size))
-                arrays.append(flow.array_from(body, tensor.dtype, tuple(real or ())))
+                arrays.append(in_origin_layout(case, tensor, flow.array_from(body, tensor.dtype, tuple(real or ()))))
             return Executed(ret, dims, sizes, counts, arrays)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from aclcts.cases import Case, TensorCase
 from aclcts.core.constants import DataType, Format
-from aclcts.core.formats import from_storage, to_storage
+from aclcts.core.formats import FormatError, from_storage, runtime_origin_shape, storage_shape, to_storage
 from aclcts.drive import flow
 from aclcts.drive.executor.guard import Guarded, guarded_malloc, read_guarded, unwritten
 
@@ -121,11 +121,25 @@ def in_storage_layout(case: Case, tensor: TensorCase, array: np.ndarray) -> np.n
     return array if tensor.storage_format is None else to_storage(array, case.format, tensor.storage_format)
 
 
-def _in_origin_layout(case: Case, tensor: TensorCase, array: np.ndarray) -> np.ndarray:
-    """An output read back in its storage format, converted to the case's format (as msopst does before comparing)."""
+def stored_dims(case: Case, tensor: TensorCase, dims: tuple[int, ...]) -> tuple[int, ...]:
+    """The dims a desc of tensor carries for origin dims: a private format's stored dims (as msopst's runtime descs
+    do, docs/formats.md); dims the format cannot lay out (another rank) as they are."""
+    if tensor.storage_format is None:
+        return tuple(dims)
+    try:
+        return storage_shape(tuple(dims), case.format, tensor.storage_format, tensor.np_dtype)
+    except FormatError:
+        return tuple(dims)
+
+
+def in_origin_layout(case: Case, tensor: TensorCase, array: np.ndarray) -> np.ndarray:
+    """An output read back in its storage format, converted to the case's format (as msopst does before comparing);
+    a dynamic tensor's origin shape is the one its stored dims give back."""
     if tensor.storage_format is None:
         return array
-    return from_storage(array, tensor.storage_format, case.format, tensor.shape)
+    shape = tensor.shape if not tensor.dynamic else runtime_origin_shape(
+        array.shape, tensor.shape, case.format, tensor.storage_format, tensor.np_dtype)
+    return from_storage(array, tensor.storage_format, case.format, shape)
 
 
 def collect(res: flow.Resources, case: Case, staged: Staged) -> Outputs:
@@ -136,7 +150,7 @@ def collect(res: flow.Resources, case: Case, staged: Staged) -> Outputs:
                                   f"{case.op} output {name!r}: bytes {side} the {size}-byte output were overwritten")
         dims = tensor.stored(case.format)[1]
         mask = unwritten(body, tensor, dims).astype(tensor.np_dtype)
-        masks.append(_in_origin_layout(case, tensor, mask).astype(bool))
-        arrays.append(_in_origin_layout(case, tensor, flow.array_from(body, tensor.dtype, dims)))
+        masks.append(in_origin_layout(case, tensor, mask).astype(bool))
+        arrays.append(in_origin_layout(case, tensor, flow.array_from(body, tensor.dtype, dims)))
         tails.append(tail)
     return Outputs(arrays, masks, tails)
