@@ -266,10 +266,13 @@ def test_a_dynamic_kernel_that_drops_an_input_fails_the_dynamic_shape_steps(tmp_
     assert main(["MyDynBroken", "--dir", str(folder), "--dynamic"]) == 0
     kernel = folder / "my_dyn_broken_kernel.py"
     kernel.write_text(kernel.read_text().replace("for x in xs[1:]:", "for x in xs[2:]:"))
-    result, outcomes = suite_run(folder, "MyDynBroken", "-k", "dynxdyn")
+    # One dtype's numeric dynamic tests: the drawn-shape test and the two runtime-shape tests. Each failing drawn-shape
+    # test makes hypothesis shrink its example (seconds of CPU each), so the float16 twins and the range-maximum test,
+    # which fail the same way, are left out.
+    result, outcomes = suite_run(folder, "MyDynBroken", "-k", "dynxdyn and float32 and matches_the_reference")
     assert result.returncode == 1, result.stdout[-3000:]
-    executed = {name: outcome for name, outcome in outcomes.items() if "matches_the_reference" in name}
-    assert len(executed) == 6 and set(executed.values()) == {"failure"}, outcomes
+    drawn = [name for name in outcomes if "inside_the_range" in name]
+    assert len(outcomes) == 3 and len(drawn) == 1 and set(outcomes.values()) == {"failure"}, outcomes
 
 
 def _atc(op_list: Path, out: Path, opp: Path | None) -> subprocess.CompletedProcess:
