@@ -1,7 +1,8 @@
 """Hypothesis strategies of the suite (shapes inside ranges, broadcastable pairs, dtypes, values, attrs) and its profiles.
 
-Profiles: `ci` (fast, the default when none is chosen), `default` and `qualification` (thorough, for release runs).
-All have no deadline and print the reproduce_failure blob of a falsifying example. A profile is chosen by
+Profiles: `ci` (fast, the default when none is chosen), `survey` (ci's examples, a failure reported as found, not
+shrunk: what `aclcts msopst survey` runs), `default` and `qualification` (thorough, for release runs).
+All have no deadline and print the falsifying example and its reproduce_failure blob. A profile is chosen by
 hypothesis' own `--hypothesis-profile=NAME` option or by the environment variable ACLCTS_HYPOTHESIS_PROFILE;
 `--hypothesis-profile` needs this module imported before pytest configures, e.g. `pytest -p aclcts.cases.strategies`.
 """
@@ -15,7 +16,7 @@ from typing import Any
 
 import ml_dtypes
 import numpy as np
-from hypothesis import HealthCheck, assume, settings
+from hypothesis import HealthCheck, Phase, assume, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.extra import numpy as hnp
@@ -52,8 +53,13 @@ SUPPRESSED_HEALTH_CHECKS = (HealthCheck.too_slow, HealthCheck.function_scoped_fi
 _COMMON: dict[str, Any] = {
     "deadline": None, "print_blob": True, "suppress_health_check": list(SUPPRESSED_HEALTH_CHECKS),
 }
+#: The profile of a survey run: a failing example is reported as found, neither shrunk nor explained (over a large
+#: case of a tree like CANN's, shrinking one failure took minutes; the same examples are drawn as under `ci`).
+SURVEY_PROFILE = "survey"
+_CI: dict[str, Any] = {"max_examples": 8, "stateful_step_count": 12, "derandomize": True, "database": None}
 PROFILES: dict[str, dict[str, Any]] = {
-    "ci": {"max_examples": 8, "stateful_step_count": 12, "derandomize": True, "database": None},
+    "ci": _CI,
+    SURVEY_PROFILE: {**_CI, "phases": [phase for phase in Phase if phase not in (Phase.shrink, Phase.explain)]},
     "default": {"max_examples": 60, "stateful_step_count": 30},
     "qualification": {"max_examples": 400, "stateful_step_count": 60},
 }
