@@ -37,7 +37,9 @@ DIM_CAP = 64
 #: stays under this count (never below a range's minimum; a range whose minimum is larger is drawn at its minimum).
 MOST_ELEMENTS = 4096
 #: Above this many elements an array is drawn as one drawn fill value with some drawn elements over it (smaller ones
-#: have every element drawn), so a large minimum shape does not make hypothesis draw millions of values.
+#: have every element drawn), so a large minimum shape does not make hypothesis draw millions of values. The limit is
+#: per example: the inputs of one example share it, since hypothesis throws away an example that makes more than
+#: about 8,000 choices (two dense float arrays of 1,024 elements each did, so nearly every example was rejected).
 DENSE_LIMIT = 1024
 #: Above this many elements an array's values come from NumPy's generator seeded by one drawn integer (hypothesis
 #: would take seconds per example even with a fill value), in the same value classes as elements().
@@ -277,14 +279,16 @@ def elements(dtype: np.dtype, kind: str = "full") -> st.SearchStrategy[Any]:
     return st.one_of(st.sampled_from(special_floats(dtype, kind == "full")), regular)
 
 
-def arrays(dtype: int | np.dtype, shape: tuple[int, ...], kind: str = "full") -> st.SearchStrategy[np.ndarray]:
-    """An array of an aclDataType (or NumPy dtype) and shape with elements(kind)."""
+def arrays(dtype: int | np.dtype, shape: tuple[int, ...], kind: str = "full",
+           dense_limit: int = DENSE_LIMIT) -> st.SearchStrategy[np.ndarray]:
+    """An array of an aclDataType (or NumPy dtype) and shape with elements(kind), every element drawn up to
+    dense_limit elements."""
     np_dtype = numpy_dtype(dtype) if isinstance(dtype, int) else np.dtype(dtype)
     if math.prod(shape) > BULK_LIMIT:
         return st.integers(0, 2**32 - 1).map(lambda seed: _bulk(np_dtype, shape, kind, np.random.default_rng(seed)))
     storage = np.dtype(np.float64) if np_dtype.name == "bfloat16" else np_dtype
     values = elements(np_dtype, kind)
-    fill = values if math.prod(shape) > DENSE_LIMIT else st.nothing()
+    fill = values if math.prod(shape) > dense_limit else st.nothing()
     strategy = hnp.arrays(storage, shape, elements=values, fill=fill)
     return strategy.map(lambda a: a.astype(np_dtype)) if storage != np_dtype else strategy
 
@@ -424,7 +428,7 @@ def _concat_axis(model: Any) -> int:
 @st.composite
 def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...] | None = None) -> list[np.ndarray]:
     """Runtime input arrays of a dynamic case: at `shapes` (else shapes by model_shapes), elements by the case's
-    `elements` kind.
+    `elements` kind; the inputs share DENSE_LIMIT, each having every element drawn up to its share.
 
     An input whose values the case fixes (an msopst `value`) holds them wherever the drawn shape has as many
     elements (a BroadcastTo shape, a Transpose perm given at run time). A scalar int32 input of a value-dependent op
@@ -435,6 +439,7 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
     """
     shapes = data(model_shapes(model)) if shapes is None else shapes
     runtime = [t for t in model.inputs if t.const is None]
+    dense_limit = DENSE_LIMIT // max(1, len(runtime))
     result = []
     for tensor, shape in zip(runtime, shapes):
         if shape == () and model.family == "index":
@@ -448,7 +453,7 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
             assume(count <= rank)
             result.append(np.array(data(axes_of(rank, count)), dtype=numpy_dtype(tensor.dtype)).reshape(shape))
         else:
-            result.append(data(arrays(tensor.dtype, shape, model.elements)))
+            result.append(data(arrays(tensor.dtype, shape, model.elements, dense_limit)))
     if any(t.unknown_rank for t in runtime) and tuple(map(tuple, shapes)) not in model.runtime_shapes:
         assume(_reference_accepts(model, result))
     return result
