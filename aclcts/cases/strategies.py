@@ -1,7 +1,8 @@
 """Hypothesis strategies of the suite (shapes inside ranges, broadcastable pairs, dtypes, values, attrs) and its profiles.
 
-Profiles: `ci` (fast, the default when none is chosen), `default` and `qualification` (thorough, for release runs).
-All have no deadline and print the reproduce_failure blob of a falsifying example. A profile is chosen by
+Profiles: `ci` (fast, the default when none is chosen), `survey` (ci's examples, a failure reported as found, not
+shrunk: what `aclcts msopst survey` runs), `default` and `qualification` (thorough, for release runs).
+All have no deadline and print the falsifying example and its reproduce_failure blob. A profile is chosen by
 hypothesis' own `--hypothesis-profile=NAME` option or by the environment variable ACLCTS_HYPOTHESIS_PROFILE;
 `--hypothesis-profile` needs this module imported before pytest configures, e.g. `pytest -p aclcts.cases.strategies`.
 """
@@ -16,7 +17,7 @@ from typing import Any
 
 import ml_dtypes
 import numpy as np
-from hypothesis import HealthCheck, assume, settings
+from hypothesis import HealthCheck, Phase, assume, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.extra import numpy as hnp
@@ -42,7 +43,9 @@ DIM_CAP = 64
 #: stays under this count (never below a range's minimum; a range whose minimum is larger is drawn at its minimum).
 MOST_ELEMENTS = 4096
 #: Above this many elements an array is drawn as one drawn fill value with some drawn elements over it (smaller ones
-#: have every element drawn), so a large minimum shape does not make hypothesis draw millions of values.
+#: have every element drawn), so a large minimum shape does not make hypothesis draw millions of values. The limit is
+#: per example: the inputs of one example share it, since hypothesis throws away an example that makes more than
+#: about 8,000 choices (two dense float arrays of 1,024 elements each did, so nearly every example was rejected).
 DENSE_LIMIT = 1024
 #: Above this many elements an array's values come from NumPy's generator seeded by one drawn integer (hypothesis
 #: would take seconds per example even with a fill value), in the same value classes as elements().
@@ -58,8 +61,13 @@ SUPPRESSED_HEALTH_CHECKS = (HealthCheck.too_slow, HealthCheck.function_scoped_fi
 _COMMON: dict[str, Any] = {
     "deadline": None, "print_blob": True, "suppress_health_check": list(SUPPRESSED_HEALTH_CHECKS),
 }
+#: The profile of a survey run: a failing example is reported as found, neither shrunk nor explained (over a large
+#: case of a tree like CANN's, shrinking one failure took minutes; the same examples are drawn as under `ci`).
+SURVEY_PROFILE = "survey"
+_CI: dict[str, Any] = {"max_examples": 8, "stateful_step_count": 12, "derandomize": True, "database": None}
 PROFILES: dict[str, dict[str, Any]] = {
-    "ci": {"max_examples": 8, "stateful_step_count": 12, "derandomize": True, "database": None},
+    "ci": _CI,
+    SURVEY_PROFILE: {**_CI, "phases": [phase for phase in Phase if phase not in (Phase.shrink, Phase.explain)]},
     "default": {"max_examples": 60, "stateful_step_count": 30},
     "qualification": {"max_examples": 400, "stateful_step_count": 60},
 }
@@ -322,14 +330,16 @@ def elements(dtype: np.dtype, kind: str = "full") -> st.SearchStrategy[Any]:
     return st.one_of(st.sampled_from(special_floats(dtype, kind == "full")), regular)
 
 
-def arrays(dtype: int | np.dtype, shape: tuple[int, ...], kind: str = "full") -> st.SearchStrategy[np.ndarray]:
-    """An array of an aclDataType (or NumPy dtype) and shape with elements(kind)."""
+def arrays(dtype: int | np.dtype, shape: tuple[int, ...], kind: str = "full",
+           dense_limit: int = DENSE_LIMIT) -> st.SearchStrategy[np.ndarray]:
+    """An array of an aclDataType (or NumPy dtype) and shape with elements(kind), every element drawn up to
+    dense_limit elements."""
     np_dtype = numpy_dtype(dtype) if isinstance(dtype, int) else np.dtype(dtype)
     if math.prod(shape) > BULK_LIMIT:
         return st.integers(0, 2**32 - 1).map(lambda seed: _bulk(np_dtype, shape, kind, np.random.default_rng(seed)))
     storage = np.dtype(np.float64) if np_dtype.name == "bfloat16" else np_dtype
     values = elements(np_dtype, kind)
-    fill = values if math.prod(shape) > DENSE_LIMIT else st.nothing()
+    fill = values if math.prod(shape) > dense_limit else st.nothing()
     strategy = hnp.arrays(storage, shape, elements=values, fill=fill)
     return strategy.map(lambda a: a.astype(np_dtype)) if storage != np_dtype else strategy
 
@@ -527,7 +537,7 @@ def _concat_axis(model: Any) -> int:
 @st.composite
 def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...] | None = None) -> list[np.ndarray]:
     """Runtime input arrays of a dynamic case: at `shapes` (else shapes by model_shapes), elements by the case's
-    `elements` kind.
+    `elements` kind; the inputs share DENSE_LIMIT, each having every element drawn up to its share.
 
     Under shape_rule `given` (inputs whose values index one another), every input is drawn from the case's own
     distributions, with a drawn seed; so is every input the rules below do not draw of a case whose elements kind is
@@ -542,6 +552,7 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
     if model.shape_rule == "given":
         return draw_runtime(model, shapes, data(st.integers(0, 2 ** 32 - 1)))
     runtime = [t for t in model.inputs if t.const is None]
+    dense_limit = DENSE_LIMIT // max(1, len(runtime))
     result = []
     for tensor, shape in zip(runtime, shapes):
         if shape == () and model.family == "index":
@@ -559,7 +570,7 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
             spec = model.values.get(tensor.name, model.values.get("default"))
             result.append(draw(replace(tensor, shape=tuple(shape), shape_range=()), spec, np.random.default_rng(seed)))
         else:
-            result.append(data(arrays(tensor.dtype, shape, model.elements)))
+            result.append(data(arrays(tensor.dtype, shape, model.elements, dense_limit)))
     if any(t.unknown_rank for t in runtime) and tuple(map(tuple, shapes)) not in model.runtime_shapes:
         assume(_reference_accepts(model, result))
     return result

@@ -1,7 +1,8 @@
 """Comparison, logic, bit and Select references.
 
 Comparisons follow IEEE 754: every ordered comparison with a NaN is false and NotEqual is true, -0 equals +0.
-Bit operations are computed on the two's-complement bit patterns, as Python ints reduced modulo 2**bits.
+Bit operations are computed on the two's-complement bit patterns, held as uint64 values reduced modulo 2**bits
+(arithmetic on the patterns, not NumPy's bit operations on the type).
 Shifts: the prototype leaves counts outside [0, bits) undefined; the suite follows TensorFlow's LeftShift and
 RightShift kernels, which the prototype names as compatible (UNCONFIRMED on hardware): the count is clamped to
 [0, bits - 1], the left shift drops the bits shifted out of the type, the right shift of a signed type is arithmetic
@@ -45,74 +46,95 @@ def logical_not(a: np.ndarray) -> np.ndarray:
     return a == False  # noqa: E712  (elementwise comparison, not an identity test)
 
 
-def _bits(v: np.ndarray, dtype: np.dtype) -> list[int]:
-    """The two's-complement bit patterns of integers of dtype, as non-negative Python ints."""
+def _bits(v: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """The two's-complement bit patterns of integers of dtype, as uint64 values in [0, 2**bits): a negative value v
+    is the pattern 2**bits + v (uint64 arithmetic is modulo 2**64, which 2**bits divides)."""
     lo, hi = int_range(dtype)
-    span = hi - lo + 1
-    return [int(i) % span for i in v.reshape(-1)]
+    patterns = np.asarray(v).astype(np.int64).astype(np.uint64) if lo < 0 else np.asarray(v).astype(np.uint64)
+    return _modulo_width(patterns, dtype)
 
 
-def _from_bits(bits: list[int], dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
-    """Integers of dtype from bit patterns in [0, 2**bits)."""
+def _modulo_width(patterns: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """uint64 values reduced modulo 2**bits of dtype."""
     lo, hi = int_range(dtype)
-    span = hi - lo + 1
-    return np.array([b - span if b > hi else b for b in bits], dtype=dtype).reshape(shape)
+    return patterns if hi - lo + 1 == 2 ** 64 else patterns % np.uint64(hi - lo + 1)
+
+
+def _from_bits(patterns: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Integers of dtype from uint64 bit patterns in [0, 2**bits): a pattern p above the type's maximum is the value
+    p - 2**bits, computed as -((2**bits - 1) - p) - 1 so that no step leaves int64."""
+    lo, hi = int_range(dtype)
+    if lo == 0:
+        return patterns.astype(dtype)
+    high = patterns > np.uint64(hi)
+    negative = -(np.uint64(hi - lo) - patterns[high]).astype(np.int64) - 1
+    values = patterns.astype(np.int64)
+    values[high] = negative
+    return values.astype(dtype)
+
+
+def _counts(b: np.ndarray, width: int) -> np.ndarray:
+    """Shift counts clamped to [0, width - 1] (TensorFlow's rule), as int64."""
+    lo, _ = int_range(b.dtype)
+    wide = np.asarray(b).astype(np.int64 if lo < 0 else np.uint64)
+    return np.clip(wide, 0, width - 1).astype(np.int64)
+
+
+def _powers_of_two(counts: np.ndarray, dtype: type) -> tuple[np.ndarray, np.ndarray]:
+    """2**counts as two factors of dtype, 2**(count // 2) and 2**(count - count // 2), each at most 2**32 (looked
+    up in a table of the 33 powers)."""
+    half = counts // 2
+    table = np.array([2 ** k for k in range(33)], dtype)
+    return table[half], table[counts - half]
 
 
 def _bitwise(fn: Any) -> Any:
-    """A compute function applying fn(bits1, bits2, width) to each broadcast pair of patterns."""
+    """A compute function applying fn(patterns1, patterns2) to the broadcast uint64 bit patterns."""
     def compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
         dtype = np.dtype(xs[0].dtype)
         a, b = np.broadcast_arrays(xs[0], xs[1])
-        width = 8 * dtype.itemsize
-        pairs = zip(_bits(a, dtype), [int(i) for i in b.reshape(-1)], _bits(b, dtype))
-        return [round_to(_from_bits([fn(x, count, y, width) for x, count, y in pairs], dtype, a.shape), out[0])]
+        return [round_to(_from_bits(fn(_bits(a, dtype), _bits(b, dtype)), dtype), out[0])]
     return compute
 
 
-def bitwise_and(x: int, count: int, y: int, width: int) -> int:
+def bitwise_and(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """BitwiseAnd of two patterns."""
     return x & y
 
 
-def bitwise_or(x: int, count: int, y: int, width: int) -> int:
+def bitwise_or(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """BitwiseOr of two patterns."""
     return x | y
 
 
-def bitwise_xor(x: int, count: int, y: int, width: int) -> int:
+def bitwise_xor(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """BitwiseXor of two patterns."""
     return x ^ y
 
 
-def _clamped(count: int, width: int) -> int:
-    """A shift count clamped to [0, width - 1] (TensorFlow's rule)."""
-    return min(max(count, 0), width - 1)
-
-
-def left_shift(x: int, count: int, y: int, width: int) -> int:
-    """x * 2**count with the bits beyond the type's width dropped."""
-    return (x * 2 ** _clamped(count, width)) % 2 ** width
-
-
-def _right_shift(signed: bool) -> Any:
-    """x // 2**count on the value (floor: arithmetic for signed types), as a pattern again."""
-    def shift(x: int, count: int, y: int, width: int) -> int:
-        value = x - 2 ** width if signed and x >= 2 ** (width - 1) else x
-        return (value // 2 ** _clamped(count, width)) % 2 ** width
-    return shift
+def _left_shift_compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """LeftShift: x * 2**count with the bits beyond the type's width dropped (the product modulo 2**bits)."""
+    dtype = np.dtype(xs[0].dtype)
+    a, b = np.broadcast_arrays(xs[0], xs[1])
+    first, second = _powers_of_two(_counts(b, 8 * dtype.itemsize), np.uint64)
+    return [round_to(_from_bits(_modulo_width(_bits(a, dtype) * first * second, dtype), dtype), out[0])]
 
 
 def _right_shift_compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
-    """RightShift: arithmetic for signed, logical for unsigned types."""
-    return _bitwise(_right_shift(np.dtype(xs[0].dtype).kind == "i"))(xs, attrs, out)
+    """RightShift: x // 2**count on the value, floor division (arithmetic for signed, logical for unsigned types),
+    in two exact steps (floor(floor(x / p) / q) is floor(x / (p * q)) for positive integers p and q)."""
+    dtype = np.dtype(xs[0].dtype)
+    a, b = np.broadcast_arrays(xs[0], xs[1])
+    wide = np.int64 if int_range(dtype)[0] < 0 else np.uint64
+    first, second = _powers_of_two(_counts(b, 8 * dtype.itemsize), wide)
+    return [round_to((a.astype(wide) // first // second).astype(dtype), out[0])]
 
 
 def _invert(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
     """Invert: every bit flipped, i.e. the pattern subtracted from 2**bits - 1."""
     dtype = np.dtype(xs[0].dtype)
-    top = 2 ** (8 * dtype.itemsize) - 1
-    return [round_to(_from_bits([top - p for p in _bits(xs[0], dtype)], dtype, xs[0].shape), out[0])]
+    lo, hi = int_range(dtype)
+    return [round_to(_from_bits(np.uint64(hi - lo) - _bits(xs[0], dtype), dtype), out[0])]
 
 
 def _compare(fn: Any) -> Any:
@@ -166,7 +188,7 @@ OPS: tuple[RefOp, ...] = (
     define("BitwiseOr", _bitwise(bitwise_or), _broadcast),
     define("BitwiseXor", _bitwise(bitwise_xor), _broadcast),
     define("Invert", _invert, _broadcast),
-    define("LeftShift", _bitwise(left_shift), _broadcast),
+    define("LeftShift", _left_shift_compute, _broadcast),
     define("RightShift", _right_shift_compute, _broadcast),
     define("Select", _select, _select_shape),
 )

@@ -1,7 +1,8 @@
 """`aclcts msopst survey FOLDER`: one suite run over a folder of msopst case files, counted per op type and stage.
 
 The folder's cases are loaded here (to know each case's file, op type and whether it was refused at load) and run by
-`pytest conformance/ --cases FOLDER --report=...` in a child process; each case's outcome is read from the report: it
+`pytest conformance/ --cases FOLDER --report=...` in a child process (under the `survey` hypothesis profile unless
+ACLCTS_HYPOTHESIS_PROFILE names another: a failing example is reported unshrunk); each case's outcome is read from the report: it
 passed when every test of it passed (an `expect: "failed"` case: failed as expected), else it failed at the stage of
 its first failing test (aclcts.cases.schema.STAGES). Printed: per op type the files, the sub-cases loaded (not refused
 at load), ran, passed and failed per stage, a total line, then the distinct failure reasons of each stage with their
@@ -25,6 +26,7 @@ import aclcts
 from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.msopst.soc import EVERY_SOC, meant_for
 from aclcts.cases.schema import STAGES
+from aclcts.cases.strategies import PROFILE_ENV, SURVEY_PROFILE
 from aclcts.report.records import ReportError, read_report
 
 #: Test outcomes that count as the case passing (an expected failure is how an `expect: "failed"` case passes).
@@ -84,9 +86,11 @@ def suite_folder() -> Path:
 
 
 def run_suite(folder: Path, report: Path, workers: int, soc: str, tests: Path) -> subprocess.CompletedProcess:
-    """`pytest <tests> --cases folder --report=report` in a child process started in the suite's repository."""
+    """`pytest <tests> --cases folder --report=report` in a child process started in the suite's repository, under
+    the `survey` hypothesis profile unless the environment names one."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS"))}
     env.pop("PYTEST_CURRENT_TEST", None)
+    env[PROFILE_ENV] = env.get(PROFILE_ENV) or SURVEY_PROFILE
     parallel = ["-n", str(workers)] if workers > 1 else ["-p", "no:xdist"]
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *parallel,
                str(tests), f"--report={report}", f"--msopst-soc={soc}", "--cases", str(folder)]

@@ -80,6 +80,22 @@ def test_a_large_array_is_drawn_without_a_health_check_failing():
     large()
 
 
+def test_two_inputs_at_the_dense_limit_each_give_every_example_the_profile_asks_for(tmp_path):
+    """CANN's DivNoNan case at [16, 2, 32] twice: each input drawn dense overran hypothesis' choice budget, so nearly
+    every example was thrown away (1 of 8 ran, after minutes of drawing)."""
+    side = strategies.DENSE_LIMIT
+    case = msopst_case(tmp_path, "DivNoNan", [unknown("x1", [side]), unknown("x2", [side])], [tensor("y", [side])])
+    ran = []
+
+    @settings(settings.get_profile("ci"))
+    @given(strategies.model_arrays(case))
+    def draw(arrays):
+        ran.append([a.shape for a in arrays])
+
+    draw()
+    assert ran == [[(side,), (side,)]] * settings.get_profile("ci").max_examples
+
+
 # unknown rank and reductions -------------------------------------------------------------------------------
 def test_an_unknown_rank_input_is_drawn_at_the_ranks_its_axes_attribute_allows(tmp_path):
     case = msopst_case(tmp_path, "ReduceMaxD", [unknown("x", [2, 3, 4])], [unknown("y", [2, 1, 4])],

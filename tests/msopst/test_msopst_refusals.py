@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -219,3 +220,22 @@ def test_survey_of_a_run_that_stops_says_why_and_exits_1(tmp_path, capsys, monke
     assert msopst_main(["survey", str(tmp_path / "cases")]) == 1
     err = capsys.readouterr().err
     assert "the run stopped (pytest exit status 4)" in err and "ACLCTS_IMPORT_TIMEOUT" in err
+
+
+@pytest.mark.parametrize(("named", "expected"), [(None, "survey"), ("qualification", "qualification")])
+def test_survey_runs_under_the_survey_profile_unless_the_environment_names_one(tmp_path, monkeypatch, named, expected):
+    from aclcts.tools import msopst_survey
+
+    given_env: dict = {}
+
+    def record_env(command, env, **kwargs):
+        given_env.update(env)
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(msopst_survey.subprocess, "run", record_env)
+    if named is None:
+        monkeypatch.delenv("ACLCTS_HYPOTHESIS_PROFILE", raising=False)
+    else:
+        monkeypatch.setenv("ACLCTS_HYPOTHESIS_PROFILE", named)
+    msopst_survey.run_suite(tmp_path, tmp_path / "report.jsonl", 2, "all", tmp_path / "conformance")
+    assert given_env["ACLCTS_HYPOTHESIS_PROFILE"] == expected
