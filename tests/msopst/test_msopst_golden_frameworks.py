@@ -4,6 +4,8 @@ framework is not installed, the refusal when there is no such reference, and Ten
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -165,3 +167,51 @@ def test_a_golden_whose_call_time_imports_are_installed_stays_the_reference(tmp_
                                         "    return [np.zeros((2, 3))]\n")
     (case,) = load_msopst_cases(str(write_case(tmp_path, "add_np.json", "Add_np")))
     assert case.msopst.reference_kind == "golden"
+
+
+@pytest.mark.parametrize("installed, environ, expected", [
+    (True, {}, {"TF_USE_LEGACY_KERAS": "1"}),
+    (False, {}, {}),
+    (True, {"TF_USE_LEGACY_KERAS": "0"}, {"TF_USE_LEGACY_KERAS": "0"}),
+], ids=["tf-keras-installed", "tf-keras-missing", "user-choice-kept"])
+def test_tensorflow_1s_keras_is_asked_for_only_when_tf_keras_is_installed_and_the_user_chose_nothing(
+        monkeypatch, installed, environ, expected):
+    from aclcts.cases.msopst import golden
+
+    monkeypatch.delitem(sys.modules, "tensorflow", raising=False)
+    found = golden.importlib.util.find_spec
+    monkeypatch.setattr(golden.importlib.util, "find_spec",
+                        lambda name: (object() if installed else None) if name == "tf_keras" else found(name))
+    golden.legacy_keras(environ)
+    assert environ == expected
+
+
+#: A TensorFlow 1.x golden calling tf.layers, as CANN's Flatten golden does.
+TF1_LAYERS_GOLDEN = """\
+import tensorflow as tf
+
+
+def calc(x, y):
+    a = tf.placeholder(x["value"].dtype, shape=x["value"].shape)
+    with tf.Session() as session:
+        return [session.run(tf.layers.flatten(a), feed_dict={a: x["value"]})]
+"""
+
+
+def test_a_tensorflow_1_golden_calling_tf_layers_runs_where_tf_keras_is_installed(tmp_path):
+    pytest.importorskip("tf_keras")
+    (tmp_path / "golden.py").write_text(TF1_LAYERS_GOLDEN)
+    tensor_x = {"name": "x", "format": "ND", "type": "float32", "shape": [2, 3, 4]}
+    tensor_y = {"name": "y", "format": "ND", "type": "float32", "shape": [2, 12]}
+    (tmp_path / "flatten.json").write_text(json.dumps([{
+        "case_name": "Flatten_tf_layers", "op": "Flatten", "input_desc": [tensor_x], "output_desc": [tensor_y],
+        "calc_expect_func_file": "golden.py:calc"}]))
+    script = ("import numpy as np, sys\nfrom aclcts.cases.msopst import load_msopst_cases\n"
+              "from aclcts.reference import reference\n"
+              "(case,) = load_msopst_cases(sys.argv[1])\nx = np.arange(24, dtype=np.float32).reshape(2, 3, 4)\n"
+              "(y,) = reference(case.reference).compute([x], {}, [np.dtype(np.float32)])\n"
+              "assert case.msopst.reference_kind == 'golden' and (y == x.reshape(2, 12)).all(), y\nprint('ok')\n")
+    env = {k: v for k, v in os.environ.items() if k != "TF_USE_LEGACY_KERAS"}
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "flatten.json")], capture_output=True,
+                          text=True, timeout=300, env=env)
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-2000:]

@@ -7,7 +7,8 @@ A golden file stopped at import by a module that is not installed (TensorFlow, P
 golden-torch), or a golden function that imports one when called (at its body or in a function of its file it calls),
 raises MissingModule; the loader then judges its cases against aclcts' own reference of the op type
 (`fall_back`), and `fallback_warnings` sums those up once per module. A golden file written for TensorFlow 1.x
-(tf.Session, tf.placeholder) runs under TensorFlow 2 through tf.compat.v1 in a graph of its own per call.
+(tf.Session, tf.placeholder) runs under TensorFlow 2 through tf.compat.v1 in a graph of its own per call, with
+TensorFlow 1's Keras (tf.layers) where the tf-keras package is installed (`legacy_keras`).
 """
 
 from __future__ import annotations
@@ -130,8 +131,20 @@ def _golden_module(where: Where, path: str, field: str) -> Any:
     raise where.error(field, f"an importable Python file ({problem})", show=False)
 
 
+def legacy_keras(environ: dict[str, str] | None = None) -> bool:
+    """Before TensorFlow is first imported, ask it for the Keras of TensorFlow 1.x (TF_USE_LEGACY_KERAS=1) that the
+    tf.layers functions of TensorFlow 1 goldens need, when the tf-keras package is installed and the variable is
+    not set already; whether it is asked for."""
+    environ = os.environ if environ is None else environ
+    if "tensorflow" in sys.modules or "TF_USE_LEGACY_KERAS" in environ or not importlib.util.find_spec("tf_keras"):
+        return environ.get("TF_USE_LEGACY_KERAS") == "1"
+    environ["TF_USE_LEGACY_KERAS"] = "1"
+    return True
+
+
 def _import(path: str) -> types.ModuleType:
     """Import one user file under guard; MissingModule when a module it imports is not installed."""
+    legacy_keras()
     name = f"aclcts_msopst_golden_{zlib.crc32(path.encode()):08x}"
     try:
         with guarded(path, passing=(ModuleNotFoundError,)):
