@@ -64,6 +64,7 @@ def _from_bits(patterns: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """Integers of dtype from uint64 bit patterns in [0, 2**bits): a pattern p above the type's maximum is the value
     p - 2**bits, computed as -((2**bits - 1) - p) - 1 so that no step leaves int64."""
     lo, hi = int_range(dtype)
+    patterns = np.asarray(patterns)
     if lo == 0:
         return patterns.astype(dtype)
     high = patterns > np.uint64(hi)

@@ -62,6 +62,14 @@ def test_invert_flips_every_bit():
     assert run("Invert", [np.array([0], U64)], U64).tolist() == [2**64 - 1]
 
 
+@pytest.mark.parametrize("dtype", [I8, np.dtype(np.int64), U8, U64])
+def test_bit_ops_of_rank_0_tensors_give_rank_0_results(dtype):
+    x = np.array(-6 if np.dtype(dtype).kind == "i" else 6, dtype)
+    assert run("Invert", [x], dtype).shape == ()
+    assert run("Invert", [x], dtype) == ~x
+    assert run("BitwiseAnd", [x, np.array(3, dtype)], dtype) == (x & 3)
+
+
 def test_left_shift_drops_bits_and_clamps_the_count():
     x, y = np.array([1, 1, 1, 3, 5, -1], I8), np.array([3, 7, 100, 7, -2, 8], I8)
     assert run("LeftShift", [x, y], I8).tolist() == [8, -128, -128, -128, 5, -128]
