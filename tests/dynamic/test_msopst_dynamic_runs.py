@@ -62,3 +62,13 @@ def test_a_shape_outside_a_ranged_model_is_not_asked_for_where_a_sibling_unknown
                        "Test_ranged and (outside_the_range or other_than_the_models)", "-rs")
     assert done.returncode == 0 and "2 skipped" in done.stdout, done.stdout[-3000:]
     assert "case.Test_any_rank_case_001_ND_int16 has a [-2] model" in done.stdout, done.stdout[-3000:]
+
+
+def test_a_shape_outside_the_range_is_not_found_when_an_output_dim_is_unbounded(tmp_path):
+    """CANN's AvgPool test_avg_pool_002 declares y [-1, 49, -1, 17] with a range [3, -1]: the not-found test sized the
+    output buffers at the range maximum, -1, and asked acl.rt.memset for 2**64 bytes less a few."""
+    x = {"name": "x", "format": "ND", "type": "float32", "shape": [-1], "shape_range": [[1, 4]], "typical_shape": [3]}
+    y = {"name": "y", "format": "ND", "type": "float32", "shape": [-1], "shape_range": [[1, -1]]}
+    done = run_dynamic(tmp_path, {"case_name": "Test_Abs_open_output", "op": "Abs", "input_desc": [x],
+                                  "output_desc": [y]}, "outside_the_range")
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-3000:]

@@ -119,7 +119,8 @@ def _pool_kernel(op_type: str) -> None:
         if unknown_rank(tuple(shape)):
             return [inferred(x.dtype, shape)]
         h, w, axes = _geometry(call, tuple(shape))
-        shape[h], shape[w] = axes[0][3], axes[1][3]
+        for axis, geometry in ((h, axes[0]), (w, axes[1])):
+            shape[axis] = -1 if shape[axis] < 0 else geometry[3]  # an unknown input dim gives an unknown output dim
         return [inferred(x.dtype, shape)]
 
     builtin(op_type, compute, infer_shape)

@@ -37,3 +37,15 @@ def test_adaptive_avg_pool_to_one_cell_is_the_mean(run):
     x = np.arange(12, dtype=F32).reshape(1, 3, 4)
     (y,) = run("AdaptiveAvgPool2d", [x], [(F32, (1, 1, 1))], {"output_size": [1, 1]})
     assert y.tolist() == [[[5.5]]]
+
+
+@pytest.mark.parametrize("op", ["AvgPool", "MaxPool"])
+@pytest.mark.parametrize("padding", ["VALID", "SAME"])
+def test_infer_shape_keeps_unknown_spatial_dims_unknown(infer, op, padding):
+    """CANN's AvgPool test_avg_pool_005: x [-1, 7, -1, -1] NCHW, ksize 2, VALID; an output dim of 0 is wrong for an
+    input that may be 120 high."""
+    attrs = {"ksize": [1, 1, 2, 2], "strides": [1, 1, 1, 1], "padding": padding, "data_format": "NCHW"}
+    (shape,) = infer(op, [(F16, (-1, 7, -1, 5))], attrs=attrs)
+    assert shape.shape == (-1, 7, -1, 4 if padding == "VALID" else 5)
+    low, high = shape.shape_range[2]
+    assert low <= 1 and (high < 0 or high >= 120)
