@@ -281,12 +281,12 @@ def test_execute_v2_at_an_input_rank_other_than_the_models_is_op_not_found(acl, 
 @pytest.mark.execute
 @pytest.mark.parametrize("side", ["input", "output"])
 @over(ranked)
-def test_execute_v2_with_a_minus_one_left_in_a_desc_is_invalid_param(acl, stream, model, side, within_memory_budget):
+def test_execute_v2_with_a_minus_one_left_in_a_desc_is_invalid_param(acl, stream, model, side, within_memory_budget,
+                                                                      pytestconfig):
     smallest = list(model.runtime_shapes[0]) if model.runtime_shapes else \
         [strategies.smallest(t.dim_ranges(), nonempty=True) for t in model.inputs if t.const is None]
     within_memory_budget(model, smallest)
-    runtime = [np.ones(shape, numpy_dtype(t.dtype))
-               for shape, t in zip(smallest, [t for t in model.inputs if t.const is None])]
+    runtime = draw_runtime(model, smallest, model.seed(pytestconfig.getoption("--aclcts-seed")))
     inputs = executor.case_inputs(model, runtime)
     shapes, _ = _expected(model, runtime, within_memory_budget)
     if all(0 in shape for shape in shapes):

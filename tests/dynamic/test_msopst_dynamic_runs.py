@@ -72,3 +72,17 @@ def test_a_shape_outside_the_range_is_not_found_when_an_output_dim_is_unbounded(
     done = run_dynamic(tmp_path, {"case_name": "Test_Abs_open_output", "op": "Abs", "input_desc": [x],
                                   "output_desc": [y]}, "outside_the_range")
     assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-3000:]
+
+
+def test_the_minus_one_in_a_desc_test_runs_the_values_the_case_gives(tmp_path):
+    """CANN's MirrorPad and ReverseV2 dynamic cases: filled with ones, paddings or axes became values the op refuses
+    (an axis given twice), and the reference raised before the test reached its point."""
+    case = {"case_name": "Test_GatherV2_minus_one", "op": "GatherV2",
+            "input_desc": [{"name": "x", "format": "ND", "type": "float16", "shape": [-1], "shape_range": [[1, 20]],
+                            "typical_shape": [20]},
+                           {"name": "indices", "format": "ND", "type": "int32", "shape": [10],
+                            "data_distribute": "uniform", "value_range": [0, 20]},
+                           {"name": "axis", "format": "ND", "type": "int32", "shape": [1], "value": [0]}],
+            "output_desc": [{"name": "y", "format": "ND", "type": "float16", "shape": [10]}]}
+    done = run_dynamic(tmp_path, case, "minus_one_left_in_a_desc")
+    assert done.returncode == 0 and "2 passed" in done.stdout, done.stdout[-3000:]
