@@ -22,6 +22,17 @@ def run_dynamic(tmp_path: Path, case: dict | list[dict], selection: str, *option
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
 
 
+def gather_v2_case(name: str, **x: object) -> dict:
+    """A GatherV2 case over a dynamic x (typical shape [20]) whose axis input is given as the value [0] and whose
+    indices are drawn in [0, 20), as CANN's GatherV2_000 gives them."""
+    return {"case_name": name, "op": "GatherV2",
+            "input_desc": [{"name": "x", "format": "ND", "type": "float16", "typical_shape": [20], **x},
+                           {"name": "indices", "format": "ND", "type": "int32", "shape": [10],
+                            "data_distribute": "uniform", "value_range": [0, 20]},
+                           {"name": "axis", "format": "ND", "type": "int32", "shape": [1], "value": [0]}],
+            "output_desc": [{"name": "y", "format": "ND", "type": "float16", "shape": [10]}]}
+
+
 def test_a_case_declaring_outputs_the_reference_does_not_give_fails_naming_the_output_and_its_shapes(tmp_path):
     x = {"format": "ND", "type": "float32", "shape": [-1], "shape_range": [[1, 4]], "typical_shape": [3]}
     y = {"name": "y", "format": "ND", "type": "float32", "shape": [-1], "shape_range": [[1, 2]]}
@@ -36,13 +47,8 @@ def test_a_case_declaring_outputs_the_reference_does_not_give_fails_naming_the_o
 def test_an_unknown_rank_model_runs_with_the_values_the_case_gives(tmp_path):
     """CANN's GatherV2_000: an axis input given at run time with value [0]; filled with 1.5 instead, the axis was 1,
     outside x's rank 1."""
-    case = {"case_name": "Test_GatherV2_rank", "op": "GatherV2",
-            "input_desc": [{"name": "x", "format": "ND", "type": "float16", "shape": [-2], "typical_shape": [20]},
-                           {"name": "indices", "format": "ND", "type": "int32", "shape": [10],
-                            "data_distribute": "uniform", "value_range": [0, 20]},
-                           {"name": "axis", "format": "ND", "type": "int32", "shape": [1], "value": [0]}],
-            "output_desc": [{"name": "y", "format": "ND", "type": "float16", "shape": [10]}]}
-    done = run_dynamic(tmp_path, case, "unknown_rank_model_accepts_every_rank")
+    done = run_dynamic(tmp_path, gather_v2_case("Test_GatherV2_rank", shape=[-2]),
+                       "unknown_rank_model_accepts_every_rank")
     assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-3000:]
 
 
@@ -77,12 +83,6 @@ def test_a_shape_outside_the_range_is_not_found_when_an_output_dim_is_unbounded(
 def test_the_minus_one_in_a_desc_test_runs_the_values_the_case_gives(tmp_path):
     """CANN's MirrorPad and ReverseV2 dynamic cases: filled with ones, paddings or axes became values the op refuses
     (an axis given twice), and the reference raised before the test reached its point."""
-    case = {"case_name": "Test_GatherV2_minus_one", "op": "GatherV2",
-            "input_desc": [{"name": "x", "format": "ND", "type": "float16", "shape": [-1], "shape_range": [[1, 20]],
-                            "typical_shape": [20]},
-                           {"name": "indices", "format": "ND", "type": "int32", "shape": [10],
-                            "data_distribute": "uniform", "value_range": [0, 20]},
-                           {"name": "axis", "format": "ND", "type": "int32", "shape": [1], "value": [0]}],
-            "output_desc": [{"name": "y", "format": "ND", "type": "float16", "shape": [10]}]}
-    done = run_dynamic(tmp_path, case, "minus_one_left_in_a_desc")
+    done = run_dynamic(tmp_path, gather_v2_case("Test_GatherV2_minus_one", shape=[-1], shape_range=[[1, 20]]),
+                       "minus_one_left_in_a_desc")
     assert done.returncode == 0 and "2 passed" in done.stdout, done.stdout[-3000:]
