@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 from pathlib import Path
 
 import numpy as np
@@ -268,11 +267,9 @@ def test_a_dynamic_input_with_static_outputs_is_kept_only_where_the_outputs_are_
 
 @pytest.mark.parametrize(("dtype", "kind"), [(np.float16, "full"), (np.int32, "full"), (np.bool_, "pool"),
                                              (np.float32, "finite")])
-def test_a_bulk_array_is_drawn_quickly_in_the_value_classes_of_its_kind(dtype, kind):
+def test_a_bulk_array_is_drawn_in_the_value_classes_of_its_kind(dtype, kind):
     shape = (128, 28, 28, 2, 24)
-    started = time.monotonic()
     arrays = shapes_of(strategies.arrays(dtype, shape, kind), 3)
-    assert time.monotonic() - started < 10
     for array in arrays:
         assert array.shape == shape and array.dtype == np.dtype(dtype)
         if kind == "finite":

@@ -1,7 +1,6 @@
 """Comparison, logic, bit and Select references against hand-computed values: NaN and signed zero in comparisons,
 two's complement bit patterns, shift counts beyond the width (clamped) and negative, Select's condition shapes."""
 
-import time
 
 import numpy as np
 import pytest
@@ -109,17 +108,6 @@ def test_bit_ops_match_their_definition_on_python_ints_at_the_extremes_and_every
     signed = info.min < 0
     assert got.dtype == dtype
     assert got.tolist() == [_by_python_ints(op, int(a), int(c), width, signed) for a, c in zip(x, y)]
-
-
-def test_bit_ops_over_millions_of_elements_take_seconds_not_minutes():
-    """CANN's RightShift cases of 8M elements took a minute each when the reference worked element by element."""
-    rng = np.random.default_rng(7)
-    x = rng.integers(-2**63, 2**63 - 1, size=2_000_000, dtype=I64, endpoint=True)
-    y = rng.integers(-2, 66, size=x.size).astype(I64)
-    started = time.monotonic()
-    for op in ("RightShift", "LeftShift", "BitwiseXor", "Invert"):
-        run(op, [x] if op == "Invert" else [x, y], I64)
-    assert time.monotonic() - started < 10
 
 
 def test_shift_output_is_named_z():

@@ -131,15 +131,14 @@ def _golden_module(where: Where, path: str, field: str) -> Any:
     raise where.error(field, f"an importable Python file ({problem})", show=False)
 
 
-def legacy_keras(environ: dict[str, str] | None = None) -> bool:
+def legacy_keras(environ: dict[str, str] | None = None) -> None:
     """Before TensorFlow is first imported, ask it for the Keras of TensorFlow 1.x (TF_USE_LEGACY_KERAS=1) that the
     tf.layers functions of TensorFlow 1 goldens need, when the tf-keras package is installed and the variable is
-    not set already; whether it is asked for."""
+    not set already."""
     environ = os.environ if environ is None else environ
-    if "tensorflow" in sys.modules or "TF_USE_LEGACY_KERAS" in environ or not importlib.util.find_spec("tf_keras"):
-        return environ.get("TF_USE_LEGACY_KERAS") == "1"
-    environ["TF_USE_LEGACY_KERAS"] = "1"
-    return True
+    unset = "tensorflow" not in sys.modules and "TF_USE_LEGACY_KERAS" not in environ
+    if unset and importlib.util.find_spec("tf_keras"):
+        environ["TF_USE_LEGACY_KERAS"] = "1"
 
 
 def _import(path: str) -> types.ModuleType:
