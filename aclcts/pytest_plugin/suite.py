@@ -261,7 +261,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     backend = config.stash.get(BACKEND, None)
     for item in kept:
         case = case_of(item, CASE_PARAMS)
-        if case is not None and case.refusal is None and backend is not None:
+        if case is not None and refusals.refusal_of(config, case) is None and backend is not None:
             _skip_unimplemented(item, backend, case)
 
 
