@@ -5,7 +5,8 @@ The folder's cases are loaded here (to know each case's file, op type and whethe
 ACLCTS_HYPOTHESIS_PROFILE names another: a failing example is reported unshrunk); each case's outcome is read from the report: it
 passed when every test of it passed (an `expect: "failed"` case: failed as expected), else it failed at the stage of
 its first failing test (aclcts.cases.schema.STAGES). Printed: per op type the files, the sub-cases loaded (not refused
-at load), ran, passed and failed per stage, a total line, then the distinct failure reasons of each stage with their
+at load), ran, passed and failed per stage, a total line, a line counting the op types aclcts knows (has a record of)
+and their sub-cases, then the distinct failure reasons of each stage with their
 counts and one case of each, so that a person can check them against the case.
 """
 
@@ -27,6 +28,7 @@ from aclcts.cases import Case, CaseFileError, load_cases
 from aclcts.cases.msopst.soc import EVERY_SOC, meant_for
 from aclcts.cases.schema import STAGES
 from aclcts.cases.strategies import PROFILE_ENV, SURVEY_PROFILE
+from aclcts.core.prototypes import prototype
 from aclcts.report.records import ReportError, read_report
 
 #: Test outcomes that count as the case passing (an expected failure is how an `expect: "failed"` case passes).
@@ -157,8 +159,24 @@ def reasons(found: dict[str, Outcome]) -> dict[str, list[dict[str, Any]]]:
             for stage in STAGES if stage in grouped}
 
 
+def known_ops(per_op: dict[str, OpCount]) -> dict[str, OpCount]:
+    """The op types of the survey aclcts knows (has a record of), with their counts."""
+    return {op: count for op, count in per_op.items() if prototype(op) is not None}
+
+
+def known_line(per_op: dict[str, OpCount]) -> str:
+    """One line: how many of the survey's op types aclcts knows, and how their sub-cases fared."""
+    known = OpCount()
+    for count in known_ops(per_op).values():
+        known.add(count)
+    named = [op for op in per_op if op != UNKNOWN_OP]
+    return (f"op types known to aclcts: {len(known_ops(per_op))} of {len(named)}; their files: {len(known.files)}, "
+            f"sub-cases loaded: {known.loaded}, ran: {known.ran}, passed: {known.passed}, "
+            f"failed: {sum(known.failed.values())}")
+
+
 def render(per_op: dict[str, OpCount], why: dict[str, list[dict[str, Any]]]) -> str:
-    """The survey as text: one row per op type, the total, then the reasons per stage."""
+    """The survey as text: one row per op type, the total, the known op types' line, then the reasons per stage."""
     head = ["op type", "files", "loaded", "ran", "passed", *(f"failed {s}" for s in STAGES)]
     total = OpCount()
     rows = []
@@ -169,6 +187,7 @@ def render(per_op: dict[str, OpCount], why: dict[str, list[dict[str, Any]]]) -> 
     widths = [max(len(str(row[i])) for row in [head, *rows]) for i in range(len(head))]
     lines = ["  ".join(str(cell).ljust(w) if i == 0 else str(cell).rjust(w) for i, (cell, w) in
                        enumerate(zip(row, widths))) for row in [head, *rows]]
+    lines += ["", known_line(per_op)]
     for stage, listed in why.items():
         lines += ["", f"failure reasons at stage {stage}:"]
         lines += [f"  {one['count']:5d}  {one['reason']}  (e.g. {one['example']})" for one in listed]
@@ -200,7 +219,8 @@ def survey(folder: Path, report: Path, workers: int, soc: str, tests: Path) -> t
     for count in per_op.values():
         total.add(count)
     data = {"folder": str(folder), "report": str(report), "soc": soc,
-            "ops": {op: count.as_dict() for op, count in per_op.items()}, "total": total.as_dict(), "reasons": why}
+            "ops": {op: count.as_dict() for op, count in per_op.items()}, "total": total.as_dict(),
+            "known_ops": sorted(known_ops(per_op)), "reasons": why}
     return data, render(per_op, why)
 
 
@@ -209,7 +229,8 @@ def add_parser(actions: Any) -> None:
     survey_parser = actions.add_parser(
         "survey", help="run a folder of msopst case files and count per op type what loaded, ran, passed, failed",
         description="Run `pytest conformance/ --cases FOLDER` once and print per op type: files, sub-cases loaded, "
-                    "ran, passed and failed per stage, a total line and the distinct failure reasons per stage.")
+                    "ran, passed and failed per stage, a total line, the count of op types aclcts knows and the "
+                    "distinct failure reasons per stage.")
     survey_parser.add_argument("folder", metavar="FOLDER", help="a folder (or file) of msopst case JSON")
     survey_parser.add_argument("--report-to", metavar="PATH", help="keep the run's --report JSON Lines file here")
     survey_parser.add_argument("-n", dest="workers", type=int, default=1, help="pytest-xdist workers (default 1)")
