@@ -1,7 +1,7 @@
 """`aclcts docs operators`: docs/operators.md written from the operator records, so that the page never drifts.
 
 The page lists every op type with a record (aclcts/core/prototypes), grouped by family, with what its record states
-(tensors, dtypes, attributes and defaults, precision policy, shape rule, documentation source) and the case files
+(tensors, dtypes, attributes and defaults, private formats, precision policy, shape rule, documentation source) and the case files
 that run it (or its default cases, made from the record, when none does).
 `--check` compares instead of writing: exit 1 when the page is not what the records give.
 """
@@ -32,7 +32,8 @@ do not edit by hand. tests/docs/test_operators_doc.py fails when this page is no
 
 aclcts knows **{count} CANN operator types**, each described once by a record in
 `aclcts/core/prototypes/<family>.py`: its tensors (`?` optional, `*` a dynamic list), their dtype constraints, its
-attributes with their defaults, the precision policy its results are judged by (docs/precision-policy.md, section
+attributes with their defaults, the private formats (docs/formats.md) its tensors may be stored in besides the plain
+ones (NCHW, NHWC, ND...), the precision policy its results are judged by (docs/precision-policy.md, section
 6), the shape rule a dynamic case's runtime shapes follow, and the documentation it is written from. Its float64
 reference is in `aclcts/reference/<family>.py` and its simulator kernel in `aclcts/sim/kernels/<family>.py`; both
 read names, defaults and dtypes from the record. Its cases are the files listed, under `cases/<family>/` (and
@@ -63,12 +64,20 @@ def _attrs(record: Prototype) -> str:
                      for a in record.attrs) or "none"
 
 
+def _formats(record: Prototype) -> str:
+    """The private formats the record allows, tensors that share a list named together; "plain" when none."""
+    by_list: dict[tuple[str, ...], list[str]] = defaultdict(list)
+    for name, allowed in record.formats.items():
+        by_list[tuple(allowed)].append(name)
+    return "; ".join(f"{', '.join(names)}: {', '.join(allowed)}" for allowed, names in by_list.items()) or "plain"
+
+
 def _row(record: Prototype, cases: list[Case], root: str) -> str:
     """One table row of a record."""
     files = sorted({os.path.relpath(c.file, root).replace(os.sep, "/") for c in cases})
     listed = ", ".join(f"`{f}`" for f in files) or "default cases"
     cells = (record.op_type, f"{_tensors(record.inputs)} → {_tensors(record.outputs)}", _dtypes(record),
-             _attrs(record), record.policy, record.shape_rule, listed, record.source)
+             _attrs(record), _formats(record), record.policy, record.shape_rule, listed, record.source)
     return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
 
 
@@ -81,8 +90,8 @@ def operators_page(cases_root: str) -> str:
     for family in families():
         records = importlib.import_module(f"aclcts.core.prototypes.{family}").PROTOTYPES
         parts.append(f"\n## {_title(family)}\n\nFamily `{family}`.\n\n")
-        parts.append("| op type | tensors | dtypes | attributes | policy | shape rule | cases | source |\n"
-                     "|---|---|---|---|---|---|---|---|\n")
+        parts.append("| op type | tensors | dtypes | attributes | formats | policy | shape rule | cases | source |\n"
+                     "|---|---|---|---|---|---|---|---|---|\n")
         parts.extend(_row(prototype(r.op_type), by_op[r.op_type], cases_root) + "\n" for r in records)
     return "".join(parts)
 

@@ -15,7 +15,7 @@ from aclcts.tools.opsdoc import main, operators_page
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "operators.md"
 CASES = ROOT / "cases"
-ROW = re.compile(r"^\| ([A-Z][A-Za-z0-9]*) \| (.*?) \| (.*?) \| (.*?) \| (\w+) \| (\w+) \| (.*?) \| (.*) \|$",
+ROW = re.compile(r"^\| ([A-Z][A-Za-z0-9]*) \| (.*?) \| (.*?) \| (.*?) \| (.*?) \| (\w+) \| (\w+) \| (.*?) \| (.*) \|$",
                  re.MULTILINE)
 
 
@@ -34,13 +34,19 @@ def test_the_page_lists_every_record_once_with_their_count():
     assert f"**{len(op_types())} CANN operator types**" in text
 
 
+def test_a_row_states_the_private_formats_each_tensor_may_take():
+    rows = {row[0]: row[1:] for row in ROW.findall(operators_page(str(CASES)))}
+    assert rows["MatMul"][3] == "x1, x2, y: FRACTAL_NZ"
+    assert rows["GEMM"][3] == "a, c, y: FRACTAL_NZ; b: FRACTAL_NZ, FRACTAL_Z"
+
+
 def test_a_row_states_the_record_and_its_case_files():
     rows = {row[0]: row[1:] for row in ROW.findall(operators_page(str(CASES)))}
-    tensors, dtypes, attrs, policy, rule, files, source = rows["GatherV2"]
+    tensors, dtypes, attrs, formats, policy, rule, files, source = rows["GatherV2"]
     assert tensors == "x, indices, axis → y" and "I: int32, int64" in dtypes
-    assert "batch_dims (int = 0)" in attrs and (policy, rule) == ("index", "given")
+    assert "batch_dims (int = 0)" in attrs and (formats, policy, rule) == ("plain", "index", "given")
     assert "`gather_scatter/gather_v2.yaml`" in files.split(", ") and "REG_OP(GatherV2)" in source
-    assert rows["ReduceSumD"][5] == "default cases" and "axes (list_int)," in rows["ReduceSumD"][2]
+    assert rows["ReduceSumD"][6] == "default cases" and "axes (list_int)," in rows["ReduceSumD"][2]
 
 
 def test_check_fails_on_a_stale_page_and_passes_once_written(tmp_path, capsys):
@@ -55,7 +61,7 @@ def test_check_fails_on_a_stale_page_and_passes_once_written(tmp_path, capsys):
     assert main([*args, "--check"]) == 0
     text = page.read_text(encoding="utf-8")
     rows = {r[0]: r for r in ROW.findall(text)}
-    assert rows["Add"][6] == "`add.yaml`" and rows["Sub"][6] == "default cases"
+    assert rows["Add"][7] == "`add.yaml`" and rows["Sub"][7] == "default cases"
     page.write_text(text.replace("| Add |", "| Adds |"), encoding="utf-8")
     assert main([*args, "--check"]) == 1
 
