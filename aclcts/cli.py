@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "kill-matrix": ("aclcts.tools.killmatrix", "run the suite once per injected simulator fault"),
     "bench": ("aclcts.tools.bench", "measure the simulator and the suite, print one table"),
     "msopst": ("aclcts.tools.msopst", "convert msopst case JSON into aclcts case files; survey a folder of them"),
+    "random-alarms": ("aclcts.tools.random_alarms", "count the random family's false alarms over many seeds"),
     "docs": ("aclcts.tools.opsdoc", "write the pages made from the registries (docs/operators.md)"),
 }
 

@@ -24,7 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.judge.policies import REL_EPS, ElementErrors, Policy, policy_from_spec
+from aclcts.judge.policies import REL_EPS, Distribution, ElementErrors, Policy, policy_from_spec
+from aclcts.judge.stats import ks_critical, ks_statistic
 from aclcts.judge.ulp import bits_equal, float_ulp_distance, ulp_distance
 from aclcts.reference.numeric import is_complex_dtype, is_float_dtype, is_int_dtype, round_to
 
@@ -216,6 +217,8 @@ def summary(comparison: Comparison) -> str:
     Bool outputs have only a count of mismatches; integer outputs the largest difference and that count (a relative
     error of a count or an index says nothing); float outputs every error metric.
     """
+    if comparison.policy == Distribution.name:
+        return _distribution_text(comparison)
     kind = _kind(comparison.dtype)
     mismatches = f"mismatches {comparison.n_differing} of {comparison.n}"
     if kind == "bool":
@@ -227,6 +230,15 @@ def summary(comparison: Comparison) -> str:
     nonfinite = [f"{count} {what} mismatch(es)" for count, what in ((comparison.n_nan_mismatch, "NaN"),
                                                                      (comparison.n_inf_mismatch, "inf")) if count]
     return ", ".join([line, *nonfinite])
+
+
+def _distribution_text(comparison: Comparison) -> str:
+    """The two-sample KS distance of a comparison judged as a distribution, with its critical distance."""
+    a, g = _float64(comparison._actual), _float64(np.asarray(comparison._expected))
+    a, g = a[np.isfinite(a)], g[np.isfinite(g)]
+    alpha = comparison.params["alpha"]
+    return (f"KS distance {ks_statistic(a, g):.4g} between the output and a reference sample of {g.size}, "
+            f"critical {ks_critical(alpha, a.size, g.size):.4g} at alpha {alpha:g}")
 
 
 def _ulp_text(actual: Any, expected: Any) -> str:

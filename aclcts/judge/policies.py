@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from aclcts.core.dtypes import numpy_dtype
+from aclcts.judge.stats import ks_critical, ks_statistic
 from aclcts.judge.ulp import ulp_of
 from aclcts.reference.numeric import is_float_dtype
 
@@ -21,6 +22,9 @@ REL_EPS = 1e-7
 #: msopst's fixed limit on the relative error of any error element (docs/precision-policy.md#msopst-compare,
 #: `max_diff_hd`).
 MSOPST_MAX_DIFF = 0.1
+#: The false-alarm rate of one distribution judgement (docs/precision-policy.md, "Random ops"): a correct backend
+#: fails it once in a million samples.
+DISTRIBUTION_ALPHA = 1e-6
 
 # ---------------------------------------------------------------------------------------- the data
 
@@ -367,7 +371,31 @@ class V2(Policy):
         return worst <= self.limit or worst <= self.cap(e)  # the cap is never below the limit
 
 
-POLICIES: dict[str, type[Policy]] = {p.name: p for p in (Exact, Ulp, AllClose, Ratio, DualThousandth, Mare, V2)}
+@dataclass(frozen=True)
+class Distribution(Policy):
+    """The output and the reference are two samples of one distribution: no element is compared, the two-sample
+    Kolmogorov-Smirnov test decides at false-alarm rate alpha (docs/precision-policy.md, "Random ops")."""
+
+    alpha: float = DISTRIBUTION_ALPHA
+    name: ClassVar[str] = "distribution"
+    positional: ClassVar[tuple[str, ...]] = ("alpha",)
+
+    def __post_init__(self) -> None:
+        """Validate alpha."""
+        object.__setattr__(self, "alpha", float(self.alpha))
+        if not 0.0 < self.alpha < 1.0:
+            raise ValueError(f"distribution: alpha={self.alpha} must lie in (0, 1)")
+
+    def failures(self, e: ElementErrors) -> np.ndarray:
+        """No element fails on its own: a sample is judged whole."""
+        return np.zeros(e.a.shape, bool)
+
+    def verdict(self, e: ElementErrors, failures: np.ndarray) -> bool:
+        """Whether the KS distance of the two samples stays within the critical distance at alpha."""
+        return ks_statistic(e.a, e.g) <= ks_critical(self.alpha, e.a.size, e.g.size)
+
+
+POLICIES: dict[str, type[Policy]] = {p.name: p for p in (Exact, Ulp, AllClose, Ratio, DualThousandth, Mare, V2, Distribution)}
 
 VALID_FORMS = (
     "exact",
@@ -455,14 +483,20 @@ def _policy_from_string(spec: str) -> Policy:
 
 #: Op families accepted by default_policy; the first group is data movement / logic, judged bitwise.
 BITWISE_FAMILIES = ("shape", "movement", "index", "cast", "compare")
+#: The family of ops whose outputs are random samples, judged as a distribution (Distribution).
+RANDOM_FAMILY = "random"
 COMPUTE_FAMILIES = ("elementwise", "reduction", "matmul", "conv", "nn")
+#: Every op family default_policy accepts.
+POLICY_FAMILIES = BITWISE_FAMILIES + COMPUTE_FAMILIES + (RANDOM_FAMILY,)
 
 
 @functools.lru_cache(maxsize=1024)
 def default_policy(dtype: np.dtype | type | str | int, op_family: str) -> Policy:
     """The suite's default policy for an output dtype and op family (docs/precision-policy.md)."""
-    if op_family not in BITWISE_FAMILIES + COMPUTE_FAMILIES:
-        raise ValueError(f"unknown op family {op_family!r}; expected one of {', '.join(BITWISE_FAMILIES + COMPUTE_FAMILIES)}")
+    if op_family not in POLICY_FAMILIES:
+        raise ValueError(f"unknown op family {op_family!r}; expected one of {', '.join(POLICY_FAMILIES)}")
+    if op_family == RANDOM_FAMILY:
+        return Distribution()
     dt = numpy_dtype(dtype) if isinstance(dtype, int) and not isinstance(dtype, bool) else np.dtype(dtype)
     if dt == np.complex64:
         dt = np.dtype(np.float32)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from aclcts.sim.faults.kernels import TRANSCENDENTAL
+from aclcts.sim.faults.random import STATELESS_OPS
 
 #: The conformance modules that compare op outputs with the reference.
 NUMERIC = ["conformance/test_execute.py", "conformance/test_handle.py", "conformance/test_golden.py"]
@@ -91,6 +92,9 @@ FAULT_SELECTIONS = {
     "avg_pool_counts_padding": ["conformance/test_execute.py", "--ops=AvgPool,AdaptiveAvgPool2d", "-k", "AvgPool"],
     "gelu_erf_form": ["conformance/test_execute.py", "--ops=Gelu", "-k", "Gelu and not FastGelu"],
     "leaky_relu_slope_on_positive": ["conformance/test_execute.py", "--ops=LeakyRelu", "-k", "LeakyRelu"],
+    "random_ignores_key": ["conformance/test_random.py", "--ops=" + ",".join(STATELESS_OPS), "-k", "key"],
+    "random_normal_mean_shifted": ["conformance/test_execute.py", "--ops=StatelessRandomNormalV2", "-k",
+                                   "StatelessRandomNormalV2"],
     "resize_ignores_half_pixel_centers": ["conformance/test_execute.py", "--ops=ResizeBilinearV2,ResizeNearestNeighborV2",
                                           "-k", "Resize"],
     "cast_float_to_int_wraps": ["conformance/test_golden.py", "--ops=Cast", "-k", "boundaries"],

@@ -24,7 +24,7 @@ import aclcts.sim.kernels
 from aclcts.cases.schema import SHAPE_RULES
 from aclcts.core.dtypes import JSON_TYPE_NAMES, DataType, acl_data_type, has_numpy_dtype
 from aclcts.core.prototypes.spec import ATTR_TYPES, REQUIRED, canonical_dtype
-from aclcts.judge.policies import BITWISE_FAMILIES, COMPUTE_FAMILIES
+from aclcts.judge.policies import POLICY_FAMILIES
 from aclcts.reference import OP_TYPES
 from aclcts.sim.kernels import registry
 from aclcts.sim.kernels.call import dtype_name
@@ -71,9 +71,8 @@ def test_every_record_is_well_formed():
                 problems.append(f"{op_type}: a sample value for attribute {name!r}, which the record lacks")
         if record.shape_rule not in SHAPE_RULES:
             problems.append(f"{op_type}: shape rule {record.shape_rule!r}; expected one of {SHAPE_RULES}")
-        if record.policy not in BITWISE_FAMILIES + COMPUTE_FAMILIES:
-            problems.append(f"{op_type}: policy {record.policy!r}; expected one of "
-                            f"{BITWISE_FAMILIES + COMPUTE_FAMILIES}")
+        if record.policy not in POLICY_FAMILIES:
+            problems.append(f"{op_type}: policy {record.policy!r}; expected one of {POLICY_FAMILIES}")
         if not record.source:
             problems.append(f"{op_type}: no source (cite the documentation of the operator)")
     assert not problems, "\n".join(problems)

@@ -27,6 +27,7 @@ from aclcts.sim.faults import reduction as rd
 from aclcts.sim.faults import reshaping as rsh
 from aclcts.sim.faults import norm as nm
 from aclcts.sim.faults import pooling as pl
+from aclcts.sim.faults import random as rnd
 from aclcts.sim.faults import resize as rs
 from aclcts.sim.faults import runtime as r
 from aclcts.sim.faults import sparse as sp
@@ -310,6 +311,12 @@ _ENTRIES = (
     Injection("leaky_relu_slope_on_positive", FAULT,
               "LeakyRelu multiplies the positive inputs by negative_slope and passes the negative ones through",
               ((KERNELS, k.kernel_entries(["LeakyRelu"], act.leaky_relu_slope_on_positive)),)),
+    Injection("random_ignores_key", FAULT,
+              "the stateless random ops seed their generator from the counter only: every key gives key 0's values",
+              ((KERNELS, k.kernel_entries(rnd.STATELESS_OPS, rnd.ignores_key)),)),
+    Injection("random_normal_mean_shifted", FAULT,
+              "StatelessRandomNormalV2 adds a tenth of a standard deviation to every value (a biased transform)",
+              ((KERNELS, k.kernel_entries(["StatelessRandomNormalV2"], rnd.mean_shifted)),)),
     Injection("resize_ignores_half_pixel_centers", FAULT,
               "ResizeNearestNeighborV2 and ResizeBilinearV2 map coordinates as if half_pixel_centers were false",
               ((KERNELS, k.kernel_entries(rs.RESIZE_OPS, rs.half_pixel_ignored)),)),
