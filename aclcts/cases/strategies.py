@@ -546,8 +546,9 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
     (TopK's k) is drawn inside [1, size of the first input]; a
     reduction's axes input holds distinct axes of its data input (an example with more entries than that input has
     dims is rejected); an integer input whose op record gives it a sample range (OneHot's depth, a size) is drawn
-    inside it, where the whole type would give values the op refuses. With an unknown-rank input, drawn shapes the op's reference refuses or gives outputs the case
-    does not declare are rejected (the case's own runtime_shapes are among the choices and never rejected).
+    inside it, where the whole type would give values the op refuses. With an unknown-rank input, drawn shapes the
+    op's reference refuses or gives outputs the case does not declare are rejected (the case's own runtime_shapes are
+    among the choices and never rejected).
     """
     shapes = data(model_shapes(model)) if shapes is None else shapes
     if model.shape_rule == "given":
