@@ -38,14 +38,25 @@ def shape_determined(case):
     return not case.data_dependent
 
 
+def _runtime_inputs(case):
+    """The inputs given at run time (not const), in order."""
+    return [t for t in case.inputs if t.const is None]
+
+
+def _leading(case):
+    """The case's first runtime input (its first input when every input is const): a const input such as Fill's
+    dims has a known rank whatever the runtime inputs have."""
+    return next(iter(_runtime_inputs(case)), case.inputs[0])
+
+
 def ranked(case):
-    """A shape-determined case whose first input has a known rank."""
-    return shape_determined(case) and not case.inputs[0].unknown_rank
+    """A shape-determined case whose first runtime input has a known rank."""
+    return shape_determined(case) and not _leading(case).unknown_rank
 
 
 def unknown_rank(case):
-    """A shape-determined case whose first input is [-2]."""
-    return shape_determined(case) and case.inputs[0].unknown_rank
+    """A shape-determined case whose first runtime input is [-2]."""
+    return shape_determined(case) and _leading(case).unknown_rank
 
 
 def over(select):
@@ -78,7 +89,7 @@ def pytest_generate_tests(metafunc):
 def _signature(case):
     """What execute_v2 matches a dynamic model on besides the shapes: op, attrs, format, and each runtime input's and
     output's dtype and storage format."""
-    return (case.op, case.format, case.attrs, [(t.dtype, t.storage_format) for t in case.inputs if t.const is None],
+    return (case.op, case.format, case.attrs, [(t.dtype, t.storage_format) for t in _runtime_inputs(case)],
             [(t.dtype, t.storage_format) for t in case.outputs])
 
 
@@ -88,7 +99,7 @@ def _covering_model(config, model, shapes):
     shape outside the case's own model is not found (CANN's files give one op a ranged and a [-2] model side by side)."""
     mine = _signature(model)
     for other in dynamic_cases(config):
-        runtime = [t for t in other.inputs if t.const is None]
+        runtime = _runtime_inputs(other)
         if other is model or _signature(other) != mine:
             continue
         if shapes is None and all(t.unknown_rank for t in runtime):
@@ -243,9 +254,13 @@ def test_execute_v2_with_outputs_at_the_range_maximum_writes_the_real_shape_back
 def test_execute_v2_at_an_input_shape_outside_the_range_is_op_not_found(acl, stream, model, data, within_memory_budget,
                                                                         pytestconfig):
     _skip_if_every_shape_is_covered(pytestconfig, model)
-    runtime_tensors = [t for t in model.inputs if t.const is None]
+    runtime_tensors = _runtime_inputs(model)
+    bounded = [i for i, t in enumerate(runtime_tensors)
+               if not t.unknown_rank and any(hi != -1 for _, hi in t.dim_ranges())]
+    if not bounded:
+        pytest.skip(f"{model.id}: no runtime input has a bounded dim, so no shape outside the range")
     inside = _drawn(data, model, within_memory_budget)
-    index = data.draw(st.sampled_from(range(len(runtime_tensors))), label="input outside")
+    index = data.draw(st.sampled_from(bounded), label="input outside")
     tensor = runtime_tensors[index]
     shape = data.draw(strategies.outside(tensor.dim_ranges()), label="shape outside")
     stored = zip(executor.stored_dims(model, tensor, shape), tensor.stored_ranges(model.format))
@@ -264,15 +279,16 @@ def test_execute_v2_at_an_input_shape_outside_the_range_is_op_not_found(acl, str
 @over(ranked)
 def test_execute_v2_at_an_input_rank_other_than_the_models_is_op_not_found(acl, stream, model, within_memory_budget,
                                                                            pytestconfig):
-    tensor = model.inputs[0]
-    shapes = [(1,) * (len(tensor.shape) + 1)] + [strategies.smallest(t.dim_ranges())
-                                                  for t in model.inputs[1:] if t.const is None]
+    runtime_tensors = _runtime_inputs(model)
+    if not runtime_tensors:
+        pytest.skip(f"{model.id}: every input is const, so no runtime input whose rank could differ")
+    first, rest = runtime_tensors[0], runtime_tensors[1:]
+    shapes = [(1,) * (len(first.shape) + 1)] + [strategies.smallest(t.dim_ranges()) for t in rest]
     other = _covering_model(pytestconfig, model, shapes)
     if other is not None:
         pytest.skip(f"{other.id}'s model takes the shapes {shapes} too, so execute_v2 finds it")
     maximum = _maximum(model, shapes, within_memory_budget, needed=False)
-    runtime = [np.zeros(shape, numpy_dtype(t.dtype))
-               for shape, t in zip(shapes, [t for t in model.inputs if t.const is None])]
+    runtime = [np.zeros(shape, numpy_dtype(t.dtype)) for shape, t in zip(shapes, runtime_tensors)]
     assert executor.execute_dynamic(acl, stream, model, executor.case_inputs(model, runtime), maximum).ret == OP_NOT_FOUND
 
 
@@ -284,7 +300,7 @@ def test_execute_v2_at_an_input_rank_other_than_the_models_is_op_not_found(acl, 
 def test_execute_v2_with_a_minus_one_left_in_a_desc_is_invalid_param(acl, stream, model, side, within_memory_budget,
                                                                       pytestconfig):
     smallest = list(model.runtime_shapes[0]) if model.runtime_shapes else \
-        [strategies.smallest(t.dim_ranges(), nonempty=True) for t in model.inputs if t.const is None]
+        [strategies.smallest(t.dim_ranges(), nonempty=True) for t in _runtime_inputs(model)]
     within_memory_budget(model, smallest)
     runtime = draw_runtime(model, smallest, model.seed(pytestconfig.getoption("--aclcts-seed")))
     inputs = executor.case_inputs(model, runtime)

@@ -545,8 +545,10 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
     elements (a BroadcastTo shape, a Transpose perm given at run time). A scalar int32 input of a value-dependent op
     (TopK's k) is drawn inside [1, size of the first input]; a
     reduction's axes input holds distinct axes of its data input (an example with more entries than that input has
-    dims is rejected). With an unknown-rank input, drawn shapes the op's reference refuses or gives outputs the case
-    does not declare are rejected (the case's own runtime_shapes are among the choices and never rejected).
+    dims is rejected); an integer input whose op record gives it a sample range (OneHot's depth, a size) is drawn
+    inside it, where the whole type would give values the op refuses. With an unknown-rank input, drawn shapes the
+    op's reference refuses or gives outputs the case does not declare are rejected (the case's own runtime_shapes are
+    among the choices and never rejected).
     """
     shapes = data(model_shapes(model)) if shapes is None else shapes
     if model.shape_rule == "given":
@@ -569,6 +571,8 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
             seed = data(st.integers(0, 2 ** 32 - 1))
             spec = model.values.get(tensor.name, model.values.get("default"))
             result.append(draw(replace(tensor, shape=tuple(shape), shape_range=()), spec, np.random.default_rng(seed)))
+        elif (bounds := _integer_sample(model, tensor)) is not None:
+            result.append(data(hnp.arrays(numpy_dtype(tensor.dtype), shape, elements=st.integers(*bounds))))
         else:
             result.append(data(arrays(tensor.dtype, shape, model.elements, dense_limit)))
     if any(t.unknown_rank for t in runtime) and tuple(map(tuple, shapes)) not in model.runtime_shapes:
@@ -580,6 +584,15 @@ def _fixed_fits(model: Any, tensor: Any, shape: tuple[int, ...]) -> bool:
     """Whether the case fixes the input's values and they fill this shape."""
     spec = model.values.get(tensor.name) or {}
     return FIXED in spec and len(spec[FIXED]) == math.prod(shape)
+
+
+def _integer_sample(model: Any, tensor: Any) -> tuple[int, int] | None:
+    """The [low, high] the op's record gives an integer input's values (OneHot's depth, a size), else None."""
+    record = prototype(model.op)
+    sample = record.samples.get(tensor.name) if record is not None else None
+    if sample is None or numpy_dtype(tensor.dtype).kind not in "iu":
+        return None
+    return math.ceil(sample.low), math.floor(sample.high)
 
 
 def _reference_accepts(model: Any, runtime: list[np.ndarray]) -> bool:

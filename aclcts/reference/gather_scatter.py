@@ -251,13 +251,21 @@ def _scatter_elements(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
     return [round_to(scatter_elements(widen(xs[0]), xs[1], widen(xs[2]), axis, str(attrs["reduction"])), out[0])]
 
 
+def _depth(values: Xs) -> int:
+    """OneHot's depth, the length of the new axis: a size, never negative (TensorFlow's OneHot refuses one)."""
+    depth = scalar_int(values, 1)
+    if depth < 0:
+        raise InputError(1, lambda name: f"input {name!r} is {depth}, expected >= 0 (the length of the new axis)")
+    return depth
+
+
 def _one_hot(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
     on, off = widen(xs[2]).reshape(()), widen(xs[3]).reshape(())
-    return [round_to(one_hot(xs[0], scalar_int(xs, 1), on, off, int(attrs["axis"])), out[0])]
+    return [round_to(one_hot(xs[0], _depth(xs), on, off, int(attrs["axis"])), out[0])]
 
 
 def _one_hot_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
-    depth = scalar_int(values, 1)
+    depth = _depth(values)
     rank = len(shapes[0]) + 1
     axis = rank - 1 if attrs["axis"] == -1 else normalize_axis(attrs["axis"], rank, "axis")
     return [shapes[0][:axis] + (depth,) + shapes[0][axis:]]

@@ -86,3 +86,30 @@ def test_the_minus_one_in_a_desc_test_runs_the_values_the_case_gives(tmp_path):
     done = run_dynamic(tmp_path, gather_v2_case("Test_GatherV2_minus_one", shape=[-1], shape_range=[[1, 20]]),
                        "minus_one_left_in_a_desc")
     assert done.returncode == 0 and "2 passed" in done.stdout, done.stdout[-3000:]
+
+
+def test_a_const_first_input_does_not_make_an_unknown_rank_model_ranked(tmp_path):
+    """CANN's Fill_case_ascend910 test_Fill: dims is const [4, 4] and value [-2]. The not-found tests took the const
+    dims for the model's first input: one drew outside a value with no range ('no bounded dim in ranges []'), the
+    other gave dims a rank the [-2] value model takes anyway (0, not 100024); it is an unknown-rank model, run as
+    one."""
+    case = {"case_name": "Test_Fill_any_rank", "op": "Fill",
+            "input_desc": [{"name": "dims", "format": "ND", "type": "int32", "shape": [2], "value": [4, 4],
+                            "is_const": True},
+                           {"name": "value", "format": "ND", "type": "float", "shape": [-2], "typical_shape": [1],
+                            "value": [3]}],
+            "output_desc": [{"name": "y", "format": "ND", "type": "float", "shape": [4, 4]}]}
+    done = run_dynamic(tmp_path, case, "unknown_rank_model_accepts_every_rank or outside_the_range or "
+                                       "other_than_the_models")
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-3000:]
+
+
+def test_a_shape_outside_the_range_is_drawn_for_a_ranged_input_beside_an_unknown_rank_one(tmp_path):
+    """A ranged x1 beside a [-2] x2: the not-found test goes outside x1's range, never x2's (which has none)."""
+    x = {"format": "ND", "type": "float32", "typical_shape": [3]}
+    case = {"case_name": "Test_Add_ranged_and_any", "op": "Add",
+            "input_desc": [{"name": "x1", "shape": [-1], "shape_range": [[1, 4]], **x},
+                           {"name": "x2", "shape": [-2], **x}],
+            "output_desc": [{"name": "y", "format": "ND", "type": "float32", "shape": [-1], "shape_range": [[1, 4]]}]}
+    done = run_dynamic(tmp_path, case, "outside_the_range")
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-3000:]

@@ -276,3 +276,14 @@ def test_a_bulk_array_is_drawn_in_the_value_classes_of_its_kind(dtype, kind):
             assert np.isfinite(array).all() and np.abs(array).max() <= 64
         if kind == "full" and dtype == np.float16:
             assert np.isnan(array).any() and np.isinf(array).any()
+
+
+def test_a_size_input_with_no_value_is_drawn_inside_its_record_sample(tmp_path):
+    """CANN's OneHoy_dynamic_case: depth is a [-2] runtime input with no value; drawn over the whole int32 type it
+    was -1, which OneHot refuses ('negative dimensions are not allowed'). The OneHot record's sample bounds it."""
+    case = msopst_case(tmp_path, "OneHot", [unknown("x", [2, 2], "int32"), unknown("depth", [1], "int32"),
+                                            unknown("on_value", [1]), unknown("off_value", [1])],
+                       [tensor("y", [2, 2, 20])], [{"name": "axis", "type": "int", "value": -1}])
+    depths = [int(depth[0]) for _, depth, _, _ in shapes_of(strategies.model_arrays(case, ((2, 2), (1,), (1,), (1,))))]
+    assert all(0 <= depth <= 32 for depth in depths), depths
+    assert len(set(depths)) > 1, depths

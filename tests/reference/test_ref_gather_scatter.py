@@ -97,6 +97,15 @@ def test_one_hot_off_rows_for_indices_outside_depth_and_axis_0():
     assert y.tolist() == [[-1, -1], [1, -1]]
 
 
+def test_one_hot_refuses_a_negative_depth_naming_it():
+    inputs = [np.array([0, 1], I32), np.array(-1, I32), np.array(1, F32), np.array(0, F32)]
+    message = r"OneHot: input 'depth' is -1, expected >= 0 \(the length of the new axis\)"
+    with pytest.raises(ValueError, match=message):
+        run("OneHot", inputs, [F32])
+    with pytest.raises(ValueError, match=message):
+        reference("OneHot").shape([(2,), (), (), ()], inputs, {})
+
+
 @pytest.mark.parametrize("start, limit, delta, expected", [
     (3, 18, 3, [3, 6, 9, 12, 15]),           # TensorFlow's example
     (3, 1, -0.5, [3, 2.5, 2, 1.5]),          # TensorFlow's example

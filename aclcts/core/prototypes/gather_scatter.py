@@ -9,7 +9,7 @@ in place (a ref input): the output var is the same tensor as the input var.
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import BASIC, INDEX, NUMBERS, REALS
-from aclcts.core.prototypes.spec import Attr, Axes, OneOf, Prototype, op
+from aclcts.core.prototypes.spec import Attr, Axes, OneOf, Prototype, Sample, op
 
 POLICY = "index"
 SHAPE_RULE = "each"
@@ -51,7 +51,8 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_GE}matrix_calculation_ops.h REG_OP(ScatterElements)", shape_rule=_INDEXED, policy="elementwise"),
     op("OneHot", "x:X, depth:D, on_value:T, off_value:T", "y:T",
        {"X": ("uint8", "int32", "int64"), "D": INDEX, "T": BASIC}, (Attr("axis", "int", -1, domain=Axes("x", extra=1)),),
-       source=f"{_GE}selection_ops.h REG_OP(OneHot)"),
+       source=f"{_GE}selection_ops.h REG_OP(OneHot)",
+       samples={"depth": Sample(0, 32, "the length of the new axis: a size, never negative")}),
     op("Range", "start:T, limit:T, delta:T", "y:T", {"T": _RANGE}, source=f"{_GE}selection_ops.h REG_OP(Range)", policy="elementwise"),
     op("LinSpace", "start:T, stop:T, num:I", "output:T", {"T": ("float32", "double"), "I": INDEX},
        source=f"{_GE}random_ops.h REG_OP(LinSpace)", policy="elementwise"),

@@ -20,7 +20,7 @@ from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import BOOL, EXACT_FLOATS, Rounder, is_float, rounder, widen
 from aclcts.sim.kernels import pointwise
 from aclcts.sim.kernels.registry import builtin, not_simulated
-from aclcts.sim.kernels.shapes import broadcast, inferred
+from aclcts.sim.kernels.shapes import UNKNOWN_RANK, broadcast, inferred, unknown_rank
 
 FloatFn = Callable[[np.ndarray, np.ndarray, Rounder], np.ndarray]
 RawFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -143,18 +143,39 @@ for _op in _BINARY:
 BINARY_OP_TYPES = tuple(op.op_type for op in _BINARY)
 
 
-def _addn_inputs(call: OpCall) -> list[Any]:
+def _addn_tensors(call: OpCall) -> list[Any]:
+    """AddN's N inputs, their count checked against attr N and their dtypes against each other."""
     count = call.attr_int("N")
     if count < 1 or count != len(call.inputs):
         raise call.fail(f"attr 'N' is {count}, but {len(call.inputs)} dynamic inputs '{call.record.inputs[0].name}' were "
                         f"given (they must agree)")
     tensors = [call.input(i) for i in range(count)]
+    call.require_same_dtype(range(count), [t.dtype for t in tensors])
+    return tensors
+
+
+def _addn_inputs(call: OpCall) -> list[Any]:
+    tensors = _addn_tensors(call)
     for i, tensor in enumerate(tensors[1:], start=1):
         if tuple(tensor.shape) != tuple(tensors[0].shape):
             raise call.fail(f"input '{call.name(i)}' has shape {list(tensor.shape)}, expected "
                             f"{list(tensors[0].shape)} (that of '{call.name(0)}')")
-    call.require_same_dtype(range(count), [t.dtype for t in tensors])
     return tensors
+
+
+def _addn_shape(call: OpCall, tensors: list[Any]) -> tuple[int, ...]:
+    """The one shape of AddN's inputs where some dims or ranks are unknown: a known dim of any input fixes that
+    dim, [-2] inputs are left out, [-2] only if all are (CANN op_proto elewise_calculation_ops.cc, AddNInferShape)."""
+    ranked = [(i, tuple(t.shape)) for i, t in enumerate(tensors) if not unknown_rank(tuple(t.shape))]
+    if not ranked:
+        return (UNKNOWN_RANK,)
+    merged = list(ranked[0][1])
+    for i, other in ranked[1:]:
+        if len(other) != len(merged) or any(m >= 0 and d >= 0 and m != d for m, d in zip(merged, other)):
+            raise call.fail(f"input '{call.name(i)}' has shape {list(other)}, which does not match {merged} (that of "
+                            "the inputs before it, -1 for a dim they leave unknown)")
+        merged = [d if d >= 0 else m for m, d in zip(merged, other)]
+    return tuple(merged)
 
 
 def _addn_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
@@ -178,8 +199,8 @@ def _addn_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
 
 def _addn_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("AddN", inputs, attrs)
-    tensors = _addn_inputs(call)
-    return [inferred(tensors[0].dtype, tensors[0].shape)]
+    tensors = _addn_tensors(call)
+    return [inferred(tensors[0].dtype, _addn_shape(call, tensors))]
 
 
 builtin("AddN", _addn_compute, _addn_infer)

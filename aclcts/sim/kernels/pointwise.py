@@ -139,7 +139,7 @@ def kernel(op_type: str) -> tuple[Callable[..., list[np.ndarray]], Callable[...,
         with np.errstate(all="ignore"):
             ufunc = _DIRECT.get(op_type)
             if ufunc is not None and is_float(x.dtype) and not _has_affine(call):
-                return [out.emit(0, _direct(ufunc, x, out.buffer(0)))]
+                return [out.emit(0, _direct(ufunc, x, out.buffer(0, tuple(x.shape))))]
             if is_float(x.dtype) or complex_x or on_raw is None:
                 y = on_float(call, widen(x), rounder(x.dtype))
             else:

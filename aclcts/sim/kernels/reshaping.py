@@ -249,8 +249,38 @@ def _strided_view(call: OpCall, x: np.ndarray, values: list) -> np.ndarray:
                         f"{list(x.shape)}: {exc}") from None
 
 
+def _probe(shape: Shape) -> np.ndarray:
+    """An array of this shape that takes no memory, to index for the shape of a view."""
+    return np.broadcast_to(np.empty((), dtype=np.bool_), shape)
+
+
 def _strided_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
-    return [tuple(_strided_view(call, np.empty(shape, dtype=np.bool_), values).shape)]
+    return [tuple(_strided_view(call, _probe(shape), values).shape)]
+
+
+def _strided_partial(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    """StridedSlice's output where x has unknown dims: as the full rule, but a dim of x that is unknown and sliced
+    (not shrunk) stays unknown, of the same rank (CANN op_proto strided_slice_infer_shape.h,
+    StridedSliceCommonInferShape)."""
+    begin, end, _ = values
+    size = 1 + max([abs(v) for v in begin + end] + [1])  # an unknown dim this long fits every index given
+    dims = list(_strided_rule(call, tuple(d if d >= 0 else size for d in shape), values)[0])
+    index = list(_index(call, shape, values))
+    if Ellipsis not in index:
+        index.append(Ellipsis)
+    spanned = len(shape) - sum(1 for e in index if e is not None and e is not Ellipsis)
+    axis = position = 0
+    for entry in index:
+        if entry is None:
+            position += 1
+            continue
+        kept = entry is Ellipsis or isinstance(entry, slice)
+        for _ in range(spanned if entry is Ellipsis else 1):
+            if kept and shape[axis] < 0:
+                dims[position] = UNKNOWN
+            position += kept
+            axis += 1
+    return [tuple(dims)]
 
 
 def _strided_slice(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
@@ -344,6 +374,18 @@ def _space_rule(to_depth: bool) -> ShapeRule:
         b, fmt, (n, h, w, c) = _block(call, shape, to_depth)
         h, w, c = (h // b, w // b, c * b * b) if to_depth else (h * b, w * b, c // (b * b))
         return [(n, h, w, c) if fmt == "NHWC" else (n, c, h, w)]
+    return rule
+
+
+def _space_partial(to_depth: bool) -> ShapeRule:
+    """The output where x has unknown dims: the known dims as the full rule, each unknown one -1 in its place (CANN
+    op_proto transformation_ops.cc, SpaceToDepthInfer and DepthToSpaceInfer)."""
+    full = _space_rule(to_depth)
+
+    def rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+        block = call.attr_int("block_size")
+        dims = full(call, tuple(d if d >= 0 else block * block for d in shape), values)[0]
+        return [tuple(UNKNOWN if d < 0 else o for d, o in zip(shape, dims))]
     return rule
 
 
@@ -525,11 +567,11 @@ _register("Flatten", _flatten_rule, _reshape_to(_flatten_rule))
 # BroadcastToInferShape).
 _register("BroadcastTo", _broadcast_rule, _broadcast_to, partial=lambda call, shape, values: [tuple(values[0])])
 _register("ReverseV2", _same, _reverse, same_shape=True)
-_register("StridedSlice", _strided_rule, _strided_slice)
+_register("StridedSlice", _strided_rule, _strided_slice, partial=_strided_partial)
 _register("Unpack", _unpack_rule, _unpack, partial=_unpack_partial)
 _register("SplitV", _split_rule, _split_v, partial=_split_partial)
-_register("SpaceToDepth", _space_rule(True), _space_to_depth)
-_register("DepthToSpace", _space_rule(False), _depth_to_space)
+_register("SpaceToDepth", _space_rule(True), _space_to_depth, partial=_space_partial(True))
+_register("DepthToSpace", _space_rule(False), _depth_to_space, partial=_space_partial(False))
 _register("Permute", lambda c, s, v: [tuple(s[a] for a in _order(c, len(s)))], _permute)
 _register("Identity", _same, _identity, same_shape=True)
 _register("Tril", _matrix_rule, _triangle(True), same_shape=True)

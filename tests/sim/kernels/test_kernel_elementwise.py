@@ -165,6 +165,25 @@ def test_addn_infer_shape(infer):
     assert out.shape == (2, 3) and out.dtype == 3
 
 
+def test_addn_infer_shape_takes_a_known_dim_of_any_input(infer):
+    """CANN's AddN case test_AddN_0001 (x0 [5], x1 [-1], x2 [5]) infers y [5], as AddNInferShape does."""
+    (out,) = infer("AddN", [(F16, (5,)), (F16, (-1,)), (F16, (5,))], attrs={"N": 3})
+    assert out.shape == (5,)
+    (out,) = infer("AddN", [(F16, (-1, 3)), (F16, (-2,)), (F16, (4, -1))], attrs={"N": 3})
+    assert out.shape == (4, 3)
+    (out,) = infer("AddN", [(F16, (-1,)), (F16, (-1,))], attrs={"N": 2})
+    assert out.shape == (-1,) and out.shape_range == ((0, -1),)
+    (out,) = infer("AddN", [(F16, (-2,))] * 2, attrs={"N": 2})
+    assert out.shape == (-2,)
+
+
+def test_addn_infer_shape_refuses_known_dims_that_differ(infer):
+    with pytest.raises(KernelError, match=r"AddN: input 'x\[2\]' has shape \[4, 2\], which does not match \[4, 3\]"):
+        infer("AddN", [(F16, (-1, 3)), (F16, (4, -1)), (F16, (4, 2))], attrs={"N": 3})
+    with pytest.raises(KernelError, match=r"AddN: input 'x\[1\]' has shape \[3\], which does not match \[3, -1\]"):
+        infer("AddN", [(F16, (3, -1)), (F16, (3,))], attrs={"N": 2})
+
+
 def test_integer_pow_at_the_extremes_of_the_exponent(run):
     x1 = np.array([2, -1, -1, 0, 0, 3], np.int32)
     x2 = np.array([-(2**31), -(2**31), -3, -1, 0, 2], np.int32)

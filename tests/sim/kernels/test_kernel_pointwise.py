@@ -32,6 +32,16 @@ def test_unary_ops_on_exact_values(run, op_type, x, expected):
     assert y.tolist() == expected
 
 
+@pytest.mark.parametrize("dtype", [F16, F32])
+@pytest.mark.parametrize("op_type", ["Abs", "Neg", "Exp", "Log", "Sqrt", "Tanh"])
+def test_unary_ops_into_a_maximum_output_shape_give_the_real_shape(run, op_type, dtype):
+    """A dynamic model's output desc at the range maximum (CANN's test_dynamic_Neg_000): the result keeps x's shape,
+    neither broadcast over the larger buffer (x [1, 1]) nor refused (x [2, 3])."""
+    for shape in [(1, 1), (2, 3)]:
+        (y,) = run(op_type, [np.full(shape, 0.5, dtype)], [(dtype, (8, 8))])
+        assert y.shape == shape
+
+
 def test_sigmoid_fp16_rounds_after_each_primitive_op(run):
     # x = -7.9375: -x = 7.9375; exp(7.9375) = 2800.36 -> fp16 2800 (grid spacing 2 here);
     # 1 + 2800 = 2801 -> tie between 2800 and 2802 -> 2800 (even); 1 / 2800 -> fp16.

@@ -51,3 +51,35 @@ def test_unpack_of_unknown_dims_keeps_the_rank(infer):
     assert [out.shape for out in found] == [(-1, -1)] * 3
     found = infer("Unpack", [(np.float16, (-1, -1))], attrs={"axis": 0, "num": 2})
     assert [out.shape for out in found] == [(-1,)] * 2
+
+
+def _strided(infer, shape, begin, end, strides, **masks):
+    consts = [np.array(v, I32) for v in (begin, end, strides)]
+    (out,) = infer("StridedSlice", [(np.float16, shape)] + [(I32, (len(begin),))] * 3, [None, *consts], masks)
+    return out
+
+
+def test_strided_slice_of_unknown_dims_keeps_the_rank(infer):
+    """CANN's StridedSlice tiling-mode cases: x [-1, 4] sliced by constant begin/end/strides gives [-1, 1]."""
+    assert _strided(infer, (-1, 4), [0, 1], [3164, 2], [1, 1]).shape == (-1, 1)
+    assert _strided(infer, (-1, 5, 424), [0, 1, 233], [1, 5, 423], [1, 1, 1]).shape == (-1, 4, 190)
+
+
+def test_strided_slice_of_unknown_dims_drops_a_shrunk_dim_and_places_new_axes(infer):
+    assert _strided(infer, (3, -1, 6), [1, 0], [2, 0], [1, 1], shrink_axis_mask=1).shape == (-1, 6)
+    assert _strided(infer, (-1, 3, 6), [0, 0, 0], [0, 2, 0], [1, 1, 1], new_axis_mask=1, ellipsis_mask=4).shape \
+        == (1, -1, 3, 6)
+    assert _strided(infer, (-1, 4, -1), [0, 1], [0, 3], [1, 1], ellipsis_mask=1).shape == (-1, 4, -1)
+
+
+def test_strided_slice_of_known_dims_is_unchanged_by_the_unknown_dim_rule(infer):
+    assert _strided(infer, (5, 4), [1, 0], [3, 4], [1, 2]).shape == (2, 2)
+
+
+def test_depth_to_space_and_space_to_depth_of_unknown_dims_keep_the_rank(infer):
+    """CANN's DepthToSpace case test_depth_to_space_001: x [-1, 8, 2, 3] NCHW with block_size 2 gives [-1, 2, 4, 6]."""
+    attrs = {"block_size": 2, "mode": "CRD", "data_format": "NCHW"}
+    (out,) = infer("DepthToSpace", [(np.float32, (-1, 8, 2, 3))], attrs=attrs)
+    assert out.shape == (-1, 2, 4, 6)
+    (out,) = infer("SpaceToDepth", [(np.float32, (2, -1, 4, 6))], attrs={"block_size": 2, "data_format": "NHWC"})
+    assert out.shape == (2, -1, 2, 24)
