@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from aclcts.core.dtypes import numpy_dtype
+from aclcts.core.prototypes import random as random_records
 from aclcts.judge.stats import ks_critical, ks_statistic
 from aclcts.judge.ulp import ulp_of
 from aclcts.reference.numeric import is_float_dtype
@@ -484,7 +485,7 @@ def _policy_from_string(spec: str) -> Policy:
 #: Op families accepted by default_policy; the first group is data movement / logic, judged bitwise.
 BITWISE_FAMILIES = ("shape", "movement", "index", "cast", "compare")
 #: The family of ops whose outputs are random samples, judged as a distribution (Distribution).
-RANDOM_FAMILY = "random"
+RANDOM_FAMILY = random_records.POLICY
 COMPUTE_FAMILIES = ("elementwise", "reduction", "matmul", "conv", "nn")
 #: Every op family default_policy accepts.
 POLICY_FAMILIES = BITWISE_FAMILIES + COMPUTE_FAMILIES + (RANDOM_FAMILY,)

@@ -33,6 +33,7 @@ from aclcts.core.formats import (FORMAT_NAMES, FORMAT_VALUES, FRACTAL_ROWS, PRIV
                                  blocked_unknown_dims, c0, described_tensor, is_private,
                                  runtime_origin_shape)
 from aclcts.core.opmodel import Attr, canonical_attr
+from aclcts.core.prototypes.random import POLICY as RANDOM_POLICY
 from aclcts.reference import OP_TYPES, RefOp
 
 
@@ -310,9 +311,13 @@ def to_case(case: dict, name: str, params: dict, source: str) -> Case:
         runtime = (tuple(_runtime_shape(t_, x, fmt) for (_, t_), x in zip(given, inputs) if x.const is None),)
     expect = case.get("expect", "success")
     info = MsopstInfo(name, case["case_name"], expect, {**params, **golden_fields}, kind, (t, p))
-    return Case(name, params["op"], record_policy_class(params["op"]), source,
+    policy_class = record_policy_class(params["op"])
+    # msopst's ratio compare sets one element beside another; a random op's values are judged as a sample of its
+    # distribution instead, by the family's default policy (docs/precision-policy.md, "Random ops")
+    precision = None if policy_class == RANDOM_POLICY else f"ratio:{t},{p}"
+    return Case(name, params["op"], policy_class, source,
                 f"msopst case {case['case_name']} ({os.path.basename(source)})", spec, inputs, outputs,
-                attrs, ("execute_v2", "handle"), values, f"ratio:{t},{p}", fmt, "", runtime,
+                attrs, ("execute_v2", "handle"), values, precision, fmt, "", runtime,
                 record_shape_rule(params["op"]), GOLDEN_ELEMENTS if kind == "golden" else "full", (), expect,
                 msopst=info, omitted=omitted)
 
