@@ -301,20 +301,23 @@ def _is_float(dtype: np.dtype) -> bool:
     return dtype.kind == "f" or dtype.name.startswith("bfloat16")
 
 
-def special_floats(dtype: np.dtype, nonfinite: bool = True) -> list[float]:
-    """±0, the smallest and largest subnormal and (if nonfinite) ±inf and NaN of a float dtype."""
+def special_floats(dtype: np.dtype, nonfinite: bool = True, excluded: Sequence[float] = ()) -> list[float]:
+    """±0, the smallest and largest subnormal and (if nonfinite) ±inf and NaN of a float dtype, without the points
+    `excluded` names."""
     info = ml_dtypes.finfo(dtype)
     tiny = float(info.smallest_subnormal)
     largest_subnormal = float(info.tiny) - tiny
     values = [0.0, -0.0, tiny, -tiny, largest_subnormal, -largest_subnormal]
     if nonfinite:
         values += [float("inf"), float("-inf"), float("nan")]
-    return values
+    left_out = {repr(float(p)) for p in excluded}
+    return [v for v in values if repr(v) not in left_out]
 
 
-def elements(dtype: np.dtype, kind: str = "full") -> st.SearchStrategy[Any]:
+def elements(dtype: np.dtype, kind: str = "full", excluded: Sequence[float] = ()) -> st.SearchStrategy[Any]:
     """Element values of a dtype: kind "full" (±0, subnormals, ±inf, NaN), "finite" (|x| <= 64, ±0, subnormals)
-    or "pool" (a few small values with zeros and repeats)."""
+    or "pool" (a few small values with zeros and repeats); floats never take a point `excluded` names (an op's
+    open points)."""
     dtype = np.dtype(dtype)
     if kind == "pool" and dtype != np.bool_:
         return st.sampled_from(pool_values(dtype))
@@ -327,27 +330,32 @@ def elements(dtype: np.dtype, kind: str = "full") -> st.SearchStrategy[Any]:
     bound = 64.0 if kind == "finite" else float(ml_dtypes.finfo(dtype).max)
     regular = st.floats(-bound, bound, width=width, allow_subnormal=True) if dtype.name != "bfloat16" else \
         st.floats(-bound, bound, width=32).map(lambda v: float(np.float32(v).astype(dtype)))
-    return st.one_of(st.sampled_from(special_floats(dtype, kind == "full")), regular)
+    if excluded:
+        left_out = {repr(float(p)) for p in excluded}
+        regular = regular.filter(lambda v: repr(float(v)) not in left_out)
+    return st.one_of(st.sampled_from(special_floats(dtype, kind == "full", excluded)), regular)
 
 
-def arrays(dtype: int | np.dtype, shape: tuple[int, ...], kind: str = "full",
-           dense_limit: int = DENSE_LIMIT) -> st.SearchStrategy[np.ndarray]:
-    """An array of an aclDataType (or NumPy dtype) and shape with elements(kind), every element drawn up to
-    dense_limit elements."""
+def arrays(dtype: int | np.dtype, shape: tuple[int, ...], kind: str = "full", dense_limit: int = DENSE_LIMIT,
+           excluded: Sequence[float] = ()) -> st.SearchStrategy[np.ndarray]:
+    """An array of an aclDataType (or NumPy dtype) and shape with elements(kind, excluded), every element drawn up
+    to dense_limit elements."""
     np_dtype = numpy_dtype(dtype) if isinstance(dtype, int) else np.dtype(dtype)
     if math.prod(shape) > BULK_LIMIT:
-        return st.integers(0, 2**32 - 1).map(lambda seed: _bulk(np_dtype, shape, kind, np.random.default_rng(seed)))
+        return st.integers(0, 2**32 - 1).map(
+            lambda seed: _bulk(np_dtype, shape, kind, np.random.default_rng(seed), excluded))
     storage = np.dtype(np.float64) if np_dtype.name == "bfloat16" else np_dtype
-    values = elements(np_dtype, kind)
+    values = elements(np_dtype, kind, excluded)
     fill = values if math.prod(shape) > dense_limit else st.nothing()
     strategy = hnp.arrays(storage, shape, elements=values, fill=fill)
     return strategy.map(lambda a: a.astype(np_dtype)) if storage != np_dtype else strategy
 
 
-def _bulk(dtype: np.dtype, shape: tuple[int, ...], kind: str, rng: np.random.Generator) -> np.ndarray:
+def _bulk(dtype: np.dtype, shape: tuple[int, ...], kind: str, rng: np.random.Generator,
+          excluded: Sequence[float] = ()) -> np.ndarray:
     """A large array of elements(kind)'s value classes from a seeded generator: floats in [-64, 64] with one element
-    in 64 a special value (kind "full": ±0, subnormals, ±inf, NaN; else the finite ones), integers in the range
-    elements() draws, booleans; kind "pool" picks from its small pool."""
+    in 64 a special value (kind "full": ±0, subnormals, ±inf, NaN; else the finite ones; never one `excluded`
+    names), integers in the range elements() draws, booleans; kind "pool" picks from its small pool."""
     if kind == "pool" or dtype == np.bool_:
         pool = np.array(pool_values(dtype), dtype=np.float64)
         return rng.choice(pool, shape).astype(dtype)
@@ -355,7 +363,7 @@ def _bulk(dtype: np.dtype, shape: tuple[int, ...], kind: str, rng: np.random.Gen
         info = np.iinfo(dtype)
         return rng.integers(max(int(info.min), -(2 ** 12)), min(int(info.max), 2 ** 12), shape, endpoint=True).astype(dtype)
     values = rng.uniform(-64.0, 64.0, shape)
-    specials = np.array(special_floats(dtype, kind == "full"), np.float64)
+    specials = np.array(special_floats(dtype, kind == "full", excluded), np.float64)
     values = np.where(rng.random(shape) < 1 / 64, rng.choice(specials, shape), values)
     with np.errstate(all="ignore"):
         return values.astype(dtype)
@@ -537,7 +545,9 @@ def _concat_axis(model: Any) -> int:
 @st.composite
 def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...] | None = None) -> list[np.ndarray]:
     """Runtime input arrays of a dynamic case: at `shapes` (else shapes by model_shapes), elements by the case's
-    `elements` kind; the inputs share DENSE_LIMIT, each having every element drawn up to its share.
+    `elements` kind, never at an open point of the op's record (where its documentation leaves the result open, as
+    the generated special-point cases leave them out); the inputs share DENSE_LIMIT, each having every element drawn
+    up to its share.
 
     Under shape_rule `given` (inputs whose values index one another), every input is drawn from the case's own
     distributions, with a drawn seed; so is every input the rules below do not draw of a case whose elements kind is
@@ -555,6 +565,8 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
         return draw_runtime(model, shapes, data(st.integers(0, 2 ** 32 - 1)))
     runtime = [t for t in model.inputs if t.const is None]
     dense_limit = DENSE_LIMIT // max(1, len(runtime))
+    record = prototype(model.op)
+    open_points = record.open_points if record is not None else ()
     result = []
     for tensor, shape in zip(runtime, shapes):
         if shape == () and model.family == "index":
@@ -574,7 +586,7 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
         elif (bounds := _integer_sample(model, tensor)) is not None:
             result.append(data(hnp.arrays(numpy_dtype(tensor.dtype), shape, elements=st.integers(*bounds))))
         else:
-            result.append(data(arrays(tensor.dtype, shape, model.elements, dense_limit)))
+            result.append(data(arrays(tensor.dtype, shape, model.elements, dense_limit, open_points)))
     if any(t.unknown_rank for t in runtime) and tuple(map(tuple, shapes)) not in model.runtime_shapes:
         assume(_reference_accepts(model, result))
     return result

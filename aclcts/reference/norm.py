@@ -61,10 +61,18 @@ def lp_norm(x: np.ndarray, p: float, axes: list[int], keepdim: bool) -> np.ndarr
 
 
 def softmax_cross_entropy(features: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(loss, backprop) over the last axis: loss = -sum(labels * log softmax), backprop = softmax - labels."""
-    log_sum = np.logaddexp.reduce(features, axis=-1, keepdims=True)
-    log_softmax = features - log_sum
-    return -np.sum(labels * log_softmax, axis=-1), np.exp(log_softmax) - labels
+    """(loss, backprop) over the last axis: loss = -sum(labels * log softmax), backprop = softmax - labels.
+
+    The row maximum is subtracted before the exponentials are summed, as TensorFlow's kernel does: features of a
+    large magnitude keep their differences (a running logaddexp rounds each step to the ulp of the features), and
+    a row holding +inf gives NaN.
+    """
+    if not features.shape[-1]:
+        return np.zeros(features.shape[:-1]), features - labels
+    with np.errstate(invalid="ignore"):
+        shifted = features - np.max(features, axis=-1, keepdims=True)
+        log_softmax = shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
+        return -np.sum(labels * log_softmax, axis=-1), np.exp(log_softmax) - labels
 
 
 def _layer_norm(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:

@@ -66,10 +66,13 @@ def slice_bounds(x_shape: tuple[int, ...], offsets: np.ndarray, size: np.ndarray
 
 
 def tile_multiples(x_shape: tuple[int, ...], multiples: np.ndarray) -> list[int]:
-    """Validate Tile's `multiples`: one non-negative count per axis."""
+    """Validate Tile's `multiples`: a non-negative count per axis, at least as many as x has axes.
+
+    A longer `multiples` tiles x with 1s put in front of its shape (CANN's TileInferShape and TBE tile).
+    """
     m = _ints(multiples)
-    if len(m) != len(x_shape) or any(v < 0 for v in m):
-        raise ValueError(f"multiples {m} must be {len(x_shape)} non-negative ints")
+    if len(m) < len(x_shape) or any(v < 0 for v in m):
+        raise ValueError(f"multiples {m} must be at least {len(x_shape)} non-negative ints (the rank of x)")
     return m
 
 
@@ -167,7 +170,8 @@ def _tile(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.
 def _tile_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """Tile output shape."""
     m = tile_multiples(shapes[0], needed_value(values, 1))
-    return [tuple(d * k for d, k in zip(shapes[0], m))]
+    aligned = (1,) * (len(m) - len(shapes[0])) + tuple(shapes[0])
+    return [tuple(d * k for d, k in zip(aligned, m))]
 
 
 OPS: tuple[RefOp, ...] = (

@@ -113,3 +113,49 @@ def test_a_shape_outside_the_range_is_drawn_for_a_ranged_input_beside_an_unknown
             "output_desc": [{"name": "y", "format": "ND", "type": "float32", "shape": [-1], "shape_range": [[1, 4]]}]}
     done = run_dynamic(tmp_path, case, "outside_the_range")
     assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-3000:]
+
+
+def arg_case(name: str, op: str, y_shape: list[int], attrs: list[dict]) -> dict:
+    """An ArgMaxV2 / ArgMin case over a dynamic rank-1 x whose dimension is given as the value [0]."""
+    y = {"name": "y", "format": "ND", "type": "int32", "shape": y_shape}
+    if -1 in y_shape:
+        y["shape_range"] = [[1, 8]]
+    return {"case_name": name, "op": op, "attr": attrs,
+            "input_desc": [{"name": "x", "format": "ND", "type": "float16", "shape": [-1], "shape_range": [[1, 8]],
+                            "typical_shape": [4]},
+                           {"name": "dimension", "format": "ND", "type": "int32", "shape": [1], "value": [0]}],
+            "output_desc": [y]}
+
+
+INT32_DTYPE = {"name": "dtype", "type": "data_type", "value": "int32"}
+
+
+def test_the_minus_one_in_an_output_desc_test_needs_an_output_with_a_dim(tmp_path):
+    """CANN's ArgMin_dynamic_shape_argmin_case_ascend910a: the output side set dim 0 of a rank-0 output (IndexError).
+    A rank-0 output has no dim to leave -1 in: skipped with that reason, or, where the case declares a ranked output
+    the op does not give, failed naming it."""
+    done = run_dynamic(tmp_path, arg_case("Test_ArgMin_scalar", "ArgMin", [], [INT32_DTYPE]),
+                       "minus_one_left_in_a_desc", "-rs")
+    assert done.returncode == 0 and "1 passed, 1 skipped" in done.stdout, done.stdout[-3000:]
+    assert "every output is rank 0 at the input shapes [(4,), (1,)]: no dim to leave -1 in" in done.stdout
+    declared = tmp_path / "declared"
+    declared.mkdir()
+    done = run_dynamic(declared, arg_case("Test_ArgMin_ranked", "ArgMin", [-1], [INT32_DTYPE]),
+                       "minus_one_left_in_a_desc and output")
+    assert done.returncode == 1, done.stdout[-3000:]
+    assert ("no output dim to leave -1 in at input shapes [(4,), (1,)] (the reference gives output y [] outside the "
+            "declared [-1] with shape_range [[1, 8]]: no model of the case has it)") in done.stdout, done.stdout[-3000:]
+
+
+def test_an_infer_shape_failure_says_what_infer_shape_gave_and_why(tmp_path):
+    """CANN's ArgMaxV2 cases: infer_shape failed with only 'returned 500002' or 'output y'. The line now carries the
+    backend's error message, or the dims and dtype infer_shape gave beside the reference's dims and the case's dtype."""
+    cases = [arg_case("Test_ArgMaxV2_fp16_attr", "ArgMaxV2", [], [{"name": "dtype", "type": "data_type",
+                                                                   "value": "float16"}]),
+             arg_case("Test_ArgMaxV2_no_attr", "ArgMaxV2", [], [])]
+    done = run_dynamic(tmp_path, cases, "infer_shape_at_the_runtime_shapes")
+    assert done.returncode == 1 and "2 failed" in done.stdout, done.stdout[-3000:]
+    assert ("returned 500002; the backend says: [500002] acl.op.infer_shape: ArgMaxV2 shape inference failed: "
+            "ArgMaxV2: attr 'dtype' is float16, expected one of: int32, int64") in done.stdout, done.stdout[-3000:]
+    assert ("output y: infer_shape gave dims [] and dtype int64, the reference gives dims [] and the case declares "
+            "dtype int32 (input shapes [(4,), (1,)])") in done.stdout, done.stdout[-3000:]

@@ -226,6 +226,20 @@ def test_an_msopst_case_judged_by_its_golden_is_drawn_inside_its_value_range_and
     assert any(not np.isfinite(a).all() or (np.abs(a) > 3.0).any() for a in beyond)
 
 
+def test_an_op_is_never_drawn_at_a_point_its_documentation_leaves_open(tmp_path):
+    """CANN's dynamic SoftmaxCrossEntropyWithLogits cases (no golden, so drawn over the whole float range) got +inf
+    features, where the record says the result is left open (the limit or NaN); -inf and NaN are still drawn."""
+    x = {"shape": [-1, -1], "shape_range": [[1, 8], [1, 8]], "typical_shape": [2, 3]}
+    case = msopst_case(tmp_path, "SoftmaxCrossEntropyWithLogits",
+                       [tensor("features", **x), tensor("labels", **x)],
+                       [tensor("loss", [-1], shape_range=[[1, 8]]), tensor("backprop", **x)])
+    drawn = np.concatenate([a.ravel() for pair in shapes_of(strategies.model_arrays(case), 40) for a in pair])
+    assert not (drawn == np.inf).any()
+    assert (drawn == -np.inf).any() and np.isnan(drawn).any()
+    bulk = shapes_of(strategies.arrays(np.float32, (128, 28, 28, 2, 24), "full", excluded=(math.inf,)), 2)
+    assert all(not (a == np.inf).any() and (a == -np.inf).any() for a in bulk)
+
+
 def test_a_layer_norm_draws_gamma_and_beta_at_the_dims_of_x_they_scale(tmp_path):
     """CANN's dynamic LayerNorm: x [32, 16, -1], gamma and beta [-1]; drawn each in its range they missed x's last dim
     and every example was refused (300 s per case)."""

@@ -56,3 +56,22 @@ def test_softmax_cross_entropy_broadcasts_1d_labels_over_the_batch():
     assert reference("SoftmaxCrossEntropyWithLogits").shape([(2, 2), (2,)], [None, None], {}) == [(2,), (2, 2)]
     with pytest.raises(ValueError, match="broadcast to 2-D"):
         run("SoftmaxCrossEntropyWithLogits", [np.zeros(2), np.zeros(2)], [F64, F64])
+
+
+def test_softmax_cross_entropy_keeps_the_differences_of_large_features():
+    """CANN's dynamic case drew 177 features of 2**47 in a row: a running logaddexp rounded each step to the
+    features' ulp (1/32) and gave a softmax of 1/64 where every one of the 177 equal features has 1/177."""
+    features = np.full((1, 177), 2.0 ** 47)
+    loss, backprop = run("SoftmaxCrossEntropyWithLogits", [features, np.zeros((1, 177))], [F64, F64])
+    np.testing.assert_allclose(backprop, np.full((1, 177), 1 / 177), rtol=1e-12)
+    assert loss.tolist() == [0.0]
+    shifted = features + np.arange(177.0)
+    _, backprop = run("SoftmaxCrossEntropyWithLogits", [shifted, np.zeros((1, 177))], [F64, F64])
+    np.testing.assert_allclose(backprop[0, -1], 1 / np.sum(np.exp(-np.arange(177.0))), rtol=1e-12)
+
+
+def test_softmax_cross_entropy_of_a_row_holding_plus_inf_is_nan():
+    # inf - inf after the maximum is subtracted, as in TensorFlow's kernel and CANN's TBE implementation
+    loss, backprop = run("SoftmaxCrossEntropyWithLogits", [np.array([[0.0, np.inf, 1.0], [0.0, 1.0, 2.0]]),
+                                                           np.zeros((2, 3))], [F64, F64])
+    assert np.isnan(backprop[0]).all() and np.isnan(loss[0]) and np.isfinite(backprop[1]).all()

@@ -75,8 +75,15 @@ def test_slice_and_tile():
         run("Slice", [X, np.array([0, 2]), np.array([1, 2])], [F32])
     (t,) = run("Tile", [np.array([[1, 2]], I32), np.array([2, 2])], [I32])
     assert t.tolist() == [[1, 2, 1, 2], [1, 2, 1, 2]]
-    with pytest.raises(ValueError, match="Tile: multiples"):
+    with pytest.raises(ValueError, match=r"Tile: multiples \[2\] must be at least 2 non-negative ints"):
         run("Tile", [X, np.array([2])], [F32])
+
+
+def test_tile_multiples_longer_than_the_rank_put_ones_in_front_of_x():
+    """CANN's TileInferShape and TBE tile give x leading 1s up to the length of multiples."""
+    (t,) = run("Tile", [np.array([1, 2], I32), np.array([2, 1, 2])], [I32])
+    assert t.tolist() == [[[1, 2, 1, 2]], [[1, 2, 1, 2]]]
+    assert shape("Tile", [np.array([5], I32), np.array([16, 16, 16, 16])]) == [(16, 16, 16, 16)]
 
 
 def test_movement_keeps_bits():

@@ -242,9 +242,10 @@ def _slice_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attr
 
 # Tile ---------------------------------------------------------------------------------------------------
 def _multiples(call: OpCall, multiples: list[int], rank: int) -> list[int]:
-    if len(multiples) != rank or any(m < 0 for m in multiples):
-        raise call.fail(f"input {call.quoted(1)} {multiples} must hold {rank} non-negative values (the rank of "
-                        f"{call.quoted(0)})")
+    """Check Tile's multiples: non-negative, at least one per axis of x (more put 1s in front of x's shape)."""
+    if len(multiples) < rank or any(m < 0 for m in multiples):
+        raise call.fail(f"input {call.quoted(1)} {multiples} must hold at least {rank} non-negative values (the "
+                        f"rank of {call.quoted(0)})")
     return multiples
 
 
@@ -264,12 +265,18 @@ def _tile_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs
     x = call.input(0)
     shape = tuple(x.shape)
     multiples = _value(call, values, 1)
-    if unknown_rank(shape):
-        return [inferred(x.dtype, shape)]
     if multiples is None:
-        return [inferred(x.dtype, [UNKNOWN] * len(shape), [(0, -1)] * len(shape))]
+        count = tuple(call.input(1).shape)
+        rank = count[0] if len(count) == 1 and count[0] > 0 else None
+        if rank is None and unknown_rank(shape):
+            return [inferred(x.dtype, shape)]
+        rank = len(shape) if rank is None else rank
+        return [inferred(x.dtype, [UNKNOWN] * rank, [(0, -1)] * rank)]
+    if unknown_rank(shape):
+        return [inferred(x.dtype, [UNKNOWN] * len(multiples), [(m, -1) for m in multiples])]
     _multiples(call, multiples, len(shape))
-    return [inferred(x.dtype, [d * m if d >= 0 else UNKNOWN for d, m in zip(shape, multiples)])]
+    aligned = (1,) * (len(multiples) - len(shape)) + shape
+    return [inferred(x.dtype, [d * m if d >= 0 else UNKNOWN for d, m in zip(aligned, multiples)])]
 
 
 builtin("Transpose", _transpose_compute, _transpose_infer)

@@ -122,9 +122,21 @@ def test_tile(run):
     assert y.tolist() == [[1, 2, 1, 2], [1, 2, 1, 2]]
 
 
-def test_tile_multiples_must_match_the_rank(run):
-    with pytest.raises(KernelError, match=r"Tile: input 'multiples' \[2\] must hold 2 non-negative values"):
+def test_tile_multiples_must_cover_the_rank(run):
+    with pytest.raises(KernelError, match=r"Tile: input 'multiples' \[2\] must hold at least 2 non-negative values"):
         run("Tile", [np.zeros((1, 2), I32), ints(2)], [(I32, (2, 2))])
+
+
+def test_tile_multiples_longer_than_the_rank_put_ones_in_front_of_x(run, infer):
+    """CANN's TileInferShape and TBE tile give x leading 1s up to the length of multiples."""
+    (y,) = run("Tile", [np.array([7, 8], I32), ints(2, 1, 3)], [(I32, (2, 1, 6))])
+    assert y.tolist() == [[[7, 8, 7, 8, 7, 8]], [[7, 8, 7, 8, 7, 8]]]
+    (out,) = infer("Tile", [(I32, (2,)), (I32, (3,))], [None, ints(2, 1, 3)])
+    assert out.shape == (2, 1, 6)
+    (out,) = infer("Tile", [(I32, (-1,)), (I32, (4,))])
+    assert out.shape == (-1,) * 4
+    (out,) = infer("Tile", [(I32, (-2,)), (I32, (2,))], [None, ints(3, 1)])
+    assert out.shape == (-1, -1) and out.shape_range == ((3, -1), (1, -1))
 
 
 def test_tile_and_transpose_infer_shape(infer):
