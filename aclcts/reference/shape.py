@@ -1,4 +1,5 @@
-"""Data-movement references: Transpose, Reshape, ConcatD, SplitD, Slice and Tile (values copied bit for bit)."""
+"""Data-movement references: Transpose, Reshape, ConcatD, SplitD, Slice and Tile (values copied bit for bit), and
+the const-folded TransposeD, SliceD and TileD through them."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.reference.base import RefOp, define, needed_value, normalize_axis, normalize_axes
+from aclcts.reference.folded import folded
 from aclcts.reference.numeric import round_to
 
 
@@ -170,11 +172,18 @@ def _tile_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> 
     return [tuple(d * k for d, k in zip(shapes[0], m))]
 
 
+_TRANSPOSE = define("Transpose", _transpose, _transpose_shape)
+_SLICE = define("Slice", _slice, _slice_shape)
+_TILE = define("Tile", _tile, _tile_shape)
+
 OPS: tuple[RefOp, ...] = (
-    define("Transpose", _transpose, _transpose_shape),
+    _TRANSPOSE,
     define("Reshape", _reshape, _reshape_shape),
     define("ConcatD", _concat, _concat_shape),
     define("SplitD", _split, _split_shape),
-    define("Slice", _slice, _slice_shape),
-    define("Tile", _tile, _tile_shape),
+    _SLICE,
+    _TILE,
+    folded("TransposeD", _TRANSPOSE, lambda a: {1: a["perm"]}),
+    folded("SliceD", _SLICE, lambda a: {1: a["offsets"], 2: a["size"]}),
+    folded("TileD", _TILE, lambda a: {1: a["multiples"]}, lift="multiples"),
 )

@@ -1,8 +1,9 @@
-"""Index and selection ops: ArgMaxV2, ArgMin, ArgMaxD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero, Where, Unique
-(the last four have value-dependent shapes).
+"""Index and selection ops: ArgMaxV2, ArgMin, ArgMaxD, ArgMinD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero, Where,
+Unique (the last four have value-dependent shapes), and the const-folded TopKD through TopK's
+kernel (aclcts/sim/kernels/folded.py).
 
 Records: aclcts/core/prototypes/index.py. Behaviour:
-- ArgMaxV2 / ArgMin / ArgMaxD / ArgMaxWithValue / ArgMinWithValue: the first maximum (minimum) wins, a NaN before
+- ArgMaxV2 / ArgMin / ArgMaxD / ArgMinD / ArgMaxWithValue / ArgMinWithValue: the first maximum (minimum) wins, a NaN before
   any number. The official sample op_list.json (docs/contract/single-op-json.md#examples) gives ArgMaxV2 no dtype
   attr and an int32 output, so without the attribute the output desc decides between int32 and int64.
 - TopK: ties keep the lower index first; unsorted results come in index order (simulator choice).
@@ -24,6 +25,7 @@ from aclcts.core.dtypes import acl_data_type, numpy_dtype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs, dtype_name
 from aclcts.sim.kernels.gather_scatter import stable_order
+from aclcts.sim.kernels.folded import folded
 from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.shapes import UNKNOWN, fully_known, inferred, numel, unknown_rank
 
@@ -94,27 +96,31 @@ def _dimension_attr(call: OpCall, rank: int) -> int:
     return call.axis("attr 'dimension'", call.attr_int("dimension"), rank)
 
 
-def _argmax_d_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("ArgMaxD", inputs, attrs)
-    call.require_inputs()
-    x = call.input(0)
-    call.require_dtype(0, x.dtype)
-    dim = _dimension_attr(call, x.ndim)
-    out = Outputs(call, outputs)
-    out.require_dtype(0, np.dtype(np.int32), f"the prototype's only {out.names[0]} type")
-    if x.shape[dim] == 0:
-        raise call.fail(f"cannot take the arg-max over empty dim {dim} of {call.quoted(0)} {list(x.shape)}")
-    return [out.emit(0, np.argmax(x, axis=dim).astype(np.int32))]
+def _arg_d_kernel(op_type: str, pick: Any) -> None:
+    """ArgMaxD / ArgMinD: x -> the first extreme's int32 index along attr dimension."""
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        x = call.input(0)
+        call.require_dtype(0, x.dtype)
+        dim = _dimension_attr(call, x.ndim)
+        out = Outputs(call, outputs)
+        out.require_dtype(0, np.dtype(np.int32), f"the prototype's only {out.names[0]} type")
+        if x.shape[dim] == 0:
+            raise call.fail(f"cannot take the index of an extreme over empty dim {dim} of {call.quoted(0)} "
+                            f"{list(x.shape)}")
+        return [out.emit(0, pick(x, axis=dim).astype(np.int32))]
 
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        shape = tuple(call.input(0).shape)
+        if unknown_rank(shape):
+            return [inferred(INT32, shape)]
+        dim = _dimension_attr(call, len(shape))
+        return [inferred(INT32, shape[:dim] + shape[dim + 1 :])]
 
-def _argmax_d_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
-    call = OpCall("ArgMaxD", inputs, attrs)
-    call.require_inputs()
-    shape = tuple(call.input(0).shape)
-    if unknown_rank(shape):
-        return [inferred(INT32, shape)]
-    dim = _dimension_attr(call, len(shape))
-    return [inferred(INT32, shape[:dim] + shape[dim + 1 :])]
+    builtin(op_type, compute, infer_shape)
 
 
 def _with_value_kernel(op_type: str, pick: Any) -> None:
@@ -302,10 +308,14 @@ def _unique_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], att
 
 _arg_kernel("ArgMaxV2", np.argmax)
 _arg_kernel("ArgMin", np.argmin)
-builtin("ArgMaxD", _argmax_d_compute, _argmax_d_infer)
+_arg_d_kernel("ArgMaxD", np.argmax)
+_arg_d_kernel("ArgMinD", np.argmin)
 _with_value_kernel("ArgMaxWithValue", np.argmax)
 _with_value_kernel("ArgMinWithValue", np.argmin)
 builtin("TopK", _topk_compute, _topk_infer)
+# TopKD's assist_seq is the index table CANN's topk_d.py reads the indices from; the results follow TensorFlow's
+# TopK, so it is checked (float16, by the record) and otherwise unused.
+builtin("TopKD", *folded("TopKD", "TopK", lambda call: {1: np.array(call.attr_int("k"), dtype=np.int32)}, drop=(1,)))
 builtin("NonZero", _nonzero_compute, _nonzero_infer)
 builtin("Where", _where_compute, _where_infer)
 builtin("Unique", _unique_compute, _unique_infer)

@@ -1,4 +1,5 @@
-"""Data-movement ops (exact, any dtype): Transpose, Reshape, ConcatD, SplitD, Slice, Tile.
+"""Data-movement ops (exact, any dtype): Transpose, Reshape, ConcatD, SplitD, Slice, Tile, and the const-folded
+TransposeD, SliceD and TileD, run through their twins' kernels (aclcts/sim/kernels/folded.py).
 
 Records: aclcts/core/prototypes/shape.py. Slice's size -1 means "to the end".
 Reshape follows the Caffe rule named by its axis/num_axes attributes: dims [axis, axis + num_axes) of x
@@ -14,6 +15,7 @@ import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.folded import folded
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, fully_known, inferred, numel, unknown_rank
 
@@ -278,3 +280,7 @@ builtin("ConcatD", _concat_compute, _concat_infer)
 builtin("SplitD", _split_compute, _split_infer)
 builtin("Slice", _slice_compute, _slice_infer)
 builtin("Tile", _tile_compute, _tile_infer)
+builtin("TransposeD", *folded("TransposeD", "Transpose", lambda call: {1: call.attr_list_int("perm")}))
+builtin("SliceD", *folded("SliceD", "Slice", lambda call: {1: call.attr_list_int("offsets"),
+                                                          2: call.attr_list_int("size")}))
+builtin("TileD", *folded("TileD", "Tile", lambda call: {1: call.attr_list_int("multiples")}, lift="multiples"))
