@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
+
+#: The key of a constant that goes after every input of the D op (ConcatV2's concat_dim after its dynamic x).
+LAST = sys.maxsize
 
 from aclcts.core.prototypes import prototype
 from aclcts.reference.base import RefOp, define

@@ -3,6 +3,7 @@
 Second formulations of what the simulator does with NumPy's own movement routines: pads and rolls as explicit
 source-index maps, strided slices as explicit index ranges per dim, concatenation and stacking by writing each
 input into its place in an empty result, depth/space moves as computed source positions, Tril/Triu as index masks.
+Expand (ONNX) and PadV2 (TensorFlow) of issue 35, and the const-folded twins through these references.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.reference.base import InputError, RefOp, define, needed_value, normalize_axis, normalize_axes
+from aclcts.reference.folded import LAST, folded
 
 Array = np.ndarray
 
@@ -96,6 +98,14 @@ def _pad_v3(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[A
     if x.dtype.name == "bfloat16":
         raise ValueError("bfloat16 is supported in constant mode only")
     return [mode_pad(x, pairs, mode)]
+
+
+def _pad_v2(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
+    """PadV2: constant_values (one element) around x."""
+    value = np.asarray(xs[2]).reshape(-1)
+    if value.size != 1:
+        raise InputError(2, lambda name: f"{name} must hold one value, got shape {list(np.shape(xs[2]))}")
+    return [constant_pad(xs[0], pad_pairs(xs[1], xs[0].ndim), value[0])]
 
 
 def _mirror_pad(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
@@ -184,15 +194,32 @@ def _shape_of(rule: Any, value_inputs: int = 0) -> Any:
     return shape
 
 
-def _broadcast_to(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
-    """BroadcastTo: x gathered at index 0 along its size-1 dims, written into every leading position."""
-    x = xs[0]
-    target = broadcast_shape(x.shape, _ints(xs[1]))
+def expand_shape(shape: tuple[int, ...], target: list[int]) -> tuple[int, ...]:
+    """Expand's output shape (ONNX): x's shape and target aligned at their last dims, each pair equal or one of it 1."""
+    rank = max(len(shape), len(target))
+    dims = [(1,) * (rank - len(shape)) + tuple(shape), (1,) * (rank - len(target)) + tuple(target)]
+    if any(d != t and 1 not in (d, t) for d, t in zip(*dims)) or any(t < 0 for t in target):
+        raise ValueError(f"x {list(shape)} and shape {target} do not broadcast")
+    return tuple(t if d == 1 else d for d, t in zip(*dims))
+
+
+def _repeated(x: Array, target: tuple[int, ...]) -> Array:
+    """x gathered at index 0 along its size-1 dims, written into every leading position of target."""
     lead = len(target) - x.ndim
     lists = [list(range(t)) if d == t else [0] * t for d, t in zip(x.shape, target[lead:])]
     y = np.empty(target, dtype=x.dtype)
     y[...] = _gather(x, lists)
-    return [y]
+    return y
+
+
+def _broadcast_to(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
+    """BroadcastTo: x repeated to the shape input."""
+    return [_repeated(xs[0], broadcast_shape(xs[0].shape, _ints(xs[1])))]
+
+
+def _expand(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
+    """Expand: x repeated to the broadcast of its shape and the shape input."""
+    return [_repeated(xs[0], expand_shape(xs[0].shape, _ints(xs[1])))]
 
 
 # reverse, strided slice -----------------------------------------------------------------------------------------
@@ -524,21 +551,30 @@ def _same_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> 
     return [shapes[0]]
 
 
+_BROADCAST_TO = define("BroadcastTo", _broadcast_to,
+                       lambda s, v, a: [broadcast_shape(s[0], _ints(needed_value(v, 1)))])
+_EXPAND = define("Expand", _expand, lambda s, v, a: [expand_shape(s[0], _ints(needed_value(v, 1)))])
+_PAD = define("Pad", _pad, _pad_shape)
+_PAD_V2 = define("PadV2", _pad_v2, _pad_shape)
+_STRIDED_SLICE = define("StridedSlice", _strided_slice, _strided_shape)
+_CONCAT_V2 = define("ConcatV2", _concat_v2, _concat_v2_shape)
+_SPLIT_V = define("SplitV", _split_v, _split_v_shape)
+
 OPS: tuple[RefOp, ...] = (
-    define("Pad", _pad, _pad_shape),
+    _PAD,
     define("PadV3", _pad_v3, _pad_shape),
     define("MirrorPad", _mirror_pad, _pad_shape),
     define("ExpandDims", _reshaped(_expand_rule), _shape_of(_expand_rule, 1)),
     define("Squeeze", _reshaped(_squeeze_rule), _shape_of(_squeeze_rule)),
     define("Unsqueeze", _reshaped(_unsqueeze_rule), _shape_of(_unsqueeze_rule)),
     define("Flatten", _reshaped(_flatten_rule), _shape_of(_flatten_rule)),
-    define("BroadcastTo", _broadcast_to, lambda s, v, a: [broadcast_shape(s[0], _ints(needed_value(v, 1)))]),
+    _BROADCAST_TO,
     define("ReverseV2", _reverse, _same_shape),
-    define("StridedSlice", _strided_slice, _strided_shape),
-    define("ConcatV2", _concat_v2, _concat_v2_shape),
+    _STRIDED_SLICE,
+    _CONCAT_V2,
     define("Pack", _pack, _pack_shape),
     define("Unpack", _unpack, _unpack_shape),
-    define("SplitV", _split_v, _split_v_shape),
+    _SPLIT_V,
     define("SpaceToDepth", _space_to_depth, _depth_space_shape(_space_to_depth)),
     define("DepthToSpace", _depth_to_space, _depth_space_shape(_depth_to_space)),
     define("Permute", _permute, _permute_shape),
@@ -547,4 +583,13 @@ OPS: tuple[RefOp, ...] = (
     define("Triu", _triangle(False), _same_shape),
     define("Roll", _roll, _same_shape),
     define("Diag", _diag, lambda s, v, a: [s[0] + s[0]]),
+    _EXPAND,
+    _PAD_V2,
+    folded("BroadcastToD", _BROADCAST_TO, lambda a: {1: a["shape"]}),
+    folded("ExpandD", _EXPAND, lambda a: {1: a["shape"]}),
+    folded("PadD", _PAD, lambda a: {1: a["paddings"]}),
+    folded("PadV2D", _PAD_V2, lambda a: {1: a["paddings"]}),
+    folded("ConcatV2D", _CONCAT_V2, lambda a: {LAST: a["concat_dim"]}),
+    folded("SplitVD", _SPLIT_V, lambda a: {1: a["size_splits"], 2: a["split_dim"]}),
+    folded("StridedSliceD", _STRIDED_SLICE, lambda a: {1: a["begin"], 2: a["end"], 3: a["strides"]}),
 )

@@ -3,11 +3,15 @@ inputs the twin takes in their place (what CANN's graph does when it folds the t
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
+
+#: The key of a constant that goes after every input of the D op (ConcatV2's concat_dim after its dynamic x).
+LAST = sys.maxsize
 
 from aclcts.core.constants import Format
 from aclcts.core.dtypes import acl_data_type

@@ -1,6 +1,7 @@
 """Movement and shape kernels of issue 23 (exact, values copied bit for bit): Pad, PadV3, MirrorPad, ExpandDims,
 Squeeze, Unsqueeze, Flatten, BroadcastTo, ReverseV2, StridedSlice, ConcatV2, Pack, Unpack, SplitV, SpaceToDepth,
-DepthToSpace, Permute, Identity, Tril, Triu, Roll, Diag.
+DepthToSpace, Permute, Identity, Tril, Triu, Roll, Diag; Expand and PadV2, and the const-folded BroadcastToD, ExpandD,
+PadD, PadV2D, ConcatV2D, SplitVD and StridedSliceD through their twins' kernels (aclcts/sim/kernels/folded.py).
 
 Prototypes: aclcts/core/prototypes/reshaping.py (graphengine 910 op_proto/inc/ pad_ops.h, array_ops.h,
 transformation_ops.h, selection_ops.h, split_combination_ops.h, matrix_calculation_ops.h, nn_norm_ops.h).
@@ -20,6 +21,7 @@ import numpy as np
 from aclcts.core.prototypes import prototype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.folded import LAST, folded
 from aclcts.sim.kernels.numerics import BFLOAT16
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, fully_known, inferred, unknown_rank
@@ -31,19 +33,24 @@ Compute = Callable[[OpCall, np.ndarray, list[np.ndarray], Outputs], list[np.ndar
 
 
 def _values(call: OpCall, arrays: list[Any], count: int, any_rank: bool = False) -> list[list[int] | None]:
-    """The integers of the count index inputs after x (None for an absent value); of any rank with any_rank."""
-    return [None if i >= len(arrays) or arrays[i] is None else call.index_values(i, arrays[i], any_rank)
+    """The integers of the count index inputs after x (None for an absent value); of any rank with any_rank. An int16
+    one (Expand's shape may be) is read as int64."""
+    def widened(value: Any) -> Any:
+        return np.asarray(value, dtype=np.int64) if np.asarray(value).dtype == np.int16 else value
+    return [None if i >= len(arrays) or arrays[i] is None else call.index_values(i, widened(arrays[i]), any_rank)
             for i in range(1, 1 + count)]
 
 
 def _register(op_type: str, rule: ShapeRule, compute: Compute, same_shape: bool = False,
-              partial: ShapeRule | None = None, any_rank: bool = False) -> None:
-    """A kernel whose first input is x, followed by its record's required index inputs (and optional inputs), every
-    output of x's dtype. infer_shape gives the rule's shapes when x's shape and the index values are known,
-    x's own shape for a same_shape op, the `partial` rule's shapes (unknown dims kept) when only the values are
-    known, and an unknown rank otherwise. any_rank: the index inputs may have any rank (Pad's paddings [n, 2])."""
+              partial: ShapeRule | None = None, any_rank: bool = False, index_inputs: int | None = None) -> None:
+    """A kernel whose first input is x, followed by its record's required index inputs (or the first index_inputs of
+    them; the compute reads the others itself) and optional inputs, every output of x's dtype. infer_shape gives the
+    rule's shapes when x's shape and the index values are known, x's own shape for a same_shape op, the `partial`
+    rule's shapes (unknown dims kept) when only the values are known, and an unknown rank otherwise. any_rank: the
+    index inputs may have any rank (Pad's paddings [n, 2])."""
     record = prototype(op_type)
     required = sum(t.kind == "required" for t in record.inputs)
+    count = required - 1 if index_inputs is None else index_inputs
     dynamic_outputs = any(t.kind == "dynamic" for t in record.outputs)
 
     def run(inputs: list[np.ndarray | None], attrs: dict[str, Any], infos: list[TensorInfo]) -> list[np.ndarray]:
@@ -51,7 +58,7 @@ def _register(op_type: str, rule: ShapeRule, compute: Compute, same_shape: bool 
         call.require_inputs()
         x = call.input(0)
         call.require_dtype(0, x.dtype)
-        values = _values(call, [call.input(i) for i in range(required)], required - 1, any_rank)
+        values = _values(call, [call.input(i) for i in range(required)], count, any_rank)
         out = Outputs(call, infos, count=len(rule(call, tuple(x.shape), values)) if dynamic_outputs else None)
         for i in range(len(infos)):
             out.require_input_dtype(i, 0, x.dtype)
@@ -62,7 +69,7 @@ def _register(op_type: str, rule: ShapeRule, compute: Compute, same_shape: bool 
         call.require_inputs()
         x = call.input(0)
         shape = tuple(x.shape)
-        values = _values(call, list(given), required - 1, any_rank)
+        values = _values(call, list(given), count, any_rank)
         if not unknown_rank(shape) and fully_known(shape) and all(v is not None for v in values):
             return [inferred(x.dtype, s) for s in rule(call, shape, values)]
         if same_shape:
@@ -138,6 +145,14 @@ def _pad_v3(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs)
     return [out.emit(0, _mode_pad(call, x, pairs, mode))]
 
 
+def _pad_v2(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    fill = np.asarray(call.input(2))
+    call.require_same_dtype([0, 2], [x.dtype, fill.dtype])
+    if fill.size != 1:
+        raise call.fail(f"input {call.quoted(2)} must hold one value, got shape {list(fill.shape)}")
+    return [out.emit(0, _constant_pad(x, _pairs(call, values[0].tolist(), x.ndim), fill.reshape(-1)[0], out))]
+
+
 def _mirror_pad(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
     mode = call.attr_str("mode")
     if mode not in ("REFLECT", "SYMMETRIC"):
@@ -203,6 +218,33 @@ def _broadcast_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
 
 def _broadcast_to(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
     y = out.buffer(0, _broadcast_rule(call, tuple(x.shape), [values[0].tolist()])[0])
+    np.copyto(y, x)
+    return [out.emit(0, y)]
+
+
+def _paddings(call: OpCall) -> list[list[int]]:
+    """PadD's and PadV2D's paddings attribute: [before, after] per dim of x."""
+    value = call.attrs.get("paddings")
+    if not isinstance(value, (list, tuple)) or any(
+            not isinstance(pair, (list, tuple)) or len(pair) != 2 or
+            any(isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) for v in pair) for pair in value):
+        raise call.fail(f"attr 'paddings' must be a list of [before, after] int pairs, got {value!r}")
+    return [list(pair) for pair in value]
+
+
+def _expand_to_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    """Expand's output: x's shape and the shape input broadcast both ways (ONNX)."""
+    target = tuple(values[0])
+    try:
+        if all(d >= 0 for d in target):
+            return [tuple(np.broadcast_shapes(shape, target))]
+    except ValueError:
+        pass
+    raise call.fail(f"{call.quoted(0)} {list(shape)} and input {call.quoted(1)} {list(target)} do not broadcast")
+
+
+def _expand_to(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    y = out.buffer(0, _expand_to_rule(call, tuple(x.shape), [values[0].tolist()])[0])
     np.copyto(y, x)
     return [out.emit(0, y)]
 
@@ -539,3 +581,14 @@ _register("Roll", _same, _roll, same_shape=True)
 _register("Diag", _diag_rule, _diag, partial=_diag_rule)
 builtin("ConcatV2", _concat_compute, _concat_infer)
 builtin("Pack", _pack_compute, _pack_infer)
+_register("PadV2", _pad_rule, _pad_v2, partial=_pad_partial, any_rank=True, index_inputs=1)
+_register("Expand", _expand_to_rule, _expand_to)
+builtin("BroadcastToD", *folded("BroadcastToD", "BroadcastTo", lambda call: {1: call.attr_list_int("shape")}))
+builtin("ExpandD", *folded("ExpandD", "Expand", lambda call: {1: call.attr_list_int("shape")}))
+builtin("PadD", *folded("PadD", "Pad", lambda call: {1: _paddings(call)}))
+builtin("PadV2D", *folded("PadV2D", "PadV2", lambda call: {1: _paddings(call)}))
+builtin("ConcatV2D", *folded("ConcatV2D", "ConcatV2", lambda call: {LAST: call.attr_int("concat_dim")}))
+builtin("SplitVD", *folded("SplitVD", "SplitV", lambda call: {1: call.attr_list_int("size_splits"),
+                                                             2: call.attr_int("split_dim")}))
+builtin("StridedSliceD", *folded("StridedSliceD", "StridedSlice", lambda call: {
+    1: call.attr_list_int("begin"), 2: call.attr_list_int("end"), 3: call.attr_list_int("strides")}))
