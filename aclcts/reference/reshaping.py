@@ -101,10 +101,11 @@ def _pad_v3(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[A
 
 
 def _pad_v2(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
-    """PadV2: constant_values (one element) around x."""
+    """PadV2: the first element of constant_values around x (CANN's pad_v2_d.py reads element 0 of a tensor of any
+    shape; TensorFlow's is a scalar)."""
     value = np.asarray(xs[2]).reshape(-1)
-    if value.size != 1:
-        raise InputError(2, lambda name: f"{name} must hold one value, got shape {list(np.shape(xs[2]))}")
+    if value.size == 0:
+        raise InputError(2, lambda name: f"{name} is empty; expected at least one value")
     return [constant_pad(xs[0], pad_pairs(xs[1], xs[0].ndim), value[0])]
 
 

@@ -96,18 +96,27 @@ PROTOTYPES: tuple[Prototype, ...] = (
        sample_shapes=(((3, 1),), ((1, 4),), ((4,),)), sample_attrs={"shape": [2, 1, 4]}),
     op("PadD", "x:T", "y:T", {"T": _PAD_D}, (Attr("paddings", "list_list_int"),),
        source=f"{_CANN}pad_ops.h REG_OP(PadD); TensorFlow Pad",
+       # CANN's op info (dengguojie/vue-element-admin@7d77ce32d ops/built-in/tbe/impl/pad_d.py op_select_format,
+       # dynamicFormat.flag=true) offers NC1HWC0 for x and y (docs/formats.md)
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0",)),
        sample_shapes=(((3, 4),), ((1, 5),)), sample_attrs={"paddings": [[1, 2], [0, 3]]}),
     op("PadV2D", "x:T, constant_values:T", "y:T", {"T": _PAD_D}, (Attr("paddings", "list_list_int"),),
        source=f"{_CANN}pad_ops.h REG_OP(PadV2D); TensorFlow PadV2",
        sample_shapes=(((3, 4), ()), ((2, 5), (1,))), sample_attrs={"paddings": [[2, 0], [1, 1]]}),
     op("ConcatV2D", "x*:T", "y:T", {"T": _MOVE_D}, (Attr("concat_dim", "int", domain=Axes("x")), Attr("N", "int", 1, counts="x")),
-       source=f"{_CANN}split_combination_ops.h REG_OP(ConcatV2D); TensorFlow ConcatV2", shape_rule="concat"),
+       source=f"{_CANN}split_combination_ops.h REG_OP(ConcatV2D); TensorFlow ConcatV2", shape_rule="concat",
+       # op_select_format of ops/built-in/tbe/impl/concat_v2_d.py (dynamicFormat.flag=true)
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0", "NDC1HWC0"))),
     op("SplitVD", "x:T", "y*:T", {"T": _MOVE_D},
        (Attr("size_splits", "list_int"), Attr("split_dim", "int"), Attr("num_split", "int")),
-       source=f"{_CANN}split_combination_ops.h REG_OP(SplitVD); TensorFlow SplitV"),
+       source=f"{_CANN}split_combination_ops.h REG_OP(SplitVD); TensorFlow SplitV",
+       # op_select_format of ops/built-in/tbe/impl/split_v_d.py (dynamicFormat.flag=true)
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0", "NDC1HWC0", "FRACTAL_NZ"))),
     op("StridedSliceD", "x:T", "y:T", {"T": _STRIDED_D},
        (Attr("begin", "list_int"), Attr("end", "list_int"), Attr("strides", "list_int"), *_MASKS),
        source=f"{_CANN}selection_ops.h REG_OP(StridedSliceD); TensorFlow StridedSlice",
+       # op_select_format of ops/built-in/tbe/impl/strided_slice_d.py (dynamicFormat.flag=true)
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0", "NDC1HWC0")),
        sample_shapes=(((2, 5, 6),), ((3, 6, 4),)),
        sample_attrs={"begin": [0, 1, -2], "end": [1, 4, 0], "strides": [1, 2, -1]}),
 )

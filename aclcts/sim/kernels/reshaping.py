@@ -145,11 +145,12 @@ def _pad_v3(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs)
     return [out.emit(0, _mode_pad(call, x, pairs, mode))]
 
 
+# PadV2 pads with the first element of constant_values, as CANN's pad_v2_d.py reads it (_get_constant_values).
 def _pad_v2(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
     fill = np.asarray(call.input(2))
     call.require_same_dtype([0, 2], [x.dtype, fill.dtype])
-    if fill.size != 1:
-        raise call.fail(f"input {call.quoted(2)} must hold one value, got shape {list(fill.shape)}")
+    if fill.size == 0:
+        raise call.fail(f"input {call.quoted(2)} is empty; expected at least one value (its first is the padding)")
     return [out.emit(0, _constant_pad(x, _pairs(call, values[0].tolist(), x.ndim), fill.reshape(-1)[0], out))]
 
 
