@@ -132,6 +132,8 @@ FAULT_SELECTIONS.update({
     "depth_to_space_crd_as_dcr": executed("DepthToSpace"),
     "scatter_elements_mul_as_add": executed("ScatterElements"),
     "pad_v3_edge_as_reflect": executed("PadV3"),
+    "tile_d_reads_multiples_reversed": executed("TileD"),
+    "one_hot_d_on_off_swapped": executed("OneHotD"),
     "reciprocal_neg_zero_positive_inf": executed("Reciprocal"),
     "log_zero_finite": executed("Log"),
     "rsqrt_neg_zero_positive_inf": executed("Rsqrt"),

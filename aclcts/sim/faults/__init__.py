@@ -17,6 +17,7 @@ from aclcts.core.formats import FORMAT_VALUES
 from aclcts.sim import seams
 from aclcts.sim.faults import activation as act
 from aclcts.sim.faults import binary_math as bm
+from aclcts.sim.faults import const_folded as cf
 from aclcts.sim.faults import contract as c
 from aclcts.sim.faults import domains as dm
 from aclcts.sim.faults import events as ev
@@ -29,6 +30,7 @@ from aclcts.sim.faults import norm as nm
 from aclcts.sim.faults import pooling as pl
 from aclcts.sim.faults import resize as rs
 from aclcts.sim.faults import runtime as r
+from aclcts.sim.faults import shape as shp
 from aclcts.sim.faults import sparse as sp
 from aclcts.sim.faults import unary_math as um
 from aclcts.sim.faults import values as v
@@ -389,6 +391,10 @@ _ATTRIBUTE_FAULTS = (
      dm.attr_rewritten("reduction", dm.replaced({"mul": "add"}))),
     ("pad_v3_edge_as_reflect", "PadV3 in edge mode takes the reflect branch", ("PadV3",),
      dm.attr_rewritten("mode", dm.replaced({"edge": "reflect"}))),
+    ("tile_d_reads_multiples_reversed", "TileD reads its multiples attribute last dim first", ("TileD",),
+     shp.multiples_reversed),
+    ("one_hot_d_on_off_swapped", "OneHotD writes off_value at the hot position and on_value elsewhere", ("OneHotD",),
+     cf.on_off_swapped),
 )
 #: Special-point faults (issue 40): (name, description).
 _SPECIAL_POINT_DESCRIPTIONS = (
