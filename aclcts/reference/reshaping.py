@@ -101,7 +101,7 @@ def _pad_v3(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[A
 
 
 def _pad_v2(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
-    """PadV2: the first element of constant_values around x (CANN's pad_v2_d.py reads element 0 of a tensor of any
+    """PadV2: the first element of its padding-value input around x (CANN's pad_v2_d.py reads element 0 of a tensor of any
     shape; TensorFlow's is a scalar)."""
     value = np.asarray(xs[2]).reshape(-1)
     if value.size == 0:

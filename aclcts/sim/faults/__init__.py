@@ -393,7 +393,7 @@ _ATTRIBUTE_FAULTS = (
      dm.attr_rewritten("mode", dm.replaced({"edge": "reflect"}))),
     ("tile_d_reads_multiples_reversed", "TileD reads its multiples attribute last dim first", ("TileD",),
      shp.multiples_reversed),
-    ("one_hot_d_on_off_swapped", "OneHotD writes off_value at the hot position and on_value elsewhere", ("OneHotD",),
+    ("one_hot_d_on_off_swapped", "OneHotD writes its off value at the hot position and its on value elsewhere", ("OneHotD",),
      cf.on_off_swapped),
 )
 #: Special-point faults (issue 40): (name, description).

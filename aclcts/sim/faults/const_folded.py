@@ -1,4 +1,4 @@
-"""Faults of the const-folded twins of other families' ops: OneHotD with on_value and off_value swapped."""
+"""Faults of the const-folded twins of other families' ops: OneHotD with its on and off values swapped."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from aclcts.sim.kernels.base import ComputeFn
 
 
 def on_off_swapped(compute: ComputeFn) -> ComputeFn:
-    """OneHotD binding its inputs on_value and off_value the wrong way round."""
+    """OneHotD binding its on-value and off-value inputs the wrong way round."""
 
     def faulty(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list) -> list[np.ndarray]:
         if len(inputs) == 3:

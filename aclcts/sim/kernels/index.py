@@ -313,7 +313,7 @@ _arg_d_kernel("ArgMinD", np.argmin)
 _with_value_kernel("ArgMaxWithValue", np.argmax)
 _with_value_kernel("ArgMinWithValue", np.argmin)
 builtin("TopK", _topk_compute, _topk_infer)
-# TopKD's assist_seq is the index table CANN's topk_d.py reads the indices from; the results follow TensorFlow's
+# TopKD's second input is the index table CANN's topk_d.py reads the indices from; the results follow TensorFlow's
 # TopK, so it is checked (float16, by the record) and otherwise unused.
 builtin("TopKD", *folded("TopKD", "TopK", lambda call: {1: np.array(call.attr_int("k"), dtype=np.int32)}, drop=(1,)))
 builtin("NonZero", _nonzero_compute, _nonzero_infer)

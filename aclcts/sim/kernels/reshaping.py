@@ -145,7 +145,7 @@ def _pad_v3(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs)
     return [out.emit(0, _mode_pad(call, x, pairs, mode))]
 
 
-# PadV2 pads with the first element of constant_values, as CANN's pad_v2_d.py reads it (_get_constant_values).
+# PadV2 pads with the first element of its padding-value input, as CANN's pad_v2_d.py reads it (_get_constant_values).
 def _pad_v2(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
     fill = np.asarray(call.input(2))
     call.require_same_dtype([0, 2], [x.dtype, fill.dtype])
