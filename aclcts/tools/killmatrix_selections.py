@@ -134,6 +134,7 @@ FAULT_SELECTIONS.update({
     "pad_v3_edge_as_reflect": executed("PadV3"),
     "tile_d_reads_multiples_reversed": executed("TileD"),
     "one_hot_d_on_off_swapped": executed("OneHotD"),
+    "matrix_band_part_swaps_bands": executed("MatrixBandPart"),
     "reciprocal_neg_zero_positive_inf": executed("Reciprocal"),
     "log_zero_finite": executed("Log"),
     "rsqrt_neg_zero_positive_inf": executed("Rsqrt"),

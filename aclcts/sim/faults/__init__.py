@@ -24,6 +24,7 @@ from aclcts.sim.faults import events as ev
 from aclcts.sim.faults import gather_scatter as gs
 from aclcts.sim.faults import golden_edges as g
 from aclcts.sim.faults import kernels as k
+from aclcts.sim.faults import matrix_structure as ms
 from aclcts.sim.faults import reduction as rd
 from aclcts.sim.faults import reshaping as rsh
 from aclcts.sim.faults import norm as nm
@@ -395,6 +396,8 @@ _ATTRIBUTE_FAULTS = (
      shp.multiples_reversed),
     ("one_hot_d_on_off_swapped", "OneHotD writes its off value at the hot position and its on value elsewhere", ("OneHotD",),
      cf.on_off_swapped),
+    ("matrix_band_part_swaps_bands", "MatrixBandPart keeps as many diagonals below the main one as it should above, and the other way round",
+     ("MatrixBandPart",), ms.band_widths_swapped),
 )
 #: Special-point faults (issue 40): (name, description).
 _SPECIAL_POINT_DESCRIPTIONS = (
