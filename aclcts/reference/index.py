@@ -1,5 +1,5 @@
 """Index-producing references: ArgMaxV2, ArgMin, ArgMaxD, ArgMinD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero,
-Where and Unique; the const-folded TopKD through TopK's reference.
+Where, Unique and DataFormatDimMap; the const-folded TopKD through TopK's reference.
 
 One NaN convention for all of them (device behaviour UNCONFIRMED): NaN ranks above +inf, as in NumPy's
 argmax and PyTorch's topk/sort.  Equal values keep their original order (lower index first).
@@ -200,6 +200,21 @@ def _unique_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -
     return [y.shape, idx.shape]
 
 
+def _dim_map(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """DataFormatDimMap: each x (a dim index of src_format, negative from its end) replaced by the position in
+    dst_format of the letter src_format has there."""
+    src, dst = str(attrs["src_format"]), str(attrs["dst_format"])
+    if len(src) != 4 or sorted(src) != sorted(dst):
+        raise ValueError(f"src_format {src!r} and dst_format {dst!r} must be 4 letters, one a permutation of the other")
+    y = np.empty(xs[0].shape, dtype=np.int64)
+    for p in np.ndindex(*xs[0].shape):
+        v = int(xs[0][p])
+        if not -4 <= v < 4:
+            raise ValueError(f"x holds {v}, outside [-4, 4)")
+        y[p] = dst.index(src[v])
+    return [round_to(y, out[0])]
+
+
 _TOPK = define("TopK", _topk, _topk_shape)
 
 OPS: tuple[RefOp, ...] = (
@@ -210,6 +225,7 @@ OPS: tuple[RefOp, ...] = (
     define("ArgMaxWithValue", _with_value(False), _with_value_shape),
     define("ArgMinWithValue", _with_value(True), _with_value_shape),
     _TOPK,
+    define("DataFormatDimMap", _dim_map, lambda shapes, values, attrs: [shapes[0]]),
     folded("TopKD", _TOPK, lambda a: {1: np.array(a["k"], dtype=np.int32)}, drop=(1,)),
     define("NonZero", _nonzero, _nonzero_shape),
     define("Where", _where, _where_shape),

@@ -1,4 +1,4 @@
-"""References of the const-folded `*D` ops (issue 35) and the new twins Expand, PadV2 and Split, against hand-worked
+"""References of the const-folded `*D` ops (issue 35) the new twins Expand, PadV2 and Split, and DataFormatDimMap, against hand-worked
 values from the TensorFlow/ONNX operators they mirror."""
 
 from __future__ import annotations
@@ -97,3 +97,8 @@ def test_gather_v2_d_fill_d_one_hot_d():
     (y,) = run("OneHotD", [np.array([1, 5], np.uint8), np.array(1, F32), np.array(0, F32)], [F32],
                {"depth": 2, "axis": 0})
     assert y.tolist() == [[0, 0], [1, 0]]
+
+
+def test_data_format_dim_map_nhwc_to_nchw():
+    (y,) = run("DataFormatDimMap", [np.array([0, 1, 2, 3, -1, -3], I32)], [I32])
+    assert y.tolist() == [0, 2, 3, 1, 1, 2]

@@ -1,5 +1,5 @@
 """Index and selection ops: ArgMaxV2, ArgMin, ArgMaxD, ArgMinD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero, Where,
-Unique (the last four have value-dependent shapes), and the const-folded TopKD through TopK's
+Unique (the last four have value-dependent shapes), DataFormatDimMap, and the const-folded TopKD through TopK's
 kernel (aclcts/sim/kernels/folded.py).
 
 Records: aclcts/core/prototypes/index.py. Behaviour:
@@ -312,7 +312,37 @@ _arg_d_kernel("ArgMaxD", np.argmax)
 _arg_d_kernel("ArgMinD", np.argmin)
 _with_value_kernel("ArgMaxWithValue", np.argmax)
 _with_value_kernel("ArgMinWithValue", np.argmin)
+def _dim_map_table(call: OpCall) -> np.ndarray:
+    """DataFormatDimMap's lookup: entry i (i in [-4, 4), read modulo 4) is where dst_format puts src_format's dim i."""
+    src, dst = call.attr_str("src_format"), call.attr_str("dst_format")
+    if len(src) != 4 or sorted(src) != sorted(dst):
+        raise call.fail(f"attrs 'src_format' {src!r} and 'dst_format' {dst!r} must be 4 letters, one a permutation "
+                        "of the other")
+    return np.array([dst.find(letter) for letter in src])
+
+
+def _dim_map_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("DataFormatDimMap", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    table = _dim_map_table(call)
+    if x.size and (x.min() < -4 or x.max() >= 4):
+        raise call.fail(f"input {call.quoted(0)} holds values outside [-4, 4)")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    return [out.emit(0, table[x % 4].astype(x.dtype))]
+
+
+def _dim_map_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("DataFormatDimMap", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    return [inferred(x.dtype, x.shape)]
+
+
 builtin("TopK", _topk_compute, _topk_infer)
+builtin("DataFormatDimMap", _dim_map_compute, _dim_map_infer)
 # TopKD's second input is the index table CANN's topk_d.py reads the indices from; the results follow TensorFlow's
 # TopK, so it is checked (float16, by the record) and otherwise unused.
 builtin("TopKD", *folded("TopKD", "TopK", lambda call: {1: np.array(call.attr_int("k"), dtype=np.int32)}, drop=(1,)))

@@ -1,5 +1,5 @@
 """The const-folded `*D` kernels (issue 35): each runs its twin's kernel with its attributes as the twin's const
-inputs; and the new twins Expand, PadV2 and Split."""
+inputs; the new twins Expand, PadV2 and Split; and DataFormatDimMap."""
 
 import numpy as np
 import pytest
@@ -104,3 +104,11 @@ def test_gather_v2_d_fill_d_and_one_hot_d(run):
     (y,) = run("OneHotD", [np.array([0, 2], I32), np.array(5, F16), np.array(-1, F16)], [(F16, (2, 3))],
                {"depth": 3})
     assert y.tolist() == [[5, -1, -1], [-1, -1, 5]]
+
+
+def test_data_format_dim_map_reads_negative_indices_from_the_end(run):
+    (y,) = run("DataFormatDimMap", [np.array([[0, -1], [3, -4]], I64)], [(I64, (2, 2))],
+               {"src_format": "NCHW", "dst_format": "NHWC"})
+    assert y.tolist() == [[0, 2], [2, 0]]
+    with pytest.raises(KernelError, match=r"^DataFormatDimMap: input 'x' holds values outside \[-4, 4\)"):
+        run("DataFormatDimMap", [np.array([4], I32)], [(I32, (1,))])
