@@ -1,5 +1,5 @@
-"""References of the const-folded `*D` ops (issue 35) the new twins Expand, PadV2 and Split, and DataFormatDimMap, against hand-worked
-values from the TensorFlow/ONNX operators they mirror."""
+"""References of the const-folded `*D` ops (issue 35), the new twins Expand, PadV2 and Split, and DataFormatDimMap,
+against hand-worked values from the TensorFlow/ONNX operators they mirror."""
 
 from __future__ import annotations
 
