@@ -3,7 +3,7 @@
 Second formulations of what the simulator does with NumPy's own movement routines: pads and rolls as explicit
 source-index maps, strided slices as explicit index ranges per dim, concatenation and stacking by writing each
 input into its place in an empty result, depth/space moves as computed source positions, Tril/Triu as index masks.
-Expand (ONNX) and PadV2 (TensorFlow) of issue 35, and the const-folded twins through these references.
+Expand (ONNX), PadV2, SpaceToBatchND and BatchToSpaceND (TensorFlow, as explicit index walks) of issue 35, and the const-folded twins through these references.
 """
 
 from __future__ import annotations
@@ -475,6 +475,78 @@ def _depth_space_shape(fn: Any) -> Any:
     return shape
 
 
+def _blocks(shape: tuple[int, ...], block: Any, pads: Any) -> tuple[list[int], list[tuple[int, int]]]:
+    """block_shape (M values, each >= 1) and the M (before, after) pairs of paddings or crops, checked against x."""
+    sizes = _ints(block)
+    pairs = [(int(a), int(b)) for a, b in np.asarray(pads, dtype=np.int64).reshape(-1, 2)]
+    if not sizes or len(pairs) != len(sizes) or len(shape) < len(sizes) + 1 or min(sizes) < 1:
+        raise ValueError(f"block_shape {sizes} and the pairs {pairs} must both cover 1 to {len(shape) - 1} dims of "
+                         f"x {list(shape)}, every block at least 1")
+    if any(min(p) < 0 for p in pairs):
+        raise ValueError(f"paddings or crops {pairs} must not be negative")
+    return sizes, pairs
+
+
+def space_to_batch(x: Array, sizes: list[int], pairs: list[tuple[int, int]]) -> Array:
+    """TensorFlow's SpaceToBatchND: y[(o * batch) + n, i..., r] = padded x[n, i_k * b_k + o_k ..., r], o the
+    row-major index of the block offsets (o_1..o_M)."""
+    m, batch = len(sizes), x.shape[0]
+    padded = constant_pad(x, [(0, 0)] + pairs + [(0, 0)] * (x.ndim - 1 - m), 0)
+    spatial = padded.shape[1:1 + m]
+    if any(d % b for d, b in zip(spatial, sizes)):
+        raise ValueError(f"padded spatial dims {list(spatial)} are not multiples of block_shape {sizes}")
+    inner = [d // b for d, b in zip(spatial, sizes)]
+    y = np.empty((batch * int(np.prod(sizes)), *inner, *padded.shape[1 + m:]), dtype=x.dtype)
+    for o, offsets in enumerate(np.ndindex(*sizes)):
+        for n in range(batch):
+            for i in np.ndindex(*inner):
+                y[(o * batch + n, *i)] = padded[(n, *(ik * bk + ok for ik, bk, ok in zip(i, sizes, offsets)))]
+    return y
+
+
+def batch_to_space(x: Array, sizes: list[int], pairs: list[tuple[int, int]]) -> Array:
+    """TensorFlow's BatchToSpaceND: the inverse walk, padded y[n, i_k * b_k + o_k ..., r] = x[o * batch + n, i...,
+    r], then the crops taken off each spatial dim."""
+    m, total = len(sizes), int(np.prod(sizes))
+    if x.shape[0] % total:
+        raise ValueError(f"x's batch {x.shape[0]} is not a multiple of the block size {total}")
+    batch, inner = x.shape[0] // total, x.shape[1:1 + m]
+    full = [d * b for d, b in zip(inner, sizes)]
+    if any(a + b > d for (a, b), d in zip(pairs, full)):
+        raise ValueError(f"crops {pairs} exceed the spatial dims {full}")
+    padded = np.empty((batch, *full, *x.shape[1 + m:]), dtype=x.dtype)
+    for o, offsets in enumerate(np.ndindex(*sizes)):
+        for n in range(batch):
+            for i in np.ndindex(*inner):
+                padded[(n, *(ik * bk + ok for ik, bk, ok in zip(i, sizes, offsets)))] = x[(o * batch + n, *i)]
+    return np.array(padded[(slice(None), *(slice(a, d - b) for (a, b), d in zip(pairs, full)))])
+
+
+def _space_batch(forward: bool) -> Any:
+    """SpaceToBatchND (forward) or BatchToSpaceND: (x, block_shape, paddings or crops)."""
+    def compute(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
+        sizes, pairs = _blocks(xs[0].shape, xs[1], xs[2])
+        return [space_to_batch(xs[0], sizes, pairs) if forward else batch_to_space(xs[0], sizes, pairs)]
+    return compute
+
+
+def _space_batch_shape(forward: bool) -> Any:
+    """The output shape of SpaceToBatchND (forward) or BatchToSpaceND, from x's shape and the two value inputs."""
+    def shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+        x = tuple(shapes[0])
+        sizes, pairs = _blocks(x, needed_value(values, 1), needed_value(values, 2))
+        m, total = len(sizes), int(np.prod(sizes))
+        if forward:
+            spatial = [d + a + b for d, (a, b) in zip(x[1:1 + m], pairs)]
+            if any(d % b for d, b in zip(spatial, sizes)):
+                raise ValueError(f"padded spatial dims {spatial} are not multiples of block_shape {sizes}")
+            return [(x[0] * total, *(d // b for d, b in zip(spatial, sizes)), *x[1 + m:])]
+        if x[0] % total:
+            raise ValueError(f"x's batch {x[0]} is not a multiple of the block size {total}")
+        return [(x[0] // total, *(d * b - a - c for d, b, (a, c) in zip(x[1:1 + m], sizes, pairs)), *x[1 + m:])]
+    return shape
+
+
 # Permute, Identity, Tril/Triu, Roll, Diag -----------------------------------------------------------------------
 def permute_order(order: Any, rank: int) -> tuple[int, ...]:
     """Permute's order: a permutation of the dims of x (negative entries count from the end)."""
@@ -586,6 +658,8 @@ OPS: tuple[RefOp, ...] = (
     define("Diag", _diag, lambda s, v, a: [s[0] + s[0]]),
     _EXPAND,
     _PAD_V2,
+    define("SpaceToBatchND", _space_batch(True), _space_batch_shape(True)),
+    define("BatchToSpaceND", _space_batch(False), _space_batch_shape(False)),
     folded("BroadcastToD", _BROADCAST_TO, lambda a: {1: a["shape"]}),
     folded("ExpandD", _EXPAND, lambda a: {1: a["shape"]}),
     folded("PadD", _PAD, lambda a: {1: a["paddings"]}),

@@ -102,3 +102,11 @@ def test_gather_v2_d_fill_d_one_hot_d():
 def test_data_format_dim_map_nhwc_to_nchw():
     (y,) = run("DataFormatDimMap", [np.array([0, 1, 2, 3, -1, -3], I32)], [I32])
     assert y.tolist() == [0, 2, 3, 1, 1, 2]
+
+
+def test_space_to_batch_nd_and_back():
+    x = np.arange(1, 5, dtype=F32).reshape(1, 2, 2, 1)
+    (y,) = run("SpaceToBatchND", [x, np.array([2, 2], I32), np.zeros((2, 2), I32)], [F32])
+    assert y.reshape(-1).tolist() == [1, 2, 3, 4] and y.shape == (4, 1, 1, 1)
+    (z,) = run("BatchToSpaceND", [y, np.array([2, 2], I32), np.array([[0, 1], [1, 0]], I32)], [F32])
+    assert z.reshape(-1).tolist() == [2]

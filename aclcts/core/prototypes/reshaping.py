@@ -1,5 +1,6 @@
 """Prototypes of the movement and shape ops added in issue 23: padding, dims, broadcast, reverse, strided slice,
 concatenation, stacking, splitting, depth/space, Permute, Identity, Tril/Triu, Roll and Diag; Expand and PadV2 and the
+SpaceToBatchND and BatchToSpaceND, and the
 const-folded twins of issue 35 (BroadcastToD, ExpandD, PadD, PadV2D, ConcatV2D, SplitVD, StridedSliceD), from CANN's
 prototypes (dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/).
 
@@ -88,6 +89,14 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_CANN}array_ops.h REG_OP(Expand); ONNX Expand (x and shape broadcast both ways)"),
     op("PadV2", "x:T, paddings:I, constant_values:T", "y:T", {"T": BASIC, "I": INDEX},
        source=f"{_CANN}pad_ops.h REG_OP(PadV2); TensorFlow PadV2"),
+    # op_select_format of ops/built-in/tbe/impl/dynamic/space_to_batch_nd.py and batch_to_space_nd.py
+    # (dynamicFormat.flag=true) offers NC1HWC0 from NHWC and NDC1HWC0 from NDHWC origins for x and y.
+    op("SpaceToBatchND", "x:T, block_shape:I, paddings:I", "y:T", {"T": BASIC, "I": INDEX},
+       source=f"{_CANN}transformation_ops.h REG_OP(SpaceToBatchND); TensorFlow SpaceToBatchND",
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0", "NDC1HWC0"))),
+    op("BatchToSpaceND", "x:T, block_shape:I, crops:I", "y:T", {"T": BASIC, "I": INDEX},
+       source=f"{_CANN}transformation_ops.h REG_OP(BatchToSpaceND); TensorFlow BatchToSpaceND",
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0", "NDC1HWC0"))),
     # The const-folded twins: the twin's index input as an attribute.
     op("BroadcastToD", "x:T", "y:T", {"T": BASIC}, (Attr("shape", "list_int"),),
        source=f"{_CANN}pad_ops.h REG_OP(BroadcastToD); TensorFlow BroadcastTo"),

@@ -1,6 +1,6 @@
 """Movement and shape kernels of issue 23 (exact, values copied bit for bit): Pad, PadV3, MirrorPad, ExpandDims,
 Squeeze, Unsqueeze, Flatten, BroadcastTo, ReverseV2, StridedSlice, ConcatV2, Pack, Unpack, SplitV, SpaceToDepth,
-DepthToSpace, Permute, Identity, Tril, Triu, Roll, Diag; Expand and PadV2, and the const-folded BroadcastToD, ExpandD,
+DepthToSpace, Permute, Identity, Tril, Triu, Roll, Diag; Expand, PadV2, SpaceToBatchND and BatchToSpaceND, and the const-folded BroadcastToD, ExpandD,
 PadD, PadV2D, ConcatV2D, SplitVD and StridedSliceD through their twins' kernels (aclcts/sim/kernels/folded.py).
 
 Prototypes: aclcts/core/prototypes/reshaping.py (graphengine 910 op_proto/inc/ pad_ops.h, array_ops.h,
@@ -412,6 +412,59 @@ def _depth_to_space(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: 
     return [out.emit(0, y if fmt == "NHWC" else np.transpose(y, (0, 3, 1, 2)))]
 
 
+def _block_args(call: OpCall, shape: Shape, values: list) -> tuple[list[int], list[list[int]]]:
+    """block_shape and its [before, after] pairs (paddings or crops), checked against x's shape."""
+    sizes, flat = list(values[0]), list(values[1])
+    m = len(sizes)
+    if not 1 <= m < len(shape) or len(flat) != 2 * m or min(sizes) < 1 or min(flat) < 0:
+        raise call.fail(f"inputs {call.quoted(1)} {sizes} and {call.quoted(2)} {flat} must give 1 to {len(shape) - 1} "
+                        f"blocks of at least 1 and as many non-negative pairs for {call.quoted(0)} {list(shape)}")
+    return sizes, [flat[2 * i:2 * i + 2] for i in range(m)]
+
+
+def _space_rule_nd(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    sizes, pairs = _block_args(call, shape, values)
+    m = len(sizes)
+    padded = [d + a + b for d, (a, b) in zip(shape[1:1 + m], pairs)]
+    if any(d % b for d, b in zip(padded, sizes)):
+        raise call.fail(f"the padded dims {padded} of {call.quoted(0)} are not multiples of the blocks {sizes}")
+    return [(shape[0] * int(np.prod(sizes)), *(d // b for d, b in zip(padded, sizes)), *shape[1 + m:])]
+
+
+def _batch_rule_nd(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    sizes, pairs = _block_args(call, shape, values)
+    m, total = len(sizes), int(np.prod(sizes))
+    full = [d * b for d, b in zip(shape[1:1 + m], sizes)]
+    if shape[0] % total or any(a + b > d for (a, b), d in zip(pairs, full)):
+        raise call.fail(f"{call.quoted(0)} {list(shape)}: its batch must be a multiple of {total} and the crops "
+                        f"{pairs} must fit its dims times the blocks {full}")
+    return [(shape[0] // total, *(d - a - b for d, (a, b) in zip(full, pairs)), *shape[1 + m:])]
+
+
+def _space_to_batch_nd(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    """Pad, split each spatial dim into (dim / block, block), move the blocks in front of the batch, merge them."""
+    sizes, pairs = _block_args(call, tuple(x.shape), [v.tolist() for v in values])
+    (shape,) = _space_rule_nd(call, tuple(x.shape), [sizes, sum(pairs, [])])
+    m, rest = len(sizes), x.shape[1 + len(sizes):]
+    padded = np.pad(x, [(0, 0)] + [tuple(p) for p in pairs] + [(0, 0)] * len(rest))
+    split = padded.reshape(x.shape[0], *[v for d, b in zip(shape[1:1 + m], sizes) for v in (d, b)], *rest)
+    order = [2 + 2 * k for k in range(m)] + [0] + [1 + 2 * k for k in range(m)] + list(range(1 + 2 * m, split.ndim))
+    return [out.emit(0, split.transpose(order).reshape(shape))]
+
+
+def _batch_to_space_nd(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    """Split the batch into (blocks..., batch), interleave each block with its spatial dim, merge, crop."""
+    sizes, pairs = _block_args(call, tuple(x.shape), [v.tolist() for v in values])
+    _batch_rule_nd(call, tuple(x.shape), [sizes, sum(pairs, [])])
+    m, rest = len(sizes), x.shape[1 + len(sizes):]
+    batch = x.shape[0] // int(np.prod(sizes))
+    split = x.reshape(*sizes, batch, *x.shape[1:])
+    order = [m] + [v for k in range(m) for v in (m + 1 + k, k)] + list(range(2 * m + 1, split.ndim))
+    full = split.transpose(order).reshape(batch, *[d * b for d, b in zip(x.shape[1:1 + m], sizes)], *rest)
+    crop = tuple(slice(a, d - b) for (a, b), d in zip(pairs, full.shape[1:1 + m]))
+    return [out.emit(0, full[(slice(None), *crop)])]
+
+
 # Permute, Identity, Tril/Triu, Roll, Diag -----------------------------------------------------------------------
 def _order(call: OpCall, rank: int) -> list[int]:
     listed = call.attr_list_int("order")
@@ -584,6 +637,8 @@ builtin("ConcatV2", _concat_compute, _concat_infer)
 builtin("Pack", _pack_compute, _pack_infer)
 _register("PadV2", _pad_rule, _pad_v2, partial=_pad_partial, any_rank=True, index_inputs=1)
 _register("Expand", _expand_to_rule, _expand_to)
+_register("SpaceToBatchND", _space_rule_nd, _space_to_batch_nd, any_rank=True)
+_register("BatchToSpaceND", _batch_rule_nd, _batch_to_space_nd, any_rank=True)
 builtin("BroadcastToD", *folded("BroadcastToD", "BroadcastTo", lambda call: {1: call.attr_list_int("shape")}))
 builtin("ExpandD", *folded("ExpandD", "Expand", lambda call: {1: call.attr_list_int("shape")}))
 builtin("PadD", *folded("PadD", "Pad", lambda call: {1: _paddings(call)}))

@@ -112,3 +112,11 @@ def test_data_format_dim_map_reads_negative_indices_from_the_end(run):
     assert y.tolist() == [[0, 2], [2, 0]]
     with pytest.raises(KernelError, match=r"^DataFormatDimMap: input 'x' holds values outside \[-4, 4\)"):
         run("DataFormatDimMap", [np.array([4], I32)], [(I32, (1,))])
+
+
+def test_space_to_batch_nd_pads_then_moves_blocks_into_the_batch(run):
+    x = np.arange(1, 4, dtype=F32).reshape(1, 3, 1)
+    (y,) = run("SpaceToBatchND", [x, np.array([2], I32), np.array([[1, 0]], I32)], [(F32, (2, 2, 1))])
+    assert y[:, :, 0].tolist() == [[0, 2], [1, 3]]
+    (z,) = run("BatchToSpaceND", [y, np.array([2], I32), np.array([[1, 0]], I32)], [(F32, (1, 3, 1))])
+    assert z.reshape(-1).tolist() == [1, 2, 3]
