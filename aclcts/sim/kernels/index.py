@@ -58,6 +58,14 @@ def _argmax_dim(call: OpCall, value: Any, rank: int) -> int:
     return call.axis(f"input {call.quoted(1)} value", call.one_value(1, value), rank)
 
 
+def _first_extreme(call: OpCall, out: Outputs, x: np.ndarray, dim: int, pick: Any, dtype: np.dtype) -> np.ndarray:
+    """The index of the first extreme (pick: np.argmax or np.argmin) along dim, as output 0 of dtype."""
+    if x.shape[dim] == 0:
+        raise call.fail(f"cannot take the index of an extreme over empty dim {dim} of {call.quoted(0)} "
+                        f"{list(x.shape)}")
+    return out.emit(0, pick(x, axis=dim).astype(dtype))
+
+
 def _arg_kernel(op_type: str, pick: Any) -> None:
     """ArgMaxV2 / ArgMin: (x, dimension) -> the first extreme's index along the dimension (NaN wins)."""
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
@@ -67,11 +75,7 @@ def _arg_kernel(op_type: str, pick: Any) -> None:
         call.require_simulated(0, x.dtype)
         dim = _argmax_dim(call, call.input(1), x.ndim)
         out = Outputs(call, outputs)
-        dtype = _index_dtype(call, out, "dtype")
-        if x.shape[dim] == 0:
-            raise call.fail(f"cannot take the index of an extreme over empty dim {dim} of {call.quoted(0)} "
-                            f"{list(x.shape)}")
-        return [out.emit(0, pick(x, axis=dim).astype(numpy_dtype(dtype)))]
+        return [_first_extreme(call, out, x, dim, pick, numpy_dtype(_index_dtype(call, out, "dtype")))]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
@@ -106,10 +110,7 @@ def _arg_d_kernel(op_type: str, pick: Any) -> None:
         dim = _dimension_attr(call, x.ndim)
         out = Outputs(call, outputs)
         out.require_dtype(0, np.dtype(np.int32), f"the prototype's only {out.names[0]} type")
-        if x.shape[dim] == 0:
-            raise call.fail(f"cannot take the index of an extreme over empty dim {dim} of {call.quoted(0)} "
-                            f"{list(x.shape)}")
-        return [out.emit(0, pick(x, axis=dim).astype(np.int32))]
+        return [_first_extreme(call, out, x, dim, pick, np.dtype(np.int32))]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)

@@ -217,10 +217,13 @@ def _broadcast_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
     raise call.fail(f"{call.quoted(0)} {list(shape)} cannot be broadcast to input {call.quoted(1)} {list(target)}")
 
 
-def _broadcast_to(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
-    y = out.buffer(0, _broadcast_rule(call, tuple(x.shape), [values[0].tolist()])[0])
-    np.copyto(y, x)
-    return [out.emit(0, y)]
+def _repeated_by(rule: ShapeRule) -> Compute:
+    """A compute that repeats x into the shape rule gives (BroadcastTo's, Expand's)."""
+    def compute(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+        y = out.buffer(0, rule(call, tuple(x.shape), [values[0].tolist()])[0])
+        np.copyto(y, x)
+        return [out.emit(0, y)]
+    return compute
 
 
 def _paddings(call: OpCall) -> list[list[int]]:
@@ -242,12 +245,6 @@ def _expand_to_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
     except ValueError:
         pass
     raise call.fail(f"{call.quoted(0)} {list(shape)} and input {call.quoted(1)} {list(target)} do not broadcast")
-
-
-def _expand_to(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
-    y = out.buffer(0, _expand_to_rule(call, tuple(x.shape), [values[0].tolist()])[0])
-    np.copyto(y, x)
-    return [out.emit(0, y)]
 
 
 # reverse, strided slice -----------------------------------------------------------------------------------------
@@ -619,7 +616,7 @@ _register("Unsqueeze", _unsqueeze_rule, _reshape_to(_unsqueeze_rule))
 _register("Flatten", _flatten_rule, _reshape_to(_flatten_rule))
 # BroadcastTo's infer function gives the values of `shape` whatever x's dims are (CANN op_proto pad_ops.cc,
 # BroadcastToInferShape).
-_register("BroadcastTo", _broadcast_rule, _broadcast_to, partial=lambda call, shape, values: [tuple(values[0])])
+_register("BroadcastTo", _broadcast_rule, _repeated_by(_broadcast_rule), partial=lambda call, shape, values: [tuple(values[0])])
 _register("ReverseV2", _same, _reverse, same_shape=True)
 _register("StridedSlice", _strided_rule, _strided_slice)
 _register("Unpack", _unpack_rule, _unpack, partial=_unpack_partial)
@@ -636,7 +633,7 @@ _register("Diag", _diag_rule, _diag, partial=_diag_rule)
 builtin("ConcatV2", _concat_compute, _concat_infer)
 builtin("Pack", _pack_compute, _pack_infer)
 _register("PadV2", _pad_rule, _pad_v2, partial=_pad_partial, any_rank=True, index_inputs=1)
-_register("Expand", _expand_to_rule, _expand_to)
+_register("Expand", _expand_to_rule, _repeated_by(_expand_to_rule))
 _register("SpaceToBatchND", _space_rule_nd, _space_to_batch_nd, any_rank=True)
 _register("BatchToSpaceND", _batch_rule_nd, _batch_to_space_nd, any_rank=True)
 builtin("BroadcastToD", *folded("BroadcastToD", "BroadcastTo", lambda call: {1: call.attr_list_int("shape")}))
