@@ -476,11 +476,11 @@ def _depth_space_shape(fn: Any) -> Any:
 
 
 def _blocks(shape: tuple[int, ...], block: Any, pads: Any) -> tuple[list[int], list[tuple[int, int]]]:
-    """block_shape (M values, each >= 1) and the M (before, after) pairs of paddings or crops, checked against x."""
+    """block shape (M values, each >= 1) and the M (before, after) pairs of paddings or crops, checked against x."""
     sizes = _ints(block)
     pairs = [(int(a), int(b)) for a, b in np.asarray(pads, dtype=np.int64).reshape(-1, 2)]
     if not sizes or len(pairs) != len(sizes) or len(shape) < len(sizes) + 1 or min(sizes) < 1:
-        raise ValueError(f"block_shape {sizes} and the pairs {pairs} must both cover 1 to {len(shape) - 1} dims of "
+        raise ValueError(f"block shape {sizes} and the pairs {pairs} must both cover 1 to {len(shape) - 1} dims of "
                          f"x {list(shape)}, every block at least 1")
     if any(min(p) < 0 for p in pairs):
         raise ValueError(f"paddings or crops {pairs} must not be negative")
@@ -494,7 +494,7 @@ def space_to_batch(x: Array, sizes: list[int], pairs: list[tuple[int, int]]) -> 
     padded = constant_pad(x, [(0, 0)] + pairs + [(0, 0)] * (x.ndim - 1 - m), 0)
     spatial = padded.shape[1:1 + m]
     if any(d % b for d, b in zip(spatial, sizes)):
-        raise ValueError(f"padded spatial dims {list(spatial)} are not multiples of block_shape {sizes}")
+        raise ValueError(f"padded spatial dims {list(spatial)} are not multiples of block shape {sizes}")
     inner = [d // b for d, b in zip(spatial, sizes)]
     y = np.empty((batch * int(np.prod(sizes)), *inner, *padded.shape[1 + m:]), dtype=x.dtype)
     for o, offsets in enumerate(np.ndindex(*sizes)):
@@ -523,7 +523,7 @@ def batch_to_space(x: Array, sizes: list[int], pairs: list[tuple[int, int]]) -> 
 
 
 def _space_batch(forward: bool) -> Any:
-    """SpaceToBatchND (forward) or BatchToSpaceND: (x, block_shape, paddings or crops)."""
+    """SpaceToBatchND (forward) or BatchToSpaceND: (x, block shape, paddings or crops)."""
     def compute(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
         sizes, pairs = _blocks(xs[0].shape, xs[1], xs[2])
         return [space_to_batch(xs[0], sizes, pairs) if forward else batch_to_space(xs[0], sizes, pairs)]
@@ -539,7 +539,7 @@ def _space_batch_shape(forward: bool) -> Any:
         if forward:
             spatial = [d + a + b for d, (a, b) in zip(x[1:1 + m], pairs)]
             if any(d % b for d, b in zip(spatial, sizes)):
-                raise ValueError(f"padded spatial dims {spatial} are not multiples of block_shape {sizes}")
+                raise ValueError(f"padded spatial dims {spatial} are not multiples of block shape {sizes}")
             return [(x[0] * total, *(d // b for d, b in zip(spatial, sizes)), *x[1 + m:])]
         if x[0] % total:
             raise ValueError(f"x's batch {x[0]} is not a multiple of the block size {total}")

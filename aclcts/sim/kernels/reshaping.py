@@ -410,7 +410,7 @@ def _depth_to_space(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: 
 
 
 def _block_args(call: OpCall, shape: Shape, values: list) -> tuple[list[int], list[list[int]]]:
-    """block_shape and its [before, after] pairs (paddings or crops), checked against x's shape."""
+    """block shape and its [before, after] pairs (paddings or crops), checked against x's shape."""
     sizes, flat = list(values[0]), list(values[1])
     m = len(sizes)
     if not 1 <= m < len(shape) or len(flat) != 2 * m or min(sizes) < 1 or min(flat) < 0:
