@@ -63,7 +63,7 @@ DISTRIBUTIONS = ("uniform", "normal", "integers", "choice", "special", "positive
 #: The smallest and largest int a distribution parameter may be (NumPy's generator draws int64).
 INT64 = (-2 ** 63, 2 ** 63 - 1)
 #: How a dynamic case's runtime input shapes relate (strategies.model_shapes) and which element values it draws.
-SHAPE_RULES = ("broadcast", "matmul", "concat", "each", "same", "given")
+SHAPE_RULES = ("broadcast", "matmul", "concat", "each", "same", "given", "square")
 ELEMENT_KINDS = ("full", "finite", "pool", "values")
 #: A case's expected outcome: "failed" means it must fail to compile or execute (msopst's `expect`).
 EXPECTS = ("success", "failed")

@@ -416,7 +416,19 @@ def _by_rule(model: Any, runtime: list[Any], unknown: bool) -> st.SearchStrategy
         return st.tuples(*(shape_in(t.dim_ranges()) for t in runtime))
     if model.shape_rule == "same":
         return shape_in(runtime[0].dim_ranges()).map(lambda shape: (shape,) * len(runtime))
+    if model.shape_rule == "square":
+        return _square_shapes(runtime[0].dim_ranges()).map(lambda shape: (shape,))
     raise ValueError(f"case {model.id}: unknown shape_rule {model.shape_rule!r}")
+
+
+def _square_shapes(ranges: Sequence[tuple[int, int]]) -> st.SearchStrategy[tuple[int, ...]]:
+    """Shapes [D1..Dk, D1..Dk] inside the ranges (DiagPart's x): each Di inside both of its dims' ranges."""
+    half = len(ranges) // 2
+    if len(ranges) % 2:
+        raise ValueError(f"shape rule square needs an even rank, got ranges {list(ranges)}")
+    merged = [(max(a[0], b[0]), max(a[1], b[1]) if min(a[1], b[1]) < 0 else min(a[1], b[1]))
+              for a, b in zip(ranges[:half], ranges[half:])]
+    return shape_in(merged).map(lambda shape: shape + shape)
 
 
 def output_fitting_ranges(model: Any, tensor: Any) -> list[tuple[int, int]]:

@@ -1,5 +1,5 @@
-"""Index-producing references: ArgMaxV2, ArgMin, ArgMaxD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero, Where
-and Unique.
+"""Index-producing references: ArgMaxV2, ArgMin, ArgMaxD, ArgMinD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero,
+Where, Unique and DataFormatDimMap; the const-folded TopKD through TopK's reference.
 
 One NaN convention for all of them (device behaviour UNCONFIRMED): NaN ranks above +inf, as in NumPy's
 argmax and PyTorch's topk/sort.  Equal values keep their original order (lower index first).
@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.reference.base import RefOp, define, needed_value, normalize_axis, scalar_int
+from aclcts.reference.folded import folded
 from aclcts.reference.numeric import round_to, widen
 
 
@@ -115,10 +116,12 @@ def _argmin(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[n
     return [round_to(first_extreme(x, axis, smallest=True), out[0])]
 
 
-def _argmax_d(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
-    """ArgMaxD compute: x, with the dimension an attribute."""
-    x = widen(xs[0])
-    return [round_to(first_extreme(x, normalize_axis(attrs["dimension"], x.ndim, "dimension"), False), out[0])]
+def _arg_d(smallest: bool) -> Any:
+    """ArgMaxD / ArgMinD compute: x, with the dimension an attribute."""
+    def compute(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+        x = widen(xs[0])
+        return [round_to(first_extreme(x, normalize_axis(attrs["dimension"], x.ndim, "dimension"), smallest), out[0])]
+    return compute
 
 
 def _argmax_d_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
@@ -197,13 +200,33 @@ def _unique_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -
     return [y.shape, idx.shape]
 
 
+def _dim_map(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """DataFormatDimMap: each x (a dim index of src_format, negative from its end) replaced by the position in
+    dst_format of the letter src_format has there."""
+    src, dst = str(attrs["src_format"]), str(attrs["dst_format"])
+    if len(src) != 4 or sorted(src) != sorted(dst):
+        raise ValueError(f"src_format {src!r} and dst_format {dst!r} must be 4 letters, one a permutation of the other")
+    y = np.empty(xs[0].shape, dtype=np.int64)
+    for p in np.ndindex(*xs[0].shape):
+        v = int(xs[0][p])
+        if not -4 <= v < 4:
+            raise ValueError(f"x holds {v}, outside [-4, 4)")
+        y[p] = dst.index(src[v])
+    return [round_to(y, out[0])]
+
+
+_TOPK = define("TopK", _topk, _topk_shape)
+
 OPS: tuple[RefOp, ...] = (
     define("ArgMaxV2", _argmax, _argmax_shape),
     define("ArgMin", _argmin, _argmax_shape),
-    define("ArgMaxD", _argmax_d, _argmax_d_shape),
+    define("ArgMaxD", _arg_d(False), _argmax_d_shape),
+    define("ArgMinD", _arg_d(True), _argmax_d_shape),
     define("ArgMaxWithValue", _with_value(False), _with_value_shape),
     define("ArgMinWithValue", _with_value(True), _with_value_shape),
-    define("TopK", _topk, _topk_shape),
+    _TOPK,
+    define("DataFormatDimMap", _dim_map, lambda shapes, values, attrs: [shapes[0]]),
+    folded("TopKD", _TOPK, lambda a: {1: np.array(a["k"], dtype=np.int32)}, drop=(1,)),
     define("NonZero", _nonzero, _nonzero_shape),
     define("Where", _where, _where_shape),
     define("Unique", _unique, _unique_shape),

@@ -3,6 +3,7 @@
 Second formulations of what the simulator does with NumPy's own movement routines: pads and rolls as explicit
 source-index maps, strided slices as explicit index ranges per dim, concatenation and stacking by writing each
 input into its place in an empty result, depth/space moves as computed source positions, Tril/Triu as index masks.
+Expand (ONNX), PadV2, SpaceToBatchND and BatchToSpaceND (TensorFlow, as explicit index walks) of issue 35, and the const-folded twins through these references.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.reference.base import InputError, RefOp, define, needed_value, normalize_axis, normalize_axes
+from aclcts.reference.folded import LAST, folded
 
 Array = np.ndarray
 
@@ -96,6 +98,15 @@ def _pad_v3(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[A
     if x.dtype.name == "bfloat16":
         raise ValueError("bfloat16 is supported in constant mode only")
     return [mode_pad(x, pairs, mode)]
+
+
+def _pad_v2(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
+    """PadV2: the first element of its padding-value input around x (CANN's pad_v2_d.py reads element 0 of a tensor of any
+    shape; TensorFlow's is a scalar)."""
+    value = np.asarray(xs[2]).reshape(-1)
+    if value.size == 0:
+        raise InputError(2, lambda name: f"{name} is empty; expected at least one value")
+    return [constant_pad(xs[0], pad_pairs(xs[1], xs[0].ndim), value[0])]
 
 
 def _mirror_pad(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
@@ -184,15 +195,32 @@ def _shape_of(rule: Any, value_inputs: int = 0) -> Any:
     return shape
 
 
-def _broadcast_to(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
-    """BroadcastTo: x gathered at index 0 along its size-1 dims, written into every leading position."""
-    x = xs[0]
-    target = broadcast_shape(x.shape, _ints(xs[1]))
+def expand_shape(shape: tuple[int, ...], target: list[int]) -> tuple[int, ...]:
+    """Expand's output shape (ONNX): x's shape and target aligned at their last dims, each pair equal or one of it 1."""
+    rank = max(len(shape), len(target))
+    dims = [(1,) * (rank - len(shape)) + tuple(shape), (1,) * (rank - len(target)) + tuple(target)]
+    if any(d != t and 1 not in (d, t) for d, t in zip(*dims)) or any(t < 0 for t in target):
+        raise ValueError(f"x {list(shape)} and shape {target} do not broadcast")
+    return tuple(t if d == 1 else d for d, t in zip(*dims))
+
+
+def _repeated(x: Array, target: tuple[int, ...]) -> Array:
+    """x gathered at index 0 along its size-1 dims, written into every leading position of target."""
     lead = len(target) - x.ndim
     lists = [list(range(t)) if d == t else [0] * t for d, t in zip(x.shape, target[lead:])]
     y = np.empty(target, dtype=x.dtype)
     y[...] = _gather(x, lists)
-    return [y]
+    return y
+
+
+def _broadcast_to(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
+    """BroadcastTo: x repeated to the shape input."""
+    return [_repeated(xs[0], broadcast_shape(xs[0].shape, _ints(xs[1])))]
+
+
+def _expand(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
+    """Expand: x repeated to the broadcast of its shape and the shape input."""
+    return [_repeated(xs[0], expand_shape(xs[0].shape, _ints(xs[1])))]
 
 
 # reverse, strided slice -----------------------------------------------------------------------------------------
@@ -447,6 +475,78 @@ def _depth_space_shape(fn: Any) -> Any:
     return shape
 
 
+def _blocks(shape: tuple[int, ...], block: Any, pads: Any) -> tuple[list[int], list[tuple[int, int]]]:
+    """block shape (M values, each >= 1) and the M (before, after) pairs of paddings or crops, checked against x."""
+    sizes = _ints(block)
+    pairs = [(int(a), int(b)) for a, b in np.asarray(pads, dtype=np.int64).reshape(-1, 2)]
+    if not sizes or len(pairs) != len(sizes) or len(shape) < len(sizes) + 1 or min(sizes) < 1:
+        raise ValueError(f"block shape {sizes} and the pairs {pairs} must both cover 1 to {len(shape) - 1} dims of "
+                         f"x {list(shape)}, every block at least 1")
+    if any(min(p) < 0 for p in pairs):
+        raise ValueError(f"paddings or crops {pairs} must not be negative")
+    return sizes, pairs
+
+
+def space_to_batch(x: Array, sizes: list[int], pairs: list[tuple[int, int]]) -> Array:
+    """TensorFlow's SpaceToBatchND: y[(o * batch) + n, i..., r] = padded x[n, i_k * b_k + o_k ..., r], o the
+    row-major index of the block offsets (o_1..o_M)."""
+    m, batch = len(sizes), x.shape[0]
+    padded = constant_pad(x, [(0, 0)] + pairs + [(0, 0)] * (x.ndim - 1 - m), 0)
+    spatial = padded.shape[1:1 + m]
+    if any(d % b for d, b in zip(spatial, sizes)):
+        raise ValueError(f"padded spatial dims {list(spatial)} are not multiples of block shape {sizes}")
+    inner = [d // b for d, b in zip(spatial, sizes)]
+    y = np.empty((batch * int(np.prod(sizes)), *inner, *padded.shape[1 + m:]), dtype=x.dtype)
+    for o, offsets in enumerate(np.ndindex(*sizes)):
+        for n in range(batch):
+            for i in np.ndindex(*inner):
+                y[(o * batch + n, *i)] = padded[(n, *(ik * bk + ok for ik, bk, ok in zip(i, sizes, offsets)))]
+    return y
+
+
+def batch_to_space(x: Array, sizes: list[int], pairs: list[tuple[int, int]]) -> Array:
+    """TensorFlow's BatchToSpaceND: the inverse walk, padded y[n, i_k * b_k + o_k ..., r] = x[o * batch + n, i...,
+    r], then the crops taken off each spatial dim."""
+    m, total = len(sizes), int(np.prod(sizes))
+    if x.shape[0] % total:
+        raise ValueError(f"x's batch {x.shape[0]} is not a multiple of the block size {total}")
+    batch, inner = x.shape[0] // total, x.shape[1:1 + m]
+    full = [d * b for d, b in zip(inner, sizes)]
+    if any(a + b > d for (a, b), d in zip(pairs, full)):
+        raise ValueError(f"crops {pairs} exceed the spatial dims {full}")
+    padded = np.empty((batch, *full, *x.shape[1 + m:]), dtype=x.dtype)
+    for o, offsets in enumerate(np.ndindex(*sizes)):
+        for n in range(batch):
+            for i in np.ndindex(*inner):
+                padded[(n, *(ik * bk + ok for ik, bk, ok in zip(i, sizes, offsets)))] = x[(o * batch + n, *i)]
+    return np.array(padded[(slice(None), *(slice(a, d - b) for (a, b), d in zip(pairs, full)))])
+
+
+def _space_batch(forward: bool) -> Any:
+    """SpaceToBatchND (forward) or BatchToSpaceND: (x, block shape, paddings or crops)."""
+    def compute(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
+        sizes, pairs = _blocks(xs[0].shape, xs[1], xs[2])
+        return [space_to_batch(xs[0], sizes, pairs) if forward else batch_to_space(xs[0], sizes, pairs)]
+    return compute
+
+
+def _space_batch_shape(forward: bool) -> Any:
+    """The output shape of SpaceToBatchND (forward) or BatchToSpaceND, from x's shape and the two value inputs."""
+    def shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+        x = tuple(shapes[0])
+        sizes, pairs = _blocks(x, needed_value(values, 1), needed_value(values, 2))
+        m, total = len(sizes), int(np.prod(sizes))
+        if forward:
+            spatial = [d + a + b for d, (a, b) in zip(x[1:1 + m], pairs)]
+            if any(d % b for d, b in zip(spatial, sizes)):
+                raise ValueError(f"padded spatial dims {spatial} are not multiples of block shape {sizes}")
+            return [(x[0] * total, *(d // b for d, b in zip(spatial, sizes)), *x[1 + m:])]
+        if x[0] % total:
+            raise ValueError(f"x's batch {x[0]} is not a multiple of the block size {total}")
+        return [(x[0] // total, *(d * b - a - c for d, b, (a, c) in zip(x[1:1 + m], sizes, pairs)), *x[1 + m:])]
+    return shape
+
+
 # Permute, Identity, Tril/Triu, Roll, Diag -----------------------------------------------------------------------
 def permute_order(order: Any, rank: int) -> tuple[int, ...]:
     """Permute's order: a permutation of the dims of x (negative entries count from the end)."""
@@ -524,21 +624,30 @@ def _same_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> 
     return [shapes[0]]
 
 
+_BROADCAST_TO = define("BroadcastTo", _broadcast_to,
+                       lambda s, v, a: [broadcast_shape(s[0], _ints(needed_value(v, 1)))])
+_EXPAND = define("Expand", _expand, lambda s, v, a: [expand_shape(s[0], _ints(needed_value(v, 1)))])
+_PAD = define("Pad", _pad, _pad_shape)
+_PAD_V2 = define("PadV2", _pad_v2, _pad_shape)
+_STRIDED_SLICE = define("StridedSlice", _strided_slice, _strided_shape)
+_CONCAT_V2 = define("ConcatV2", _concat_v2, _concat_v2_shape)
+_SPLIT_V = define("SplitV", _split_v, _split_v_shape)
+
 OPS: tuple[RefOp, ...] = (
-    define("Pad", _pad, _pad_shape),
+    _PAD,
     define("PadV3", _pad_v3, _pad_shape),
     define("MirrorPad", _mirror_pad, _pad_shape),
     define("ExpandDims", _reshaped(_expand_rule), _shape_of(_expand_rule, 1)),
     define("Squeeze", _reshaped(_squeeze_rule), _shape_of(_squeeze_rule)),
     define("Unsqueeze", _reshaped(_unsqueeze_rule), _shape_of(_unsqueeze_rule)),
     define("Flatten", _reshaped(_flatten_rule), _shape_of(_flatten_rule)),
-    define("BroadcastTo", _broadcast_to, lambda s, v, a: [broadcast_shape(s[0], _ints(needed_value(v, 1)))]),
+    _BROADCAST_TO,
     define("ReverseV2", _reverse, _same_shape),
-    define("StridedSlice", _strided_slice, _strided_shape),
-    define("ConcatV2", _concat_v2, _concat_v2_shape),
+    _STRIDED_SLICE,
+    _CONCAT_V2,
     define("Pack", _pack, _pack_shape),
     define("Unpack", _unpack, _unpack_shape),
-    define("SplitV", _split_v, _split_v_shape),
+    _SPLIT_V,
     define("SpaceToDepth", _space_to_depth, _depth_space_shape(_space_to_depth)),
     define("DepthToSpace", _depth_to_space, _depth_space_shape(_depth_to_space)),
     define("Permute", _permute, _permute_shape),
@@ -547,4 +656,15 @@ OPS: tuple[RefOp, ...] = (
     define("Triu", _triangle(False), _same_shape),
     define("Roll", _roll, _same_shape),
     define("Diag", _diag, lambda s, v, a: [s[0] + s[0]]),
+    _EXPAND,
+    _PAD_V2,
+    define("SpaceToBatchND", _space_batch(True), _space_batch_shape(True)),
+    define("BatchToSpaceND", _space_batch(False), _space_batch_shape(False)),
+    folded("BroadcastToD", _BROADCAST_TO, lambda a: {1: a["shape"]}),
+    folded("ExpandD", _EXPAND, lambda a: {1: a["shape"]}),
+    folded("PadD", _PAD, lambda a: {1: a["paddings"]}),
+    folded("PadV2D", _PAD_V2, lambda a: {1: a["paddings"]}),
+    folded("ConcatV2D", _CONCAT_V2, lambda a: {LAST: a["concat_dim"]}),
+    folded("SplitVD", _SPLIT_V, lambda a: {1: a["size_splits"], 2: a["split_dim"]}),
+    folded("StridedSliceD", _STRIDED_SLICE, lambda a: {1: a["begin"], 2: a["end"], 3: a["strides"]}),
 )

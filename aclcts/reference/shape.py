@@ -1,4 +1,5 @@
-"""Data-movement references: Transpose, Reshape, ConcatD, SplitD, Slice and Tile (values copied bit for bit)."""
+"""Data-movement references: Transpose, Reshape, ConcatD, SplitD, Split, Slice and Tile (values copied bit for bit),
+and the const-folded TransposeD, SliceD and TileD through them."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import RefOp, define, needed_value, normalize_axis, normalize_axes
+from aclcts.reference.base import RefOp, define, needed_value, normalize_axis, normalize_axes, scalar_int
+from aclcts.reference.folded import folded
 from aclcts.reference.numeric import round_to
 
 
@@ -174,11 +176,29 @@ def _tile_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> 
     return [tuple(d * k for d, k in zip(aligned, m))]
 
 
+def _split_input(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Split compute: (split_dim, x), as SplitD with split_dim an attribute."""
+    return _split([xs[1]], {**attrs, "split_dim": scalar_int(xs, 0)}, out)
+
+
+def _split_input_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """Split output shapes (need the value of split_dim)."""
+    return _split_shape([shapes[1]], [None], {**attrs, "split_dim": scalar_int(values, 0)})
+
+
+_TRANSPOSE = define("Transpose", _transpose, _transpose_shape)
+_SLICE = define("Slice", _slice, _slice_shape)
+_TILE = define("Tile", _tile, _tile_shape)
+
 OPS: tuple[RefOp, ...] = (
-    define("Transpose", _transpose, _transpose_shape),
+    _TRANSPOSE,
     define("Reshape", _reshape, _reshape_shape),
     define("ConcatD", _concat, _concat_shape),
     define("SplitD", _split, _split_shape),
-    define("Slice", _slice, _slice_shape),
-    define("Tile", _tile, _tile_shape),
+    _SLICE,
+    _TILE,
+    define("Split", _split_input, _split_input_shape),
+    folded("TransposeD", _TRANSPOSE, lambda a: {1: a["perm"]}),
+    folded("SliceD", _SLICE, lambda a: {1: a["offsets"], 2: a["size"]}),
+    folded("TileD", _TILE, lambda a: {1: a["multiples"]}, lift="multiples"),
 )

@@ -34,8 +34,8 @@ DTYPE_NAMES = set(JSON_TYPE_NAMES.values())
 FAMILIES = set(prototypes.families())
 #: Modules of each package that are not families: shared machinery.
 HELPERS = {
-    aclcts.reference: {"base", "numeric", "complex_math"},
-    aclcts.sim.kernels: {"base", "call", "numerics", "registry", "shapes", "pointwise"},
+    aclcts.reference: {"base", "numeric", "complex_math", "folded"},
+    aclcts.sim.kernels: {"base", "call", "numerics", "registry", "shapes", "pointwise", "folded"},
     aclcts.sim.faults: {"contract", "domains", "events", "golden_edges", "kernels", "runtime", "values"},
 }
 #: Case folders that are not families: the step tests' own dynamic models.

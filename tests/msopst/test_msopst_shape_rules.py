@@ -99,6 +99,8 @@ FAMILIES = [
     ("resize", "ResizeBilinearV2", "each",
      [dyn("x", [-1, -1, -1, 3], [[1, 4], [1, 8], [1, 8]], [1, 2, 2, 3], **NHWC), const("size", [4, 4], **NHWC)],
      [out("y", [-1, 4, 4, 3], [[1, 4]], **NHWC)], []),
+    ("matrix_structure", "DiagPart", "square", [dyn("x", [-1, -1], [[1, 8], [3, 12]], [4, 4])],
+     [out("y", [-1], [[1, 8]])], []),
     ("scan", "Cumsum", "each", [dyn("x", [-1, -1], M2, [2, 3]), const("axis", [0])], [out("y", [-1, -1], M2)], []),
     ("shape", "ConcatD", "concat", [dyn("x0", [-1, -1], [[1, 8], [1, 4]], [2, 3]), dyn("x1", [-1, -1], M2, [2, 5])],
      [out("y", [-1, -1], [[1, 8], [2, 16]])], [attr("concat_dim", "int", 1), attr("N", "int", 2)]),
@@ -130,6 +132,9 @@ def relation_holds(rule: str, case, shapes: tuple[tuple[int, ...], ...]) -> bool
         return np.broadcast_shapes(*shapes) is not None
     if rule == "same":
         return len(set(shapes)) == 1
+    if rule == "square":
+        half = len(shapes[0]) // 2
+        return shapes[0][:half] == shapes[0][half:]
     if rule == "matmul":
         a, b = shapes[:2]
         inner_a = a[-2] if attrs.get("transpose_x1", attrs.get("adj_x1")) else a[-1]

@@ -1,5 +1,5 @@
-"""Records of the index family: the extreme-index ops (ArgMaxV2, ArgMaxD, ArgMin, ArgMaxWithValue,
-ArgMinWithValue), TopK, NonZero, Where and Unique.
+"""Records of the index family: the extreme-index ops (ArgMaxV2, ArgMaxD, ArgMin, ArgMinD, ArgMaxWithValue,
+ArgMinWithValue), TopK, NonZero, Where and Unique, the const-folded TopKD, and DataFormatDimMap.
 
 Sources: mindspore-ai/graphengine 910 op_proto/inc/ elewise_calculation_ops.h (ArgMaxV2; ArgMaxD, whose y is int32
 only although its dtype attribute defaults to DT_INT64), selection_ops.h (TopK), array_ops.h (NonZero, Where,
@@ -12,10 +12,13 @@ official ArgMaxV2 sample sets no dtype attribute and an int32 output. Type attri
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import BASIC, BOOL, FLOAT64, FLOATS, INDEX, INTS, NUMBERS, REALS
-from aclcts.core.prototypes.spec import Attr, Axes, OneOf, Prototype, op
+from aclcts.core.prototypes.spec import Attr, Axes, OneOf, Prototype, Sample, op
 
 _GE = "graphengine 910 op_proto/inc/"
 _OPS_MATH = "hicann/ops-math math/{0}/op_graph/{0}_proto.h"
+_CANN = "dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/"
+#: Formats of length 4 (DataFormatDimMap's attributes must be), for its generated cases.
+_LAYOUTS = OneOf(("NHWC", "NCHW", "HWCN", "CHWN"))
 _WITH_VALUE_TYPES = ("float32", "float16", "bfloat16", "int64", "int32")
 POLICY = "index"
 SHAPE_RULE = "each"
@@ -51,6 +54,21 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("ArgMaxD", "x:T", "y:I", {"T": ("float32", "float16"), "I": ("int32",)},
        (Attr("dimension", "int", domain=Axes("x")), Attr("dtype", "type", 9)),
        source="graphengine 910 op_proto/inc/elewise_calculation_ops.h REG_OP(ArgMaxD)"),
+    op("ArgMinD", "x:T", "y:I", {"T": ("float32", "float16"), "I": ("int32",)},
+       (Attr("dimension", "int", domain=Axes("x")), Attr("dtype", "type", 9)),
+       source=f"{_CANN}elewise_calculation_ops.h REG_OP(ArgMinD); TensorFlow ArgMin",
+       sample_shapes=(((4, 7),), ((3, 5, 6),)), sample_attrs={"dimension": -1}),
+    # assist_seq is the float16 index table CANN's topk_d.py reads indices from (ops/built-in/tbe/impl/top_k_d.py);
+    # the results follow TensorFlow's TopK whatever it holds.
+    op("TopKD", "x:T, assist_seq:A", "values:T, indices:K", {"T": REALS, "A": ("float16",), "K": ("int32",)},
+       (Attr("k", "int"), _SORTED, Attr("dim", "int", -1, domain=Axes("x")), Attr("largest", "bool", True)),
+       source=f"{_CANN}selection_ops.h REG_OP(TopKD); TensorFlow TopKV2",
+       sample_shapes=(((4, 16), (16,)), ((3, 5, 8), (8,))), sample_attrs={"k": 3}),
+    op("DataFormatDimMap", "x:T", "y:T", {"T": INDEX},
+       (Attr("src_format", "str", "NHWC", domain=_LAYOUTS), Attr("dst_format", "str", "NCHW", domain=_LAYOUTS)),
+       source=f"{_CANN}nn_training_ops.h REG_OP(DataFormatDimMap); TensorFlow DataFormatDimMap",
+       samples={"x": Sample(-4, 3, "every dim index the op takes, [-4, 4)")},
+       sample_shapes=(((3, 5),), ((2, 3, 4),))),
     _with_value("ArgMaxWithValue", "arg_max_with_value"),
     _with_value("ArgMinWithValue", "arg_min_with_value"),
 )

@@ -1,5 +1,8 @@
 """Prototypes of the movement and shape ops added in issue 23: padding, dims, broadcast, reverse, strided slice,
-concatenation, stacking, splitting, depth/space, Permute, Identity, Tril/Triu, Roll and Diag.
+concatenation, stacking, splitting, depth/space, Permute, Identity, Tril/Triu, Roll and Diag; Expand and PadV2 and the
+SpaceToBatchND and BatchToSpaceND, and the
+const-folded twins of issue 35 (BroadcastToD, ExpandD, PadD, PadV2D, ConcatV2D, SplitVD, StridedSliceD), from CANN's
+prototypes (dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/).
 
 Source: mindspore-ai/graphengine 910 third_party/fwkacllib/inc/op_proto/inc/ pad_ops.h (Pad, PadV3, BroadcastTo, Diag),
 array_ops.h (MirrorPad, ExpandDims, Squeeze, Unsqueeze, Identity), transformation_ops.h (Flatten, Unpack,
@@ -26,6 +29,11 @@ _REVERSE = ("int8", "uint8", "int16", "uint16", "int32", "int64") + FLOATS + FLO
 _FLATTEN = INTS + FLOATS + BOOL
 _ROLL = FLOATS + ("int32", "uint32", "int8", "uint8", "int64")
 _DIAG = ("float16", "float32", "float64", "int32", "int64") + COMPLEX
+_CANN = "dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/"
+_PAD_D = ("float16", "float32", "int32")
+_EXPAND_D = ("float16", "float32", "int32", "int8", "uint8", "bool")
+_MOVE_D = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32")
+_STRIDED_D = ("float32", "float16", "int32", "int64", "uint8", "int8", "bool")
 _MASKS = tuple(Attr(name, "int", 0) for name in
                ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"))
 
@@ -77,4 +85,47 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("Roll", "x:T", "y:T", {"T": _ROLL}, (Attr("shifts", "list_int"), Attr("dims", "list_int", (), domain=Axes("x", many=True, longest=1))),
        source=f"{_GE}nn_norm_ops.h REG_OP(Roll)"),
     op("Diag", "x:T", "y:T", {"T": _DIAG}, source=f"{_GE}pad_ops.h REG_OP(Diag)"),
+    op("Expand", "x:T, shape:I", "y:T", {"T": _EXPAND_D + ("int64",), "I": ("int16", "int32", "int64")},
+       source=f"{_CANN}array_ops.h REG_OP(Expand); ONNX Expand (x and shape broadcast both ways)"),
+    op("PadV2", "x:T, paddings:I, constant_values:T", "y:T", {"T": BASIC, "I": INDEX},
+       source=f"{_CANN}pad_ops.h REG_OP(PadV2); TensorFlow PadV2"),
+    # op_select_format of ops/built-in/tbe/impl/dynamic/space_to_batch_nd.py and batch_to_space_nd.py
+    # (dynamicFormat.flag=true) offers NC1HWC0 from NHWC and NDC1HWC0 from NDHWC origins for x and y.
+    op("SpaceToBatchND", "x:T, block_shape:I, paddings:I", "y:T", {"T": BASIC, "I": INDEX},
+       source=f"{_CANN}transformation_ops.h REG_OP(SpaceToBatchND); TensorFlow SpaceToBatchND",
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0", "NDC1HWC0"))),
+    op("BatchToSpaceND", "x:T, block_shape:I, crops:I", "y:T", {"T": BASIC, "I": INDEX},
+       source=f"{_CANN}transformation_ops.h REG_OP(BatchToSpaceND); TensorFlow BatchToSpaceND",
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0", "NDC1HWC0"))),
+    # The const-folded twins: the twin's index input as an attribute.
+    op("BroadcastToD", "x:T", "y:T", {"T": BASIC}, (Attr("shape", "list_int"),),
+       source=f"{_CANN}pad_ops.h REG_OP(BroadcastToD); TensorFlow BroadcastTo"),
+    op("ExpandD", "x:T", "y:T", {"T": _EXPAND_D}, (Attr("shape", "list_int"),),
+       source=f"{_CANN}array_ops.h REG_OP(ExpandD); ONNX Expand",
+       sample_shapes=(((3, 1),), ((1, 4),), ((4,),)), sample_attrs={"shape": [2, 1, 4]}),
+    op("PadD", "x:T", "y:T", {"T": _PAD_D}, (Attr("paddings", "list_list_int"),),
+       source=f"{_CANN}pad_ops.h REG_OP(PadD); TensorFlow Pad",
+       # CANN's op info (dengguojie/vue-element-admin@7d77ce32d ops/built-in/tbe/impl/pad_d.py op_select_format,
+       # dynamicFormat.flag=true) offers NC1HWC0 for x and y (docs/formats.md)
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0",)),
+       sample_shapes=(((3, 4),), ((1, 5),)), sample_attrs={"paddings": [[1, 2], [0, 3]]}),
+    op("PadV2D", "x:T, constant_values:T", "y:T", {"T": _PAD_D}, (Attr("paddings", "list_list_int"),),
+       source=f"{_CANN}pad_ops.h REG_OP(PadV2D); TensorFlow PadV2",
+       sample_shapes=(((3, 4), ()), ((2, 5), (1,))), sample_attrs={"paddings": [[2, 0], [1, 1]]}),
+    op("ConcatV2D", "x*:T", "y:T", {"T": _MOVE_D}, (Attr("concat_dim", "int", domain=Axes("x")), Attr("N", "int", 1, counts="x")),
+       source=f"{_CANN}split_combination_ops.h REG_OP(ConcatV2D); TensorFlow ConcatV2", shape_rule="concat",
+       # op_select_format of ops/built-in/tbe/impl/concat_v2_d.py (dynamicFormat.flag=true)
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0", "NDC1HWC0"))),
+    op("SplitVD", "x:T", "y*:T", {"T": _MOVE_D},
+       (Attr("size_splits", "list_int"), Attr("split_dim", "int"), Attr("num_split", "int")),
+       source=f"{_CANN}split_combination_ops.h REG_OP(SplitVD); TensorFlow SplitV",
+       # op_select_format of ops/built-in/tbe/impl/split_v_d.py (dynamicFormat.flag=true)
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0", "NDC1HWC0", "FRACTAL_NZ"))),
+    op("StridedSliceD", "x:T", "y:T", {"T": _STRIDED_D},
+       (Attr("begin", "list_int"), Attr("end", "list_int"), Attr("strides", "list_int"), *_MASKS),
+       source=f"{_CANN}selection_ops.h REG_OP(StridedSliceD); TensorFlow StridedSlice",
+       # op_select_format of ops/built-in/tbe/impl/strided_slice_d.py (dynamicFormat.flag=true)
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0", "NDC1HWC0")),
+       sample_shapes=(((2, 5, 6),), ((3, 6, 4),)),
+       sample_attrs={"begin": [0, 1, -2], "end": [1, 4, 0], "strides": [1, 2, -1]}),
 )

@@ -1,8 +1,11 @@
-"""Prototypes of the data-movement ops: Transpose, Reshape, ConcatD, SplitD, Slice and Tile.
+"""Prototypes of the data-movement ops: Transpose, Reshape, ConcatD, SplitD, Slice and Tile, Split (SplitD's split_dim
+as an input), and the const-folded twins TransposeD, SliceD and TileD (the twin's index input as a list attribute).
 
 Sources: mindspore-ai/graphengine 910 op_proto/inc/ transformation_ops.h (Transpose), array_ops.h (Reshape),
 split_combination_ops.h (ConcatD, SplitD; bool as the current CANN operator specification's concat_d_proto.h
-lists it), selection_ops.h (Slice, Tile). TensorType::ALL (Reshape) is taken as every dtype the suite has.
+lists it), selection_ops.h (Slice, Tile); the twins from CANN's prototypes (dengguojie/vue-element-admin@7d77ce32d
+ops/built-in/op_proto/inc/ transformation_ops.h TransposeD, selection_ops.h SliceD and TileD,
+split_combination_ops.h Split). TensorType::ALL (Reshape) is taken as every dtype the suite has.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ SHAPE_RULE = "each"
 
 _GE = "graphengine 910 op_proto/inc/"
 _SPLIT = FLOATS + INTS + BOOL
+_CANN = "dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/"
 
 
 PROTOTYPES: tuple[Prototype, ...] = (
@@ -32,4 +36,19 @@ PROTOTYPES: tuple[Prototype, ...] = (
        # op_select_format, dynamicFormat.flag=true) offers these for x and y with constant, block-aligned offsets
        formats=dict.fromkeys(("x", "y"), ("NC1HWC0", "NDC1HWC0", "FRACTAL_Z", "FRACTAL_Z_3D", "FRACTAL_NZ"))),
     op("Tile", "x:T, multiples:I", "y:T", {"T": BASIC, "I": INDEX}, source=f"{_GE}selection_ops.h REG_OP(Tile)"),
+    op("Split", "split_dim:D, x:T", "y*:T", {"D": ("int32",), "T": BASIC}, (Attr("num_split", "int"),),
+       source=f"{_CANN}split_combination_ops.h REG_OP(Split); TensorFlow Split (SplitD with split_dim an input)"),
+    op("TransposeD", "x:T", "y:T", {"T": INTS + ("float16", "float32")}, (Attr("perm", "list_int"),),
+       source=f"{_CANN}transformation_ops.h REG_OP(TransposeD); TensorFlow Transpose",
+       sample_shapes=(((2, 3, 4),), ((4, 1, 5),)), sample_attrs={"perm": [2, 0, 1]}),
+    op("SliceD", "x:T", "y:T", {"T": BASIC}, (Attr("offsets", "list_int"), Attr("size", "list_int")),
+       source=f"{_CANN}selection_ops.h REG_OP(SliceD); TensorFlow Slice",
+       sample_shapes=(((4, 6, 5),), ((3, 8, 2),)), sample_attrs={"offsets": [1, 2, 0], "size": [2, -1, 2]}),
+    # CANN's tile_d.py raises x's rank with leading 1s to the length of multiples; its op_select_format
+    # (ops/built-in/tbe/impl/dynamic/tile_d.py) offers bool and uint8 and its check int8 besides the header's three.
+    op("TileD", "x:T", "y:T", {"T": ("float32", "float16", "int32", "int8", "uint8", "bool")},
+       (Attr("multiples", "list_int"),),
+       source=f"{_CANN}selection_ops.h REG_OP(TileD); TensorFlow Tile; int8, uint8 and bool and a multiples longer "
+              "than x's rank from ops/built-in/tbe/impl/dynamic/tile_d.py",
+       sample_shapes=(((2, 3, 4),), ((3, 1),)), sample_attrs={"multiples": [2, 1, 3]}),
 )

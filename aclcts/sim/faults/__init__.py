@@ -17,12 +17,14 @@ from aclcts.core.formats import FORMAT_VALUES
 from aclcts.sim import seams
 from aclcts.sim.faults import activation as act
 from aclcts.sim.faults import binary_math as bm
+from aclcts.sim.faults import const_folded as cf
 from aclcts.sim.faults import contract as c
 from aclcts.sim.faults import domains as dm
 from aclcts.sim.faults import events as ev
 from aclcts.sim.faults import gather_scatter as gs
 from aclcts.sim.faults import golden_edges as g
 from aclcts.sim.faults import kernels as k
+from aclcts.sim.faults import matrix_structure as ms
 from aclcts.sim.faults import reduction as rd
 from aclcts.sim.faults import reshaping as rsh
 from aclcts.sim.faults import norm as nm
@@ -30,6 +32,7 @@ from aclcts.sim.faults import pooling as pl
 from aclcts.sim.faults import random as rnd
 from aclcts.sim.faults import resize as rs
 from aclcts.sim.faults import runtime as r
+from aclcts.sim.faults import shape as shp
 from aclcts.sim.faults import sparse as sp
 from aclcts.sim.faults import unary_math as um
 from aclcts.sim.faults import values as v
@@ -396,6 +399,12 @@ _ATTRIBUTE_FAULTS = (
      dm.attr_rewritten("reduction", dm.replaced({"mul": "add"}))),
     ("pad_v3_edge_as_reflect", "PadV3 in edge mode takes the reflect branch", ("PadV3",),
      dm.attr_rewritten("mode", dm.replaced({"edge": "reflect"}))),
+    ("tile_d_reads_multiples_reversed", "TileD reads its multiples attribute last dim first", ("TileD",),
+     shp.multiples_reversed),
+    ("one_hot_d_on_off_swapped", "OneHotD writes its off value at the hot position and its on value elsewhere", ("OneHotD",),
+     cf.on_off_swapped),
+    ("matrix_band_part_swaps_bands", "MatrixBandPart keeps as many diagonals below the main one as it should above, and the other way round",
+     ("MatrixBandPart",), ms.band_widths_swapped),
 )
 #: Special-point faults (issue 40): (name, description).
 _SPECIAL_POINT_DESCRIPTIONS = (

@@ -31,6 +31,21 @@ HANGING_OP = "LogicalAnd"
 HANG_POLL = 0.05
 
 
+def inputs_swapped(first: int, second: int) -> ComputeWrapper:
+    """A kernel binding its inputs first and second the wrong way round (when both are given)."""
+
+    def wrap(compute: ComputeFn) -> ComputeFn:
+        def faulty(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list) -> list[np.ndarray]:
+            if len(inputs) > max(first, second):
+                inputs = list(inputs)
+                inputs[first], inputs[second] = inputs[second], inputs[first]
+            return compute(inputs, attrs, outputs)
+
+        return faulty
+
+    return wrap
+
+
 def kernel_entries(op_types: Iterable[str], wrap: ComputeWrapper) -> Callable[[Lookup], Lookup]:
     """A substitute for the built-in kernel lookup: the named op types' compute functions wrapped by wrap."""
     chosen = frozenset(op_types)

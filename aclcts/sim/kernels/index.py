@@ -1,8 +1,9 @@
-"""Index and selection ops: ArgMaxV2, ArgMin, ArgMaxD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero, Where, Unique
-(the last four have value-dependent shapes).
+"""Index and selection ops: ArgMaxV2, ArgMin, ArgMaxD, ArgMinD, ArgMaxWithValue, ArgMinWithValue, TopK, NonZero, Where,
+Unique (the last four have value-dependent shapes), DataFormatDimMap, and the const-folded TopKD through TopK's
+kernel (aclcts/sim/kernels/folded.py).
 
 Records: aclcts/core/prototypes/index.py. Behaviour:
-- ArgMaxV2 / ArgMin / ArgMaxD / ArgMaxWithValue / ArgMinWithValue: the first maximum (minimum) wins, a NaN before
+- ArgMaxV2 / ArgMin / ArgMaxD / ArgMinD / ArgMaxWithValue / ArgMinWithValue: the first maximum (minimum) wins, a NaN before
   any number. The official sample op_list.json (docs/contract/single-op-json.md#examples) gives ArgMaxV2 no dtype
   attr and an int32 output, so without the attribute the output desc decides between int32 and int64.
 - TopK: ties keep the lower index first; unsorted results come in index order (simulator choice).
@@ -24,6 +25,7 @@ from aclcts.core.dtypes import acl_data_type, numpy_dtype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs, dtype_name
 from aclcts.sim.kernels.gather_scatter import stable_order
+from aclcts.sim.kernels.folded import folded
 from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.shapes import UNKNOWN, fully_known, inferred, numel, unknown_rank
 
@@ -56,6 +58,14 @@ def _argmax_dim(call: OpCall, value: Any, rank: int) -> int:
     return call.axis(f"input {call.quoted(1)} value", call.one_value(1, value), rank)
 
 
+def _first_extreme(call: OpCall, out: Outputs, x: np.ndarray, dim: int, pick: Any, dtype: np.dtype) -> np.ndarray:
+    """The index of the first extreme (pick: np.argmax or np.argmin) along dim, as output 0 of dtype."""
+    if x.shape[dim] == 0:
+        raise call.fail(f"cannot take the index of an extreme over empty dim {dim} of {call.quoted(0)} "
+                        f"{list(x.shape)}")
+    return out.emit(0, pick(x, axis=dim).astype(dtype))
+
+
 def _arg_kernel(op_type: str, pick: Any) -> None:
     """ArgMaxV2 / ArgMin: (x, dimension) -> the first extreme's index along the dimension (NaN wins)."""
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
@@ -65,11 +75,7 @@ def _arg_kernel(op_type: str, pick: Any) -> None:
         call.require_simulated(0, x.dtype)
         dim = _argmax_dim(call, call.input(1), x.ndim)
         out = Outputs(call, outputs)
-        dtype = _index_dtype(call, out, "dtype")
-        if x.shape[dim] == 0:
-            raise call.fail(f"cannot take the index of an extreme over empty dim {dim} of {call.quoted(0)} "
-                            f"{list(x.shape)}")
-        return [out.emit(0, pick(x, axis=dim).astype(numpy_dtype(dtype)))]
+        return [_first_extreme(call, out, x, dim, pick, numpy_dtype(_index_dtype(call, out, "dtype")))]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
@@ -94,27 +100,28 @@ def _dimension_attr(call: OpCall, rank: int) -> int:
     return call.axis("attr 'dimension'", call.attr_int("dimension"), rank)
 
 
-def _argmax_d_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("ArgMaxD", inputs, attrs)
-    call.require_inputs()
-    x = call.input(0)
-    call.require_dtype(0, x.dtype)
-    dim = _dimension_attr(call, x.ndim)
-    out = Outputs(call, outputs)
-    out.require_dtype(0, np.dtype(np.int32), f"the prototype's only {out.names[0]} type")
-    if x.shape[dim] == 0:
-        raise call.fail(f"cannot take the arg-max over empty dim {dim} of {call.quoted(0)} {list(x.shape)}")
-    return [out.emit(0, np.argmax(x, axis=dim).astype(np.int32))]
+def _arg_d_kernel(op_type: str, pick: Any) -> None:
+    """ArgMaxD / ArgMinD: x -> the first extreme's int32 index along attr dimension."""
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        x = call.input(0)
+        call.require_dtype(0, x.dtype)
+        dim = _dimension_attr(call, x.ndim)
+        out = Outputs(call, outputs)
+        out.require_dtype(0, np.dtype(np.int32), f"the prototype's only {out.names[0]} type")
+        return [_first_extreme(call, out, x, dim, pick, np.dtype(np.int32))]
 
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        shape = tuple(call.input(0).shape)
+        if unknown_rank(shape):
+            return [inferred(INT32, shape)]
+        dim = _dimension_attr(call, len(shape))
+        return [inferred(INT32, shape[:dim] + shape[dim + 1 :])]
 
-def _argmax_d_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
-    call = OpCall("ArgMaxD", inputs, attrs)
-    call.require_inputs()
-    shape = tuple(call.input(0).shape)
-    if unknown_rank(shape):
-        return [inferred(INT32, shape)]
-    dim = _dimension_attr(call, len(shape))
-    return [inferred(INT32, shape[:dim] + shape[dim + 1 :])]
+    builtin(op_type, compute, infer_shape)
 
 
 def _with_value_kernel(op_type: str, pick: Any) -> None:
@@ -302,10 +309,44 @@ def _unique_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], att
 
 _arg_kernel("ArgMaxV2", np.argmax)
 _arg_kernel("ArgMin", np.argmin)
-builtin("ArgMaxD", _argmax_d_compute, _argmax_d_infer)
+_arg_d_kernel("ArgMaxD", np.argmax)
+_arg_d_kernel("ArgMinD", np.argmin)
 _with_value_kernel("ArgMaxWithValue", np.argmax)
 _with_value_kernel("ArgMinWithValue", np.argmin)
+def _dim_map_table(call: OpCall) -> np.ndarray:
+    """DataFormatDimMap's lookup: entry i (i in [-4, 4), read modulo 4) is where dst_format puts src_format's dim i."""
+    src, dst = call.attr_str("src_format"), call.attr_str("dst_format")
+    if len(src) != 4 or sorted(src) != sorted(dst):
+        raise call.fail(f"attrs 'src_format' {src!r} and 'dst_format' {dst!r} must be 4 letters, one a permutation "
+                        "of the other")
+    return np.array([dst.find(letter) for letter in src])
+
+
+def _dim_map_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("DataFormatDimMap", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    table = _dim_map_table(call)
+    if x.size and (x.min() < -4 or x.max() >= 4):
+        raise call.fail(f"input {call.quoted(0)} holds values outside [-4, 4)")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    return [out.emit(0, table[x % 4].astype(x.dtype))]
+
+
+def _dim_map_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("DataFormatDimMap", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    return [inferred(x.dtype, x.shape)]
+
+
 builtin("TopK", _topk_compute, _topk_infer)
+builtin("DataFormatDimMap", _dim_map_compute, _dim_map_infer)
+# TopKD's second input is the index table CANN's topk_d.py reads the indices from; the results follow TensorFlow's
+# TopK, so it is checked (float16, by the record) and otherwise unused.
+builtin("TopKD", *folded("TopKD", "TopK", lambda call: {1: np.array(call.attr_int("k"), dtype=np.int32)}, drop=(1,)))
 builtin("NonZero", _nonzero_compute, _nonzero_infer)
 builtin("Where", _where_compute, _where_infer)
 builtin("Unique", _unique_compute, _unique_infer)

@@ -1,6 +1,7 @@
 """Movement and shape kernels of issue 23 (exact, values copied bit for bit): Pad, PadV3, MirrorPad, ExpandDims,
 Squeeze, Unsqueeze, Flatten, BroadcastTo, ReverseV2, StridedSlice, ConcatV2, Pack, Unpack, SplitV, SpaceToDepth,
-DepthToSpace, Permute, Identity, Tril, Triu, Roll, Diag.
+DepthToSpace, Permute, Identity, Tril, Triu, Roll, Diag; Expand, PadV2, SpaceToBatchND and BatchToSpaceND, and the const-folded BroadcastToD, ExpandD,
+PadD, PadV2D, ConcatV2D, SplitVD and StridedSliceD through their twins' kernels (aclcts/sim/kernels/folded.py).
 
 Prototypes: aclcts/core/prototypes/reshaping.py (graphengine 910 op_proto/inc/ pad_ops.h, array_ops.h,
 transformation_ops.h, selection_ops.h, split_combination_ops.h, matrix_calculation_ops.h, nn_norm_ops.h).
@@ -20,6 +21,7 @@ import numpy as np
 from aclcts.core.prototypes import prototype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.folded import LAST, folded
 from aclcts.sim.kernels.numerics import BFLOAT16
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, fully_known, inferred, unknown_rank
@@ -31,19 +33,24 @@ Compute = Callable[[OpCall, np.ndarray, list[np.ndarray], Outputs], list[np.ndar
 
 
 def _values(call: OpCall, arrays: list[Any], count: int, any_rank: bool = False) -> list[list[int] | None]:
-    """The integers of the count index inputs after x (None for an absent value); of any rank with any_rank."""
-    return [None if i >= len(arrays) or arrays[i] is None else call.index_values(i, arrays[i], any_rank)
+    """The integers of the count index inputs after x (None for an absent value); of any rank with any_rank. An int16
+    one (Expand's shape may be) is read as int64."""
+    def widened(value: Any) -> Any:
+        return np.asarray(value, dtype=np.int64) if np.asarray(value).dtype == np.int16 else value
+    return [None if i >= len(arrays) or arrays[i] is None else call.index_values(i, widened(arrays[i]), any_rank)
             for i in range(1, 1 + count)]
 
 
 def _register(op_type: str, rule: ShapeRule, compute: Compute, same_shape: bool = False,
-              partial: ShapeRule | None = None, any_rank: bool = False) -> None:
-    """A kernel whose first input is x, followed by its record's required index inputs (and optional inputs), every
-    output of x's dtype. infer_shape gives the rule's shapes when x's shape and the index values are known,
-    x's own shape for a same_shape op, the `partial` rule's shapes (unknown dims kept) when only the values are
-    known, and an unknown rank otherwise. any_rank: the index inputs may have any rank (Pad's paddings [n, 2])."""
+              partial: ShapeRule | None = None, any_rank: bool = False, index_inputs: int | None = None) -> None:
+    """A kernel whose first input is x, followed by its record's required index inputs (or the first index_inputs of
+    them; the compute reads the others itself) and optional inputs, every output of x's dtype. infer_shape gives the
+    rule's shapes when x's shape and the index values are known, x's own shape for a same_shape op, the `partial`
+    rule's shapes (unknown dims kept) when only the values are known, and an unknown rank otherwise. any_rank: the
+    index inputs may have any rank (Pad's paddings [n, 2])."""
     record = prototype(op_type)
     required = sum(t.kind == "required" for t in record.inputs)
+    count = required - 1 if index_inputs is None else index_inputs
     dynamic_outputs = any(t.kind == "dynamic" for t in record.outputs)
 
     def run(inputs: list[np.ndarray | None], attrs: dict[str, Any], infos: list[TensorInfo]) -> list[np.ndarray]:
@@ -51,7 +58,7 @@ def _register(op_type: str, rule: ShapeRule, compute: Compute, same_shape: bool 
         call.require_inputs()
         x = call.input(0)
         call.require_dtype(0, x.dtype)
-        values = _values(call, [call.input(i) for i in range(required)], required - 1, any_rank)
+        values = _values(call, [call.input(i) for i in range(required)], count, any_rank)
         out = Outputs(call, infos, count=len(rule(call, tuple(x.shape), values)) if dynamic_outputs else None)
         for i in range(len(infos)):
             out.require_input_dtype(i, 0, x.dtype)
@@ -62,7 +69,7 @@ def _register(op_type: str, rule: ShapeRule, compute: Compute, same_shape: bool 
         call.require_inputs()
         x = call.input(0)
         shape = tuple(x.shape)
-        values = _values(call, list(given), required - 1, any_rank)
+        values = _values(call, list(given), count, any_rank)
         if not unknown_rank(shape) and fully_known(shape) and all(v is not None for v in values):
             return [inferred(x.dtype, s) for s in rule(call, shape, values)]
         if same_shape:
@@ -138,6 +145,15 @@ def _pad_v3(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs)
     return [out.emit(0, _mode_pad(call, x, pairs, mode))]
 
 
+# PadV2 pads with the first element of its padding-value input, as CANN's pad_v2_d.py reads it (_get_constant_values).
+def _pad_v2(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    fill = np.asarray(call.input(2))
+    call.require_same_dtype([0, 2], [x.dtype, fill.dtype])
+    if fill.size == 0:
+        raise call.fail(f"input {call.quoted(2)} is empty; expected at least one value (its first is the padding)")
+    return [out.emit(0, _constant_pad(x, _pairs(call, values[0].tolist(), x.ndim), fill.reshape(-1)[0], out))]
+
+
 def _mirror_pad(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
     mode = call.attr_str("mode")
     if mode not in ("REFLECT", "SYMMETRIC"):
@@ -201,10 +217,34 @@ def _broadcast_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
     raise call.fail(f"{call.quoted(0)} {list(shape)} cannot be broadcast to input {call.quoted(1)} {list(target)}")
 
 
-def _broadcast_to(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
-    y = out.buffer(0, _broadcast_rule(call, tuple(x.shape), [values[0].tolist()])[0])
-    np.copyto(y, x)
-    return [out.emit(0, y)]
+def _repeated_by(rule: ShapeRule) -> Compute:
+    """A compute that repeats x into the shape rule gives (BroadcastTo's, Expand's)."""
+    def compute(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+        y = out.buffer(0, rule(call, tuple(x.shape), [values[0].tolist()])[0])
+        np.copyto(y, x)
+        return [out.emit(0, y)]
+    return compute
+
+
+def _paddings(call: OpCall) -> list[list[int]]:
+    """PadD's and PadV2D's paddings attribute: [before, after] per dim of x."""
+    value = call.attrs.get("paddings")
+    if not isinstance(value, (list, tuple)) or any(
+            not isinstance(pair, (list, tuple)) or len(pair) != 2 or
+            any(isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) for v in pair) for pair in value):
+        raise call.fail(f"attr 'paddings' must be a list of [before, after] int pairs, got {value!r}")
+    return [list(pair) for pair in value]
+
+
+def _expand_to_rule(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    """Expand's output: x's shape and the shape input broadcast both ways (ONNX)."""
+    target = tuple(values[0])
+    try:
+        if all(d >= 0 for d in target):
+            return [tuple(np.broadcast_shapes(shape, target))]
+    except ValueError:
+        pass
+    raise call.fail(f"{call.quoted(0)} {list(shape)} and input {call.quoted(1)} {list(target)} do not broadcast")
 
 
 # reverse, strided slice -----------------------------------------------------------------------------------------
@@ -411,6 +451,59 @@ def _depth_to_space(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: 
     return [out.emit(0, y if fmt == "NHWC" else np.transpose(y, (0, 3, 1, 2)))]
 
 
+def _block_args(call: OpCall, shape: Shape, values: list) -> tuple[list[int], list[list[int]]]:
+    """block shape and its [before, after] pairs (paddings or crops), checked against x's shape."""
+    sizes, flat = list(values[0]), list(values[1])
+    m = len(sizes)
+    if not 1 <= m < len(shape) or len(flat) != 2 * m or min(sizes) < 1 or min(flat) < 0:
+        raise call.fail(f"inputs {call.quoted(1)} {sizes} and {call.quoted(2)} {flat} must give 1 to {len(shape) - 1} "
+                        f"blocks of at least 1 and as many non-negative pairs for {call.quoted(0)} {list(shape)}")
+    return sizes, [flat[2 * i:2 * i + 2] for i in range(m)]
+
+
+def _space_rule_nd(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    sizes, pairs = _block_args(call, shape, values)
+    m = len(sizes)
+    padded = [d + a + b for d, (a, b) in zip(shape[1:1 + m], pairs)]
+    if any(d % b for d, b in zip(padded, sizes)):
+        raise call.fail(f"the padded dims {padded} of {call.quoted(0)} are not multiples of the blocks {sizes}")
+    return [(shape[0] * int(np.prod(sizes)), *(d // b for d, b in zip(padded, sizes)), *shape[1 + m:])]
+
+
+def _batch_rule_nd(call: OpCall, shape: Shape, values: list) -> list[Shape]:
+    sizes, pairs = _block_args(call, shape, values)
+    m, total = len(sizes), int(np.prod(sizes))
+    full = [d * b for d, b in zip(shape[1:1 + m], sizes)]
+    if shape[0] % total or any(a + b > d for (a, b), d in zip(pairs, full)):
+        raise call.fail(f"{call.quoted(0)} {list(shape)}: its batch must be a multiple of {total} and the crops "
+                        f"{pairs} must fit its dims times the blocks {full}")
+    return [(shape[0] // total, *(d - a - b for d, (a, b) in zip(full, pairs)), *shape[1 + m:])]
+
+
+def _space_to_batch_nd(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    """Pad, split each spatial dim into (dim / block, block), move the blocks in front of the batch, merge them."""
+    sizes, pairs = _block_args(call, tuple(x.shape), [v.tolist() for v in values])
+    (shape,) = _space_rule_nd(call, tuple(x.shape), [sizes, sum(pairs, [])])
+    m, rest = len(sizes), x.shape[1 + len(sizes):]
+    padded = np.pad(x, [(0, 0)] + [tuple(p) for p in pairs] + [(0, 0)] * len(rest))
+    split = padded.reshape(x.shape[0], *[v for d, b in zip(shape[1:1 + m], sizes) for v in (d, b)], *rest)
+    order = [2 + 2 * k for k in range(m)] + [0] + [1 + 2 * k for k in range(m)] + list(range(1 + 2 * m, split.ndim))
+    return [out.emit(0, split.transpose(order).reshape(shape))]
+
+
+def _batch_to_space_nd(call: OpCall, x: np.ndarray, values: list[np.ndarray], out: Outputs) -> list[np.ndarray]:
+    """Split the batch into (blocks..., batch), interleave each block with its spatial dim, merge, crop."""
+    sizes, pairs = _block_args(call, tuple(x.shape), [v.tolist() for v in values])
+    _batch_rule_nd(call, tuple(x.shape), [sizes, sum(pairs, [])])
+    m, rest = len(sizes), x.shape[1 + len(sizes):]
+    batch = x.shape[0] // int(np.prod(sizes))
+    split = x.reshape(*sizes, batch, *x.shape[1:])
+    order = [m] + [v for k in range(m) for v in (m + 1 + k, k)] + list(range(2 * m + 1, split.ndim))
+    full = split.transpose(order).reshape(batch, *[d * b for d, b in zip(x.shape[1:1 + m], sizes)], *rest)
+    crop = tuple(slice(a, d - b) for (a, b), d in zip(pairs, full.shape[1:1 + m]))
+    return [out.emit(0, full[(slice(None), *crop)])]
+
+
 # Permute, Identity, Tril/Triu, Roll, Diag -----------------------------------------------------------------------
 def _order(call: OpCall, rank: int) -> list[int]:
     listed = call.attr_list_int("order")
@@ -565,7 +658,7 @@ _register("Unsqueeze", _unsqueeze_rule, _reshape_to(_unsqueeze_rule))
 _register("Flatten", _flatten_rule, _reshape_to(_flatten_rule))
 # BroadcastTo's infer function gives the values of `shape` whatever x's dims are (CANN op_proto pad_ops.cc,
 # BroadcastToInferShape).
-_register("BroadcastTo", _broadcast_rule, _broadcast_to, partial=lambda call, shape, values: [tuple(values[0])])
+_register("BroadcastTo", _broadcast_rule, _repeated_by(_broadcast_rule), partial=lambda call, shape, values: [tuple(values[0])])
 _register("ReverseV2", _same, _reverse, same_shape=True)
 _register("StridedSlice", _strided_rule, _strided_slice, partial=_strided_partial)
 _register("Unpack", _unpack_rule, _unpack, partial=_unpack_partial)
@@ -581,3 +674,16 @@ _register("Roll", _same, _roll, same_shape=True)
 _register("Diag", _diag_rule, _diag, partial=_diag_rule)
 builtin("ConcatV2", _concat_compute, _concat_infer)
 builtin("Pack", _pack_compute, _pack_infer)
+_register("PadV2", _pad_rule, _pad_v2, partial=_pad_partial, any_rank=True, index_inputs=1)
+_register("Expand", _expand_to_rule, _repeated_by(_expand_to_rule))
+_register("SpaceToBatchND", _space_rule_nd, _space_to_batch_nd, any_rank=True)
+_register("BatchToSpaceND", _batch_rule_nd, _batch_to_space_nd, any_rank=True)
+builtin("BroadcastToD", *folded("BroadcastToD", "BroadcastTo", lambda call: {1: call.attr_list_int("shape")}))
+builtin("ExpandD", *folded("ExpandD", "Expand", lambda call: {1: call.attr_list_int("shape")}))
+builtin("PadD", *folded("PadD", "Pad", lambda call: {1: _paddings(call)}))
+builtin("PadV2D", *folded("PadV2D", "PadV2", lambda call: {1: _paddings(call)}))
+builtin("ConcatV2D", *folded("ConcatV2D", "ConcatV2", lambda call: {LAST: call.attr_int("concat_dim")}))
+builtin("SplitVD", *folded("SplitVD", "SplitV", lambda call: {1: call.attr_list_int("size_splits"),
+                                                             2: call.attr_int("split_dim")}))
+builtin("StridedSliceD", *folded("StridedSliceD", "StridedSlice", lambda call: {
+    1: call.attr_list_int("begin"), 2: call.attr_list_int("end"), 3: call.attr_list_int("strides")}))

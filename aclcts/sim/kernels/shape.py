@@ -1,4 +1,5 @@
-"""Data-movement ops (exact, any dtype): Transpose, Reshape, ConcatD, SplitD, Slice, Tile.
+"""Data-movement ops (exact, any dtype): Transpose, Reshape, ConcatD, SplitD, Split, Slice, Tile, and the const-folded
+TransposeD, SliceD and TileD, run through their twins' kernels (aclcts/sim/kernels/folded.py).
 
 Records: aclcts/core/prototypes/shape.py. Slice's size -1 means "to the end".
 Reshape follows the Caffe rule named by its axis/num_axes attributes: dims [axis, axis + num_axes) of x
@@ -12,10 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.base import InferredShape, KernelError, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.folded import folded
 from aclcts.sim.kernels.registry import builtin
-from aclcts.sim.kernels.shapes import UNKNOWN, fully_known, inferred, numel, unknown_rank
+from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, fully_known, inferred, numel, unknown_rank
 
 
 def _value(call: OpCall, values: list[np.ndarray | None], index: int) -> list[int] | None:
@@ -197,6 +199,38 @@ def _split_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attr
     return [inferred(x.dtype, piece) for _ in range(parts)]
 
 
+def _split_input_attrs(call: OpCall, split_dim: Any) -> dict[str, Any]:
+    """Split's attributes as SplitD takes them: split_dim read from input 0."""
+    return {"split_dim": call.one_value(0, split_dim), "num_split": call.attr_int("num_split")}
+
+
+def _split_input_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                         outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Split", inputs, attrs)
+    call.require_inputs()
+    x = call.input(1)
+    call.require_dtype(1, x.dtype)
+    try:
+        return _split_compute([x], _split_input_attrs(call, call.input(0)), outputs)
+    except KernelError as exc:
+        raise call.fail(f"as {exc}") from None
+
+
+def _split_input_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
+                       attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Split", inputs, attrs)
+    call.require_inputs()
+    x = call.input(1)
+    dim = values[0] if values else None
+    if dim is None or unknown_rank(x.shape):
+        rank = (UNKNOWN_RANK,) if unknown_rank(x.shape) else (UNKNOWN,) * len(x.shape)
+        return [inferred(x.dtype, rank)] * call.attr_int("num_split")
+    try:
+        return _split_infer([x], [None], _split_input_attrs(call, dim))
+    except KernelError as exc:
+        raise call.fail(f"as {exc}") from None
+
+
 # Slice --------------------------------------------------------------------------------------------------
 def _slice_bounds(call: OpCall, shape: tuple[int, ...], offsets: list[int], size: list[int]) -> list[tuple[int, int]]:
     rank = len(shape)
@@ -283,5 +317,10 @@ builtin("Transpose", _transpose_compute, _transpose_infer)
 builtin("Reshape", _reshape_compute, _reshape_infer)
 builtin("ConcatD", _concat_compute, _concat_infer)
 builtin("SplitD", _split_compute, _split_infer)
+builtin("Split", _split_input_compute, _split_input_infer)
 builtin("Slice", _slice_compute, _slice_infer)
 builtin("Tile", _tile_compute, _tile_infer)
+builtin("TransposeD", *folded("TransposeD", "Transpose", lambda call: {1: call.attr_list_int("perm")}))
+builtin("SliceD", *folded("SliceD", "Slice", lambda call: {1: call.attr_list_int("offsets"),
+                                                          2: call.attr_list_int("size")}))
+builtin("TileD", *folded("TileD", "Tile", lambda call: {1: call.attr_list_int("multiples")}, lift="multiples"))
