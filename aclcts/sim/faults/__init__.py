@@ -22,6 +22,7 @@ from aclcts.sim.faults import domains as dm
 from aclcts.sim.faults import events as ev
 from aclcts.sim.faults import gather_scatter as gs
 from aclcts.sim.faults import golden_edges as g
+from aclcts.sim.faults import inplace as inp
 from aclcts.sim.faults import kernels as k
 from aclcts.sim.faults import reduction as rd
 from aclcts.sim.faults import reshaping as rsh
@@ -305,6 +306,9 @@ _ENTRIES = (
               "the optimizer updates (ApplyAdam, ApplyMomentumD, ApplyAdagradD, ApplyRMSPropD ...) step var with the "
               "old value of an accumulator (m, v, accum, ms, mom ...) where the documented formula uses the updated one",
               (("optimizer step moment", opt.uses_old_moment),)),
+    Injection("assign_sub_operands_swapped", FAULT,
+              "AssignSub computes value - var instead of var - value (its two operands swapped)",
+              ((KERNELS, k.kernel_entries(["AssignSub"], inp.operands_swapped)),)),
     Injection("avg_pool_counts_padding", FAULT,
               "AvgPool divides every window by kh * kw, counting the SAME padding as elements",
               (("average pool divisor", pl.padding_counted),)),
