@@ -169,6 +169,23 @@ def proximal_gradient_descent(var: Array, alpha: Array, l1: Array, l2: Array, de
     return (_proximal(var - alpha * delta, alpha, l1, l2),)
 
 
+def sgd(param: Array, grad: Array, lr: Array, accum: Array, mu: Array, first: Array, attrs: Attrs) -> tuple[Array, ...]:
+    """PyTorch SGD with weight decay, dampening and Nesterov momentum; `first` (stat) is 1 at the first step, where
+    no dampening applies."""
+    g = grad + float(attrs["weight_decay"]) * param
+    accum = mu * accum + g - float(attrs["dampening"]) * (1 - first) * g
+    return param - lr * (g + mu * accum if attrs["nesterov"] else accum), accum
+
+
+def lars(w: Array, g: Array, w_sq: Array, g_sq: Array, decay: Array, lr: Array, attrs: Attrs) -> tuple[Array, ...]:
+    """LARS: the gradient plus weight decay, scaled by the layer-wise trust ratio (clipped by lr with use_clip)."""
+    local = float(attrs["hyperpara"]) * np.sqrt(w_sq) / (np.sqrt(g_sq) + decay * np.sqrt(w_sq) +
+                                                         float(attrs["epsilon"]))
+    if attrs["use_clip"]:
+        local = np.clip(local / lr, 0.0, 1.0)
+    return (local * (g + decay * w),)
+
+
 def _step(op_type: str, step: Step) -> RefOp:
     """The RefOp of one optimizer: step's updated tensors, as many as the op outputs, in var's shape."""
 
@@ -193,5 +210,5 @@ OPS: tuple[RefOp, ...] = tuple(_step(op_type, step) for op_type, step in (
     ("ApplyAddSignD", add_sign), ("ApplyPowerSign", power_sign), ("ApplyPowerSignD", power_sign),
     ("ApplyRMSPropD", rms_prop), ("ApplyCenteredRMSPropD", centered_rms_prop), ("ApplyFtrl", ftrl),
     ("ApplyFtrlD", ftrl), ("ApplyFtrlV2", ftrl_v2), ("ApplyFtrlV2D", ftrl_v2),
-    ("ApplyProximalAdagradD", proximal_adagrad), ("ApplyProximalGradientDescent", proximal_gradient_descent),
+    ("ApplyProximalAdagradD", proximal_adagrad), ("SGD", sgd), ("LarsV2Update", lars), ("ApplyProximalGradientDescent", proximal_gradient_descent),
 ))

@@ -78,3 +78,21 @@ def test_apply_adam_with_amsgrad_d_divides_by_the_running_maximum():
 def test_hyperparameters_broadcast_over_var():
     var, accum = run("ApplyKerasMomentumD", [np.ones((2, 3)), np.zeros((2, 3)), [0.5], np.ones((2, 3)), [0.9]], 2)
     assert var.shape == accum.shape == (2, 3) and np.all(accum == -0.5) and np.all(var == 0.5)
+
+
+def test_sgd_dampens_the_gradient_except_at_the_first_step():
+    # g = 1 + 0.5 * 2 = 2; accum = 0.5 * 1 + 2 - 0.25 * (1 - stat) * 2; var = 2 - 0.1 * accum
+    inputs = [[2.0, 2.0], [1.0, 1.0], [0.1], [1.0, 1.0], [0.5], [1.0, 0.0]]
+    (var,) = run("SGD", inputs, 1, {"weight_decay": 0.5, "dampening": 0.25})
+    assert var.tolist() == pytest.approx([2 - 0.1 * 2.5, 2 - 0.1 * 2.0], rel=1e-15)
+    (var,) = run("SGD", inputs, 1, {"weight_decay": 0.5, "dampening": 0.25, "nesterov": True})
+    assert var.tolist() == pytest.approx([2 - 0.1 * (2 + 0.5 * 2.5), 2 - 0.1 * (2 + 0.5 * 2.0)], rel=1e-15)
+
+
+@pytest.mark.parametrize("clip, expected", [(False, 0.5 * 2 / (1 + 0.5 * 2 + 0)), (True, 1.0)])
+def test_lars_v2_update_scales_by_the_trust_ratio(clip, expected):
+    # ||w|| = 2, ||g|| = 1, weight decay 0.5: ratio = hyperpara ||w|| / (||g|| + 0.5 ||w||) = 0.5; with use_clip
+    # ratio / lr = 5 is clipped to 1; g_new = ratio (g + 0.5 w) = ratio (1 + 0.5)
+    (g_new,) = run("LarsV2Update", [[1.0], [1.0], [4.0], [1.0], [0.5], [0.1]], 1,
+                   {"hyperpara": 0.5, "epsilon": 0.0, "use_clip": clip})
+    assert g_new.tolist() == pytest.approx([expected * 1.5], rel=1e-15)

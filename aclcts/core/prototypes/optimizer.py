@@ -1,4 +1,5 @@
-"""Records of the optimizer updates: the Apply* ops (TensorFlow's training ops), SGD and FusedMulApplyKerasMomentum.
+"""Records of the optimizer updates: the Apply* ops (TensorFlow's training ops), FusedMulApplyKerasMomentum, SGD and
+LarsV2Update.
 
 Source: dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/nn_training_ops.h (the REG_OPs and their
 comments, which follow TensorFlow's raw ops ApplyAdam, ApplyMomentum, ... and PyTorch's SGD).
@@ -61,10 +62,17 @@ _RANGES = {
     "l2_shrinkage": (0.0, 0.05, "an L2 shrinkage strength"),
     "lr_power": (-0.8, -0.2, "FTRL's learning-rate power (negative, as TensorFlow's default -0.5)"),
     "sign_decay": (0.5, 1.0, "a sign decay"), "logbase": (0.5, 1.0, "a log base"),
+    "parameters": (-1.0, 1.0, "the variable"), "gradient": (-1.0, 1.0, "a gradient"),
+    "learning_rate": (0.01, 0.1, "a learning rate"), "stat": (0.0, 1.0, "the first-step flag (1: first step)"),
+    "w": (-1.0, 1.0, "the weights"), "g": (-1.0, 1.0, "a gradient"),
+    "w_square_sum": (1.0, 10.0, "the weights' squared norm, square-rooted"),
+    "g_square_sum": (1.0, 10.0, "the gradient's squared norm, square-rooted"),
+    "weight_decay": (0.0, 0.05, "a weight decay"),
 }
 #: The scalar (shape [1]) inputs: hyperparameters.
 _SCALARS = {"lr", "alpha", "beta1", "beta2", "beta", "rho", "momentum", "beta1_power", "beta2_power", "epsilon",
-            "l1", "l2", "l2_shrinkage", "lr_power", "sign_decay", "logbase", "x2"}
+            "l1", "l2", "l2_shrinkage", "lr_power", "sign_decay", "logbase", "x2", "learning_rate", "w_square_sum",
+            "g_square_sum", "weight_decay"}
 
 
 def _samples(names: list[str]) -> dict[str, Sample]:
@@ -152,6 +160,19 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _apply("ApplyProximalAdagradD", "var, accum, lr, l1, l2, grad", "var, accum",
            "accum += grad^2; a = lr / sqrt(accum); prox = var - a grad; var = sign(prox) max(|prox| - a l1, 0) / "
            "(1 + a l2) (TensorFlow ApplyProximalAdagrad: FOBOS with the Adagrad learning rate a)"),
+    _apply("SGD", "parameters, gradient, learning_rate, accum, momentum, stat", "parameters",
+           "PyTorch SGD: g = gradient + weight_decay parameters; accum = momentum accum + g - dampening (1 - stat) g "
+           "(stat 1 marks the first step, where PyTorch's buffer is g: the same when accum starts at 0, UNCONFIRMED "
+           "otherwise; this is the TBE implementation's reading, tbe/impl/sgd.py); parameters -= learning_rate (g + "
+           "momentum accum if nesterov else accum); the updated accum is no output",
+           (Attr("dampening", "float", 0.0), Attr("weight_decay", "float", 0.0), Attr("nesterov", "bool", False)),
+           sample_attrs={"dampening": 0.1, "weight_decay": 0.01}),
+    _apply("LarsV2Update", "w, g, w_square_sum, g_square_sum, weight_decay, learning_rate", "g_new",
+           "LARS (You et al. 2017): local = hyperpara sqrt(w_square_sum) / (sqrt(g_square_sum) + weight_decay "
+           "sqrt(w_square_sum) + epsilon), with use_clip clipped as local / learning_rate into [0, 1] (tbe/impl/"
+           "lars_v2_update.py); g_new = local (g + weight_decay w)",
+           (Attr("hyperpara", "float", 0.001), Attr("epsilon", "float", 0.00001), Attr("use_clip", "bool", False)),
+           types={"T": ("float32",)}),
     _apply("ApplyProximalGradientDescent", "var, alpha, l1, l2, delta", "var",
            "prox = var - alpha delta; var = sign(prox) max(|prox| - alpha l1, 0) / (1 + alpha l2) (TensorFlow "
            "ApplyProximalGradientDescent)"),

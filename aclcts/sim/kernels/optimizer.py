@@ -1,6 +1,7 @@
-"""Optimizer-update kernels: the Apply* ops, their *D forms and FusedMulApplyKerasMomentum.
+"""Optimizer-update kernels: the Apply* ops, their *D forms, FusedMulApplyKerasMomentum, SGD and LarsV2Update.
 
-Prototypes: aclcts.core.prototypes.optimizer (nn_training_ops.h). Every input shares one dtype (float16 or float32);
+Prototypes: aclcts.core.prototypes.optimizer (nn_training_ops.h); SGD and LarsV2Update in the order of tbe/impl/sgd.py
+and lars_v2_update.py. Every input shares one dtype (float16 or float32);
 var and the state tensors share one shape, the hyperparameters are one value each (shape [1], or the state's shape)
 and broadcast. A kernel returns the tensors its record outputs (a *D form every updated state tensor, a non-D form var
 alone), each in a buffer of its own: the ref inputs are not written.
@@ -31,7 +32,7 @@ Updated = tuple[np.ndarray, ...]
 WIDENED = frozenset({"ApplyMomentumD", "ApplyAdagrad", "ApplyAdagradD", "ApplyAdadelta", "ApplyAdadeltaD",
                      "ApplyAdaMaxD", "ApplyPowerSign", "ApplyPowerSignD", "ApplyCenteredRMSPropD", "ApplyFtrl",
                      "ApplyFtrlD", "ApplyFtrlV2", "ApplyFtrlV2D", "ApplyProximalAdagradD",
-                     "ApplyProximalGradientDescent"})
+                     "ApplyProximalGradientDescent", "SGD"})
 Update = Callable[..., Updated]
 
 
@@ -189,6 +190,27 @@ def _proximal_descent(call: OpCall, var: Array, alpha: Array, l1: Array, l2: Arr
     return (_proximal(var - delta * alpha, alpha, l1, l2),)
 
 
+def _sgd(call: OpCall, param: Array, grad: Array, lr: Array, accum: Array, mu: Array, first: Array) -> Updated:
+    kind = param.dtype.type
+    g = grad + param * kind(call.attr_float("weight_decay")) if call.attr_float("weight_decay") != 0.0 else grad
+    new = accum * mu + g
+    if call.attr_float("dampening") != 0.0:
+        new = new - g * ((kind(1) - first) * kind(call.attr_float("dampening")))
+    used = step_moment(accum, new)
+    step = g * lr + used * mu * lr if call.attr_bool("nesterov") else used * lr
+    return param - step, new
+
+
+def _lars(call: OpCall, w: Array, g: Array, w_sq: Array, g_sq: Array, decay: Array, lr: Array) -> Updated:
+    kind = w.dtype.type
+    w_norm = np.sqrt(w_sq)
+    coeff = w_norm * kind(call.attr_float("hyperpara")) / (w_norm * decay + np.sqrt(g_sq) +
+                                                            kind(call.attr_float("epsilon")))
+    if call.attr_bool("use_clip"):
+        coeff = np.maximum(np.minimum(coeff / lr, kind(1)), kind(0))
+    return ((w * decay + g) * coeff,)
+
+
 def _state_shape(call: OpCall, arrays: list[Any]) -> tuple[int, ...]:
     """var's shape, after checking every input is var-shaped or holds one value."""
     shape = tuple(arrays[0].shape)
@@ -239,5 +261,5 @@ for _op_type, _update in (
         ("ApplyAddSignD", _add_sign), ("ApplyPowerSign", _power_sign), ("ApplyPowerSignD", _power_sign),
         ("ApplyRMSPropD", _rms_prop), ("ApplyCenteredRMSPropD", _centered_rms_prop), ("ApplyFtrl", _ftrl),
         ("ApplyFtrlD", _ftrl), ("ApplyFtrlV2", _ftrl_v2), ("ApplyFtrlV2D", _ftrl_v2),
-        ("ApplyProximalAdagradD", _proximal_adagrad), ("ApplyProximalGradientDescent", _proximal_descent)):
+        ("ApplyProximalAdagradD", _proximal_adagrad), ("SGD", _sgd), ("LarsV2Update", _lars), ("ApplyProximalGradientDescent", _proximal_descent)):
     _register(_op_type, _update)
