@@ -1,5 +1,6 @@
-"""Assign and in-place row-update references: the updated tensor, from TensorFlow's Assign, AssignAdd, AssignSub,
-InplaceAdd, InplaceSub and InplaceUpdate (CANN's elewise_calculation_ops.h and selection_ops.h REG_OP comments).
+"""Assign and in-place update references: the updated tensor, from TensorFlow's Assign, AssignAdd, AssignSub,
+InplaceAdd, InplaceSub, InplaceUpdate and ScatterNdNonAliasingAdd (CANN's elewise_calculation_ops.h and
+selection_ops.h REG_OP comments).
 
 An index counts rows of x's first dim: InplaceUpdate's must lie inside it; the D forms' indices attribute is taken
 modulo that dim, as CANN's TBE implementations do (tbe/impl/inplace_update_d.py, inplace_add_d.py, inplace_sub_d.py:
@@ -41,6 +42,29 @@ def rows_combined(x: Array, rows: list[int], v: Array, how: str) -> Array:
             raise ValueError(f"index {row} outside [0, {x.shape[0]}) of x's first dim")
         y[row] = v[i] if how == "set" else y[row] + v[i] if how == "add" else y[row] - v[i]
     return y
+
+
+def scatter_nd_add(x: Array, indices: Array, updates: Array) -> Array:
+    """x with updates[j] added at x[indices[j]] (indices' last dim addressing x's leading dims), one j at a time; a
+    single scalar update may come as shape [1]."""
+    k = indices.shape[-1] if indices.ndim else 0
+    lead = indices.shape[:-1]
+    if lead + x.shape[k:] == () and updates.size == 1:
+        updates = updates.reshape(())
+    if k == 0 or k > x.ndim or updates.shape != lead + x.shape[k:]:
+        raise ValueError(f"updates {list(updates.shape)} must be indices' leading dims {list(lead)} + x's dims after "
+                         f"the first {k} {list(x.shape[k:])}, with 1 <= {k} <= rank {x.ndim}")
+    y = x.copy()
+    for j in np.ndindex(*lead):
+        at = tuple(int(i) for i in indices[j])
+        if not all(0 <= i < d for i, d in zip(at, x.shape)):
+            raise ValueError(f"index {list(at)} outside x's dims {list(x.shape[:k])}")
+        y[at] = y[at] + updates[j]
+    return y
+
+
+def _scatter_add(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
+    return [round_to(scatter_nd_add(widen(xs[0]), np.asarray(xs[1]), widen(xs[2])), out[0])]
 
 
 def _assign(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[Array]:
@@ -86,4 +110,5 @@ OPS: tuple[RefOp, ...] = (
     define("InplaceSubD", _rows_attr("sub"), _first_shape),
     define("InplaceUpdateD", _rows_attr("set"), _first_shape),
     define("InplaceUpdate", _rows_input, _first_shape),
+    define("ScatterNonAliasingAdd", _scatter_add, _first_shape),
 )

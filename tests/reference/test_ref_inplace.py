@@ -47,3 +47,15 @@ def test_inplace_update_refuses_duplicates_and_rows_outside_x():
     with pytest.raises(ValueError, match=r"outside \[0, 3\)"):
         run("InplaceUpdate", [x, np.array([0, 3], np.int32), v])
     assert run("InplaceUpdate", [x, np.array([2, 0], np.int32), v]).tolist() == [[1, 1], [0, 0], [1, 1]]
+
+
+def test_scatter_non_aliasing_add_adds_repeated_indices_up():
+    x, indices, updates = np.zeros((3, 2), F32), np.array([[2], [0], [2]], np.int32), np.ones((3, 2), F32)
+    assert run("ScatterNonAliasingAdd", [x, indices, updates]).tolist() == [[1, 1], [0, 0], [2, 2]]
+
+
+def test_scatter_non_aliasing_add_takes_a_scalar_update_as_shape_one():
+    x, indices = np.array([1.0, 2.0], F32), np.array([1], np.int32)
+    assert run("ScatterNonAliasingAdd", [x, indices, np.array([5.0], F32)]).tolist() == [1.0, 7.0]
+    with pytest.raises(ValueError, match="updates"):
+        run("ScatterNonAliasingAdd", [x, indices, np.array([5.0, 6.0], F32)])

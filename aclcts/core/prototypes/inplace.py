@@ -1,11 +1,11 @@
-"""Records of the assign and in-place row-update ops: Assign, AssignAdd, AssignSub, InplaceAddD, InplaceSubD,
-InplaceUpdate, InplaceUpdateD.
+"""Records of the assign and in-place update ops: Assign, AssignAdd, AssignSub, InplaceAddD, InplaceSubD,
+InplaceUpdate, InplaceUpdateD and ScatterNonAliasingAdd.
 
 Source: vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/elewise_calculation_ops.h (Assign, AssignAdd,
-AssignSub) and selection_ops.h (the Inplace ops), which follow TensorFlow's Assign, AssignAdd, AssignSub, InplaceAdd,
-InplaceSub and InplaceUpdate. Types: the op info CANN compiles them with (ops/built-in/tbe/op_info_cfg/ai_core/<soc>/
-aic-<soc>-ops-info.ini), a subset of the header's BasicType / NumberType for Assign, AssignAdd, AssignSub and
-InplaceUpdate.
+AssignSub) and selection_ops.h (the Inplace ops, ScatterNonAliasingAdd), which follow TensorFlow's Assign, AssignAdd,
+AssignSub, InplaceAdd, InplaceSub, InplaceUpdate and ScatterNdNonAliasingAdd. Types: the op info CANN compiles them with (ops/built-in/tbe/op_info_cfg/ai_core/<soc>/
+aic-<soc>-ops-info.ini), a subset of the header's BasicType / NumberType for Assign, AssignAdd, AssignSub,
+InplaceUpdate and ScatterNonAliasingAdd.
 
 Ref inputs: Assign's and AssignAdd's `ref` and AssignSub's `var` are inputs the prototype names as outputs too; as
 for the optimizers (aclcts/core/prototypes/optimizer.py), the output is its own buffer and holds the updated value,
@@ -59,4 +59,13 @@ PROTOTYPES: tuple[Prototype, ...] = (
               "undefined otherwise)",
        samples={"indices": Sample(0, 3, "a row of x (the sample x has 4 or 5 rows)")},
        sample_shapes=(((4, 16), (1,), (1, 16)), ((5, 3, 2), (1,), (1, 3, 2))), policy="movement"),
+    op("ScatterNonAliasingAdd", "x:T, indices:I, updates:T", "y:T",
+       {"T": ("float16", "float32", "int32"), "I": ("int32", "int64")},
+       source=f"{_SELECTION} REG_OP(ScatterNonAliasingAdd): y = x with updates[j] added at x[indices[j]], the last dim "
+              "of indices addressing x's leading dims; repeated indices add up (TensorFlow ScatterNdNonAliasingAdd); a scalar "
+              "update may be given as shape [1], as CANN's cases write scalars",
+       samples={"indices": Sample(0, 2, "a position inside x's leading dims (3 or more each)")},
+       sample_shapes=(((3, 4), (6, 1), (6, 4)), ((3, 4, 5), (2, 2), (2, 5))), policy="reduction",
+       # the value profiles would redraw indices over int32's whole range, outside x
+       profiles=()),
 )

@@ -1,5 +1,5 @@
-"""Assign and in-place row-update kernels: Assign, AssignAdd, AssignSub, InplaceAddD, InplaceSubD, InplaceUpdate,
-InplaceUpdateD.
+"""Assign and in-place update kernels: Assign, AssignAdd, AssignSub, InplaceAddD, InplaceSubD, InplaceUpdate,
+InplaceUpdateD, ScatterNonAliasingAdd.
 
 Prototypes: aclcts.core.prototypes.inplace (elewise_calculation_ops.h, selection_ops.h). Each returns the updated
 tensor in its output's own buffer; the ref input is not written. Numerics: one addition or subtraction per element
@@ -7,7 +7,8 @@ in the input dtype (float16 rounded once, integers wrap), as the TBE kernels' va
 inplace_add_d.py); Assign and the updates copy bit for bit. Indices name rows of x's first dim; the D forms take their
 indices attribute modulo that dim, as their TBE implementations do (inplace_update_d.py); an InplaceUpdate index
 outside it is a kernel error. Rows are written in index order, so of duplicate indices (y undefined in the REG_OP
-comment; the reference refuses them) the last wins.
+comment; the reference refuses them) the last wins. ScatterNonAliasingAdd adds its updates in the compute type
+(float16 in float32), one index after another, and rounds once, as the library's ScatterAdd does; integers wrap.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.numerics import compute_dtype
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import inferred
 
@@ -101,6 +103,33 @@ def _row_update(op_type: str, how: np.ufunc | None) -> None:
     builtin(op_type, compute, _first_infer(op_type))
 
 
+def _scatter_add(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("ScatterNonAliasingAdd", inputs, attrs)
+    call.require_inputs()
+    x, indices, updates = call.input(0), call.input(1), call.input(2)
+    call.require_simulated(0, x.dtype)
+    call.require_dtype(1, indices.dtype)
+    call.require_same_dtype([0, 2], [x.dtype, updates.dtype])
+    k = indices.shape[-1] if indices.ndim else 0
+    expected = tuple(indices.shape[:-1]) + tuple(x.shape[k:])
+    if expected == () and updates.size == 1:  # a scalar update written as shape [1], as CANN's cases write scalars
+        updates = updates.reshape(())
+    if not 1 <= k <= x.ndim or updates.shape != expected:
+        raise call.fail(f"input {call.quoted(2)} has shape {list(updates.shape)}, expected {list(expected)} (and the "
+                        f"last dim of {call.quoted(1)} in [1, {x.ndim}])")
+    at = indices.reshape(-1, k).astype(np.int64)
+    bad = (at < 0) | (at >= np.asarray(x.shape[:k]))
+    if bad.any():
+        raise call.fail(f"input {call.quoted(1)} holds {at[bad.any(axis=1)][0].tolist()}, outside the dims "
+                        f"{list(x.shape[:k])} of {call.quoted(0)}")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    wide = x.astype(compute_dtype(x.dtype))
+    with np.errstate(all="ignore"):
+        np.add.at(wide, tuple(at.T), updates.reshape((-1,) + x.shape[k:]).astype(wide.dtype))
+        return [out.emit(0, wide.astype(x.dtype))]
+
+
 _two("Assign", None)
 _two("AssignAdd", np.add)
 _two("AssignSub", np.subtract)
@@ -108,3 +137,4 @@ _row_update("InplaceAddD", np.add)
 _row_update("InplaceSubD", np.subtract)
 _row_update("InplaceUpdateD", None)
 _row_update("InplaceUpdate", None)
+builtin("ScatterNonAliasingAdd", _scatter_add, _first_infer("ScatterNonAliasingAdd"))

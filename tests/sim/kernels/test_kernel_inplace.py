@@ -39,3 +39,16 @@ def test_inplace_update_refuses_a_row_outside_x(run):
 def test_inplace_add_d_needs_one_slice_per_index(run):
     with pytest.raises(KernelError, match=r"expected \[2\] \+ \[3\]"):
         run("InplaceAddD", [np.zeros((4, 3), F32), np.ones((1, 3), F32)], [(F32, (4, 3))], {"indices": [0, 1]})
+
+
+def test_scatter_non_aliasing_add_sums_float16_in_float32(run):
+    # 2048 + 1 + 1: float16 step by step stays at 2048 (each 2049 a tie to even); summed in float32 it is 2050
+    x, indices = np.array([2048.0], F16), np.array([[0], [0]], np.int32)
+    (y,) = run("ScatterNonAliasingAdd", [x, indices, np.array([1.0, 1.0], F16)], [(F16, (1,))])
+    assert y.tolist() == [2050.0]
+
+
+def test_scatter_non_aliasing_add_refuses_an_index_outside_x(run):
+    with pytest.raises(KernelError, match=r"holds \[3\], outside the dims \[3\]"):
+        run("ScatterNonAliasingAdd", [np.zeros((3, 2), F32), np.array([[3]], np.int32), np.ones((1, 2), F32)],
+            [(F32, (3, 2))])
