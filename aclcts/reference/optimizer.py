@@ -186,6 +186,53 @@ def lars(w: Array, g: Array, w_sq: Array, g_sq: Array, decay: Array, lr: Array, 
     return (local * (g + decay * w),)
 
 
+def adam_apply_one(g: Array, v: Array, m: Array, var: Array, lr: Array, beta1: Array, one_minus_b1: Array,
+                   beta2: Array, one_minus_b2: Array, eps: Array, attrs: Attrs) -> tuple[Array, ...]:
+    """BERT's fused Adam step: (v, m, var) with the betas and their complements given separately."""
+    v = beta2 * v + one_minus_b2 * g * g
+    m = beta1 * m + one_minus_b1 * g
+    return v, m, var - lr * m / (np.sqrt(v) + eps)
+
+
+def adam_apply_one_with_decay(g: Array, v: Array, m: Array, var: Array, lr: Array, beta1: Array,
+                              one_minus_b1: Array, beta2: Array, one_minus_b2: Array, decay: Array, eps: Array,
+                              attrs: Attrs) -> tuple[Array, ...]:
+    """The fused Adam step with decoupled weight decay (AdamW): decay var is added to the step's direction."""
+    v = beta2 * v + one_minus_b2 * g * g
+    m = beta1 * m + one_minus_b1 * g
+    return v, m, var - lr * (m / (np.sqrt(v) + eps) + decay * var)
+
+
+def _lamb_moments(sq: Array, v: Array, v_corr: Array, g: Array, m: Array, m_corr: Array, beta1: Array,
+                  one_minus_b1: Array, beta2: Array, one_minus_b2: Array) -> tuple[Array, ...]:
+    """LAMB's moments and their bias-corrected values (m, v, m_hat, v_hat)."""
+    m = beta1 * m + one_minus_b1 * g
+    v = beta2 * v + one_minus_b2 * sq
+    return m, v, m / m_corr, v / v_corr
+
+
+def lamb_next_mv(sq: Array, v: Array, v_corr: Array, g: Array, m: Array, m_corr: Array, var: Array, beta1: Array,
+                 one_minus_b1: Array, beta2: Array, one_minus_b2: Array, decay: Array, eps: Array,
+                 attrs: Attrs, with_decay: bool = False) -> tuple[Array, ...]:
+    """LAMB's update direction: decay var + m_hat / sqrt(v_hat + eps), the moments, and m_hat / (sqrt(v_hat) + eps)
+    (plus decay var in the WithDecay form)."""
+    m, v, m_hat, v_hat = _lamb_moments(sq, v, v_corr, g, m, m_corr, beta1, one_minus_b1, beta2, one_minus_b2)
+    ratio = m_hat / (np.sqrt(v_hat) + eps)
+    return decay * var + m_hat / np.sqrt(v_hat + eps), m, v, decay * var + ratio if with_decay else ratio
+
+
+def lamb_next_mv_with_decay(*args: Any) -> tuple[Array, ...]:
+    """LambNextMV whose last output adds the weight decay term."""
+    return lamb_next_mv(*args, with_decay=True)
+
+
+def lamb_next_right(g: Array, v: Array, beta2: Array, one_minus_b2: Array, recip: Array, eps: Array,
+                    attrs: Attrs) -> tuple[Array, ...]:
+    """LAMB's second moment and eps + sqrt(v / (1 - beta2^t)), the reciprocal bias correction given."""
+    v = beta2 * v + one_minus_b2 * g * g
+    return v, eps + np.sqrt(v * recip)
+
+
 def _step(op_type: str, step: Step) -> RefOp:
     """The RefOp of one optimizer: step's updated tensors, as many as the op outputs, in var's shape."""
 
@@ -210,5 +257,9 @@ OPS: tuple[RefOp, ...] = tuple(_step(op_type, step) for op_type, step in (
     ("ApplyAddSignD", add_sign), ("ApplyPowerSign", power_sign), ("ApplyPowerSignD", power_sign),
     ("ApplyRMSPropD", rms_prop), ("ApplyCenteredRMSPropD", centered_rms_prop), ("ApplyFtrl", ftrl),
     ("ApplyFtrlD", ftrl), ("ApplyFtrlV2", ftrl_v2), ("ApplyFtrlV2D", ftrl_v2),
-    ("ApplyProximalAdagradD", proximal_adagrad), ("SGD", sgd), ("LarsV2Update", lars), ("ApplyProximalGradientDescent", proximal_gradient_descent),
+    ("ApplyProximalAdagradD", proximal_adagrad), ("SGD", sgd), ("LarsV2Update", lars),
+    ("AdamApplyOne", adam_apply_one), ("AdamApplyOneAssign", adam_apply_one),
+    ("AdamApplyOneWithDecay", adam_apply_one_with_decay), ("AdamApplyOneWithDecayAssign", adam_apply_one_with_decay),
+    ("LambNextMV", lamb_next_mv), ("LambNextMVWithDecay", lamb_next_mv_with_decay),
+    ("LambNextRight", lamb_next_right), ("ApplyProximalGradientDescent", proximal_gradient_descent),
 ))

@@ -96,3 +96,32 @@ def test_lars_v2_update_scales_by_the_trust_ratio(clip, expected):
     (g_new,) = run("LarsV2Update", [[1.0], [1.0], [4.0], [1.0], [0.5], [0.1]], 1,
                    {"hyperpara": 0.5, "epsilon": 0.0, "use_clip": clip})
     assert g_new.tolist() == pytest.approx([expected * 1.5], rel=1e-15)
+
+
+#: grad, v, m, var, lr, beta1, 1 - beta1, beta2, 1 - beta2, eps
+ADAM_ONE = [[2.0], [1.0], [1.0], [1.0], [0.5], [0.5], [0.5], [0.5], [0.25], [0.0]]
+
+
+def test_adam_apply_one_outputs_v_m_and_var():
+    # v = 0.5 * 1 + 0.25 * 4 = 1.5, m = 0.5 * 1 + 0.5 * 2 = 1.5, var = 1 - 0.5 * 1.5 / sqrt(1.5)
+    v, m, var = run("AdamApplyOne", ADAM_ONE, 3)
+    assert v.tolist() == [1.5] and m.tolist() == [1.5]
+    assert var.tolist() == pytest.approx([1 - 0.5 * 1.5 / np.sqrt(1.5)], rel=1e-15)
+    inputs = ADAM_ONE[:9] + [[0.1]] + ADAM_ONE[9:]  # decay 0.1 adds 0.1 var to the direction
+    _, _, var = run("AdamApplyOneWithDecay", inputs, 3)
+    assert var.tolist() == pytest.approx([1 - 0.5 * (1.5 / np.sqrt(1.5) + 0.1)], rel=1e-15)
+
+
+def test_lamb_next_right_gives_v_and_the_corrected_root():
+    # v = 0.5 * 1 + 0.25 * 4 = 1.5; y2 = 0.01 + sqrt(1.5 * 2)
+    v, root = run("LambNextRight", [[2.0], [1.0], [0.5], [0.25], [2.0], [0.01]], 2)
+    assert v.tolist() == [1.5] and root.tolist() == pytest.approx([0.01 + np.sqrt(3.0)], rel=1e-15)
+
+
+def test_lamb_next_mv_bias_corrects_both_moments():
+    # m = 0.5 * 1 + 0.5 * 3 = 2, v = 0.5 * 2 + 0.5 * 6 = 4; m_hat = 2 / 0.5 = 4, v_hat = 4 / 0.25 = 16
+    inputs = [[6.0], [2.0], [0.25], [3.0], [1.0], [0.5], [1.0], [0.5], [0.5], [0.5], [0.5], [0.1], [0.0]]
+    y1, m, v, y4 = run("LambNextMV", inputs, 4)
+    assert m.tolist() == [2.0] and v.tolist() == [4.0]
+    assert y1.tolist() == pytest.approx([0.1 + 4 / 4], rel=1e-15) and y4.tolist() == [1.0]
+    assert run("LambNextMVWithDecay", inputs, 4)[3].tolist() == pytest.approx([0.1 + 1.0], rel=1e-15)

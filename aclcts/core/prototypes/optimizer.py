@@ -1,5 +1,5 @@
-"""Records of the optimizer updates: the Apply* ops (TensorFlow's training ops), FusedMulApplyKerasMomentum, SGD and
-LarsV2Update.
+"""Records of the optimizer updates: the Apply* ops (TensorFlow's training ops), FusedMulApplyKerasMomentum, SGD,
+LarsV2Update and the fused BERT steps AdamApplyOne(WithDecay)(Assign), LambNextMV(WithDecay), LambNextRight.
 
 Source: dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/nn_training_ops.h (the REG_OPs and their
 comments, which follow TensorFlow's raw ops ApplyAdam, ApplyMomentum, ... and PyTorch's SGD).
@@ -68,11 +68,24 @@ _RANGES = {
     "w_square_sum": (1.0, 10.0, "the weights' squared norm, square-rooted"),
     "g_square_sum": (1.0, 10.0, "the gradient's squared norm, square-rooted"),
     "weight_decay": (0.0, 0.05, "a weight decay"),
+    # the fused BERT steps (AdamApplyOne*, LambNext*): inputs named after the graph nodes they feed
+    "input0": (-1.0, 1.0, "the gradient"), "input1": (0.1, 1.0, "the second moment (square-rooted)"),
+    "input2": (-1.0, 1.0, "the first moment"), "input3": (-1.0, 1.0, "the variable"),
+    "input4": (0.01, 0.1, "the learning rate"), "mul0_x": (0.8, 0.95, "beta1"), "mul1_x": (0.05, 0.2, "1 - beta1"),
+    "mul2_x": (0.9, 0.999, "beta2"), "mul3_x": (0.001, 0.1, "1 - beta2"), "mul4_x": (0.0, 0.05, "a weight decay"),
+    "add2_y": (1e-4, 1e-3, "an epsilon"),
+    "input_mul3": (0.1, 1.0, "the squared gradient"), "input_mul2": (0.1, 1.0, "the second moment"),
+    "input_realdiv1": (0.1, 1.0, "1 - beta2^t, divided by"), "input_mul1": (-1.0, 1.0, "the gradient"),
+    "input_mul0": (-1.0, 1.0, "the first moment"), "input_realdiv0": (0.1, 1.0, "1 - beta1^t, divided by"),
+    "input_mul4": (-1.0, 1.0, "the variable"), "mul1_sub": (0.05, 0.2, "1 - beta1"),
+    "mul3_sub1": (0.001, 0.1, "1 - beta2"), "input_square": (-1.0, 1.0, "the gradient (squared)"),
+    "truediv1_recip": (1.0, 10.0, "1 / (1 - beta2^t)"),
 }
 #: The scalar (shape [1]) inputs: hyperparameters.
 _SCALARS = {"lr", "alpha", "beta1", "beta2", "beta", "rho", "momentum", "beta1_power", "beta2_power", "epsilon",
             "l1", "l2", "l2_shrinkage", "lr_power", "sign_decay", "logbase", "x2", "learning_rate", "w_square_sum",
-            "g_square_sum", "weight_decay"}
+            "g_square_sum", "weight_decay", "input4", "mul0_x", "mul1_x", "mul2_x", "mul3_x", "mul4_x", "add2_y",
+            "input_realdiv1", "input_realdiv0", "mul1_sub", "mul3_sub1", "truediv1_recip"}
 
 
 def _samples(names: list[str]) -> dict[str, Sample]:
@@ -112,6 +125,23 @@ _FTRL = ("accum_new = accum + grad^2; linear += grad - (accum_new^-lr_power - ac
          "(TensorFlow ApplyFtrl)")
 _FTRL_V2 = ("as ApplyFtrl with grad + 2 l2_shrinkage var in place of grad in linear's update (accum still adds "
             "grad^2) (TensorFlow ApplyFtrlV2)")
+
+_ELEWISE = "vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/elewise_calculation_ops.h"
+#: The fused steps' REG_OPs give every input its own TensorType({DT_FLOAT16, DT_FLOAT}); the op info pairs them in one
+#: column (all float16 or all float32), which the records keep as one type T. Their formulas are the graph patterns
+#: the TBE implementations fuse (tbe/impl/adam_apply_one.py, lamb_next_m_v.py, ...); the headers give none.
+_FUSED_NOTE = "one type for every tensor (the op info's columns); the formula is the fused graph's (tbe/impl)"
+_ADAM_ONE_IN = "input0, input1, input2, input3, input4, mul0_x, mul1_x, mul2_x, mul3_x, add2_y"
+_ADAM_ONE = ("output0 = input1 mul2_x + input0^2 mul3_x (v), output1 = input2 mul0_x + input0 mul1_x (m), output2 = "
+             "input3 - input4 output1 / (sqrt(output0) + add2_y) (var)")
+_ADAM_ONE_DECAY_IN = "input0, input1, input2, input3, input4, mul0_x, mul1_x, mul2_x, mul3_x, mul4_x, add2_y"
+_ADAM_ONE_DECAY = ("as AdamApplyOne with output2 = input3 - input4 (output1 / (sqrt(output0) + add2_y) + mul4_x "
+                   "input3) (decoupled weight decay)")
+_LAMB_MV_IN = ("input_mul3, input_mul2, input_realdiv1, input_mul1, input_mul0, input_realdiv0, input_mul4, mul0_x, "
+               "mul1_sub, mul2_x, mul3_sub1, mul4_x, add2_y")
+_LAMB_MV = ("m = input_mul0 mul0_x + input_mul1 mul1_sub (y2), v = input_mul2 mul2_x + input_mul3 mul3_sub1 (y3), "
+            "m_hat = m / input_realdiv0, v_hat = v / input_realdiv1, y1 = input_mul4 mul4_x + m_hat / sqrt(v_hat + "
+            "add2_y)")
 
 PROTOTYPES: tuple[Prototype, ...] = (
     _apply("ApplyGradientDescent", "var, alpha, delta", "var", "var -= alpha delta"),
@@ -173,6 +203,22 @@ PROTOTYPES: tuple[Prototype, ...] = (
            "lars_v2_update.py); g_new = local (g + weight_decay w)",
            (Attr("hyperpara", "float", 0.001), Attr("epsilon", "float", 0.00001), Attr("use_clip", "bool", False)),
            types={"T": ("float32",)}),
+    _apply("AdamApplyOne", _ADAM_ONE_IN, "output0, output1, output2", f"{_ADAM_ONE}; {_FUSED_NOTE}", (),
+           source=_ELEWISE),
+    _apply("AdamApplyOneAssign", _ADAM_ONE_IN, "output0, output1, output2", f"{_ADAM_ONE}; {_FUSED_NOTE}", (),
+           source=_ELEWISE),
+    _apply("AdamApplyOneWithDecay", _ADAM_ONE_DECAY_IN, "output0, output1, output2",
+           f"{_ADAM_ONE_DECAY}; {_FUSED_NOTE}", (), source=_ELEWISE),
+    _apply("AdamApplyOneWithDecayAssign", _ADAM_ONE_DECAY_IN, "output0, output1, output2",
+           f"{_ADAM_ONE_DECAY}; {_FUSED_NOTE}", (), source=_ELEWISE),
+    _apply("LambNextMV", _LAMB_MV_IN, "y1, y2, y3, y4",
+           f"{_LAMB_MV}, y4 = m_hat / (sqrt(v_hat) + add2_y); {_FUSED_NOTE}", (), source=_ELEWISE),
+    _apply("LambNextMVWithDecay", _LAMB_MV_IN, "y1, y2, y3, y4",
+           f"{_LAMB_MV}, y4 = input_mul4 mul4_x + m_hat / (sqrt(v_hat) + add2_y); {_FUSED_NOTE}", (),
+           source=_ELEWISE),
+    _apply("LambNextRight", "input_square, input_mul2, mul2_x, mul3_x, truediv1_recip, add2_y", "y1, y2",
+           f"y1 = input_mul2 mul2_x + input_square^2 mul3_x, y2 = add2_y + sqrt(y1 truediv1_recip); {_FUSED_NOTE}",
+           (), source=_ELEWISE),
     _apply("ApplyProximalGradientDescent", "var, alpha, l1, l2, delta", "var",
            "prox = var - alpha delta; var = sign(prox) max(|prox| - alpha l1, 0) / (1 + alpha l2) (TensorFlow "
            "ApplyProximalGradientDescent)"),

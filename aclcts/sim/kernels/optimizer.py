@@ -1,4 +1,5 @@
-"""Optimizer-update kernels: the Apply* ops, their *D forms, FusedMulApplyKerasMomentum, SGD and LarsV2Update.
+"""Optimizer-update kernels: the Apply* ops, their *D forms, FusedMulApplyKerasMomentum, SGD, LarsV2Update and the
+fused BERT steps (AdamApplyOne*, LambNextMV*, LambNextRight).
 
 Prototypes: aclcts.core.prototypes.optimizer (nn_training_ops.h); SGD and LarsV2Update in the order of tbe/impl/sgd.py
 and lars_v2_update.py. Every input shares one dtype (float16 or float32);
@@ -23,7 +24,7 @@ from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import FLOAT32
 from aclcts.sim.kernels.registry import builtin
-from aclcts.sim.kernels.shapes import inferred
+from aclcts.sim.kernels.shapes import broadcast, inferred
 from aclcts.sim.seams import Seam
 
 Array = np.ndarray
@@ -34,6 +35,9 @@ WIDENED = frozenset({"ApplyMomentumD", "ApplyAdagrad", "ApplyAdagradD", "ApplyAd
                      "ApplyFtrlD", "ApplyFtrlV2", "ApplyFtrlV2D", "ApplyProximalAdagradD",
                      "ApplyProximalGradientDescent", "SGD"})
 Update = Callable[..., Updated]
+#: The fused BERT steps, which broadcast all their inputs to one shape (tbe/impl/adam_apply_one.py shape_broadcast).
+BROADCASTING = frozenset({"AdamApplyOne", "AdamApplyOneAssign", "AdamApplyOneWithDecay", "AdamApplyOneWithDecayAssign",
+                          "LambNextMV", "LambNextMVWithDecay", "LambNextRight"})
 
 
 def _updated(old: np.ndarray, new: np.ndarray) -> np.ndarray:
@@ -211,14 +215,55 @@ def _lars(call: OpCall, w: Array, g: Array, w_sq: Array, g_sq: Array, decay: Arr
     return ((w * decay + g) * coeff,)
 
 
+def _adam_one(call: OpCall, g: Array, v: Array, m: Array, var: Array, lr: Array, beta1: Array, c1: Array,
+              beta2: Array, c2: Array, *rest: Array) -> Updated:
+    """The fused BERT Adam step in adam_apply_one(_with_decay).py's order; rest is (decay, eps) or (eps,)."""
+    eps = rest[-1]
+    new_v = v * beta2 + g * g * c2
+    new_m = m * beta1 + g * c1
+    direction = step_moment(m, new_m) / (np.sqrt(step_moment(v, new_v)) + eps)
+    if len(rest) == 2:
+        direction = direction + var * rest[0]
+    return new_v, new_m, var - direction * lr
+
+
+def _lamb_mv(call: OpCall, sq: Array, v: Array, v_corr: Array, g: Array, m: Array, m_corr: Array, var: Array,
+             beta1: Array, c1: Array, beta2: Array, c2: Array, decay: Array, eps: Array) -> Updated:
+    """LambNextMV(WithDecay) in lamb_next_m_v.py's order."""
+    new_v = v * beta2 + sq * c2
+    v_hat = step_moment(v, new_v) / v_corr
+    new_m = m * beta1 + g * c1
+    m_hat = step_moment(m, new_m) / m_corr
+    decayed = var * decay
+    last = m_hat / (np.sqrt(v_hat) + eps)
+    if call.op_type == "LambNextMVWithDecay":
+        last = decayed + last
+    return decayed + m_hat / np.sqrt(v_hat + eps), new_m, new_v, last
+
+
+def _lamb_right(call: OpCall, g: Array, v: Array, beta2: Array, c2: Array, recip: Array, eps: Array) -> Updated:
+    new_v = v * beta2 + g * g * c2
+    return new_v, eps + np.sqrt(step_moment(v, new_v) * recip)
+
+
 def _state_shape(call: OpCall, arrays: list[Any]) -> tuple[int, ...]:
-    """var's shape, after checking every input is var-shaped or holds one value."""
+    """var's shape, after checking every input is var-shaped or holds one value; for the fused BERT steps, which
+    broadcast every input (their impls' shape_broadcast), the shape all inputs broadcast to."""
+    if call.op_type in BROADCASTING:
+        return _broadcast(call, [tuple(a.shape) for a in arrays])
     shape = tuple(arrays[0].shape)
     for index, array in enumerate(arrays):
         if tuple(array.shape) != shape and int(np.prod(array.shape, dtype=np.int64)) != 1:
             raise call.fail(f"input {call.quoted(index)} has shape {list(array.shape)}, expected {list(shape)} (the "
                             f"shape of {call.quoted(0)}) or a single value")
     return shape
+
+
+def _broadcast(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise call.fail(f"the input shapes {[list(s) for s in shapes]} do not broadcast to one shape") from None
 
 
 def _register(op_type: str, update: Update) -> None:
@@ -234,7 +279,8 @@ def _register(op_type: str, update: Update) -> None:
         shape = _state_shape(call, arrays)
         out = Outputs(call, outputs)
         kind = FLOAT32 if op_type in WIDENED else arrays[0].dtype
-        flat = [(a.reshape(()) if a.shape != shape else a).astype(kind) for a in arrays]
+        keep = op_type in BROADCASTING
+        flat = [(a if keep or a.shape == shape else a.reshape(())).astype(kind) for a in arrays]
         with np.errstate(all="ignore"):
             updated = update(call, *flat)
         results = []
@@ -247,7 +293,11 @@ def _register(op_type: str, update: Update) -> None:
         call = OpCall(op_type, inputs, attrs)
         call.require_inputs()
         var = call.input(0)
-        return [inferred(var.dtype, tuple(var.shape)) for _ in call.record.outputs]
+        if op_type in BROADCASTING:
+            shape = broadcast(call, list(range(len(inputs))), [tuple(call.input(i).shape) for i in range(len(inputs))])
+        else:
+            shape = tuple(var.shape)
+        return [inferred(var.dtype, shape) for _ in call.record.outputs]
 
     builtin(op_type, compute, infer_shape)
 
@@ -261,5 +311,8 @@ for _op_type, _update in (
         ("ApplyAddSignD", _add_sign), ("ApplyPowerSign", _power_sign), ("ApplyPowerSignD", _power_sign),
         ("ApplyRMSPropD", _rms_prop), ("ApplyCenteredRMSPropD", _centered_rms_prop), ("ApplyFtrl", _ftrl),
         ("ApplyFtrlD", _ftrl), ("ApplyFtrlV2", _ftrl_v2), ("ApplyFtrlV2D", _ftrl_v2),
-        ("ApplyProximalAdagradD", _proximal_adagrad), ("SGD", _sgd), ("LarsV2Update", _lars), ("ApplyProximalGradientDescent", _proximal_descent)):
+        ("ApplyProximalAdagradD", _proximal_adagrad), ("SGD", _sgd), ("LarsV2Update", _lars),
+        ("AdamApplyOne", _adam_one), ("AdamApplyOneAssign", _adam_one), ("AdamApplyOneWithDecay", _adam_one),
+        ("AdamApplyOneWithDecayAssign", _adam_one), ("LambNextMV", _lamb_mv), ("LambNextMVWithDecay", _lamb_mv),
+        ("LambNextRight", _lamb_right), ("ApplyProximalGradientDescent", _proximal_descent)):
     _register(_op_type, _update)

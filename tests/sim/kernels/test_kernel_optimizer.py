@@ -52,3 +52,10 @@ def test_every_input_shares_var_dtype(run):
     mixed = [np.ones(3, F32), np.ones(1, F16), np.ones(3, F32)]
     with pytest.raises(KernelError, match="'alpha' has dtype float16, expected float32"):
         run("ApplyGradientDescent", mixed, [(F32, (3,))])
+
+
+def test_the_fused_steps_broadcast_their_inputs(run):
+    # AdamApplyOne broadcasts every input (adam_apply_one.py shape_broadcast): beta1 [2] against m [1]
+    inputs = [np.array(v, F32) for v in ([2.0], [1.0], [1.0], [1.0], [0.5], [0.5, 0.0], [0.5], [0.5], [0.25], [0.0])]
+    v, m, var = run("AdamApplyOne", inputs, [(F32, (2,))] * 3)
+    assert v.tolist() == [1.5, 1.5] and m.tolist() == [1.5, 1.0]
