@@ -233,6 +233,14 @@ def lamb_next_right(g: Array, v: Array, beta2: Array, one_minus_b2: Array, recip
     return v, eps + np.sqrt(v * recip)
 
 
+def lamb_update_with_lr(w_norm: Array, u_norm: Array, divisor: Array, lr: Array, update: Array, var: Array,
+                        low: Array, fallback: Array, high: Array, attrs: Attrs) -> tuple[Array, ...]:
+    """LAMB's step with the trust ratio u_norm / divisor where both norms exceed low (else fallback), clipped into
+    [low, high]."""
+    ratio = np.where((w_norm > low) & (u_norm > low), u_norm / divisor, fallback)
+    return (var - np.clip(np.minimum(ratio, high), low, None) * lr * update,)
+
+
 def _step(op_type: str, step: Step) -> RefOp:
     """The RefOp of one optimizer: step's updated tensors, as many as the op outputs, in var's shape."""
 
@@ -261,5 +269,5 @@ OPS: tuple[RefOp, ...] = tuple(_step(op_type, step) for op_type, step in (
     ("AdamApplyOne", adam_apply_one), ("AdamApplyOneAssign", adam_apply_one),
     ("AdamApplyOneWithDecay", adam_apply_one_with_decay), ("AdamApplyOneWithDecayAssign", adam_apply_one_with_decay),
     ("LambNextMV", lamb_next_mv), ("LambNextMVWithDecay", lamb_next_mv_with_decay),
-    ("LambNextRight", lamb_next_right), ("ApplyProximalGradientDescent", proximal_gradient_descent),
+    ("LambNextRight", lamb_next_right), ("LambUpdateWithLr", lamb_update_with_lr), ("ApplyProximalGradientDescent", proximal_gradient_descent),
 ))

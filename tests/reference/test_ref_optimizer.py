@@ -125,3 +125,10 @@ def test_lamb_next_mv_bias_corrects_both_moments():
     assert m.tolist() == [2.0] and v.tolist() == [4.0]
     assert y1.tolist() == pytest.approx([0.1 + 4 / 4], rel=1e-15) and y4.tolist() == [1.0]
     assert run("LambNextMVWithDecay", inputs, 4)[3].tolist() == pytest.approx([0.1 + 1.0], rel=1e-15)
+
+
+def test_lamb_update_with_lr_falls_back_below_the_threshold_and_clips():
+    # element 0: both norms above 0.2, ratio 0.8 / 0.1 = 8 clipped to 5; element 1: weight norm below, ratio 1.5
+    inputs = [[1.0, 0.1], [0.8, 0.8], [0.1, 0.1], [0.1], [1.0, 1.0], [1.0, 1.0], [0.2], [1.5], [5.0]]
+    (y,) = run("LambUpdateWithLr", inputs, 1)
+    assert y.tolist() == pytest.approx([1 - 5 * 0.1, 1 - 1.5 * 0.1], rel=1e-15)

@@ -1,5 +1,6 @@
 """Records of the optimizer updates: the Apply* ops (TensorFlow's training ops), FusedMulApplyKerasMomentum, SGD,
-LarsV2Update and the fused BERT steps AdamApplyOne(WithDecay)(Assign), LambNextMV(WithDecay), LambNextRight.
+LarsV2Update and the fused BERT steps AdamApplyOne(WithDecay)(Assign), LambNextMV(WithDecay), LambNextRight,
+LambUpdateWithLr.
 
 Source: dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/nn_training_ops.h (the REG_OPs and their
 comments, which follow TensorFlow's raw ops ApplyAdam, ApplyMomentum, ... and PyTorch's SGD).
@@ -80,12 +81,20 @@ _RANGES = {
     "input_mul4": (-1.0, 1.0, "the variable"), "mul1_sub": (0.05, 0.2, "1 - beta1"),
     "mul3_sub1": (0.001, 0.1, "1 - beta2"), "input_square": (-1.0, 1.0, "the gradient (squared)"),
     "truediv1_recip": (1.0, 10.0, "1 / (1 - beta2^t)"),
+    "input_greater1": (0.1, 1.0, "the weight norm"), "input_greater_realdiv": (0.1, 1.0, "the update norm"),
+    "input_realdiv": (0.1, 1.0, "the divisor of the trust ratio (away from 0)"),
+    "input_mul0": (0.01, 0.1, "the learning rate"), "input_mul1": (-1.0, 1.0, "the update"),
+    "input_sub": (-1.0, 1.0, "the variable"),
+    "greater_y": (0.0, 0.5, "the threshold (and lower clip) of the norms: about half the elements fall below it"),
+    "select_e": (0.5, 1.5, "the ratio where a norm is below the threshold"),
+    "minimum_y": (5.0, 10.0, "the upper clip of the trust ratio"),
 }
 #: The scalar (shape [1]) inputs: hyperparameters.
 _SCALARS = {"lr", "alpha", "beta1", "beta2", "beta", "rho", "momentum", "beta1_power", "beta2_power", "epsilon",
             "l1", "l2", "l2_shrinkage", "lr_power", "sign_decay", "logbase", "x2", "learning_rate", "w_square_sum",
             "g_square_sum", "weight_decay", "input4", "mul0_x", "mul1_x", "mul2_x", "mul3_x", "mul4_x", "add2_y",
-            "input_realdiv1", "input_realdiv0", "mul1_sub", "mul3_sub1", "truediv1_recip"}
+            "input_realdiv1", "input_realdiv0", "mul1_sub", "mul3_sub1", "truediv1_recip", "greater_y", "select_e",
+            "minimum_y"}
 
 
 def _samples(names: list[str]) -> dict[str, Sample]:
@@ -219,6 +228,11 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _apply("LambNextRight", "input_square, input_mul2, mul2_x, mul3_x, truediv1_recip, add2_y", "y1, y2",
            f"y1 = input_mul2 mul2_x + input_square^2 mul3_x, y2 = add2_y + sqrt(y1 truediv1_recip); {_FUSED_NOTE}",
            (), source=_ELEWISE),
+    _apply("LambUpdateWithLr", "input_greater1, input_greater_realdiv, input_realdiv, input_mul0, input_mul1, "
+                               "input_sub, greater_y, select_e, minimum_y", "y",
+           "ratio = input_greater_realdiv / input_realdiv where input_greater1 > greater_y and input_greater_realdiv "
+           "> greater_y, else select_e; clipped into [greater_y, minimum_y]; y = input_sub - ratio input_mul0 "
+           f"input_mul1 (LAMB's trust-ratio step); {_FUSED_NOTE}", (), source=_ELEWISE),
     _apply("ApplyProximalGradientDescent", "var, alpha, l1, l2, delta", "var",
            "prox = var - alpha delta; var = sign(prox) max(|prox| - alpha l1, 0) / (1 + alpha l2) (TensorFlow "
            "ApplyProximalGradientDescent)"),

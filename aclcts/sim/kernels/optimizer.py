@@ -1,5 +1,5 @@
 """Optimizer-update kernels: the Apply* ops, their *D forms, FusedMulApplyKerasMomentum, SGD, LarsV2Update and the
-fused BERT steps (AdamApplyOne*, LambNextMV*, LambNextRight).
+fused BERT steps (AdamApplyOne*, LambNextMV*, LambNextRight, LambUpdateWithLr).
 
 Prototypes: aclcts.core.prototypes.optimizer (nn_training_ops.h); SGD and LarsV2Update in the order of tbe/impl/sgd.py
 and lars_v2_update.py. Every input shares one dtype (float16 or float32);
@@ -37,7 +37,7 @@ WIDENED = frozenset({"ApplyMomentumD", "ApplyAdagrad", "ApplyAdagradD", "ApplyAd
 Update = Callable[..., Updated]
 #: The fused BERT steps, which broadcast all their inputs to one shape (tbe/impl/adam_apply_one.py shape_broadcast).
 BROADCASTING = frozenset({"AdamApplyOne", "AdamApplyOneAssign", "AdamApplyOneWithDecay", "AdamApplyOneWithDecayAssign",
-                          "LambNextMV", "LambNextMVWithDecay", "LambNextRight"})
+                          "LambNextMV", "LambNextMVWithDecay", "LambNextRight", "LambUpdateWithLr"})
 
 
 def _updated(old: np.ndarray, new: np.ndarray) -> np.ndarray:
@@ -246,6 +246,14 @@ def _lamb_right(call: OpCall, g: Array, v: Array, beta2: Array, c2: Array, recip
     return new_v, eps + np.sqrt(step_moment(v, new_v) * recip)
 
 
+def _lamb_update(call: OpCall, w_norm: Array, u_norm: Array, divisor: Array, lr: Array, update: Array, var: Array,
+                 low: Array, fallback: Array, high: Array) -> Updated:
+    """LambUpdateWithLr in lamb_update_with_lr.py's order: two selects, minimum, maximum, two products, the difference."""
+    inner = np.where(w_norm > low, u_norm / divisor, fallback)
+    ratio = np.maximum(np.minimum(np.where(u_norm > low, inner, fallback), high), low)
+    return (var - ratio * lr * update,)
+
+
 def _state_shape(call: OpCall, arrays: list[Any]) -> tuple[int, ...]:
     """var's shape, after checking every input is var-shaped or holds one value; for the fused BERT steps, which
     broadcast every input (their impls' shape_broadcast), the shape all inputs broadcast to."""
@@ -314,5 +322,5 @@ for _op_type, _update in (
         ("ApplyProximalAdagradD", _proximal_adagrad), ("SGD", _sgd), ("LarsV2Update", _lars),
         ("AdamApplyOne", _adam_one), ("AdamApplyOneAssign", _adam_one), ("AdamApplyOneWithDecay", _adam_one),
         ("AdamApplyOneWithDecayAssign", _adam_one), ("LambNextMV", _lamb_mv), ("LambNextMVWithDecay", _lamb_mv),
-        ("LambNextRight", _lamb_right), ("ApplyProximalGradientDescent", _proximal_descent)):
+        ("LambNextRight", _lamb_right), ("LambUpdateWithLr", _lamb_update), ("ApplyProximalGradientDescent", _proximal_descent)):
     _register(_op_type, _update)
