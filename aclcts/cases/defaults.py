@@ -48,7 +48,8 @@ def case_data(record: Prototype) -> dict[str, Any]:
              for name, value in record.sample_attrs.items()}
     return {"op": record.op_type, "dtypes": dtypes, "shapes": [[list(s) for s in case] for case in shapes],
             "attrs": [attrs], "values": {name: _distribution(s) for name, s in record.samples.items()},
-            **({"reference": record.reference} if record.reference else {})}
+            **({"reference": record.reference} if record.reference else {}),
+            **({"profiles": list(record.profiles)} if record.profiles is not None else {})}
 
 
 def dynamic_data(record: Prototype) -> dict[str, Any]:

@@ -206,3 +206,10 @@ def test_an_input_whose_dtype_has_no_such_class_keeps_its_own_distribution():
     x, mask, _ = draw_inputs(profiled, 7)
     assert mask.dtype == np.bool_ and x.dtype == np.float32
     assert (np.abs(x[x != 0]) < 1e-30).any()  # x is drawn from the subnormal class
+
+
+def test_a_record_naming_no_profiles_gets_no_profile_cases():
+    from aclcts.cases.defaults import default_cases
+    ids = [case.id for case in default_cases("ApplyAdamD")]
+    assert ids and not any(i.endswith(("-subnormal", "-large", "-tiny")) for i in ids)
+    assert any(i.endswith("-subnormal") for i in (case.id for case in default_cases("Relu")))

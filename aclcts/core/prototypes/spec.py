@@ -147,6 +147,9 @@ class Prototype:
     #: Special points where the documentation leaves the op's result open (SoftmaxCrossEntropyWithLogits at +inf:
     #: the limit or NaN): no generated case places them.
     open_points: tuple[float, ...] = ()
+    #: The value profiles (aclcts.cases.profiles) of the default cases, None: the policy family's defaults; an op whose
+    #: formula divides by its inputs (an optimizer's accumulators) names the ones its samples' reasons still allow.
+    profiles: tuple[str, ...] | None = None
 
     def attr(self, name: str) -> Attr | None:
         """The attribute called name, or None."""
@@ -194,11 +197,13 @@ def op(op_type: str, inputs: str, outputs: str, types: Mapping[str, tuple[str, .
        sample_attrs: Mapping[str, object] | None = None,
        sample_ranges: Mapping[str, tuple[tuple[int, int], ...]] | None = None, reference: str = "",
        kernel: str = "", formats: Mapping[str, tuple[str, ...]] | None = None,
-       specials: tuple[float, ...] = (), open_points: tuple[float, ...] = ()) -> Prototype:
+       specials: tuple[float, ...] = (), open_points: tuple[float, ...] = (),
+       profiles: tuple[str, ...] | None = None) -> Prototype:
     """A record written compactly: op("Add", "x1:T, x2:T", "y:T", {"T": FLOATS + INTS}, source=...)."""
     return Prototype(op_type, tensors(inputs), tensors(outputs), {k: tuple(canonical_dtype(d) for d in v)
                                                                    for k, v in types.items()},
                      attrs, source, dict(dtype_from or {}), policy=policy, shape_rule=shape_rule,
                      samples=dict(samples or {}), sample_shapes=sample_shapes, sample_attrs=dict(sample_attrs or {}),
                      sample_ranges=dict(sample_ranges or {}), reference=reference, kernel=kernel,
-                     formats=dict(formats or {}), specials=specials, open_points=open_points)
+                     formats=dict(formats or {}), specials=specials, open_points=open_points,
+                     profiles=profiles)

@@ -23,11 +23,13 @@ from aclcts.sim.faults import domains as dm
 from aclcts.sim.faults import events as ev
 from aclcts.sim.faults import gather_scatter as gs
 from aclcts.sim.faults import golden_edges as g
+from aclcts.sim.faults import inplace as inp
 from aclcts.sim.faults import kernels as k
 from aclcts.sim.faults import matrix_structure as ms
 from aclcts.sim.faults import reduction as rd
 from aclcts.sim.faults import reshaping as rsh
 from aclcts.sim.faults import norm as nm
+from aclcts.sim.faults import optimizer as opt
 from aclcts.sim.faults import pooling as pl
 from aclcts.sim.faults import random as rnd
 from aclcts.sim.faults import resize as rs
@@ -304,6 +306,13 @@ _ENTRIES = (
     Injection("layer_norm_unbiased_variance", FAULT,
               "LayerNorm divides the squared deviations by n - 1 (the sample variance) instead of n",
               (("layer norm variance divisor", nm.unbiased_variance),)),
+    Injection("optimizer_uses_old_moment", FAULT,
+              "the optimizer updates (ApplyAdam, ApplyMomentumD, ApplyAdagradD, ApplyRMSPropD ...) step var with the "
+              "old value of an accumulator (m, v, accum, ms, mom ...) where the documented formula uses the updated one",
+              (("optimizer step moment", opt.uses_old_moment),)),
+    Injection("assign_sub_operands_swapped", FAULT,
+              "AssignSub computes value - var instead of var - value (its two operands swapped)",
+              ((KERNELS, k.kernel_entries(["AssignSub"], inp.operands_swapped)),)),
     Injection("avg_pool_counts_padding", FAULT,
               "AvgPool divides every window by kh * kw, counting the SAME padding as elements",
               (("average pool divisor", pl.padding_counted),)),
