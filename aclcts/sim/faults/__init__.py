@@ -27,6 +27,7 @@ from aclcts.sim.faults import reduction as rd
 from aclcts.sim.faults import reshaping as rsh
 from aclcts.sim.faults import norm as nm
 from aclcts.sim.faults import pooling as pl
+from aclcts.sim.faults import quantize as qz
 from aclcts.sim.faults import resize as rs
 from aclcts.sim.faults import runtime as r
 from aclcts.sim.faults import sparse as sp
@@ -300,6 +301,9 @@ _ENTRIES = (
     Injection("layer_norm_unbiased_variance", FAULT,
               "LayerNorm divides the squared deviations by n - 1 (the sample variance) instead of n",
               (("layer norm variance divisor", nm.unbiased_variance),)),
+    Injection("quant_round_half_up", FAULT,
+              "AscendQuant's round_mode \"Round\" rounds ties upwards (floor(v + 0.5)) instead of to even",
+              (("quantize round to nearest", qz.half_up),)),
     Injection("avg_pool_counts_padding", FAULT,
               "AvgPool divides every window by kh * kw, counting the SAME padding as elements",
               (("average pool divisor", pl.padding_counted),)),
