@@ -89,6 +89,7 @@ FAULT_SELECTIONS = {
                                  "-k", "ArgMin or ArgMaxD or WithValue"],
     "layer_norm_unbiased_variance": ["conformance/test_execute.py", "--ops=LayerNorm", "-k", "LayerNorm"],
     "quant_round_half_up": ["conformance/test_execute.py", "--ops=AscendQuant", "-k", "AscendQuant"],
+    "mse_loss_grad_sign_flipped": ["conformance/test_execute.py", "--ops=MseLossGrad", "-k", "MseLossGrad"],
     "avg_pool_counts_padding": ["conformance/test_execute.py", "--ops=AvgPool,AdaptiveAvgPool2d", "-k", "AvgPool"],
     "gelu_erf_form": ["conformance/test_execute.py", "--ops=Gelu", "-k", "Gelu and not FastGelu"],
     "leaky_relu_slope_on_positive": ["conformance/test_execute.py", "--ops=LeakyRelu", "-k", "LeakyRelu"],

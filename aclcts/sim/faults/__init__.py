@@ -23,6 +23,7 @@ from aclcts.sim.faults import events as ev
 from aclcts.sim.faults import gather_scatter as gs
 from aclcts.sim.faults import golden_edges as g
 from aclcts.sim.faults import kernels as k
+from aclcts.sim.faults import loss as ls
 from aclcts.sim.faults import reduction as rd
 from aclcts.sim.faults import reshaping as rsh
 from aclcts.sim.faults import norm as nm
@@ -304,6 +305,9 @@ _ENTRIES = (
     Injection("quant_round_half_up", FAULT,
               "AscendQuant's round_mode \"Round\" rounds ties upwards (floor(v + 0.5)) instead of to even",
               (("quantize round to nearest", qz.half_up),)),
+    Injection("mse_loss_grad_sign_flipped", FAULT,
+              "MseLossGrad differentiates with label - predict: every gradient has the wrong sign",
+              (("mse loss grad residual", ls.flipped_residual),)),
     Injection("avg_pool_counts_padding", FAULT,
               "AvgPool divides every window by kh * kw, counting the SAME padding as elements",
               (("average pool divisor", pl.padding_counted),)),
