@@ -26,12 +26,14 @@ from aclcts.sim.faults import golden_edges as g
 from aclcts.sim.faults import inplace as inp
 from aclcts.sim.faults import kernels as k
 from aclcts.sim.faults import matrix_structure as ms
+from aclcts.sim.faults import loss as ls
 from aclcts.sim.faults import reduction as rd
 from aclcts.sim.faults import reshaping as rsh
 from aclcts.sim.faults import norm as nm
 from aclcts.sim.faults import optimizer as opt
 from aclcts.sim.faults import pooling as pl
 from aclcts.sim.faults import random as rnd
+from aclcts.sim.faults import quantize as qz
 from aclcts.sim.faults import resize as rs
 from aclcts.sim.faults import runtime as r
 from aclcts.sim.faults import shape as shp
@@ -313,6 +315,12 @@ _ENTRIES = (
     Injection("assign_sub_operands_swapped", FAULT,
               "AssignSub computes value - var instead of var - value (its two operands swapped)",
               ((KERNELS, k.kernel_entries(["AssignSub"], inp.operands_swapped)),)),
+    Injection("quant_round_half_up", FAULT,
+              "AscendQuant's round_mode \"Round\" rounds ties upwards (floor(v + 0.5)) instead of to even",
+              (("quantize round to nearest", qz.half_up),)),
+    Injection("mse_loss_grad_sign_flipped", FAULT,
+              "MseLossGrad differentiates with label - predict: every gradient has the wrong sign",
+              (("mse loss grad residual", ls.flipped_residual),)),
     Injection("avg_pool_counts_padding", FAULT,
               "AvgPool divides every window by kh * kw, counting the SAME padding as elements",
               (("average pool divisor", pl.padding_counted),)),
