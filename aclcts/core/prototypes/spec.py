@@ -107,6 +107,20 @@ class Sample:
 
 
 @dataclass(frozen=True)
+class GradientOf:
+    """The forward op a gradient op differentiates: which of the gradient op's inputs holds the forward input x, the
+    forward output y and the incoming gradient dy ("" where the op takes no such input), the gradient op's attributes
+    the forward op takes under the same name, and the interval the finite-difference check draws x from."""
+
+    forward: str
+    dy: str
+    x: str = ""
+    y: str = ""
+    attrs: tuple[str, ...] = ()
+    domain: tuple[float, float] = (-4.0, 4.0)
+
+
+@dataclass(frozen=True)
 class Prototype:
     """An operator's record; tensors naming the same constraint in `types` share one dtype."""
 
@@ -147,6 +161,9 @@ class Prototype:
     #: Special points where the documentation leaves the op's result open (SoftmaxCrossEntropyWithLogits at +inf:
     #: the limit or NaN): no generated case places them.
     open_points: tuple[float, ...] = ()
+    #: For a gradient op: its forward op and how its inputs map onto the forward op's x, y and dy, for the
+    #: finite-difference check of conformance/test_gradients.py; None for any other op.
+    gradient_of: GradientOf | None = None
 
     def attr(self, name: str) -> Attr | None:
         """The attribute called name, or None."""
@@ -194,11 +211,13 @@ def op(op_type: str, inputs: str, outputs: str, types: Mapping[str, tuple[str, .
        sample_attrs: Mapping[str, object] | None = None,
        sample_ranges: Mapping[str, tuple[tuple[int, int], ...]] | None = None, reference: str = "",
        kernel: str = "", formats: Mapping[str, tuple[str, ...]] | None = None,
-       specials: tuple[float, ...] = (), open_points: tuple[float, ...] = ()) -> Prototype:
+       specials: tuple[float, ...] = (), open_points: tuple[float, ...] = (),
+       gradient_of: GradientOf | None = None) -> Prototype:
     """A record written compactly: op("Add", "x1:T, x2:T", "y:T", {"T": FLOATS + INTS}, source=...)."""
     return Prototype(op_type, tensors(inputs), tensors(outputs), {k: tuple(canonical_dtype(d) for d in v)
                                                                    for k, v in types.items()},
                      attrs, source, dict(dtype_from or {}), policy=policy, shape_rule=shape_rule,
                      samples=dict(samples or {}), sample_shapes=sample_shapes, sample_attrs=dict(sample_attrs or {}),
                      sample_ranges=dict(sample_ranges or {}), reference=reference, kernel=kernel,
-                     formats=dict(formats or {}), specials=specials, open_points=open_points)
+                     formats=dict(formats or {}), specials=specials, open_points=open_points,
+                     gradient_of=gradient_of)
