@@ -91,6 +91,7 @@ FAULT_SELECTIONS = {
     "avg_pool_counts_padding": ["conformance/test_execute.py", "--ops=AvgPool,AdaptiveAvgPool2d", "-k", "AvgPool"],
     "gelu_erf_form": ["conformance/test_execute.py", "--ops=Gelu", "-k", "Gelu and not FastGelu"],
     "leaky_relu_slope_on_positive": ["conformance/test_execute.py", "--ops=LeakyRelu", "-k", "LeakyRelu"],
+    "grad_sign_flipped": ["conformance/test_gradients.py", "--ops=SigmoidGrad,TanhGrad", "-k", "SigmoidGrad or TanhGrad"],
     "resize_ignores_half_pixel_centers": ["conformance/test_execute.py", "--ops=ResizeBilinearV2,ResizeNearestNeighborV2",
                                           "-k", "Resize"],
     "cast_float_to_int_wraps": ["conformance/test_golden.py", "--ops=Cast", "-k", "boundaries"],
