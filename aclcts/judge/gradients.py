@@ -47,12 +47,17 @@ def _forward(record: Prototype, attrs: dict[str, Any]) -> Any:
 
 
 def derivative(forward: Any, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """f'(x) by central differences at step h, and its error estimated from the difference at 2h (Richardson: the
-    h^2 error term quadruples); a kink within 2h shows as a large estimate."""
+    """f'(x) by central differences at step h, and a bound on its error: the larger of the estimate from the
+    difference at 2h (Richardson: the h^2 error term quadruples), which a kink within 2h of x makes large, and how far
+    the one-sided slopes' gap at 2h is from twice their gap at h (both h f'' and 2h f'' where f is smooth), which a
+    kink at x itself makes large."""
     h = STEP * np.maximum(1.0, np.abs(x))
-    at_h = (forward(x + h) - forward(x - h)) / (2.0 * h)
-    at_2h = (forward(x + 2.0 * h) - forward(x - 2.0 * h)) / (4.0 * h)
-    return at_h, np.abs(at_2h - at_h) / 3.0
+    f = {k: forward(x + k * h) for k in (-2, -1, 0, 1, 2)}
+    at_h = (f[1] - f[-1]) / (2.0 * h)
+    at_2h = (f[2] - f[-2]) / (4.0 * h)
+    gap_h = (f[1] - 2.0 * f[0] + f[-1]) / h
+    gap_2h = (f[2] - 2.0 * f[0] + f[-2]) / (2.0 * h)
+    return at_h, np.maximum(np.abs(at_2h - at_h) / 3.0, np.abs(gap_2h - 2.0 * gap_h))
 
 
 def gradient_points(record: Prototype, attrs: dict[str, Any], shape: tuple[int, ...], dtype: np.dtype,

@@ -9,8 +9,9 @@ Sigmoids are written as the product sigmoid(t) sigmoid(-t) where the formula has
 cancels.
 
 Semantic choices, each UNCONFIRMED on hardware:
-- A selection (ReluGrad, the shrink, clamp and threshold grads) gives NaN where the selecting input is NaN: the
-  derivative there is undefined, and a 0 would hide it.
+- A selection (ReluGrad, the shrink, clamp and threshold grads, EluGrad's and SeluGrad's sides) gives NaN where the
+  selecting input is NaN: the derivative there is undefined, and a 0 or the gradient itself would hide it.
+- At x = +-inf FastGeluGrad's and GeluGrad's slopes take their limits, 1 and 0 (not inf * 0 = NaN).
 - SwishGrad recovers sigmoid(scale * x) as y / x, as its TBE implementation does, so that it is defined for any x and
   y the op is given; at x = 0 it takes sigmoid(0) = 0.5.
 - GeluGrad's result does not depend on y (Gelu's output); the TBE implementation adds y * 0, which would turn an
@@ -39,10 +40,12 @@ def _sigmoid(t: np.ndarray) -> np.ndarray:
 
 def _selected(grad: np.ndarray, on: np.ndarray, selector: np.ndarray, off: np.ndarray | int = 0) -> np.ndarray:
     """grad where on holds, off elsewhere, NaN where the selecting input is NaN."""
-    chosen = np.where(on, grad, off)
-    if selector.dtype.kind in "fc":
-        return np.where(np.isnan(selector), np.nan, chosen)
-    return chosen
+    return _nan_at(np.where(on, grad, off), selector)
+
+
+def _nan_at(result: np.ndarray, selector: np.ndarray) -> np.ndarray:
+    """result with NaN where a float selecting input is NaN."""
+    return np.where(np.isnan(selector), np.nan, result) if selector.dtype.kind in "fc" else result
 
 
 def abs_grad(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
@@ -78,7 +81,7 @@ def atan_grad(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
 def elu_grad(grads: np.ndarray, activations: np.ndarray, alpha: float = 1.0, at_zero: bool = False) -> np.ndarray:
     """d elu(x)/dx = alpha e^x = elu(x) + alpha for x <= 0 (the negative outputs; with at_zero, output 0 too), else 1."""
     negative = activations <= 0 if at_zero else activations < 0
-    return np.where(negative, grads * (activations + alpha), grads)
+    return _nan_at(np.where(negative, grads * (activations + alpha), grads), activations)
 
 
 def elu_grad_v2(grads: np.ndarray, activations: np.ndarray, alpha: float) -> np.ndarray:
@@ -90,7 +93,7 @@ def fast_gelu_grad(dy: np.ndarray, x: np.ndarray) -> np.ndarray:
     """d (x sigmoid(k x))/dx = sigmoid(kx) + k x sigmoid(kx) sigmoid(-kx), k = 1.702."""
     t = FAST_GELU_SLOPE * x
     s = _sigmoid(t)
-    return dy * (s + t * s * _sigmoid(-t))
+    return dy * (s + np.where(np.isinf(x), 0.0, t * s * _sigmoid(-t)))
 
 
 def gelu_grad(dy: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -163,7 +166,8 @@ def rsqrt_grad(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
 
 def selu_grad(gradients: np.ndarray, outputs: np.ndarray) -> np.ndarray:
     """scale alpha e^x = selu(x) + scale alpha for the negative outputs, scale otherwise."""
-    return np.where(outputs < 0, gradients * (outputs + SELU_SCALE * SELU_ALPHA), SELU_SCALE * gradients)
+    return _nan_at(np.where(outputs < 0, gradients * (outputs + SELU_SCALE * SELU_ALPHA), SELU_SCALE * gradients),
+                   outputs)
 
 
 def sigmoid_grad(y: np.ndarray, dy: np.ndarray) -> np.ndarray:
@@ -226,7 +230,15 @@ def _same(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[t
     return [first]
 
 
-OPS: tuple[RefOp, ...] = tuple(define(op_type, _elementwise(fn, *attrs), _same) for op_type, fn, attrs in (
+def _broadcast(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    return [tuple(np.broadcast_shapes(*(tuple(s) for s in shapes)))]
+
+
+#: The ops whose inputs broadcast (their records' shape rule).
+BROADCASTING = ("LeakyReluGrad", "LogSigmoidGrad", "ReluGrad", "SoftplusV2Grad")
+
+OPS: tuple[RefOp, ...] = tuple(define(op_type, _elementwise(fn, *attrs), _broadcast if op_type in BROADCASTING else _same)
+                               for op_type, fn, attrs in (
     ("AbsGrad", abs_grad, ()),
     ("AcosGrad", acos_grad, ()),
     ("AcoshGrad", acosh_grad, ()),

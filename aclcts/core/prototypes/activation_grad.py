@@ -2,7 +2,8 @@
 
 Source: dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/nonlinear_fuc_ops.h and
 elewise_calculation_ops.h (CANN's prototype headers), each REG_OP named in its record. Every op here is elementwise:
-its inputs share one shape and one dtype and its output has both. The operand a gradient op takes differs per op and
+its inputs share one dtype and one shape (or broadcast, for the four ops whose TBE implementation broadcasts) and its
+output has both. The operand a gradient op takes differs per op and
 is named in each record's note and its `gradient_of`: some take the forward op's input x (ReluGrad's features, AsinGrad's
 y, despite its name), some its output y (SigmoidGrad, TanhGrad, SqrtGrad, RsqrtGrad, ReciprocalGrad, InvGrad's x,
 AcoshGrad, AsinhGrad, EluGrad, SeluGrad), and the order of the inputs differs per op.
@@ -20,6 +21,9 @@ from aclcts.core.prototypes.spec import Attr, GradientOf, Prototype, Sample, op
 
 POLICY = "nn"
 SHAPE_RULE = "same"
+#: The shape rule of the ops whose TBE implementation broadcasts its two inputs (relu_grad.py, leaky_relu_grad.py,
+#: log_sigmoid_grad.py, softplus_v2_grad.py): NumPy broadcasting.
+_BROADCAST = "broadcast"
 
 _REPO = "dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc"
 _NL = f"{_REPO}/nonlinear_fuc_ops.h"
@@ -32,14 +36,15 @@ _DY = Sample(-2.0, 2.0, "incoming gradients of both signs")
 
 def _grad(op_type: str, header: str, inputs: tuple[str, str] | tuple[str, str, str], output: str,
           types: tuple[str, ...], note: str, gradient_of: GradientOf | None, attrs: tuple[Attr, ...] = (),
-          samples: dict[str, Sample] | None = None, sample_attrs: dict[str, object] | None = None) -> Prototype:
+          samples: dict[str, Sample] | None = None, sample_attrs: dict[str, object] | None = None,
+          formats: dict[str, tuple[str, ...]] | None = None, shape_rule: str = "") -> Prototype:
     """A gradient op: inputs -> output, all of one type constraint; the input gradient_of names dy is drawn from _DY
     unless samples say otherwise."""
     dy = gradient_of.dy if gradient_of else inputs[0]
     drawn = {dy: _DY, **(samples or {})}
     return op(op_type, ", ".join(f"{name}:T" for name in inputs), f"{output}:T", {"T": types}, attrs=attrs,
               source=f"{header} REG_OP({op_type}): {note}", samples=drawn, sample_attrs=sample_attrs,
-              gradient_of=gradient_of)
+              gradient_of=gradient_of, formats=formats, shape_rule=shape_rule)
 
 
 def _range(low: float, high: float, why: str) -> Sample:
@@ -47,6 +52,10 @@ def _range(low: float, high: float, why: str) -> Sample:
 
 
 _LAMBD = (Attr("lambd", "float", 0.5),)
+#: TanhGrad's y, dy and z may be NC1HWC0 or FRACTAL_NZ: CANN's op info (dengguojie/vue-element-admin@7d77ce32d
+#: ops/built-in/tbe/op_info_cfg/ai_core/ascend910/aic-ascend910-ops-info.ini [TanhGrad]) pairs them with float16 and
+#: float32 (docs/formats.md).
+_TANH_GRAD_FORMATS = dict.fromkeys(("y", "dy", "z"), ("NC1HWC0", "FRACTAL_NZ"))
 
 PROTOTYPES: tuple[Prototype, ...] = (
     _grad("AbsGrad", _ELEWISE, ("y", "dy"), "z", FP16_FP32,
@@ -106,10 +115,10 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _grad("LeakyReluGrad", _NL, ("gradients", "features"), "backprops", FP16_FP32 + FLOAT64,
           "gradients where features > 0, else negative_slope * gradients; ATTR(negative_slope, Float, 0.0)",
           GradientOf("LeakyRelu", dy="gradients", x="features", attrs=("negative_slope",)),
-          (Attr("negative_slope", "float", 0.0),), sample_attrs={"negative_slope": 0.2}),
+          (Attr("negative_slope", "float", 0.0),), sample_attrs={"negative_slope": 0.2}, shape_rule=_BROADCAST),
     _grad("LogSigmoidGrad", _NL, ("grads", "features"), "backprops", FP16_FP32,
           "grads / (1 + e^features), features the input of LogSigmoid",
-          GradientOf("LogSigmoid", dy="grads", x="features")),
+          GradientOf("LogSigmoid", dy="grads", x="features"), shape_rule=_BROADCAST),
     _grad("ReciprocalGrad", _ELEWISE, ("y", "dy"), "z", UNARY,
           "-dy * y^2 (complex: -dy * conj(y^2)), y the output of Reciprocal (TensorFlow ReciprocalGrad)",
           GradientOf("Reciprocal", dy="dy", y="y"), samples={"y": _range(-4.0, 4.0, "outputs of Reciprocal")}),
@@ -119,7 +128,7 @@ PROTOTYPES: tuple[Prototype, ...] = (
           samples={"features": _range(-3.0, 9.0, "both kinks of Relu6, 0 and 6, inside")}),
     _grad("ReluGrad", _NL, ("gradients", "features"), "backprops", REALS,
           "gradients where features > 0, else 0; RealNumberType (TensorFlow ReluGrad)",
-          GradientOf("Relu", dy="gradients", x="features")),
+          GradientOf("Relu", dy="gradients", x="features"), shape_rule=_BROADCAST),
     _grad("RsqrtGrad", _ELEWISE, ("y", "dy"), "z", UNARY,
           "-0.5 * dy * y^3 (complex: conj(y)^3), y the output of Rsqrt (TensorFlow RsqrtGrad); int32 and int8 are "
           "in the prototype, left out here", GradientOf("Rsqrt", dy="dy", y="y", domain=(0.25, 4.0)),
@@ -141,7 +150,8 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _grad("SoftplusV2Grad", _NL, ("input_gradients", "input_features"), "output_backprops", FP16_FP32,
           "input_gradients where beta * input_features > threshold, else input_gradients * sigmoid(beta * "
           "input_features) (softplus_v2_grad.py); ATTR(beta, Float, 1.0), ATTR(threshold, Float, 20.0)", None,
-          (Attr("beta", "float", 1.0), Attr("threshold", "float", 20.0)), samples={"input_gradients": _DY}),
+          (Attr("beta", "float", 1.0), Attr("threshold", "float", 20.0)), samples={"input_gradients": _DY},
+          shape_rule=_BROADCAST),
     _grad("SoftsignGrad", _NL, ("gradients", "features"), "output", FLOATING,
           "gradients / (1 + |features|)^2, features the input of Softsign (TensorFlow SoftsignGrad)",
           GradientOf("Softsign", dy="gradients", x="features")),
@@ -156,8 +166,11 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _grad("TanhGrad", _NL, ("y", "dy"), "z", UNARY,
           "dy * (1 - y^2) (complex: conj), y the output of Tanh (TensorFlow TanhGrad)",
           GradientOf("Tanh", dy="dy", y="y", domain=(-3.0, 3.0)),
-          samples={"y": _range(-1.0, 1.0, "outputs of Tanh")}),
-    _grad("ThresholdGradV2D", _NL, ("gradients", "features"), "backprops", ("int32", "float16"),
-          "gradients where features > threshold, else 0 (threshold_grad_v2_d.py); REQUIRED_ATTR(threshold, Float)",
+          samples={"y": _range(-1.0, 1.0, "outputs of Tanh")}, formats=_TANH_GRAD_FORMATS),
+    _grad("ThresholdGradV2D", _NL, ("gradients", "features"), "backprops", ("int32", "float16", "float32", "int8",
+                                                                             "uint8"),
+          "gradients where features > threshold, else 0 (threshold_grad_v2_d.py); REQUIRED_ATTR(threshold, Float); "
+          "the header lists int32 and float16, CANN's op info also float32, int8 and uint8 (dengguojie/vue-element-"
+          "admin@7d77ce32d ops/built-in/tbe/op_info_cfg/ai_core/<soc>/aic-<soc>-ops-info.ini [ThresholdGradV2D])",
           None, (Attr("threshold", "float"),), samples={"gradients": _DY}, sample_attrs={"threshold": 0.5}),
 )

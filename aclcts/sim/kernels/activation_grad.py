@@ -6,9 +6,11 @@ ops/built-in/tbe/impl/<op>_grad.py): most cast fp16 to float32, evaluate the for
 HardSwishGrad and FastGeluGrad compute in the storage type itself, rounded after each primitive op (IN_STORAGE_TYPE).
 SqrtGrad's and SwishGrad's TBE code divides in fp16 too, where dy / y and y / x overflow for a subnormal divisor
 although the result fits: they are computed widened here (UNCONFIRMED); the selections (ReluGrad, the shrink, clamp and threshold grads) are exact in any type, integers
-included. Formulas in the TBE order: SigmoidGrad (y - y*y) * dy, RsqrtGrad y*y*y*dy*(-0.5), SqrtGrad dy / y * 0.5,
+included. Formulas in the TBE order: RsqrtGrad y*y*y*dy*(-0.5), SqrtGrad dy / y * 0.5,
 FastGeluGrad (e^(-k|x|) + k x e^(-k|x|) + e^(k (x - |x|))) / (e^(-k|x|) + 1)^2, GeluGrad from tanh(u), SwishGrad
-scale*y + (y/x) (1 - scale*y), EluGrad (min(a, 0) + 1) * g. Complex (the UnaryDataType ops) is computed in its own
+scale*y + (y/x) (1 - scale*y), EluGrad (min(a, 0) + 1) * g. In another order, each UNCONFIRMED: SigmoidGrad
+y * (1 - y) * dy (TensorFlow's; the TBE's y - y*y is NaN at an infinite y), ReciprocalGrad and InvGrad (y * dy) * -y
+and SoftsignGrad g / d / d (the TBE's y * y and d * d overflow float32 where the result does not). Complex (the UnaryDataType ops) is computed in its own
 type with the conjugated derivative. Where a formula meets inf * 0 at an infinite input the kernel gives the
 derivative's limit, and a NaN selecting input gives NaN, as the reference states. Kept apart from the TBE code, each
 UNCONFIRMED: AbsGrad's sign (the TBE scales y by 2^15 or 2^62 and divides), Acosh/AsinhGrad's sinh and cosh (the TBE
@@ -28,7 +30,7 @@ from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import COMPLEX, Rounder, is_float, rounder, widen
 from aclcts.sim.kernels.registry import builtin
-from aclcts.sim.kernels.shapes import inferred
+from aclcts.sim.kernels.shapes import broadcast, inferred
 
 Params = tuple[float, ...]
 #: body(inputs, params, r): the gradient, in the inputs' compute type; r rounds a step's result as the device does.
@@ -105,7 +107,7 @@ def _elu(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
 def _elu_v2(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
     grads, activations = xs
     slope = np.where(activations <= 0, r(activations + _c(activations, p[0])), _c(activations, 1.0))
-    return r(slope * grads)
+    return _nan_where(r(slope * grads), activations)
 
 
 def _fast_gelu(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
@@ -149,7 +151,7 @@ def _hard_swish(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
 
 def _inv(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
     y, grad = xs
-    return r(r(r(-y) * y) * grad)
+    return r(r(y * grad) * r(-y))
 
 
 def _leaky_relu(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
@@ -169,7 +171,7 @@ def _log_sigmoid(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
 def _reciprocal(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
     y, dy = xs
     c = np.conj(y)
-    return r(r(r(-c) * c) * dy)
+    return r(r(c * dy) * r(-c))
 
 
 def _rsqrt(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
@@ -181,13 +183,13 @@ def _rsqrt(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
 def _selu(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
     gradients, outputs = xs
     negative = r(r(outputs + _c(outputs, SELU_SCALE_ALPHA)) * gradients)
-    return np.where(outputs < 0, negative, r(gradients * _c(outputs, SELU_SCALE)))
+    return _nan_where(np.where(outputs < 0, negative, r(gradients * _c(outputs, SELU_SCALE))), outputs)
 
 
 def _sigmoid(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
     y, dy = xs
     c = np.conj(y)
-    return r(r(c - r(c * c)) * dy)
+    return r(r(c * r(_c(y, 1.0) - c)) * dy)
 
 
 def _softplus(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
@@ -207,7 +209,7 @@ def _softplus_v2(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
 def _softsign(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
     gradients, features = xs
     d = r(np.abs(features) + _c(features, 1.0))
-    return r(gradients / r(d * d))
+    return r(r(gradients / d) / d)
 
 
 def _sqrt(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
@@ -254,10 +256,13 @@ class _Grad:
     """One elementwise gradient op: inputs of one shape and one of its record's dtypes -> an output of both."""
 
     def __init__(self, op_type: str, body: Body, read: Callable[[OpCall], Params] = _no_attrs,
-                 numerics: str = WIDENED) -> None:
+                 numerics: str = WIDENED, broadcasts: bool = False) -> None:
         self.op_type, self.body, self.read, self.numerics = op_type, body, read, numerics
+        self.broadcasts = broadcasts
 
     def _shape(self, call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+        if self.broadcasts:
+            return broadcast(call, tuple(range(len(shapes))), shapes)
         for index, shape in enumerate(shapes[1:], 1):
             if shape != shapes[0]:
                 raise call.fail(f"input {call.quoted(index)} has shape {list(shape)}, expected the shape "
@@ -272,6 +277,7 @@ class _Grad:
         call.require_dtype(0, arrays[0].dtype)
         call.require_same_dtype(tuple(range(len(arrays))), [a.dtype for a in arrays])
         shape = self._shape(call, [tuple(a.shape) for a in arrays])
+        arrays = [np.broadcast_to(a, shape) for a in arrays]
         out = Outputs(call, outputs)
         dtype = arrays[0].dtype
         out.require_dtype(0, dtype, call.same_as(0))
@@ -288,10 +294,13 @@ class _Grad:
 
     def infer_shape(self, inputs: list[TensorInfo], values: list[np.ndarray | None],
                     attrs: dict[str, Any]) -> list[InferredShape]:
-        """The kernel's infer_shape entry point: the first input's dtype and shape."""
+        """The kernel's infer_shape entry point: the first input's dtype, its shape or the broadcast shape."""
         call = OpCall(self.op_type, inputs, attrs)
         call.require_inputs()
         first = call.input(0)
+        if self.broadcasts:
+            return [inferred(first.dtype, broadcast(call, tuple(range(len(inputs))),
+                                                    [tuple(call.input(i).shape) for i in range(len(inputs))]))]
         return [inferred(first.dtype, first.shape)]
 
 
@@ -320,17 +329,17 @@ _OPS = (
     _Grad("HardtanhGrad", _select(lambda x, p: (x > p[0]) & (x < p[1]), grad_at=1, x_at=0),
           _floats("min_val", "max_val")),
     _Grad("InvGrad", _inv),
-    _Grad("LeakyReluGrad", _leaky_relu, _floats("negative_slope")),
-    _Grad("LogSigmoidGrad", _log_sigmoid),
+    _Grad("LeakyReluGrad", _leaky_relu, _floats("negative_slope"), broadcasts=True),
+    _Grad("LogSigmoidGrad", _log_sigmoid, broadcasts=True),
     _Grad("ReciprocalGrad", _reciprocal),
     _Grad("Relu6Grad", _select(lambda x, p: (x > 0) & (x < 6))),
-    _Grad("ReluGrad", _select(_positive)),
+    _Grad("ReluGrad", _select(_positive), broadcasts=True),
     _Grad("RsqrtGrad", _rsqrt),
     _Grad("SeluGrad", _selu),
     _Grad("SigmoidGrad", _sigmoid),
     _Grad("SoftShrinkGrad", _select(_outside_lambd), _lambd),
     _Grad("SoftplusGrad", _softplus),
-    _Grad("SoftplusV2Grad", _softplus_v2, _floats("beta", "threshold")),
+    _Grad("SoftplusV2Grad", _softplus_v2, _floats("beta", "threshold"), broadcasts=True),
     _Grad("SoftsignGrad", _softsign),
     _Grad("SqrtGrad", _sqrt),
     _Grad("SwishGrad", _swish, _floats("scale")),
