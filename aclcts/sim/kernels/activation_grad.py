@@ -7,8 +7,8 @@ HardSwishGrad and FastGeluGrad compute in the storage type itself, rounded after
 SqrtGrad's and SwishGrad's TBE code divides in fp16 too, where dy / y and y / x overflow for a subnormal divisor
 although the result fits: they are computed widened here (UNCONFIRMED); the selections (ReluGrad, the shrink, clamp and threshold grads) are exact in any type, integers
 included. Formulas in the TBE order: RsqrtGrad y*y*y*dy*(-0.5), SqrtGrad dy / y * 0.5,
-FastGeluGrad (e^(-k|x|) + k x e^(-k|x|) + e^(k (x - |x|))) / (e^(-k|x|) + 1)^2, GeluGrad from tanh(u), SwishGrad
-scale*y + (y/x) (1 - scale*y), EluGrad (min(a, 0) + 1) * g. In another order, each UNCONFIRMED: SigmoidGrad
+FastGeluGrad (e^(-k|x|) + k x e^(-k|x|) + e^(k (x - |x|))) / (e^(-k|x|) + 1)^2, GeluGrad from tanh(u), EluGrad (min(a, 0) + 1) * g. In another order, each UNCONFIRMED: SwishGrad s + scale*y (1 - s) with s = y/x (the TBE's
+scale*y + s (1 - scale*y) differs at infinite inputs), SigmoidGrad
 y * (1 - y) * dy (TensorFlow's; the TBE's y - y*y is NaN at an infinite y), ReciprocalGrad and InvGrad (y * dy) * -y
 and SoftsignGrad g / d / d (the TBE's y * y and d * d overflow float32 where the result does not). Complex (the UnaryDataType ops) is computed in its own
 type with the conjugated derivative. Where a formula meets inf * 0 at an infinite input the kernel gives the
@@ -224,8 +224,7 @@ def _swish(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
     scale = _c(x, p[0])
     zero = x == 0
     s = np.where(zero, _c(x, 0.5), r(y / np.where(zero, _c(x, 1.0), x)))
-    scaled = r(y * scale)
-    return r(r(scaled + r(s * r(_c(x, 1.0) - scaled))) * grad)
+    return r(r(s + r(r(y * scale) * r(_c(x, 1.0) - s))) * grad)
 
 
 def _tanh(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
