@@ -111,10 +111,10 @@ def shrink_grad(gradients: np.ndarray, features: np.ndarray, lambd: float) -> np
     return _selected(gradients, np.abs(features) > lambd, features)
 
 
-def hard_sigmoid_grad(grads: np.ndarray, input_x: np.ndarray, alpha: float, beta: float) -> np.ndarray:
-    """d clamp(alpha x + beta, 0, 1)/dx = alpha inside the open interval where the clamp does not bind, else 0."""
-    t = alpha * input_x + beta
-    return _selected(alpha * grads, (t > 0) & (t < 1), input_x)
+def hard_sigmoid_grad(grads: np.ndarray, x: np.ndarray, alpha: float, beta: float) -> np.ndarray:
+    """The slope of alpha x + beta clamped to the unit interval: alpha where the clamp does not bind, else 0."""
+    t = alpha * x + beta
+    return _selected(alpha * grads, (t > 0) & (t < 1), x)
 
 
 def hard_swish_grad(grad: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -180,12 +180,11 @@ def softplus_grad(gradients: np.ndarray, features: np.ndarray) -> np.ndarray:
     return gradients * _sigmoid(features)
 
 
-def softplus_v2_grad(input_gradients: np.ndarray, input_features: np.ndarray, beta: float,
-                     threshold: float) -> np.ndarray:
+def softplus_v2_grad(gradients: np.ndarray, features: np.ndarray, beta: float, threshold: float) -> np.ndarray:
     """Softplus_v2 is x where beta x > threshold (slope 1), log(1 + e^(beta x)) / beta elsewhere (slope
     sigmoid(beta x))."""
-    t = beta * input_features
-    return np.where(t > threshold, input_gradients, input_gradients * _sigmoid(t))
+    t = beta * features
+    return np.where(t > threshold, gradients, gradients * _sigmoid(t))
 
 
 def softsign_grad(gradients: np.ndarray, features: np.ndarray) -> np.ndarray:

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from aclcts.sim.kernels.activation import float_attrs, lambd_attr, no_attrs
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import COMPLEX, Rounder, is_float, rounder, widen
@@ -233,28 +234,10 @@ def _tanh(xs: list[np.ndarray], p: Params, r: Rounder) -> np.ndarray:
     return r(r(_c(y, 1.0) - r(c * c)) * dy)
 
 
-def _no_attrs(call: OpCall) -> Params:
-    return ()
-
-
-def _floats(*names: str) -> Callable[[OpCall], Params]:
-    """Read float attributes (the record gives their defaults) as float32 values."""
-    def read(call: OpCall) -> Params:
-        return tuple(float(np.float32(call.attr_float(name))) for name in names)
-    return read
-
-
-def _lambd(call: OpCall) -> Params:
-    (lambd,) = _floats("lambd")(call)
-    if lambd < 0:
-        raise call.fail(f"attr 'lambd' is {lambd}, expected a value >= 0")
-    return (lambd,)
-
-
 class _Grad:
     """One elementwise gradient op: inputs of one shape and one of its record's dtypes -> an output of both."""
 
-    def __init__(self, op_type: str, body: Body, read: Callable[[OpCall], Params] = _no_attrs,
+    def __init__(self, op_type: str, body: Body, read: Callable[[OpCall], Params] = no_attrs,
                  numerics: str = WIDENED, broadcasts: bool = False) -> None:
         self.op_type, self.body, self.read, self.numerics = op_type, body, read, numerics
         self.broadcasts = broadcasts
@@ -319,16 +302,16 @@ _OPS = (
     _Grad("AsinhGrad", _asinh),
     _Grad("AtanGrad", _atan),
     _Grad("EluGrad", _elu),
-    _Grad("EluGradV2", _elu_v2, _floats("alpha")),
+    _Grad("EluGradV2", _elu_v2, float_attrs("alpha")),
     _Grad("FastGeluGrad", _fast_gelu, numerics=IN_STORAGE_TYPE),
     _Grad("GeluGrad", _gelu),
-    _Grad("HardShrinkGrad", _select(_outside_lambd), _lambd),
-    _Grad("HardSigmoidGrad", _hard_sigmoid, _floats("alpha", "beta")),
+    _Grad("HardShrinkGrad", _select(_outside_lambd), lambd_attr),
+    _Grad("HardSigmoidGrad", _hard_sigmoid, float_attrs("alpha", "beta")),
     _Grad("HardSwishGrad", _hard_swish, numerics=IN_STORAGE_TYPE),
     _Grad("HardtanhGrad", _select(lambda x, p: (x > p[0]) & (x < p[1]), grad_at=1, x_at=0),
-          _floats("min_val", "max_val")),
+          float_attrs("min_val", "max_val")),
     _Grad("InvGrad", _inv),
-    _Grad("LeakyReluGrad", _leaky_relu, _floats("negative_slope"), broadcasts=True),
+    _Grad("LeakyReluGrad", _leaky_relu, float_attrs("negative_slope"), broadcasts=True),
     _Grad("LogSigmoidGrad", _log_sigmoid, broadcasts=True),
     _Grad("ReciprocalGrad", _reciprocal),
     _Grad("Relu6Grad", _select(lambda x, p: (x > 0) & (x < 6))),
@@ -336,14 +319,14 @@ _OPS = (
     _Grad("RsqrtGrad", _rsqrt),
     _Grad("SeluGrad", _selu),
     _Grad("SigmoidGrad", _sigmoid),
-    _Grad("SoftShrinkGrad", _select(_outside_lambd), _lambd),
+    _Grad("SoftShrinkGrad", _select(_outside_lambd), lambd_attr),
     _Grad("SoftplusGrad", _softplus),
-    _Grad("SoftplusV2Grad", _softplus_v2, _floats("beta", "threshold"), broadcasts=True),
+    _Grad("SoftplusV2Grad", _softplus_v2, float_attrs("beta", "threshold"), broadcasts=True),
     _Grad("SoftsignGrad", _softsign),
     _Grad("SqrtGrad", _sqrt),
-    _Grad("SwishGrad", _swish, _floats("scale")),
+    _Grad("SwishGrad", _swish, float_attrs("scale")),
     _Grad("TanhGrad", _tanh),
-    _Grad("ThresholdGradV2D", _select(lambda x, p: x > p[0]), _floats("threshold")),
+    _Grad("ThresholdGradV2D", _select(lambda x, p: x > p[0]), float_attrs("threshold")),
 )
 for _op in _OPS:
     builtin(_op.op_type, _op.compute, _op.infer_shape)
