@@ -66,7 +66,7 @@ def is_float(dtype: np.dtype) -> bool:
 def available(dtype: np.dtype, family: str) -> tuple[str, ...]:
     """The profiles that exist for an input dtype in an op family."""
     wide = ("wide_sums",) if family in SUMMING_FAMILIES else ()
-    if dtype == np.bool_:
+    if dtype == np.bool_ or dtype.kind == "c":  # no magnitude class of bool or complex is drawn
         return (UNIT,)
     if is_float(dtype):
         return (UNIT, "subnormal", "tiny", "large") + wide

@@ -100,6 +100,7 @@ FAULT_SELECTIONS = {
     "random_ignores_key": ["conformance/test_random.py", "--ops=" + ",".join(STATELESS_OPS), "-k", "key"],
     "random_normal_mean_shifted": ["conformance/test_execute.py", "--ops=StatelessRandomNormalV2", "-k",
                                    "StatelessRandomNormalV2"],
+    "grad_sign_flipped": ["conformance/test_gradients.py", "--ops=SigmoidGrad,TanhGrad", "-k", "SigmoidGrad or TanhGrad"],
     "resize_ignores_half_pixel_centers": ["conformance/test_execute.py", "--ops=ResizeBilinearV2,ResizeNearestNeighborV2",
                                           "-k", "Resize"],
     "cast_float_to_int_wraps": ["conformance/test_golden.py", "--ops=Cast", "-k", "boundaries"],

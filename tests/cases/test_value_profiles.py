@@ -63,6 +63,12 @@ def test_the_family_defaults_run_on_the_first_non_empty_shape_of_each_dtype(tmp_
     assert base.modes == ("execute_v2", "handle") and profiled.modes == ("execute_v2",)
 
 
+def test_complex_inputs_get_no_profile_case(tmp_path):
+    lines = [line.replace("Add", "Sqrt").replace("[x1, x2]", "[x]") for line in ADD[:5]]
+    lines += ["dtypes: [complex64]", "shapes:", "  - [[2, 3]]"]
+    assert profile_ids(write(tmp_path, lines)) == []
+
+
 def test_a_handle_only_case_runs_its_profiles_with_handles(tmp_path):
     source = write(tmp_path, ADD + ["modes: [handle]"])
     assert {c.modes for c in expand_file(source) if c.profile} == {("handle",)}

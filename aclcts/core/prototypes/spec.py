@@ -107,6 +107,20 @@ class Sample:
 
 
 @dataclass(frozen=True)
+class GradientOf:
+    """The forward op a gradient op differentiates: which of the gradient op's inputs holds the forward input x, the
+    forward output y and the incoming gradient dy ("" where the op takes no such input), the gradient op's attributes
+    the forward op takes under the same name, and the interval the finite-difference check draws x from."""
+
+    forward: str
+    dy: str
+    x: str = ""
+    y: str = ""
+    attrs: tuple[str, ...] = ()
+    domain: tuple[float, float] = (-4.0, 4.0)
+
+
+@dataclass(frozen=True)
 class Prototype:
     """An operator's record; tensors naming the same constraint in `types` share one dtype."""
 
@@ -150,6 +164,9 @@ class Prototype:
     #: The value profiles (aclcts.cases.profiles) of the default cases, None: the policy family's defaults; an op whose
     #: formula divides by its inputs (an optimizer's accumulators) names the ones its samples' reasons still allow.
     profiles: tuple[str, ...] | None = None
+    #: For a gradient op: its forward op and how its inputs map onto the forward op's x, y and dy, for the
+    #: finite-difference check of conformance/test_gradients.py; None for any other op.
+    gradient_of: GradientOf | None = None
 
     def attr(self, name: str) -> Attr | None:
         """The attribute called name, or None."""
@@ -198,7 +215,7 @@ def op(op_type: str, inputs: str, outputs: str, types: Mapping[str, tuple[str, .
        sample_ranges: Mapping[str, tuple[tuple[int, int], ...]] | None = None, reference: str = "",
        kernel: str = "", formats: Mapping[str, tuple[str, ...]] | None = None,
        specials: tuple[float, ...] = (), open_points: tuple[float, ...] = (),
-       profiles: tuple[str, ...] | None = None) -> Prototype:
+       profiles: tuple[str, ...] | None = None, gradient_of: GradientOf | None = None) -> Prototype:
     """A record written compactly: op("Add", "x1:T, x2:T", "y:T", {"T": FLOATS + INTS}, source=...)."""
     return Prototype(op_type, tensors(inputs), tensors(outputs), {k: tuple(canonical_dtype(d) for d in v)
                                                                    for k, v in types.items()},
@@ -206,4 +223,4 @@ def op(op_type: str, inputs: str, outputs: str, types: Mapping[str, tuple[str, .
                      samples=dict(samples or {}), sample_shapes=sample_shapes, sample_attrs=dict(sample_attrs or {}),
                      sample_ranges=dict(sample_ranges or {}), reference=reference, kernel=kernel,
                      formats=dict(formats or {}), specials=specials, open_points=open_points,
-                     profiles=profiles)
+                     profiles=profiles, gradient_of=gradient_of)

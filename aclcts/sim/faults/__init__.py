@@ -16,6 +16,7 @@ from aclcts.core.constants import ErrorCode
 from aclcts.core.formats import FORMAT_VALUES
 from aclcts.sim import seams
 from aclcts.sim.faults import activation as act
+from aclcts.sim.faults import activation_grad as ag
 from aclcts.sim.faults import binary_math as bm
 from aclcts.sim.faults import const_folded as cf
 from aclcts.sim.faults import contract as c
@@ -337,6 +338,9 @@ _ENTRIES = (
     Injection("random_normal_mean_shifted", FAULT,
               "StatelessRandomNormalV2 adds a tenth of a standard deviation to every value (a biased transform)",
               ((KERNELS, k.kernel_entries(["StatelessRandomNormalV2"], rnd.mean_shifted)),)),
+    Injection("grad_sign_flipped", FAULT,
+              "SigmoidGrad and TanhGrad return -dy * f'(x): the derivative written y*y - y for y - y*y",
+              ((KERNELS, k.kernel_entries(ag.SIGN_FLIPPED_OPS, ag.sign_flipped)),)),
     Injection("resize_ignores_half_pixel_centers", FAULT,
               "ResizeNearestNeighborV2 and ResizeBilinearV2 map coordinates as if half_pixel_centers were false",
               ((KERNELS, k.kernel_entries(rs.RESIZE_OPS, rs.half_pixel_ignored)),)),

@@ -215,11 +215,11 @@ def _hard_shrink(x: np.ndarray, y: np.ndarray, p: Params) -> None:
     np.copyto(y, _c(x, 0.0), where=inside)
 
 
-def _no_attrs(call: OpCall) -> Params:
+def no_attrs(call: OpCall) -> Params:
     return ()
 
 
-def _floats(*names: str) -> Read:
+def float_attrs(*names: str) -> Read:
     """Read float attributes (the record gives their defaults) as float32 values."""
     def read(call: OpCall) -> Params:
         return tuple(float(np.float32(call.attr_float(name))) for name in names)
@@ -227,14 +227,14 @@ def _floats(*names: str) -> Read:
 
 
 def _celu_attrs(call: OpCall) -> Params:
-    values = _floats("alpha1", "alpha2", "alpha3")(call)
+    values = float_attrs("alpha1", "alpha2", "alpha3")(call)
     if values[1] == 0.0:
         raise call.fail("attr 'alpha2' is 0, expected a nonzero divisor")
     return values
 
 
-def _lambd(call: OpCall) -> Params:
-    (lambd,) = _floats("lambd")(call)
+def lambd_attr(call: OpCall) -> Params:
+    (lambd,) = float_attrs("lambd")(call)
     if lambd < 0:
         raise call.fail(f"attr 'lambd' is {lambd}, expected a value >= 0")
     return (lambd,)
@@ -262,7 +262,7 @@ def _infer(op_type: str, count: int = 1) -> Callable[..., list[InferredShape]]:
     return infer_shape
 
 
-def _activation(op_type: str, body: Body, read: Read = _no_attrs) -> None:
+def _activation(op_type: str, body: Body, read: Read = no_attrs) -> None:
     """Register a one-input activation: dtype checks (the record's types), attributes, the output buffer, body in the
     compute type."""
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
@@ -281,20 +281,20 @@ def _activation(op_type: str, body: Body, read: Read = _no_attrs) -> None:
 
 _activation("Gelu", _gelu)
 _activation("FastGelu", _fast_gelu)
-_activation("Swish", _swish, _floats("scale"))
+_activation("Swish", _swish, float_attrs("scale"))
 _activation("Mish", _mish)
-_activation("LeakyRelu", _leaky_relu, _floats("negative_slope"))
-_activation("Elu", _elu, _floats("alpha", "scale", "input_scale"))
+_activation("LeakyRelu", _leaky_relu, float_attrs("negative_slope"))
+_activation("Elu", _elu, float_attrs("alpha", "scale", "input_scale"))
 _activation("Selu", _selu)
 _activation("Celu", _celu, _celu_attrs)
 _activation("Relu6", _relu6)
-_activation("HardSigmoid", _hard_sigmoid, _floats("alpha", "beta"))
+_activation("HardSigmoid", _hard_sigmoid, float_attrs("alpha", "beta"))
 _activation("HardSwish", _hard_swish)
 _activation("Softplus", _softplus)
 _activation("Softsign", _softsign)
 _activation("LogSigmoid", _log_sigmoid)
-_activation("SoftShrink", _soft_shrink, _lambd)
-_activation("HardShrink", _hard_shrink, _lambd)
+_activation("SoftShrink", _soft_shrink, lambd_attr)
+_activation("HardShrink", _hard_shrink, lambd_attr)
 
 
 # PRelu -------------------------------------------------------------------------------------------------------------
