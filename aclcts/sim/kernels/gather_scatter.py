@@ -162,15 +162,20 @@ def _gather_elements_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attr
 # Scatters -----------------------------------------------------------------------------------------------------
 def _accumulate(target: np.ndarray, where: Any, updates: np.ndarray, ufunc: np.ufunc) -> np.ndarray:
     """target with updates combined in at where, one index after another, in the compute type; rounded once (a sum
-    beyond the target type's range rounds to inf, as the device's cast does, without a NumPy warning)."""
-    wide = target.astype(compute_dtype(target.dtype))
+    beyond the target type's range rounds to inf, as the device's cast does, without a NumPy warning). Integers
+    divide in float32, truncated toward zero at the end."""
+    integer_division = ufunc is np.divide and target.dtype.kind in "iu"
+    wide = target.astype(np.float32 if integer_division else compute_dtype(target.dtype))
     with np.errstate(all="ignore"):
         ufunc.at(wide, where, updates.astype(wide.dtype, copy=False))
+        if integer_division:
+            return np.trunc(wide).astype(target.dtype)
         return wide.astype(target.dtype, copy=False)
 
 
-def _scatter_var(op_type: str, nd: bool, add: bool) -> None:
-    """ScatterNdUpdate / ScatterUpdate / ScatterAdd: var with updates written (or added) at indices."""
+def _scatter_var(op_type: str, nd: bool, ufunc: np.ufunc | None) -> None:
+    """ScatterNdUpdate / ScatterUpdate / ScatterAdd ... TensorScatterMax: var with updates written (ufunc None) or
+    combined in by ufunc at indices."""
     def compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_inputs()
@@ -189,8 +194,10 @@ def _scatter_var(op_type: str, nd: bool, add: bool) -> None:
         where = tuple(np.moveaxis(idx, -1, 0)) if nd else idx
         out = Outputs(call, outputs)
         out.require_input_dtype(0, 0, var.dtype)
-        if add:
-            return [out.emit(0, _accumulate(var, where, updates, np.add))]
+        if ufunc is not None:
+            if ufunc is np.divide and var.dtype.kind in "iu" and not updates.all():
+                raise call.fail(f"input {call.quoted(2)} holds 0: an integer division by zero")
+            return [out.emit(0, _accumulate(var, where, updates, ufunc))]
         result = out.buffer(0, var.shape)
         np.copyto(result, var)
         result[where] = updates
@@ -478,6 +485,83 @@ def _segment_sum_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -
     return [inferred(x.dtype, (num,) + tuple(x.shape[len(ids.shape):]))]
 
 
+def _segment_empty(dtype: np.dtype, ufunc: np.ufunc) -> Any:
+    """The start value of every segment: the dtype's lowest (maximum), its highest (minimum) or 1 (product)."""
+    if ufunc is np.multiply:
+        return 1
+    info = np.iinfo(dtype) if dtype.kind in "iu" else ml_dtypes.finfo(dtype)
+    return info.min if ufunc is np.maximum else info.max
+
+
+def _segment_reduce(op_type: str, ufunc: np.ufunc, from_attr: bool) -> None:
+    """UnsortedSegmentMax/Min/Prod and their D forms (num_segments an attribute): every segment starts at its empty
+    value and combines in the rows whose id names it, in index order; negative ids are dropped."""
+    def num_of(call: OpCall, values: Arrays) -> int:
+        if from_attr:
+            return call.attr_int("num_segments", required=True)
+        value = values[2] if len(values) > 2 else None
+        return UNKNOWN if value is None else call.one_value(2, value)
+
+    def compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        x, ids = call.input(0), call.input(1)
+        call.require_simulated(0, x.dtype)
+        call.require_dtype(1, ids.dtype)
+        num = num_of(call, inputs)
+        if x.shape[:ids.ndim] != ids.shape:
+            raise call.fail(f"input {call.quoted(1)} {list(ids.shape)} must be a prefix of the shape of "
+                            f"{call.quoted(0)} {list(x.shape)}")
+        if num < 0 or (ids >= num).any():
+            raise call.fail(f"input {call.quoted(1)} must hold ids below num_segments {num}")
+        out = Outputs(call, outputs)
+        out.require_input_dtype(0, 0, x.dtype)
+        kept = ids >= 0
+        rows = x[kept] if ids.ndim else (x if kept else x[:0])
+        start = np.full((num,) + x.shape[ids.ndim:], _segment_empty(x.dtype, ufunc), x.dtype)
+        return [out.emit(0, _accumulate(start, ids[kept], rows, ufunc))]
+
+    def infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        x, ids = call.input(0), call.input(1)
+        if unknown_rank(x.shape) or unknown_rank(ids.shape):
+            return [inferred(x.dtype, (-2,))]
+        return [inferred(x.dtype, (num_of(call, values),) + tuple(x.shape[len(ids.shape):]))]
+
+    builtin(op_type, compute, infer)
+
+
+def _sorted_segment_sum_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("SegmentSum", inputs, attrs)
+    call.require_inputs()
+    x, ids = call.input(0), call.input(1)
+    call.require_simulated(0, x.dtype)
+    call.require_dtype(1, ids.dtype)
+    if ids.ndim != 1 or x.ndim == 0 or x.shape[0] != ids.shape[0]:
+        raise call.fail(f"input {call.quoted(1)} {list(ids.shape)} must be 1-D with the first dim of "
+                        f"{call.quoted(0)} {list(x.shape)}")
+    if ids.size and ((ids < 0).any() or (np.diff(ids.astype(np.int64)) < 0).any()):
+        raise call.fail(f"input {call.quoted(1)} must be sorted and non-negative")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    num = int(ids[-1]) + 1 if ids.size else 0
+    return [out.emit(0, _accumulate(np.zeros((num,) + x.shape[1:], x.dtype), ids, x, np.add), value_dependent=True)]
+
+
+def _sorted_segment_sum_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("SegmentSum", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    ids = values[1] if len(values) > 1 else None
+    if unknown_rank(x.shape):
+        return [inferred(x.dtype, (-2,))]
+    if ids is not None:
+        rows = int(np.max(ids)) + 1 if np.size(ids) else 0
+        return [inferred(x.dtype, (rows,) + tuple(x.shape[1:]))]
+    return [inferred(x.dtype, (UNKNOWN,) + tuple(x.shape[1:]), [(0, -1)] + [(d, d) for d in x.shape[1:]])]
+
+
 def _masked_fill_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("MaskedFill", inputs, attrs)
     call.require_inputs()
@@ -591,9 +675,15 @@ builtin("GatherV2", _gather_v2_compute, _gather_v2_infer)
 builtin("GatherNd", _gather_nd_compute, _gather_nd_infer)
 builtin("GatherElements", _gather_elements_compute, _gather_elements_infer)
 builtin("ScatterNd", _scatter_nd_compute, _shape_from_value("ScatterNd", 2))
-_scatter_var("ScatterNdUpdate", nd=True, add=False)
-_scatter_var("ScatterUpdate", nd=False, add=False)
-_scatter_var("ScatterAdd", nd=False, add=True)
+_scatter_var("ScatterNdUpdate", nd=True, ufunc=None)
+_scatter_var("ScatterUpdate", nd=False, ufunc=None)
+_scatter_var("ScatterAdd", nd=False, ufunc=np.add)
+for _op_type, _nd, _ufunc in (("ScatterSub", False, np.subtract), ("ScatterMul", False, np.multiply),
+                              ("ScatterDiv", False, np.divide), ("ScatterMax", False, np.maximum),
+                              ("ScatterMin", False, np.minimum), ("ScatterNdAdd", True, np.add),
+                              ("ScatterNdSub", True, np.subtract), ("ScatterNonAliasingAdd", True, np.add),
+                              ("TensorScatterMax", True, np.maximum), ("TensorScatterMin", True, np.minimum)):
+    _scatter_var(_op_type, nd=_nd, ufunc=_ufunc)
 builtin("ScatterElements", _scatter_elements_compute, _same_shape_infer("ScatterElements"))
 builtin("OneHot", _one_hot_compute, _one_hot_infer)
 builtin("Range", _range_compute, _range_infer)
@@ -601,12 +691,18 @@ builtin("LinSpace", _linspace_compute, _linspace_infer)
 builtin("Sort", _sort_compute, _sort_infer)
 builtin("TopKV2", _topk_v2_compute, _topk_v2_infer)
 builtin("UnsortedSegmentSum", _segment_sum_compute, _segment_sum_infer)
+for _op_type, _ufunc in (("UnsortedSegmentMax", np.maximum), ("UnsortedSegmentMin", np.minimum),
+                         ("UnsortedSegmentProd", np.multiply)):
+    _segment_reduce(_op_type, _ufunc, from_attr=False)
+    _segment_reduce(f"{_op_type}D", _ufunc, from_attr=True)
+builtin("SegmentSum", _sorted_segment_sum_compute, _sorted_segment_sum_infer)
 builtin("MaskedFill", _masked_fill_compute, _masked_fill_infer)
 builtin("MaskedSelect", _masked_select_compute, _masked_select_infer)
 builtin("SearchSorted", _search_sorted_compute, _search_sorted_infer)
 builtin("Bincount", _bincount_compute, _bincount_infer)
 for _op_type, _index in (("GatherV2", 0), ("GatherNd", 0), ("ScatterNdUpdate", 0), ("ScatterUpdate", 0),
                          ("ScatterAdd", 0), ("ScatterElements", 0), ("OneHot", 2), ("UnsortedSegmentSum", 0),
-                         ("MaskedSelect", 0)):
+                         ("MaskedSelect", 0), ("ScatterNonAliasingAdd", 0), ("TensorScatterMax", 0),
+                         ("TensorScatterMin", 0), ("UnsortedSegmentProd", 0), ("SegmentSum", 0)):
     not_simulated(_op_type, _index, NOT_SIMULATED)
 not_simulated("ScatterNd", 1, NOT_SIMULATED_SUMS)
