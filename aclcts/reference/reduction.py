@@ -161,8 +161,12 @@ def lp_sum(x: np.ndarray, p: int, axes: tuple[int, ...]) -> np.ndarray:
 
 
 def lp_root(s: np.ndarray, p: int) -> np.ndarray:
-    """The p-th root of an lp_sum (none for p 0, 1 and the inf values)."""
-    return s if p in (0, 1, P_INF, P_MINUS_INF) else s ** (1.0 / p)
+    """The p-th root of an lp_sum (none for p 0, 1 and the inf values); a negative value has none: NaN (NumPy's
+    power would give (-inf) ** (1/3) = inf)."""
+    if p in (0, 1, P_INF, P_MINUS_INF):
+        return s
+    with np.errstate(invalid="ignore"):
+        return np.where(s < 0, np.nan, np.abs(s) ** (1.0 / p))
 
 
 def norm_floor(epsilon: float, dtype: np.dtype) -> float:
