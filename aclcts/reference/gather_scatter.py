@@ -182,7 +182,7 @@ def segment_reduce(x: np.ndarray, ids: np.ndarray, num: int, how: str, empty: fl
     for j in np.ndindex(*ids.shape):
         s = int(ids[j])
         if s >= num:
-            raise InputError(2, lambda name: f"segment id {s} >= {name} {num}")
+            raise ValueError(f"segment id {s} >= num_segments {num}")
         if s >= 0:
             out[s] = x[j] if not seen[s] else combine(out[s], x[j])
             seen[s] = True

@@ -455,46 +455,16 @@ def _topk_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> li
 
 
 # Segment sums, masks, search, bincount ------------------------------------------------------------------------
-def _segment_sum_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("UnsortedSegmentSum", inputs, attrs)
-    call.require_inputs()
-    x, ids = call.input(0), call.input(1)
-    call.require_simulated(0, x.dtype)
-    call.require_dtype(1, ids.dtype)
-    num = call.one_value(2, call.input(2))
-    if x.shape[:ids.ndim] != ids.shape:
-        raise call.fail(f"input {call.quoted(1)} {list(ids.shape)} must be a prefix of the shape of {call.quoted(0)} "
-                        f"{list(x.shape)}")
-    if (ids >= num).any():
-        raise call.fail(f"input {call.quoted(1)} holds {int(ids.max())}, expected < {call.name(2)} {num}")
-    out = Outputs(call, outputs)
-    out.require_input_dtype(0, 0, x.dtype)
-    kept = ids >= 0
-    rows = x[kept] if ids.ndim else (x if kept else x[:0])
-    return [out.emit(0, _accumulate(np.zeros((num,) + x.shape[ids.ndim:], x.dtype), ids[kept], rows, np.add))]
-
-
-def _segment_sum_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
-    call = OpCall("UnsortedSegmentSum", inputs, attrs)
-    call.require_inputs()
-    x, ids = call.input(0), call.input(1)
-    value = values[2] if len(values) > 2 else None
-    num = UNKNOWN if value is None else call.one_value(2, value)
-    if unknown_rank(x.shape) or unknown_rank(ids.shape):
-        return [inferred(x.dtype, (-2,))]
-    return [inferred(x.dtype, (num,) + tuple(x.shape[len(ids.shape):]))]
-
-
 def _segment_empty(dtype: np.dtype, ufunc: np.ufunc) -> Any:
-    """The start value of every segment: the dtype's lowest (maximum), its highest (minimum) or 1 (product)."""
-    if ufunc is np.multiply:
-        return 1
+    """The start value of every segment: 0 (sum), the dtype's lowest (maximum), its highest (minimum) or 1 (product)."""
+    if ufunc in (np.add, np.multiply):
+        return int(ufunc is np.multiply)
     info = np.iinfo(dtype) if dtype.kind in "iu" else ml_dtypes.finfo(dtype)
     return info.min if ufunc is np.maximum else info.max
 
 
 def _segment_reduce(op_type: str, ufunc: np.ufunc, from_attr: bool) -> None:
-    """UnsortedSegmentMax/Min/Prod and their D forms (num_segments an attribute): every segment starts at its empty
+    """UnsortedSegmentSum/Max/Min/Prod and the D forms (num_segments an attribute): every segment starts at its empty
     value and combines in the rows whose id names it, in index order; negative ids are dropped."""
     def num_of(call: OpCall, values: Arrays) -> int:
         if from_attr:
@@ -512,8 +482,10 @@ def _segment_reduce(op_type: str, ufunc: np.ufunc, from_attr: bool) -> None:
         if x.shape[:ids.ndim] != ids.shape:
             raise call.fail(f"input {call.quoted(1)} {list(ids.shape)} must be a prefix of the shape of "
                             f"{call.quoted(0)} {list(x.shape)}")
-        if num < 0 or (ids >= num).any():
-            raise call.fail(f"input {call.quoted(1)} must hold ids below num_segments {num}")
+        if num < 0:
+            raise call.fail(f"num_segments is {num}, expected >= 0")
+        if (ids >= num).any():
+            raise call.fail(f"input {call.quoted(1)} holds {int(ids.max())}, expected < num_segments {num}")
         out = Outputs(call, outputs)
         out.require_input_dtype(0, 0, x.dtype)
         kept = ids >= 0
@@ -690,7 +662,7 @@ builtin("Range", _range_compute, _range_infer)
 builtin("LinSpace", _linspace_compute, _linspace_infer)
 builtin("Sort", _sort_compute, _sort_infer)
 builtin("TopKV2", _topk_v2_compute, _topk_v2_infer)
-builtin("UnsortedSegmentSum", _segment_sum_compute, _segment_sum_infer)
+_segment_reduce("UnsortedSegmentSum", np.add, from_attr=False)
 for _op_type, _ufunc in (("UnsortedSegmentMax", np.maximum), ("UnsortedSegmentMin", np.minimum),
                          ("UnsortedSegmentProd", np.multiply)):
     _segment_reduce(_op_type, _ufunc, from_attr=False)
