@@ -201,6 +201,39 @@ def sorted_segment_sum(x: np.ndarray, ids: np.ndarray) -> np.ndarray:
     return out
 
 
+def bucketize(x: np.ndarray, boundaries: list[float]) -> np.ndarray:
+    """Bucketize: per element, how many boundaries are <= it (the index of its bucket)."""
+    out = np.empty(x.shape, dtype=np.int64)
+    for p in np.ndindex(*x.shape):
+        out[p] = sum(1 for b in boundaries if b <= x[p])
+    return out
+
+
+def in_top_k(predictions: np.ndarray, targets: np.ndarray, k: int) -> np.ndarray:
+    """InTopK: whether predictions[i, targets[i]] is among the k largest of row i, counting ties in (fewer than k
+    values of the row are above it); a target outside the row or a non-finite prediction gives false."""
+    out = np.zeros(targets.shape, dtype=bool)
+    for i in range(targets.shape[0]):
+        t = int(targets[i])
+        row = predictions[i]
+        if 0 <= t < row.size and np.isfinite(row).all():
+            out[i] = sum(1 for v in row if v > row[t]) < k
+    return out
+
+
+def index_add(var: np.ndarray, indices: np.ndarray, updates: np.ndarray, axis: int) -> np.ndarray:
+    """InplaceIndexAdd (PyTorch index_add_): a copy of var whose slice indices[i] along axis has updates' slice i
+    added, every repeat in turn."""
+    out = var.copy()
+    for i, at in enumerate(indices.reshape(-1)):
+        target = [slice(None)] * var.ndim
+        target[axis] = _checked(int(at), var.shape[axis], False, "index value")
+        source = [slice(None)] * var.ndim
+        source[axis] = i
+        out[tuple(target)] = out[tuple(target)] + updates[tuple(source)]
+    return out
+
+
 def masked_fill(x: np.ndarray, mask: np.ndarray, value: np.ndarray) -> np.ndarray:
     """MaskedFill: x (broadcast with mask) with value written where mask is true."""
     shape = np.broadcast_shapes(x.shape, mask.shape)
@@ -415,6 +448,23 @@ def _sorted_segment_sum_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tupl
     return [(int(ids.max()) + 1 if ids.size else 0,) + shapes[0][len(shapes[1]):]]
 
 
+def _bucketize(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    return [round_to(bucketize(widen(xs[0]), [float(b) for b in attrs["boundaries"]]), out[0])]
+
+
+def _in_top_k(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    return [round_to(in_top_k(widen(xs[0]), xs[1], int(attrs["k"])), out[0])]
+
+
+def _in_top_k_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [shapes[1]]
+
+
+def _index_add(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    axis = normalize_axis(attrs["axis"], xs[0].ndim, "axis")
+    return [round_to(index_add(widen(xs[0]), xs[1], widen(xs[2]), axis), out[0])]
+
+
 def _masked_fill(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
     return [round_to(masked_fill(widen(xs[0]), xs[1].astype(bool), widen(xs[2])), out[0])]
 
@@ -487,4 +537,7 @@ OPS: tuple[RefOp, ...] = (
     define("UnsortedSegmentMinD", _segment_reduce("min", True), _segment_reduce_shape(True)),
     define("UnsortedSegmentProdD", _segment_reduce("mul", True), _segment_reduce_shape(True)),
     define("SegmentSum", _sorted_segment_sum, _sorted_segment_sum_shape),
+    define("Bucketize", _bucketize, _first_shape),
+    define("InTopKD", _in_top_k, _in_top_k_shape),
+    define("InplaceIndexAdd", _index_add, _first_shape),
 )

@@ -235,3 +235,15 @@ def test_segment_sum_needs_sorted_ids_and_sizes_y_by_the_last():
     assert run("SegmentSum", [x, np.array([0, 0, 2], I32)], [F32])[0].tolist() == [[4, 6], [0, 0], [5, 6]]
     with pytest.raises(ValueError, match="sorted"):
         run("SegmentSum", [x, np.array([1, 0, 2], I32)], [F32])
+
+
+def test_bucketize_in_top_k_and_index_add():
+    x = np.array([[-5, 10000, 150], [10, 5, 100]], I32)  # TensorFlow's Bucketize example
+    assert run("Bucketize", [x], [I32], {"boundaries": [0.0, 10.0, 100.0]})[0].tolist() == [[0, 3, 3], [2, 1, 3]]
+    pred = np.array([[0.1, 0.9, 0.9, 0.3], [0.5, 0.2, np.inf, 0.1]], F32)
+    # ties count in: 0.9 at class 1 or 2 is in the top 1; a target outside the row or a non-finite row is false
+    assert run("InTopKD", [pred, np.array([2, 0], I32)], [np.bool_], {"k": 1})[0].tolist() == [True, False]
+    assert run("InTopKD", [pred[:1], np.array([4], I32)], [np.bool_], {"k": 4})[0].tolist() == [False]
+    var = np.zeros((2, 3), F32)
+    assert run("InplaceIndexAdd", [var, np.array([2, 2, 0], I32), np.array([[1, 2, 3], [4, 5, 6]], F32)], [F32],
+               {"axis": 1})[0].tolist() == [[3, 0, 3], [6, 0, 9]]

@@ -9,7 +9,7 @@ in place (a ref input): the output var is the same tensor as the input var.
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import BASIC, INDEX, NUMBERS, REALS
-from aclcts.core.prototypes.spec import Attr, Axes, OneOf, Prototype, op
+from aclcts.core.prototypes.spec import Attr, Axes, OneOf, Prototype, Sample, op
 
 POLICY = "index"
 SHAPE_RULE = "each"
@@ -122,4 +122,18 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _segment_d("UnsortedSegmentProdD", "reduction"),
     op("SegmentSum", "x:T, segment_ids:I", "y:T", {"T": NUMBERS, "I": INDEX},
        source=f"{_CANN}selection_ops.h REG_OP(SegmentSum)", shape_rule=_INDEXED, policy="reduction"),
+    op("Bucketize", "x:T", "y:I", {"T": ("int32", "int64", "double", "float32"), "I": ("int32",)},
+       (Attr("boundaries", "list_float"),),
+       source=f"{_CANN}math_ops.h REG_OP(Bucketize) (TensorFlow Bucketize: the number of boundaries <= x)",
+       sample_attrs={"boundaries": [-5.0, 0.0, 0.5, 5.0]}),
+    op("InTopKD", "x1:T, x2:I", "y:B", {"T": ("float32",), "I": INDEX, "B": ("bool",)}, (Attr("k", "int"),),
+       source=f"{_CANN}selection_ops.h REG_OP(InTopKD) (TensorFlow InTopK: whether x1[i, x2[i]] is among the k "
+              "largest of row i, ties included)",
+       samples={"x2": Sample(0, 4, "class ids of the 5 columns")}, sample_shapes=(((4, 5), (4,)), ((1, 5), (1,))),
+       sample_attrs={"k": 2}),
+    op("InplaceIndexAdd", "var:T, indices:I, updates:T", "var:T",
+       {"T": ("int16", "int32", "int8", "uint8", "float32", "float16"), "I": ("int32",)},
+       (Attr("axis", "int", domain=Axes("var")),),
+       source=f"{_CANN}selection_ops.h REG_OP(InplaceIndexAdd) (PyTorch index_add_: var's slice indices[i] of axis "
+              "gets updates' slice i added)", shape_rule=_INDEXED, policy="reduction"),
 )

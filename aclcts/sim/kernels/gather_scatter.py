@@ -534,6 +534,73 @@ def _sorted_segment_sum_infer(inputs: list[TensorInfo], values: Arrays, attrs: A
     return [inferred(x.dtype, (UNKNOWN,) + tuple(x.shape[1:]), [(0, -1)] + [(d, d) for d in x.shape[1:]])]
 
 
+def _bucketize_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Bucketize", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    boundaries = attrs.get("boundaries")
+    if not isinstance(boundaries, (list, tuple)) or any(isinstance(b, bool) for b in boundaries):
+        raise call.fail(f"required attr 'boundaries' must be a list of floats, got {boundaries!r}")
+    edges = np.asarray(boundaries, dtype=np.float32)
+    if (np.diff(edges) < 0).any():
+        raise call.fail(f"attr 'boundaries' {list(boundaries)} must be sorted")
+    out = Outputs(call, outputs)
+    out.require_dtype(0, np.dtype(np.int32), "Bucketize's y is int32")
+    return [out.emit(0, np.searchsorted(edges, x.astype(np.float32), side="right").astype(np.int32))]
+
+
+def _bucketize_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("Bucketize", inputs, attrs)
+    call.require_inputs()
+    return [inferred(INT32, call.input(0).shape)]
+
+
+def _in_top_k_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("InTopKD", inputs, attrs)
+    call.require_inputs()
+    x1, x2 = call.input(0), call.input(1)
+    call.require_dtype(0, x1.dtype)
+    call.require_dtype(1, x2.dtype)
+    if x1.ndim != 2 or x2.shape != x1.shape[:1]:
+        raise call.fail(f"input {call.quoted(0)} {list(x1.shape)} must be [batch, classes] and {call.quoted(1)} "
+                        f"{list(x2.shape)} [batch]")
+    k = call.attr_int("k")
+    out = Outputs(call, outputs)
+    out.require_dtype(0, np.dtype(np.bool_), "InTopKD's y is bool")
+    inside = (x2 >= 0) & (x2 < x1.shape[1])
+    target = np.take_along_axis(x1, np.where(inside, x2, 0).astype(np.int64)[:, None], axis=1)
+    above = np.sum(x1 > target, axis=1)
+    finite = np.isfinite(x1).all(axis=1)
+    return [out.emit(0, inside & finite & (above < k))]
+
+
+def _in_top_k_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("InTopKD", inputs, attrs)
+    call.require_inputs()
+    return [inferred(acl_data_type(np.bool_), call.input(1).shape)]
+
+
+def _index_add_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("InplaceIndexAdd", inputs, attrs)
+    call.require_inputs()
+    var, indices, updates = call.input(0), call.input(1), call.input(2)
+    call.require_dtype(0, var.dtype)
+    call.require_dtype(1, indices.dtype)
+    call.require_same_dtype([0, 2], [var.dtype, updates.dtype])
+    axis = call.axis("attr 'axis'", call.attr_int("axis", required=True), var.ndim)
+    expected = var.shape[:axis] + (indices.size,) + var.shape[axis + 1:]
+    if indices.ndim != 1 or updates.shape != expected:
+        raise call.fail(f"input {call.quoted(2)} has shape {list(updates.shape)}, expected {list(expected)} for a "
+                        f"1-D {call.quoted(1)} {list(indices.shape)}")
+    idx = _indices(call, 1, indices, var.shape[axis])
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, var.dtype)
+    moved = np.moveaxis(var, axis, 0)
+    summed = _accumulate(np.ascontiguousarray(moved), idx, np.moveaxis(updates, axis, 0), np.add)
+    return [out.emit(0, np.ascontiguousarray(np.moveaxis(summed, 0, axis)))]
+
+
 def _masked_fill_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("MaskedFill", inputs, attrs)
     call.require_inputs()
@@ -668,6 +735,9 @@ for _op_type, _ufunc in (("UnsortedSegmentMax", np.maximum), ("UnsortedSegmentMi
     _segment_reduce(_op_type, _ufunc, from_attr=False)
     _segment_reduce(f"{_op_type}D", _ufunc, from_attr=True)
 builtin("SegmentSum", _sorted_segment_sum_compute, _sorted_segment_sum_infer)
+builtin("Bucketize", _bucketize_compute, _bucketize_infer)
+builtin("InTopKD", _in_top_k_compute, _in_top_k_infer)
+builtin("InplaceIndexAdd", _index_add_compute, _same_shape_infer("InplaceIndexAdd"))
 builtin("MaskedFill", _masked_fill_compute, _masked_fill_infer)
 builtin("MaskedSelect", _masked_select_compute, _masked_select_infer)
 builtin("SearchSorted", _search_sorted_compute, _search_sorted_infer)

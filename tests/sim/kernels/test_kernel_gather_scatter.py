@@ -231,3 +231,16 @@ def test_unsorted_segment_max_fills_empty_segments_with_the_lowest_value(run):
     assert y.tolist() == [-6, 1, 5]
     with pytest.raises(KernelError, match="sorted"):
         run("SegmentSum", [x, np.array([1, 0, 2, 3], I32)], [(F16, (4,))])
+
+
+def test_bucketize_in_top_k_and_index_add_kernels(run):
+    (y,) = run("Bucketize", [np.array([-5, 10, 150], I32)], [(I32, (3,))], {"boundaries": [0.0, 10.0, 100.0]})
+    assert y.tolist() == [0, 2, 3]
+    with pytest.raises(KernelError, match="sorted"):
+        run("Bucketize", [np.array([1], I32)], [(I32, (1,))], {"boundaries": [1.0, 0.0]})
+    pred = np.array([[0.1, 0.9, 0.9, 0.3]], F32)
+    (y,) = run("InTopKD", [pred, np.array([2], I32)], [(np.bool_, (1,))], {"k": 1})
+    assert y.tolist() == [True]
+    (y,) = run("InplaceIndexAdd", [np.full((2, 3), 120, np.int8), np.array([2, 2], I32), np.full((2, 2), 5, np.int8)],
+               [(np.int8, (2, 3))], {"axis": 1})
+    assert y.tolist() == [[120, 120, -126], [120, 120, -126]]  # both repeats add, int8 wraps
