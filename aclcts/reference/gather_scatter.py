@@ -14,11 +14,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from aclcts.reference.base import InputError, RefOp, define, needed_value, normalize_axis, scalar_int
 from aclcts.reference.index import topk
-from aclcts.reference.numeric import round_to, widen
+from aclcts.reference.numeric import int_range, is_int_dtype, round_to, widen
 
 
 def _checked(i: int, size: int, negative: bool, what: str) -> int:
@@ -62,17 +63,44 @@ def gather_elements(x: np.ndarray, index: np.ndarray, dim: int) -> np.ndarray:
     return out
 
 
+def _divide(a: Any, b: Any) -> Any:
+    """a / b: true division of floats, integer division truncated toward zero (TensorFlow's ScatterDiv on integers);
+    an integer division by zero is an error."""
+    if np.asarray(a).dtype.kind == "f" or np.asarray(b).dtype.kind == "f":
+        return a / b
+    if np.any(np.asarray(b) == 0):
+        raise ValueError("integer division by zero in updates")
+    return np.sign(a) * np.sign(b) * (np.abs(a) // np.abs(b))
+
+
+#: How each scatter combines the value at an index with an update: the update itself (set), or an arithmetic result.
+COMBINE = {
+    "set": lambda old, new: new,
+    "add": lambda old, new: old + new,
+    "sub": lambda old, new: old - new,
+    "mul": lambda old, new: old * new,
+    "div": _divide,
+    "max": np.maximum,
+    "min": np.minimum,
+}
+
+
 def scatter(var: np.ndarray, indices: np.ndarray, updates: np.ndarray, nd: bool, how: str) -> np.ndarray:
-    """A copy of var with updates written (how "set") or added ("add") at indices; nd: indices' last dim
-    addresses var's leading dims (ScatterNd*), else each index names a slice of var's first dim."""
+    """A copy of var with updates combined in at indices, one index after another (how: a key of COMBINE); nd:
+    indices' last dim addresses var's leading dims (ScatterNd*), else each index names a slice of var's first dim."""
+    combine = COMBINE[how]
     out = var.copy()
     positions = indices.shape[:-1] if nd else indices.shape
+    expected = positions + var.shape[indices.shape[-1] if nd else 1:]
+    if updates.shape != expected:
+        raise InputError(2, lambda name: f"{name} has shape {list(updates.shape)}, expected {list(expected)} "
+                                         f"(the index positions, then the dims of one indexed slice)")
     for j in np.ndindex(*positions):
         if nd:
             at = tuple(_checked(int(v), var.shape[d], False, "index value") for d, v in enumerate(indices[j]))
         else:
             at = (_checked(int(indices[j]), var.shape[0], False, "index value"),)
-        out[at] = out[at] + updates[j] if how == "add" else updates[j]
+        out[at] = combine(out[at], updates[j])
     return out
 
 
@@ -141,6 +169,68 @@ def segment_sum(x: np.ndarray, ids: np.ndarray, num: int) -> np.ndarray:
             raise InputError(2, lambda name: f"segment id {s} >= {name} {num}")
         if s >= 0:
             out[s] = out[s] + x[j]
+    return out
+
+
+def segment_reduce(x: np.ndarray, ids: np.ndarray, num: int, how: str, empty: float) -> np.ndarray:
+    """UnsortedSegmentMax/Min/Prod (how max, min, mul): y[s] combines the x[j] with ids[j] == s; a segment no id
+    names holds empty (TensorFlow: the dtype's lowest value for max, its highest for min, 1 for prod); negative ids
+    are dropped, ids >= num an error."""
+    combine = COMBINE[how]
+    out = np.full((num,) + x.shape[ids.ndim:], empty, dtype=x.dtype)
+    seen = np.zeros(num, dtype=bool)
+    for j in np.ndindex(*ids.shape):
+        s = int(ids[j])
+        if s >= num:
+            raise ValueError(f"segment id {s} >= num_segments {num}")
+        if s >= 0:
+            out[s] = x[j] if not seen[s] else combine(out[s], x[j])
+            seen[s] = True
+    return out
+
+
+def sorted_segment_sum(x: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """SegmentSum (TensorFlow): ids sorted and non-negative; y has max(ids) + 1 rows, y[s] the sum of the x[j] with
+    ids[j] == s (0 for a segment no id names)."""
+    flat = [int(v) for v in ids.reshape(-1)]
+    if any(v < 0 for v in flat) or flat != sorted(flat):
+        raise ValueError(f"segment ids must be sorted and non-negative, got {flat}")
+    out = np.zeros(((flat[-1] + 1) if flat else 0,) + x.shape[ids.ndim:], dtype=x.dtype)
+    for j in np.ndindex(*ids.shape):
+        out[int(ids[j])] = out[int(ids[j])] + x[j]
+    return out
+
+
+def bucketize(x: np.ndarray, boundaries: list[float]) -> np.ndarray:
+    """Bucketize: per element, how many boundaries are <= it (the index of its bucket)."""
+    out = np.empty(x.shape, dtype=np.int64)
+    for p in np.ndindex(*x.shape):
+        out[p] = sum(1 for b in boundaries if b <= x[p])
+    return out
+
+
+def in_top_k(predictions: np.ndarray, targets: np.ndarray, k: int) -> np.ndarray:
+    """InTopK: whether predictions[i, targets[i]] is among the k largest of row i, counting ties in (fewer than k
+    values of the row are above it); a target outside the row or a non-finite prediction gives false."""
+    out = np.zeros(targets.shape, dtype=bool)
+    for i in range(targets.shape[0]):
+        t = int(targets[i])
+        row = predictions[i]
+        if 0 <= t < row.size and np.isfinite(row).all():
+            out[i] = sum(1 for v in row if v > row[t]) < k
+    return out
+
+
+def index_add(var: np.ndarray, indices: np.ndarray, updates: np.ndarray, axis: int) -> np.ndarray:
+    """InplaceIndexAdd (PyTorch index_add_): a copy of var whose slice indices[i] along axis has updates' slice i
+    added, every repeat in turn."""
+    out = var.copy()
+    for i, at in enumerate(indices.reshape(-1)):
+        target = [slice(None)] * var.ndim
+        target[axis] = _checked(int(at), var.shape[axis], False, "index value")
+        source = [slice(None)] * var.ndim
+        source[axis] = i
+        out[tuple(target)] = out[tuple(target)] + updates[tuple(source)]
     return out
 
 
@@ -334,6 +424,55 @@ def _segment_sum_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, 
     return [(num,) + shapes[0][len(shapes[1]):]]
 
 
+def _segment_empty(how: str, dtype: np.dtype) -> float:
+    """The value of an empty segment: the dtype's lowest (max), highest (min) or 1 (prod)."""
+    if how == "mul":
+        return 1
+    low, high = int_range(dtype) if is_int_dtype(dtype) else (-float(ml_dtypes.finfo(dtype).max),
+                                                               float(ml_dtypes.finfo(dtype).max))
+    return low if how == "max" else high
+
+
+def _segment_reduce(how: str, from_attr: bool) -> Any:
+    def compute(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+        num = int(attrs["num_segments"]) if from_attr else scalar_int(xs, 2)
+        return [round_to(segment_reduce(widen(xs[0]), xs[1], num, how, _segment_empty(how, out[0])), out[0])]
+    return compute
+
+
+def _segment_reduce_shape(from_attr: bool) -> Any:
+    def shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+        num = int(attrs["num_segments"]) if from_attr else scalar_int(values, 2)
+        return [(num,) + shapes[0][len(shapes[1]):]]
+    return shape
+
+
+def _sorted_segment_sum(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    return [round_to(sorted_segment_sum(widen(xs[0]), xs[1]), out[0])]
+
+
+def _sorted_segment_sum_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    ids = needed_value(values, 1)
+    return [(int(ids.max()) + 1 if ids.size else 0,) + shapes[0][len(shapes[1]):]]
+
+
+def _bucketize(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    return [round_to(bucketize(widen(xs[0]), [float(b) for b in attrs["boundaries"]]), out[0])]
+
+
+def _in_top_k(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    return [round_to(in_top_k(widen(xs[0]), xs[1], int(attrs["k"])), out[0])]
+
+
+def _in_top_k_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [shapes[1]]
+
+
+def _index_add(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    axis = normalize_axis(attrs["axis"], xs[0].ndim, "axis")
+    return [round_to(index_add(widen(xs[0]), xs[1], widen(xs[2]), axis), out[0])]
+
+
 def _masked_fill(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
     return [round_to(masked_fill(widen(xs[0]), xs[1].astype(bool), widen(xs[2])), out[0])]
 
@@ -389,4 +528,23 @@ OPS: tuple[RefOp, ...] = (
     define("MaskedSelect", _masked_select, _masked_select_shape),
     define("SearchSorted", _search_sorted, _search_sorted_shape),
     define("Bincount", _bincount, _bincount_shape),
+    define("ScatterSub", _scatter(False, "sub"), _first_shape),
+    define("ScatterMul", _scatter(False, "mul"), _first_shape),
+    define("ScatterDiv", _scatter(False, "div"), _first_shape),
+    define("ScatterMax", _scatter(False, "max"), _first_shape),
+    define("ScatterMin", _scatter(False, "min"), _first_shape),
+    define("ScatterNdAdd", _scatter(True, "add"), _first_shape),
+    define("ScatterNdSub", _scatter(True, "sub"), _first_shape),
+    define("TensorScatterMax", _scatter(True, "max"), _first_shape),
+    define("TensorScatterMin", _scatter(True, "min"), _first_shape),
+    define("UnsortedSegmentMax", _segment_reduce("max", False), _segment_reduce_shape(False)),
+    define("UnsortedSegmentMin", _segment_reduce("min", False), _segment_reduce_shape(False)),
+    define("UnsortedSegmentProd", _segment_reduce("mul", False), _segment_reduce_shape(False)),
+    define("UnsortedSegmentMaxD", _segment_reduce("max", True), _segment_reduce_shape(True)),
+    define("UnsortedSegmentMinD", _segment_reduce("min", True), _segment_reduce_shape(True)),
+    define("UnsortedSegmentProdD", _segment_reduce("mul", True), _segment_reduce_shape(True)),
+    define("SegmentSum", _sorted_segment_sum, _sorted_segment_sum_shape),
+    define("Bucketize", _bucketize, _first_shape),
+    define("InTopKD", _in_top_k, _in_top_k_shape),
+    define("InplaceIndexAdd", _index_add, _first_shape),
 )

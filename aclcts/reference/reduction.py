@@ -1,6 +1,8 @@
 """Reduction references: ReduceSum, ReduceMax, ReduceMean, ReduceMin, ReduceProd, ReduceAll, ReduceAny and
 ReduceLogSumExp (inputs x, axes; attributes keep_dims and, where the prototype has it, noop_with_empty_axes), and
-their D forms (axes an attribute)."""
+their D forms (axes an attribute); the statistics ReduceStd, ReduceStdWithMean, ReduceStdV2Update,
+ReduceMeanWithCount and the norms LpNorm, LpNormReduce, LpNormUpdate (p 0 counts the non-zero elements, p 2147483647
+and -2147483648 stand for +inf and -inf: the largest and smallest |x|)."""
 
 from __future__ import annotations
 
@@ -128,6 +130,116 @@ def _shape_d(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dic
 
 _shape = _shape_with()
 
+#: The int p values LpNorm and its parts read as +inf and -inf (INT32_MAX and INT32_MIN).
+P_INF, P_MINUS_INF = 2147483647, -2147483648
+#: The least norm of float16, where LpNorm's epsilon is smaller (and not 0).
+FLOAT16_EPSILON = 1e-7
+
+
+def stat_axes(dims: Any, rank: int) -> tuple[int, ...]:
+    """The axes a dim/axes list names (repeats once), every axis when it is empty."""
+    given = [int(a) for a in np.asarray(dims).reshape(-1)]
+    return tuple(range(rank)) if not given else tuple(sorted({normalize_axes([a], rank)[0] for a in given}))
+
+
+def variance(x: np.ndarray, mean: np.ndarray, axes: tuple[int, ...], unbiased: bool) -> np.ndarray:
+    """The mean squared deviation of x from mean over axes (kept), divided by n - 1 with Bessel's correction."""
+    n = int(np.prod([x.shape[a] for a in axes]))
+    return np.sum((x - mean) ** 2, axis=axes, keepdims=True) / (n - 1 if unbiased else n)
+
+
+def lp_sum(x: np.ndarray, p: int, axes: tuple[int, ...]) -> np.ndarray:
+    """The sum of |x|^p over axes (kept): p 0 counts non-zeros; the inf p values give the largest / smallest |x|."""
+    a = np.abs(x)
+    if p == P_INF:
+        return np.max(a, axis=axes, keepdims=True)
+    if p == P_MINUS_INF:
+        return np.min(a, axis=axes, keepdims=True)
+    if p == 0:
+        return np.sum(a != 0, axis=axes, keepdims=True).astype(np.float64)
+    return np.sum(a ** p, axis=axes, keepdims=True)
+
+
+def lp_root(s: np.ndarray, p: int) -> np.ndarray:
+    """The p-th root of an lp_sum (none for p 0, 1 and the inf values); a negative value has none: NaN (NumPy's
+    power would give (-inf) ** (1/3) = inf)."""
+    if p in (0, 1, P_INF, P_MINUS_INF):
+        return s
+    with np.errstate(invalid="ignore"):
+        return np.where(s < 0, np.nan, np.abs(s) ** (1.0 / p))
+
+
+def norm_floor(epsilon: float, dtype: np.dtype) -> float:
+    """The least value LpNorm and LpNormUpdate return: epsilon, raised to 1e-7 for float16 unless it is 0."""
+    if np.dtype(dtype) == np.float16 and 0 < epsilon <= FLOAT16_EPSILON:
+        return FLOAT16_EPSILON
+    return epsilon
+
+
+def _kept_or_not(result: np.ndarray, axes: tuple[int, ...], keep: bool) -> np.ndarray:
+    return result if keep else np.squeeze(result, axis=axes)
+
+
+def _reduce_std(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    x = widen(xs[0])
+    axes = stat_axes(attrs["dim"], x.ndim)
+    mean = np.mean(x, axis=axes, keepdims=True)
+    std = np.sqrt(variance(x, mean, axes, bool(attrs["unbiased"])))
+    return [round_to(_kept_or_not(r, axes, bool(attrs["keepdim"])), d) for r, d in zip((std, mean), out)]
+
+
+def _reduce_std_with_mean(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    x = widen(xs[0])
+    axes = stat_axes(attrs["dim"], x.ndim)
+    var = variance(x, widen(xs[1]), axes, bool(attrs["unbiased"]))
+    y = 1 / np.sqrt(var + float(attrs["epsilon"])) if attrs["invert"] else np.sqrt(var)
+    return [round_to(_kept_or_not(y, axes, bool(attrs["keepdim"])), out[0])]
+
+
+def _reduce_std_v2_update(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    x = widen(xs[0])
+    axes = stat_axes(attrs["dim"], x.ndim)
+    var = variance(x, widen(xs[1]), axes, bool(attrs["unbiased"]))
+    return [round_to(_kept_or_not(np.sqrt(var) if attrs["if_std"] else var, axes, bool(attrs["keepdim"])), out[0])]
+
+
+def _reduce_mean_with_count(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    x = widen(xs[0])
+    axes = stat_axes(attrs["axes"], x.ndim)
+    y = np.sum(x * widen(xs[1]) / widen(xs[2]), axis=axes, keepdims=True)
+    return [round_to(_kept_or_not(y, axes, bool(attrs["keep_dims"])), out[0])]
+
+
+def _lp_norm(root: bool, floor: bool) -> Any:
+    def compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+        x, p = widen(xs[0]), int(attrs["p"])
+        axes = stat_axes(attrs["axes"], x.ndim)
+        y = lp_sum(x, p, axes)
+        y = lp_root(y, p) if root else y
+        y = np.maximum(y, norm_floor(float(attrs["epsilon"]), out[0])) if floor else y
+        return [round_to(_kept_or_not(y, axes, bool(attrs["keepdim"])), out[0])]
+    return compute
+
+
+def _lp_norm_update(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    y = lp_root(widen(xs[0]), int(attrs["p"]))
+    return [round_to(np.maximum(y, norm_floor(float(attrs["epsilon"]), out[0])), out[0])]
+
+
+def _stat_shape(dims_attr: str, keep_attr: str, count: int = 1) -> Any:
+    def shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+        x = shapes[0]
+        axes = stat_axes(attrs[dims_attr], len(x))
+        kept = tuple(1 if i in axes else d for i, d in enumerate(x)) if attrs[keep_attr] else \
+            tuple(d for i, d in enumerate(x) if i not in axes)
+        return [kept] * count
+    return shape
+
+
+def _same_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    return [shapes[0]]
+
+
 OPS: tuple[RefOp, ...] = (
     define("ReduceSum", _reduce(reduce_sum), _shape),
     define("ReduceMax", _reduce(reduce_max), _shape),
@@ -144,4 +256,11 @@ OPS: tuple[RefOp, ...] = (
     define("ReduceProdD", _reduce_d(reduce_prod), _shape_d),
     define("ReduceAllD", _reduce_d(reduce_all), _shape_d),
     define("ReduceAnyD", _reduce_d(reduce_any), _shape_d),
+    define("ReduceStd", _reduce_std, _stat_shape("dim", "keepdim", 2)),
+    define("ReduceStdWithMean", _reduce_std_with_mean, _stat_shape("dim", "keepdim")),
+    define("ReduceStdV2Update", _reduce_std_v2_update, _stat_shape("dim", "keepdim")),
+    define("ReduceMeanWithCount", _reduce_mean_with_count, _stat_shape("axes", "keep_dims")),
+    define("LpNorm", _lp_norm(root=True, floor=True), _stat_shape("axes", "keepdim")),
+    define("LpNormReduce", _lp_norm(root=False, floor=False), _stat_shape("axes", "keepdim")),
+    define("LpNormUpdate", _lp_norm_update, _same_shape),
 )

@@ -203,3 +203,54 @@ def test_scatter_elements_counts_a_negative_index_from_the_end_of_the_axis():
     with pytest.raises(ValueError, match="outside"):
         run("ScatterElements", [np.zeros((2, 3), F64), np.array([[-4]], I64), np.array([[7.0]], F64)], [F64],
             {"axis": 1})
+
+
+def test_scatter_variants_apply_every_repeat_in_turn():
+    var, idx = np.array([[8.0, -9.0], [1.0, 1.0]], F32), np.array([0, 0], I32)
+    upd = np.array([[2.0, 2.0], [-4.0, 3.0]], F32)
+    assert run("ScatterSub", [var, idx, upd], [F32])[0].tolist() == [[10.0, -14.0], [1.0, 1.0]]
+    assert run("ScatterMul", [var, idx, upd], [F32])[0].tolist() == [[-64.0, -54.0], [1.0, 1.0]]
+    assert run("ScatterDiv", [var, idx, upd], [F32])[0].tolist() == [[-1.0, -1.5], [1.0, 1.0]]
+    assert run("ScatterMax", [var, idx, upd], [F32])[0].tolist() == [[8.0, 3.0], [1.0, 1.0]]
+    assert run("ScatterMin", [var, idx, upd], [F32])[0].tolist() == [[-4.0, -9.0], [1.0, 1.0]]
+    # integers divide truncating toward zero (TensorFlow), in either order: trunc(trunc(-7 / 2) / 2) = -1
+    assert run("ScatterDiv", [np.array([-7, 7], I32), np.array([0, 0, 1], I32), np.array([2, 2, -2], I32)],
+               [I32])[0].tolist() == [-1, -3]
+
+
+def test_tensor_scatter_and_scatter_nd_add_address_leading_dims():
+    x = np.zeros((2, 2), F32)
+    assert run("ScatterNdAdd", [x, np.array([[1, 0], [1, 0]], I32), np.array([1.0, 2.0], F32)],
+               [F32])[0].tolist() == [[0, 0], [3, 0]]
+    assert run("TensorScatterMax", [x, np.array([[1], [1]], I32), np.array([[5, -1], [2, 7]], F32)],
+               [F32])[0].tolist() == [[0, 0], [5, 7]]
+
+
+def test_unsorted_segment_reductions_fill_empty_segments_and_drop_negative_ids():
+    x, ids = np.array([3, -2, 5, 9], F16), np.array([0, 0, 2, -1], I32)
+    assert run("UnsortedSegmentMax", [x, ids, np.array(3, I32)], [F16])[0].tolist() == [3, -65504, 5]
+    assert run("UnsortedSegmentMin", [x, ids, np.array(3, I32)], [F16])[0].tolist() == [-2, 65504, 5]
+    assert run("UnsortedSegmentProdD", [x, ids], [F16], {"num_segments": 3})[0].tolist() == [-6, 1, 5]
+    assert run("UnsortedSegmentMinD", [x.astype(I32), ids], [I32], {"num_segments": 3})[0].tolist() == \
+        [-2, 2147483647, 5]
+    with pytest.raises(ValueError, match="segment id 2 >= num_segments 2"):
+        run("UnsortedSegmentMaxD", [x, ids], [F16], {"num_segments": 2})
+
+
+def test_segment_sum_needs_sorted_ids_and_sizes_y_by_the_last():
+    x = np.array([[1, 2], [3, 4], [5, 6]], F32)
+    assert run("SegmentSum", [x, np.array([0, 0, 2], I32)], [F32])[0].tolist() == [[4, 6], [0, 0], [5, 6]]
+    with pytest.raises(ValueError, match="sorted"):
+        run("SegmentSum", [x, np.array([1, 0, 2], I32)], [F32])
+
+
+def test_bucketize_in_top_k_and_index_add():
+    x = np.array([[-5, 10000, 150], [10, 5, 100]], I32)  # TensorFlow's Bucketize example
+    assert run("Bucketize", [x], [I32], {"boundaries": [0.0, 10.0, 100.0]})[0].tolist() == [[0, 3, 3], [2, 1, 3]]
+    pred = np.array([[0.1, 0.9, 0.9, 0.3], [0.5, 0.2, np.inf, 0.1]], F32)
+    # ties count in: 0.9 at class 1 or 2 is in the top 1; a target outside the row or a non-finite row is false
+    assert run("InTopKD", [pred, np.array([2, 0], I32)], [np.bool_], {"k": 1})[0].tolist() == [True, False]
+    assert run("InTopKD", [pred[:1], np.array([4], I32)], [np.bool_], {"k": 4})[0].tolist() == [False]
+    var = np.zeros((2, 3), F32)
+    assert run("InplaceIndexAdd", [var, np.array([2, 2, 0], I32), np.array([[1, 2, 3], [4, 5, 6]], F32)], [F32],
+               {"axis": 1})[0].tolist() == [[3, 0, 3], [6, 0, 9]]

@@ -165,3 +165,34 @@ def test_batch_matmul_v2_broadcasts_batches_and_adds_the_bias():
     x2 = np.arange(6, dtype=F32).reshape(1, 3, 2)
     (y,) = run("BatchMatMulV2", [x1, x2, np.array([0.5, -0.5], F32), None], [F32])
     assert y.tolist() == [[[6.5, 8.5]], [[6.5, 8.5]]]
+
+
+def test_reduce_std_gives_the_bessel_corrected_deviation_and_the_mean():
+    x = np.array([[1, 3], [2, 6]], F32)
+    std, mean = run("ReduceStd", [x], [F32, F32], {"dim": [1]})
+    assert std.tolist() == pytest.approx([2 ** 0.5, 8 ** 0.5]) and mean.tolist() == [2.0, 4.0]
+    std, _ = run("ReduceStd", [x], [F32, F32], {"dim": [], "unbiased": False, "keepdim": True})
+    assert std.shape == (1, 1) and std[0, 0] == pytest.approx(3.5 ** 0.5)  # every axis: mean 3, squares 4+0+1+9 over 4
+
+
+def test_std_with_a_given_mean_inverts_and_squares_as_asked():
+    x, mean = np.array([[1, 3]], F32), np.array([[2, 2]], F32)
+    assert run("ReduceStdWithMean", [x, mean], [F32], {"dim": [1]})[0].tolist() == pytest.approx([2 ** 0.5])
+    assert run("ReduceStdWithMean", [x, mean], [F32], {"dim": [1], "invert": True, "epsilon": 2.0})[0].tolist() == \
+        pytest.approx([0.5])
+    assert run("ReduceStdV2Update", [x, mean], [F32], {"dim": [1], "unbiased": False})[0].tolist() == [1.0]
+    assert run("ReduceMeanWithCount", [x, np.array([[2, 2]], F32), np.array([[4, 4]], F32)], [F32],
+               {"axes": [1]})[0].tolist() == [2.0]
+
+
+def test_lp_norms_and_their_parts():
+    x = np.array([[3, -4, 0]], F32)
+    assert run("LpNorm", [x], [F32], {"axes": [1]})[0].tolist() == [5.0]
+    assert run("LpNorm", [x], [F32], {"p": 0})[0].tolist() == 2.0
+    assert run("LpNorm", [x], [F32], {"p": 2147483647})[0].tolist() == 4.0
+    assert run("LpNorm", [x], [F32], {"p": -2147483648, "epsilon": 0.5})[0].tolist() == 0.5  # min |x| 0, floored
+    assert run("LpNormReduce", [x], [F32], {"p": 3})[0].tolist() == 91.0
+    assert run("LpNormUpdate", [np.array([8.0, 0.0, -1.0], F32)], [F32], {"p": 3})[0][:2].tolist() == \
+        pytest.approx([2.0, 1e-12])
+    assert np.isnan(run("LpNormUpdate", [np.array([-np.inf], F32)], [F32], {"p": 3})[0][0])
+    assert run("LpNormUpdate", [np.array([0.0], F16)], [F16], {})[0].tolist() == [np.float16(1e-7)]

@@ -28,6 +28,34 @@ _GATHER_ELEMENTS = ("float16", "bfloat16", "float32", "int8", "int16", "int32", 
 _INDEXED = "given"
 _NEGATIVE = Attr("negative_index_support", "bool", False)
 _LOCKING = Attr("use_locking", "bool", False)
+#: CANN's operator snapshot the newer scatter and segment records cite (op_proto/inc/ of ops/built-in/).
+_CANN = "dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/"
+_SEGMENT_D = ("float32", "float16", "int32", "int16")
+
+
+def _scatter_ref(op_type: str, header: str = "matrix_calculation_ops.h") -> Prototype:
+    """A TensorFlow-compatible Scatter* op updating its ref input var at indices (var, indices, updates -> var)."""
+    return op(op_type, "var:T, indices:I, updates:T", "var:T", {"T": _SCATTER_ADD, "I": INDEX}, (_LOCKING,),
+              source=f"{_CANN}{header} REG_OP({op_type})", shape_rule=_INDEXED, policy="reduction")
+
+
+def _tensor_scatter(op_type: str) -> Prototype:
+    """TensorScatterMax/Min: input with updates combined in at the ND indices, as a new output."""
+    return op(op_type, "input:T, indices:I, updates:T", "output:T", {"T": BASIC, "I": INDEX},
+              source=f"{_CANN}matrix_calculation_ops.h REG_OP({op_type})", shape_rule=_INDEXED)
+
+
+def _segment(op_type: str, types: tuple[str, ...], policy: str = "") -> Prototype:
+    """UnsortedSegmentMax/Min/Prod: x, segment_ids, num_segments -> y."""
+    return op(op_type, "x:T, segment_ids:I, num_segments:I2", "y:T", {"T": types, "I": INDEX, "I2": INDEX},
+              source=f"{_CANN}selection_ops.h REG_OP({op_type})", shape_rule=_INDEXED, policy=policy)
+
+
+def _segment_d(op_type: str, policy: str = "") -> Prototype:
+    """The D forms: num_segments a required attribute, int32 segment ids."""
+    return op(op_type, "x:T, segment_ids:I", "y:T", {"T": _SEGMENT_D, "I": ("int32",)},
+              (Attr("num_segments", "int"),), source=f"{_CANN}selection_ops.h REG_OP({op_type})",
+              shape_rule=_INDEXED, policy=policy)
 
 PROTOTYPES: tuple[Prototype, ...] = (
     op("GatherV2", "x:T, indices:I, axis:I2", "y:T", {"T": BASIC, "I": INDEX, "I2": INDEX},
@@ -76,4 +104,35 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("Bincount", "array:A, size:A, weights:T", "bins:T",
        {"A": ("int32",), "T": ("float32", "int32", "int64", "double")},
        source=f"{_GE}math_ops.h REG_OP(Bincount)", policy="reduction"),
+    _scatter_ref("ScatterSub"),
+    _scatter_ref("ScatterMul"),
+    _scatter_ref("ScatterDiv"),
+    _scatter_ref("ScatterMax"),
+    _scatter_ref("ScatterMin"),
+    _scatter_ref("ScatterNdAdd"),
+    _scatter_ref("ScatterNdSub"),
+    _tensor_scatter("TensorScatterMax"),
+    _tensor_scatter("TensorScatterMin"),
+    _segment("UnsortedSegmentMax", REALS),
+    _segment("UnsortedSegmentMin", REALS),
+    _segment("UnsortedSegmentProd", NUMBERS, "reduction"),
+    _segment_d("UnsortedSegmentMaxD"),
+    _segment_d("UnsortedSegmentMinD"),
+    _segment_d("UnsortedSegmentProdD", "reduction"),
+    op("SegmentSum", "x:T, segment_ids:I", "y:T", {"T": NUMBERS, "I": INDEX},
+       source=f"{_CANN}selection_ops.h REG_OP(SegmentSum)", shape_rule=_INDEXED, policy="reduction"),
+    op("Bucketize", "x:T", "y:I", {"T": ("int32", "int64", "double", "float32"), "I": ("int32",)},
+       (Attr("boundaries", "list_float"),),
+       source=f"{_CANN}math_ops.h REG_OP(Bucketize) (TensorFlow Bucketize: the number of boundaries <= x)",
+       sample_attrs={"boundaries": [-5.0, 0.0, 0.5, 5.0]}),
+    op("InTopKD", "x1:T, x2:I", "y:B", {"T": ("float32",), "I": INDEX, "B": ("bool",)}, (Attr("k", "int"),),
+       source=f"{_CANN}selection_ops.h REG_OP(InTopKD) (TensorFlow InTopK: whether x1[i, x2[i]] is among the k "
+              "largest of row i, ties included)",
+       samples={"x2": Sample(0, 4, "class ids of the 5 columns")}, sample_shapes=(((4, 5), (4,)), ((1, 5), (1,))),
+       sample_attrs={"k": 2}),
+    op("InplaceIndexAdd", "var:T, indices:I, updates:T", "var:T",
+       {"T": ("int16", "int32", "int8", "uint8", "float32", "float16"), "I": ("int32",)},
+       (Attr("axis", "int", domain=Axes("var")),),
+       source=f"{_CANN}selection_ops.h REG_OP(InplaceIndexAdd) (PyTorch index_add_: var's slice indices[i] of axis "
+              "gets updates' slice i added)", shape_rule=_INDEXED, policy="reduction"),
 )

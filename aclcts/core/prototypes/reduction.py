@@ -9,7 +9,7 @@ it; ReduceAll's float inputs, ReduceAny's float32 input) and mindspore-ai/graphe
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import BOOL, FLOATS, INDEX, NUMBERS
-from aclcts.core.prototypes.spec import Attr, Axes, Prototype, op
+from aclcts.core.prototypes.spec import Attr, Axes, Prototype, Sample, op
 
 POLICY = "reduction"
 SHAPE_RULE = "each"
@@ -17,6 +17,13 @@ SHAPE_RULE = "each"
 _OPS_MATH = "hicann/ops-math math/{}/op_graph/{}_proto.h"
 _GE = "graphengine 910 op_proto/inc/reduce_ops.h"
 _KEEP = Attr("keep_dims", "bool", False)
+#: CANN's operator snapshot the statistics and norm records cite (op_proto/inc/ of ops/built-in/).
+_CANN = "dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/"
+_HALF_FLOAT = ("float16", "float32")
+_UNBIASED = Attr("unbiased", "bool", True)
+_KEEPDIM = Attr("keepdim", "bool", False)
+_P = Attr("p", "int", 2)
+_EPSILON = Attr("epsilon", "float", 1e-12)
 
 
 def _reduce(op_type: str, folder: str, types: tuple[str, ...] = NUMBERS, noop: bool | None = True) -> Prototype:
@@ -54,4 +61,26 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _reduce_d("ReduceProdD", FLOATS + ("int8", "uint8", "int32")),
     _reduce_d("ReduceAllD", BOOL),
     _reduce_d("ReduceAnyD", BOOL),
+    op("ReduceStd", "x:T", "y1:T, y2:T", {"T": _HALF_FLOAT}, (Attr("dim", "list_int", []), _UNBIASED, _KEEPDIM),
+       source=f"{_CANN}reduce_ops.h REG_OP(ReduceStd) (PyTorch std_mean: y1 the standard deviation, y2 the mean)"),
+    op("ReduceStdWithMean", "x:T, mean:T", "y:T", {"T": _HALF_FLOAT},
+       (Attr("dim", "list_int", []), _UNBIASED, _KEEPDIM, Attr("invert", "bool", False), Attr("epsilon", "float", 0.001)),
+       source=f"{_CANN}reduce_ops.h REG_OP(ReduceStdWithMean); y is the standard deviation about mean (1 / sqrt(var + "
+              "epsilon) with invert), as tbe/impl/reduce_std_with_mean.py computes it", shape_rule="given"),
+    op("ReduceStdV2Update", "x:T, mean:T", "output_var:T", {"T": _HALF_FLOAT},
+       (Attr("dim", "list_int"), Attr("if_std", "bool", False), _UNBIASED, _KEEPDIM),
+       source=f"{_CANN}reduce_ops.h REG_OP(ReduceStdV2Update) (PyTorch var_mean / std_mean about a given mean)",
+       sample_attrs={"dim": [-1]}, shape_rule="given"),
+    op("ReduceMeanWithCount", "x:T, count:T, count_sum:T", "y:T", {"T": _HALF_FLOAT},
+       (Attr("axes", "list_int"), _KEEP), source=f"{_CANN}reduce_ops.h REG_OP(ReduceMeanWithCount): the sum over axes "
+                                                 "of x * count / count_sum",
+       samples={"count": Sample(1, 8, "counts of elements"), "count_sum": Sample(8, 64, "a total count, positive")},
+       sample_attrs={"axes": [0]}, shape_rule="given"),
+    op("LpNorm", "x:T", "y:T", {"T": _HALF_FLOAT}, (_P, Attr("axes", "list_int", []), _KEEPDIM, _EPSILON),
+       source=f"{_CANN}math_ops.h REG_OP(LpNorm) (PyTorch norm; at least epsilon, 1e-7 for float16)"),
+    op("LpNormReduce", "x:T", "y:T", {"T": _HALF_FLOAT}, (_P, Attr("axes", "list_int", []), _KEEPDIM, _EPSILON),
+       source=f"{_CANN}math_ops.h REG_OP(LpNormReduce): the sum of |x|^p over axes, LpNorm without its root"),
+    op("LpNormUpdate", "x:T", "y:T", {"T": _HALF_FLOAT}, (_P, _EPSILON),
+       source=f"{_CANN}math_ops.h REG_OP(LpNormUpdate): x^(1/p), at least epsilon (1e-7 for float16), LpNorm's root",
+       samples={"x": Sample(0, 10, "a sum of |x|^p: not negative")}),
 )

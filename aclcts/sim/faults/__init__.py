@@ -372,8 +372,14 @@ _ENTRIES = (
     Injection("scatter_add_last_duplicate_only", FAULT,
               "ScatterAdd and UnsortedSegmentSum apply only the last update of an index given more than once instead "
               "of adding them all",
-              ((KERNELS, k.kernel_entries(["ScatterAdd"], gs.last_duplicate_only(2))),
-               (KERNELS, k.kernel_entries(["UnsortedSegmentSum"], gs.last_duplicate_only(0))))),
+              ((KERNELS, k.kernel_entries(["ScatterAdd"], gs.one_duplicate_only(2))),
+               (KERNELS, k.kernel_entries(["UnsortedSegmentSum"], gs.one_duplicate_only(0))))),
+    Injection("scatter_max_keeps_first_duplicate", FAULT,
+              "ScatterMax, ScatterMin, UnsortedSegmentMax and UnsortedSegmentMin keep only the first update of an "
+              "index given more than once instead of combining them all",
+              ((KERNELS, k.kernel_entries(["ScatterMax", "ScatterMin"], gs.one_duplicate_only(2, last=False))),
+               (KERNELS, k.kernel_entries(["UnsortedSegmentMax", "UnsortedSegmentMin"],
+                                          gs.one_duplicate_only(0, last=False))))),
     Injection("sort_unstable", FAULT,
               "Sort puts equal values in reverse order of position (an unstable sort) even when stable is true",
               ((KERNELS, k.kernel_entries(["Sort"], gs.sort_ties_reversed)),)),

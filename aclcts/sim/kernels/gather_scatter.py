@@ -162,15 +162,20 @@ def _gather_elements_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attr
 # Scatters -----------------------------------------------------------------------------------------------------
 def _accumulate(target: np.ndarray, where: Any, updates: np.ndarray, ufunc: np.ufunc) -> np.ndarray:
     """target with updates combined in at where, one index after another, in the compute type; rounded once (a sum
-    beyond the target type's range rounds to inf, as the device's cast does, without a NumPy warning)."""
-    wide = target.astype(compute_dtype(target.dtype))
+    beyond the target type's range rounds to inf, as the device's cast does, without a NumPy warning). Integers
+    divide in float32, truncated toward zero at the end."""
+    integer_division = ufunc is np.divide and target.dtype.kind in "iu"
+    wide = target.astype(np.float32 if integer_division else compute_dtype(target.dtype))
     with np.errstate(all="ignore"):
         ufunc.at(wide, where, updates.astype(wide.dtype, copy=False))
+        if integer_division:
+            return np.trunc(wide).astype(target.dtype)
         return wide.astype(target.dtype, copy=False)
 
 
-def _scatter_var(op_type: str, nd: bool, add: bool) -> None:
-    """ScatterNdUpdate / ScatterUpdate / ScatterAdd: var with updates written (or added) at indices."""
+def _scatter_var(op_type: str, nd: bool, ufunc: np.ufunc | None) -> None:
+    """ScatterNdUpdate / ScatterUpdate / ScatterAdd ... TensorScatterMax: var with updates written (ufunc None) or
+    combined in by ufunc at indices."""
     def compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_inputs()
@@ -189,8 +194,10 @@ def _scatter_var(op_type: str, nd: bool, add: bool) -> None:
         where = tuple(np.moveaxis(idx, -1, 0)) if nd else idx
         out = Outputs(call, outputs)
         out.require_input_dtype(0, 0, var.dtype)
-        if add:
-            return [out.emit(0, _accumulate(var, where, updates, np.add))]
+        if ufunc is not None:
+            if ufunc is np.divide and var.dtype.kind in "iu" and not updates.all():
+                raise call.fail(f"input {call.quoted(2)} holds 0: an integer division by zero")
+            return [out.emit(0, _accumulate(var, where, updates, ufunc))]
         result = out.buffer(0, var.shape)
         np.copyto(result, var)
         result[where] = updates
@@ -448,34 +455,150 @@ def _topk_v2_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> li
 
 
 # Segment sums, masks, search, bincount ------------------------------------------------------------------------
-def _segment_sum_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("UnsortedSegmentSum", inputs, attrs)
+def _segment_empty(dtype: np.dtype, ufunc: np.ufunc) -> Any:
+    """The start value of every segment: 0 (sum), the dtype's lowest (maximum), its highest (minimum) or 1 (product)."""
+    if ufunc in (np.add, np.multiply):
+        return int(ufunc is np.multiply)
+    info = np.iinfo(dtype) if dtype.kind in "iu" else ml_dtypes.finfo(dtype)
+    return info.min if ufunc is np.maximum else info.max
+
+
+def _segment_reduce(op_type: str, ufunc: np.ufunc, from_attr: bool) -> None:
+    """UnsortedSegmentSum/Max/Min/Prod and the D forms (num_segments an attribute): every segment starts at its empty
+    value and combines in the rows whose id names it, in index order; negative ids are dropped."""
+    def num_of(call: OpCall, values: Arrays) -> int:
+        if from_attr:
+            return call.attr_int("num_segments", required=True)
+        value = values[2] if len(values) > 2 else None
+        return UNKNOWN if value is None else call.one_value(2, value)
+
+    def compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        x, ids = call.input(0), call.input(1)
+        call.require_simulated(0, x.dtype)
+        call.require_dtype(1, ids.dtype)
+        num = num_of(call, inputs)
+        if x.shape[:ids.ndim] != ids.shape:
+            raise call.fail(f"input {call.quoted(1)} {list(ids.shape)} must be a prefix of the shape of "
+                            f"{call.quoted(0)} {list(x.shape)}")
+        if num < 0:
+            raise call.fail(f"num_segments is {num}, expected >= 0")
+        if (ids >= num).any():
+            raise call.fail(f"input {call.quoted(1)} holds {int(ids.max())}, expected < num_segments {num}")
+        out = Outputs(call, outputs)
+        out.require_input_dtype(0, 0, x.dtype)
+        kept = ids >= 0
+        rows = x[kept] if ids.ndim else (x if kept else x[:0])
+        start = np.full((num,) + x.shape[ids.ndim:], _segment_empty(x.dtype, ufunc), x.dtype)
+        return [out.emit(0, _accumulate(start, ids[kept], rows, ufunc))]
+
+    def infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        x, ids = call.input(0), call.input(1)
+        if unknown_rank(x.shape) or unknown_rank(ids.shape):
+            return [inferred(x.dtype, (-2,))]
+        return [inferred(x.dtype, (num_of(call, values),) + tuple(x.shape[len(ids.shape):]))]
+
+    builtin(op_type, compute, infer)
+
+
+def _sorted_segment_sum_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("SegmentSum", inputs, attrs)
     call.require_inputs()
     x, ids = call.input(0), call.input(1)
     call.require_simulated(0, x.dtype)
     call.require_dtype(1, ids.dtype)
-    num = call.one_value(2, call.input(2))
-    if x.shape[:ids.ndim] != ids.shape:
-        raise call.fail(f"input {call.quoted(1)} {list(ids.shape)} must be a prefix of the shape of {call.quoted(0)} "
-                        f"{list(x.shape)}")
-    if (ids >= num).any():
-        raise call.fail(f"input {call.quoted(1)} holds {int(ids.max())}, expected < {call.name(2)} {num}")
+    if ids.ndim != 1 or x.ndim == 0 or x.shape[0] != ids.shape[0]:
+        raise call.fail(f"input {call.quoted(1)} {list(ids.shape)} must be 1-D with the first dim of "
+                        f"{call.quoted(0)} {list(x.shape)}")
+    if ids.size and ((ids < 0).any() or (np.diff(ids.astype(np.int64)) < 0).any()):
+        raise call.fail(f"input {call.quoted(1)} must be sorted and non-negative")
     out = Outputs(call, outputs)
     out.require_input_dtype(0, 0, x.dtype)
-    kept = ids >= 0
-    rows = x[kept] if ids.ndim else (x if kept else x[:0])
-    return [out.emit(0, _accumulate(np.zeros((num,) + x.shape[ids.ndim:], x.dtype), ids[kept], rows, np.add))]
+    num = int(ids[-1]) + 1 if ids.size else 0
+    return [out.emit(0, _accumulate(np.zeros((num,) + x.shape[1:], x.dtype), ids, x, np.add), value_dependent=True)]
 
 
-def _segment_sum_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
-    call = OpCall("UnsortedSegmentSum", inputs, attrs)
+def _sorted_segment_sum_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("SegmentSum", inputs, attrs)
     call.require_inputs()
-    x, ids = call.input(0), call.input(1)
-    value = values[2] if len(values) > 2 else None
-    num = UNKNOWN if value is None else call.one_value(2, value)
-    if unknown_rank(x.shape) or unknown_rank(ids.shape):
+    x = call.input(0)
+    ids = values[1] if len(values) > 1 else None
+    if unknown_rank(x.shape):
         return [inferred(x.dtype, (-2,))]
-    return [inferred(x.dtype, (num,) + tuple(x.shape[len(ids.shape):]))]
+    if ids is not None:
+        rows = int(np.max(ids)) + 1 if np.size(ids) else 0
+        return [inferred(x.dtype, (rows,) + tuple(x.shape[1:]))]
+    return [inferred(x.dtype, (UNKNOWN,) + tuple(x.shape[1:]), [(0, -1)] + [(d, d) for d in x.shape[1:]])]
+
+
+def _bucketize_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Bucketize", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    boundaries = attrs.get("boundaries")
+    if not isinstance(boundaries, (list, tuple)) or any(isinstance(b, bool) for b in boundaries):
+        raise call.fail(f"required attr 'boundaries' must be a list of floats, got {boundaries!r}")
+    edges = np.asarray(boundaries, dtype=np.float32)
+    if (np.diff(edges) < 0).any():
+        raise call.fail(f"attr 'boundaries' {list(boundaries)} must be sorted")
+    out = Outputs(call, outputs)
+    out.require_dtype(0, np.dtype(np.int32), "Bucketize's y is int32")
+    return [out.emit(0, np.searchsorted(edges, x.astype(np.float32), side="right").astype(np.int32))]
+
+
+def _bucketize_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("Bucketize", inputs, attrs)
+    call.require_inputs()
+    return [inferred(INT32, call.input(0).shape)]
+
+
+def _in_top_k_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("InTopKD", inputs, attrs)
+    call.require_inputs()
+    x1, x2 = call.input(0), call.input(1)
+    call.require_dtype(0, x1.dtype)
+    call.require_dtype(1, x2.dtype)
+    if x1.ndim != 2 or x2.shape != x1.shape[:1]:
+        raise call.fail(f"input {call.quoted(0)} {list(x1.shape)} must be [batch, classes] and {call.quoted(1)} "
+                        f"{list(x2.shape)} [batch]")
+    k = call.attr_int("k")
+    out = Outputs(call, outputs)
+    out.require_dtype(0, np.dtype(np.bool_), "InTopKD's y is bool")
+    inside = (x2 >= 0) & (x2 < x1.shape[1])
+    target = np.take_along_axis(x1, np.where(inside, x2, 0).astype(np.int64)[:, None], axis=1)
+    above = np.sum(x1 > target, axis=1)
+    finite = np.isfinite(x1).all(axis=1)
+    return [out.emit(0, inside & finite & (above < k))]
+
+
+def _in_top_k_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("InTopKD", inputs, attrs)
+    call.require_inputs()
+    return [inferred(acl_data_type(np.bool_), call.input(1).shape)]
+
+
+def _index_add_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("InplaceIndexAdd", inputs, attrs)
+    call.require_inputs()
+    var, indices, updates = call.input(0), call.input(1), call.input(2)
+    call.require_dtype(0, var.dtype)
+    call.require_dtype(1, indices.dtype)
+    call.require_same_dtype([0, 2], [var.dtype, updates.dtype])
+    axis = call.axis("attr 'axis'", call.attr_int("axis", required=True), var.ndim)
+    expected = var.shape[:axis] + (indices.size,) + var.shape[axis + 1:]
+    if indices.ndim != 1 or updates.shape != expected:
+        raise call.fail(f"input {call.quoted(2)} has shape {list(updates.shape)}, expected {list(expected)} for a "
+                        f"1-D {call.quoted(1)} {list(indices.shape)}")
+    idx = _indices(call, 1, indices, var.shape[axis])
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, var.dtype)
+    moved = np.moveaxis(var, axis, 0)
+    summed = _accumulate(np.ascontiguousarray(moved), idx, np.moveaxis(updates, axis, 0), np.add)
+    return [out.emit(0, np.ascontiguousarray(np.moveaxis(summed, 0, axis)))]
 
 
 def _masked_fill_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
@@ -591,22 +714,36 @@ builtin("GatherV2", _gather_v2_compute, _gather_v2_infer)
 builtin("GatherNd", _gather_nd_compute, _gather_nd_infer)
 builtin("GatherElements", _gather_elements_compute, _gather_elements_infer)
 builtin("ScatterNd", _scatter_nd_compute, _shape_from_value("ScatterNd", 2))
-_scatter_var("ScatterNdUpdate", nd=True, add=False)
-_scatter_var("ScatterUpdate", nd=False, add=False)
-_scatter_var("ScatterAdd", nd=False, add=True)
+_scatter_var("ScatterNdUpdate", nd=True, ufunc=None)
+_scatter_var("ScatterUpdate", nd=False, ufunc=None)
+_scatter_var("ScatterAdd", nd=False, ufunc=np.add)
+for _op_type, _nd, _ufunc in (("ScatterSub", False, np.subtract), ("ScatterMul", False, np.multiply),
+                              ("ScatterDiv", False, np.divide), ("ScatterMax", False, np.maximum),
+                              ("ScatterMin", False, np.minimum), ("ScatterNdAdd", True, np.add),
+                              ("ScatterNdSub", True, np.subtract), ("TensorScatterMax", True, np.maximum), ("TensorScatterMin", True, np.minimum)):
+    _scatter_var(_op_type, nd=_nd, ufunc=_ufunc)
 builtin("ScatterElements", _scatter_elements_compute, _same_shape_infer("ScatterElements"))
 builtin("OneHot", _one_hot_compute, _one_hot_infer)
 builtin("Range", _range_compute, _range_infer)
 builtin("LinSpace", _linspace_compute, _linspace_infer)
 builtin("Sort", _sort_compute, _sort_infer)
 builtin("TopKV2", _topk_v2_compute, _topk_v2_infer)
-builtin("UnsortedSegmentSum", _segment_sum_compute, _segment_sum_infer)
+_segment_reduce("UnsortedSegmentSum", np.add, from_attr=False)
+for _op_type, _ufunc in (("UnsortedSegmentMax", np.maximum), ("UnsortedSegmentMin", np.minimum),
+                         ("UnsortedSegmentProd", np.multiply)):
+    _segment_reduce(_op_type, _ufunc, from_attr=False)
+    _segment_reduce(f"{_op_type}D", _ufunc, from_attr=True)
+builtin("SegmentSum", _sorted_segment_sum_compute, _sorted_segment_sum_infer)
+builtin("Bucketize", _bucketize_compute, _bucketize_infer)
+builtin("InTopKD", _in_top_k_compute, _in_top_k_infer)
+builtin("InplaceIndexAdd", _index_add_compute, _same_shape_infer("InplaceIndexAdd"))
 builtin("MaskedFill", _masked_fill_compute, _masked_fill_infer)
 builtin("MaskedSelect", _masked_select_compute, _masked_select_infer)
 builtin("SearchSorted", _search_sorted_compute, _search_sorted_infer)
 builtin("Bincount", _bincount_compute, _bincount_infer)
 for _op_type, _index in (("GatherV2", 0), ("GatherNd", 0), ("ScatterNdUpdate", 0), ("ScatterUpdate", 0),
                          ("ScatterAdd", 0), ("ScatterElements", 0), ("OneHot", 2), ("UnsortedSegmentSum", 0),
-                         ("MaskedSelect", 0)):
+                         ("MaskedSelect", 0), ("TensorScatterMax", 0),
+                         ("TensorScatterMin", 0), ("UnsortedSegmentProd", 0), ("SegmentSum", 0)):
     not_simulated(_op_type, _index, NOT_SIMULATED)
 not_simulated("ScatterNd", 1, NOT_SIMULATED_SUMS)

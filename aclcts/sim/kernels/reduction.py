@@ -245,3 +245,167 @@ for _name, _spec in _REDUCTIONS.items():
     _reduce_kernel(_name, _spec)
 for _name, _spec in _D_FORMS.items():
     _reduce_d_kernel(_name, _spec)
+
+
+# Statistics and norms ------------------------------------------------------------------------------------------
+#: The int p values the norms read as +inf and -inf (tbe/impl/lp_norm.py Constant.CONST_INF and -CONST_INF - 1).
+_P_INF, _P_MINUS_INF = 2147483647, -2147483648
+#: The least float16 norm when epsilon is smaller (tbe/impl/lp_norm.py CONST_EPSILON_FP16).
+_FP16_EPSILON = 1e-7
+
+
+def _stat_axes(call: OpCall, name: str, rank: int) -> tuple[int, ...]:
+    """The axes attribute name gives (repeats once), every axis when it is empty."""
+    given = call.attr_list_int(name)
+    return tuple(range(rank)) if not given else tuple(sorted({call.axis(f"attr {name!r}", a, rank) for a in given}))
+
+
+def _stat_shape(shape: tuple[int, ...], axes: tuple[int, ...], keep: bool) -> tuple[int, ...]:
+    return tuple(1 if i in axes else d for i, d in enumerate(shape)) if keep else \
+        tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def _float32_inputs(call: OpCall, count: int) -> list[np.ndarray]:
+    """The first count inputs (one dtype, float16 or float32), read into float32 as the TBE impls cast them."""
+    arrays = [call.input(i) for i in range(count)]
+    call.require_dtype(0, arrays[0].dtype)
+    call.require_same_dtype(list(range(count)), [a.dtype for a in arrays])
+    if any(a.shape != arrays[0].shape for a in arrays):
+        raise call.fail(f"inputs {', '.join(call.quoted(i) for i in range(count))} must share one shape, got "
+                        f"{[list(a.shape) for a in arrays]}")
+    return [a.astype(np.float32) for a in arrays]
+
+
+def _deviation(x: np.ndarray, mean: np.ndarray, axes: tuple[int, ...], unbiased: bool) -> np.ndarray:
+    """sum((x - mean)^2 * cof) over axes (kept) in float32, cof 1/(n-1) with Bessel's correction, else 1/n."""
+    n = int(np.prod([x.shape[a] for a in axes]))
+    with np.errstate(all="ignore"):
+        cof = np.float32(1.0 / (n - 1)) if unbiased and n > 1 else np.float32(np.inf if unbiased else 1.0 / n)
+        return np.sum((x - mean) * (x - mean) * cof, axis=axes, keepdims=True, dtype=np.float32)
+
+
+def _stat_kernel(op_type: str, inputs_used: int, dims_attr: str, keep_attr: str, outputs_made: int,
+                 body: Callable[[OpCall, list[np.ndarray], tuple[int, ...]], list[np.ndarray]]) -> None:
+    """A reduction whose float32 body maps the inputs and axes to kept-dims results, squeezed unless keep_attr."""
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        xs = _float32_inputs(call, inputs_used)
+        dtype = call.input(0).dtype
+        axes = _stat_axes(call, dims_attr, xs[0].ndim)
+        out = Outputs(call, outputs)
+        keep = call.attr_bool(keep_attr)
+        results = []
+        for i, r in enumerate(body(call, xs, axes)):
+            out.require_input_dtype(i, 0, dtype)
+            with np.errstate(all="ignore"):
+                results.append(out.emit(i, (r if keep else np.squeeze(r, axis=axes)).astype(dtype)))
+        return results
+
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        x = call.input(0)
+        if unknown_rank(x.shape):
+            return [inferred(x.dtype, (-2,))] * outputs_made
+        axes = _stat_axes(call, dims_attr, len(x.shape))
+        return [inferred(x.dtype, _stat_shape(tuple(x.shape), axes, call.attr_bool(keep_attr)))] * outputs_made
+
+    builtin(op_type, compute, infer_shape)
+
+
+def _std_mean(call: OpCall, xs: list[np.ndarray], axes: tuple[int, ...]) -> list[np.ndarray]:
+    n = int(np.prod([xs[0].shape[a] for a in axes]))
+    mean = np.sum(xs[0] * np.float32(1.0 / n), axis=axes, keepdims=True, dtype=np.float32)
+    return [np.sqrt(_deviation(xs[0], mean, axes, call.attr_bool("unbiased"))), mean]
+
+
+def _std_with_mean(call: OpCall, xs: list[np.ndarray], axes: tuple[int, ...]) -> list[np.ndarray]:
+    var = _deviation(xs[0], xs[1], axes, call.attr_bool("unbiased"))
+    if not call.attr_bool("invert"):
+        return [np.sqrt(var)]
+    with np.errstate(all="ignore"):
+        return [np.sqrt(np.float32(1) / (var + np.float32(call.attr_float("epsilon"))))]
+
+
+def _std_v2_update(call: OpCall, xs: list[np.ndarray], axes: tuple[int, ...]) -> list[np.ndarray]:
+    var = _deviation(xs[0], xs[1], axes, call.attr_bool("unbiased"))
+    return [np.sqrt(var) if call.attr_bool("if_std") else var]
+
+
+def _mean_with_count(call: OpCall, xs: list[np.ndarray], axes: tuple[int, ...]) -> list[np.ndarray]:
+    with np.errstate(all="ignore"):
+        return [np.sum(xs[0] * xs[1] / xs[2], axis=axes, keepdims=True, dtype=np.float32)]
+
+
+def _norm_floor(call: OpCall, dtype: np.dtype) -> np.float32:
+    """LpNorm's least result: epsilon, raised to 1e-7 for float16 unless it is 0 (tbe/impl/lp_norm.py)."""
+    epsilon = call.attr_float("epsilon")
+    return np.float32(_FP16_EPSILON if dtype == np.float16 and 0 < epsilon <= _FP16_EPSILON else epsilon)
+
+
+def _lp_sum(p: int, x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """sum |x|^p in float32 (p multiplications); p 0 counts non-zeros, the inf values take max / min |x|."""
+    a = np.abs(x)
+    if p in (_P_INF, _P_MINUS_INF):
+        return (np.max if p == _P_INF else np.min)(a, axis=axes, keepdims=True)
+    if p == 0:
+        return np.sum(a != 0, axis=axes, keepdims=True, dtype=np.float32)
+    power = a
+    with np.errstate(all="ignore"):
+        for _ in range(p - 1):
+            power = power * a
+        return np.sum(power, axis=axes, keepdims=True, dtype=np.float32)
+
+
+def _lp_root(p: int, s: np.ndarray) -> np.ndarray:
+    """The p-th root as the TBE impl takes it: sqrt for 2, exp(log(s) / p) for p >= 3, none for 0, 1, +-inf."""
+    if p in (0, 1, _P_INF, _P_MINUS_INF):
+        return s
+    with np.errstate(all="ignore"):
+        return np.sqrt(s) if p == 2 else np.exp(np.log(s) / np.float32(p))
+
+
+def _lp_p(call: OpCall) -> int:
+    p = call.attr_int("p")
+    if p < 0 and p != _P_MINUS_INF:
+        raise call.fail(f"attr 'p' is {p}, expected 0, a positive int, {_P_INF} (inf) or {_P_MINUS_INF} (-inf)")
+    return p
+
+
+def _lp_norm(call: OpCall, xs: list[np.ndarray], axes: tuple[int, ...]) -> list[np.ndarray]:
+    p = _lp_p(call)
+    return [np.maximum(_lp_root(p, _lp_sum(p, xs[0], axes)), _norm_floor(call, call.input(0).dtype))]
+
+
+def _lp_norm_reduce(call: OpCall, xs: list[np.ndarray], axes: tuple[int, ...]) -> list[np.ndarray]:
+    return [_lp_sum(_lp_p(call), xs[0], axes)]
+
+
+def _lp_norm_update_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                            outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("LpNormUpdate", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    y = np.maximum(_lp_root(_lp_p(call), x.astype(np.float32)), _norm_floor(call, x.dtype))
+    with np.errstate(all="ignore"):
+        return [out.emit(0, y.astype(x.dtype))]
+
+
+def _lp_norm_update_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
+                          attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("LpNormUpdate", inputs, attrs)
+    call.require_inputs()
+    return [inferred(call.input(0).dtype, call.input(0).shape)]
+
+
+_stat_kernel("ReduceStd", 1, "dim", "keepdim", 2, _std_mean)
+_stat_kernel("ReduceStdWithMean", 2, "dim", "keepdim", 1, _std_with_mean)
+_stat_kernel("ReduceStdV2Update", 2, "dim", "keepdim", 1, _std_v2_update)
+_stat_kernel("ReduceMeanWithCount", 3, "axes", "keep_dims", 1, _mean_with_count)
+_stat_kernel("LpNorm", 1, "axes", "keepdim", 1, _lp_norm)
+_stat_kernel("LpNormReduce", 1, "axes", "keepdim", 1, _lp_norm_reduce)
+builtin("LpNormUpdate", _lp_norm_update_compute, _lp_norm_update_infer)

@@ -206,3 +206,41 @@ def test_messages_name_tensors_from_the_record(run):
         run("SearchSorted", [np.array([1, 2], F32), np.array([1], F16)], [(I64, (1,))])
     with pytest.raises(KernelError, match=r"UnsortedSegmentSum: input 'num_segments' must hold one value"):
         run("UnsortedSegmentSum", [np.zeros(2, F32), np.array([0, 1], I32), np.array([2, 2], I32)], [(F32, (2,))])
+
+
+def test_scatter_variants_combine_repeats_in_the_compute_type(run):
+    var, idx = np.array([[8, -9], [1, 1]], F16), np.array([0, 0], I32)
+    upd = np.array([[2, 2], [-4, 3]], F16)
+    (y,) = run("ScatterMax", [var, idx, upd], [(F16, (2, 2))])
+    assert y.tolist() == [[8, 3], [1, 1]]
+    (y,) = run("ScatterDiv", [np.array([-7, 7], I32), np.array([0, 0, 1], I32), np.array([2, 2, -2], I32)],
+               [(I32, (2,))])
+    assert y.tolist() == [-1, -3]  # truncated toward zero
+    with pytest.raises(KernelError, match="division by zero"):
+        run("ScatterDiv", [np.array([1], I32), np.array([0], I32), np.array([0], I32)], [(I32, (1,))])
+    (y,) = run("TensorScatterMin", [np.zeros((2, 2), F32), np.array([[1], [1]], I32),
+                                    np.array([[5, -1], [-2, 7]], F32)], [(F32, (2, 2))])
+    assert y.tolist() == [[0, 0], [-2, -1]]
+
+
+def test_unsorted_segment_max_fills_empty_segments_with_the_lowest_value(run):
+    x, ids = np.array([3, -2, 5, 9], F16), np.array([0, 0, 2, -1], I32)
+    (y,) = run("UnsortedSegmentMax", [x, ids, np.array(3, I32)], [(F16, (3,))])
+    assert y.tolist() == [3, -65504, 5]
+    (y,) = run("UnsortedSegmentProdD", [x, ids], [(F16, (3,))], {"num_segments": 3})
+    assert y.tolist() == [-6, 1, 5]
+    with pytest.raises(KernelError, match="sorted"):
+        run("SegmentSum", [x, np.array([1, 0, 2, 3], I32)], [(F16, (4,))])
+
+
+def test_bucketize_in_top_k_and_index_add_kernels(run):
+    (y,) = run("Bucketize", [np.array([-5, 10, 150], I32)], [(I32, (3,))], {"boundaries": [0.0, 10.0, 100.0]})
+    assert y.tolist() == [0, 2, 3]
+    with pytest.raises(KernelError, match="sorted"):
+        run("Bucketize", [np.array([1], I32)], [(I32, (1,))], {"boundaries": [1.0, 0.0]})
+    pred = np.array([[0.1, 0.9, 0.9, 0.3]], F32)
+    (y,) = run("InTopKD", [pred, np.array([2], I32)], [(np.bool_, (1,))], {"k": 1})
+    assert y.tolist() == [True]
+    (y,) = run("InplaceIndexAdd", [np.full((2, 3), 120, np.int8), np.array([2, 2], I32), np.full((2, 2), 5, np.int8)],
+               [(np.int8, (2, 3))], {"axis": 1})
+    assert y.tolist() == [[120, 120, -126], [120, 120, -126]]  # both repeats add, int8 wraps

@@ -148,3 +148,15 @@ def test_reduce_log_sum_exp_subtracts_the_maximum_and_keeps_minus_inf_rows(run):
 def test_reduce_all_refuses_an_integer_input(run):
     with pytest.raises(KernelError, match="expected one of"):
         run("ReduceAll", [np.array([1, 0], I32), axes(0)], [(np.bool_, ())])
+
+
+def test_reduce_std_and_lp_norm_compute_in_float32_as_the_tbe_impls(run):
+    x = np.array([[1, 3], [2, 6]], F16)
+    std, mean = run("ReduceStd", [x], [(F16, (2,)), (F16, (2,))], {"dim": [1]})
+    assert std.tolist() == [np.float16(2 ** 0.5), np.float16(8 ** 0.5)] and mean.tolist() == [2, 4]
+    (y,) = run("LpNorm", [np.array([[3, -4, 0]], F32)], [(F32, (1, 1))], {"axes": [-1], "keepdim": True})
+    assert y.tolist() == [[5.0]]
+    (y,) = run("LpNormUpdate", [np.array([0.0, 8.0], F16)], [(F16, (2,))], {"p": 3})
+    assert y.tolist() == [np.float16(1e-7), 2.0]  # the float16 floor 1e-7; exp(log(8) / 3)
+    with pytest.raises(KernelError, match="required attr 'dim'"):
+        run("ReduceStdV2Update", [x, x], [(F16, (2,))])
