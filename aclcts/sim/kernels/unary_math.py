@@ -15,6 +15,15 @@ Device numerics:
   before the half-to-even step; how the device scales is UNCONFIRMED.
 - Muls/Adds/Axpy take the Float attribute as float32; floats compute in float32 (fp64 in fp64) and round once;
   integers apply the attribute truncated toward zero to their own type and wrap.
+- Inv is Reciprocal's formula (TBE inv.py: vdiv(1, x)); Trunc is floor(max(x, 0)) + ceil(min(x, 0)) (trunc.py);
+  Fills writes the attribute in x's type (int8 through float16, fills.py); TensorMove copies.
+- Power follows power.py: scale * x + shift rounded to the storage type after each step; power 1, 2 and 3 as that
+  many products in the storage type; otherwise base ^ power in float32 for a positive base (power.py's
+  exp(power * log(base)), taken as one float32 pow: as for Exp and Log with an affine argument, the composite's error
+  of up to |power log(base)| float32 steps is outside the elementwise policy), the same of |base| times (-1)^power
+  for a negative base and an integer power, 0 for a zero base and power > 0, and the
+  kernel's "nan" value elsewhere (vrec(0): NaN here, UNCONFIRMED on hardware); power * scale == 0 gives 1 for power
+  0, else the constant shift ^ power.
 """
 
 from __future__ import annotations
@@ -28,7 +37,9 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import BOOL, COMPLEX, EXACT_FLOATS, FLOAT32, FLOAT64, OWN_TYPES, compute_dtype, widen
+from aclcts.sim.kernels import pointwise
+from aclcts.sim.kernels.numerics import (BOOL, COMPLEX, EXACT_FLOATS, FLOAT32, FLOAT64, OWN_TYPES,
+                                         compute_dtype, rounder, widen)
 from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, broadcast, inferred, unknown_rank
 
@@ -349,3 +360,89 @@ def _clip_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs
 
 builtin("ClipByValue", _clip_compute, _clip_infer)
 not_simulated("ClipByValue", 0, NOT_SIMULATED)
+
+
+# Inv, Trunc, Fills, TensorMove, Power ------------------------------------------------------------------------------
+builtin("Inv", *pointwise.kernel("Inv"))
+
+
+def _trunc(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype.kind in "iu":
+        np.copyto(y, x)
+        return y
+
+    def body(t: np.ndarray, r: np.ndarray) -> np.ndarray:
+        negative_part = np.ceil(np.minimum(t, t.dtype.type(0)))
+        np.floor(np.maximum(t, t.dtype.type(0)), out=r)
+        r += negative_part
+        return r
+
+    return in_compute_type(body, x, y)
+
+
+def _fills(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    value = np.float32(call.attr_float("value"))
+    if x.dtype == np.int8:
+        y.fill(_attr_in_value(np.float16(value), x.dtype))
+    else:
+        y.fill(_attr_in_value(value, x.dtype))
+    return y
+
+
+def _attr_in_value(value: np.floating, dtype: np.dtype) -> Any:
+    """A float value as a constant of dtype: truncated toward zero for an integer type."""
+    if np.dtype(dtype).kind in "iu":
+        return np.array(math.trunc(float(value)) if np.isfinite(value) else 0).astype(dtype)[()]
+    return np.asarray(value).astype(dtype)[()]
+
+
+def _tensor_move(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    np.copyto(y, x)
+    return y
+
+
+_unary_kernel("Trunc", _trunc, unsimulated=())
+_unary_kernel("Fills", _fills, unsimulated=())
+_unary_kernel("TensorMove", _tensor_move, unsimulated=())
+
+
+def _power_of_positive(base: np.ndarray, power: float) -> np.ndarray:
+    """base ^ power in float32 (power.py widens fp16 for vlog and vexp)."""
+    return np.power(base.astype(FLOAT32), np.float32(power))
+
+
+def _power(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    power, scale, shift = (float(np.float32(call.attr_float(name))) for name in ("power", "scale", "shift"))
+    r = rounder(x.dtype)
+    one = compute_dtype(x.dtype).type
+    if math.isclose(power * scale, 0.0, abs_tol=1e-9):
+        constant = 1.0 if math.isclose(power, 0.0, abs_tol=1e-9) else _power_of_scalar(shift, power)
+        y.fill(constant)
+        return y
+    base = r(r(widen(x) * one(scale)) + one(shift))
+    for exponent in (1.0, 2.0, 3.0):
+        if math.isclose(power, exponent, rel_tol=1e-9):
+            result = base
+            for _ in range(int(exponent) - 1):
+                result = r(result * base)
+            np.copyto(y, result, casting="unsafe")
+            return y
+    result = np.where(base > 0, _power_of_positive(base, power), np.float32(np.nan))
+    if float(power).is_integer():
+        odd_sign = np.float32(-1.0 if int(power) % 2 else 1.0)
+        result = np.where(base < 0, odd_sign * _power_of_positive(np.abs(base), power), result)
+    result = np.where(base == 0, np.float32(0.0 if power > 0 else np.nan), result)
+    np.copyto(y, result, casting="unsafe")
+    return y
+
+
+def _power_of_scalar(base: float, power: float) -> float:
+    """power.py's power_scalar: base ** power for a positive base or an integer power, 0 for a zero base and a
+    positive power, else the kernel's "nan" value (vrec(0))."""
+    if base > 0 or (base < 0 and float(power).is_integer()):
+        return math.pow(base, power)
+    return 0.0 if base == 0 and power > 0 else math.nan
+
+
+_unary_kernel("Power", _power, unsimulated=())
+
