@@ -9,6 +9,16 @@ buffer (complex division as NumPy's complex loops do it). Integers run in
 their own type with two's complement wrap (INT_MIN // -1 gives INT_MIN). Integer division by zero: FloorMod gives
 x1 (its prototype), DivNoNan 0; Div, FloorDiv and TruncateDiv saturate to the type's max (x1 > 0) or min (x1 < 0)
 and give 0 for 0/0, Mod and TruncateMod give x1 (the prototypes leave those undefined: the simulator's choice).
+
+The several-input ops of CANN's elewise_calculation_ops.h follow their TBE implementations
+(dengguojie/vue-element-admin@7d77ce32d ops/built-in/tbe/impl/<op>.py) in their order of operations, float16 widened
+to float32 and rounded once (as the other multi-step kernels here): Lerp start + weight (end - start); Addcdiv
+input_data + (x1 / x2) value and Addcmul input_data + (x1 x2) value, value cast to the inputs' type first; AxpyV2
+x2 alpha + x1 (int32 not simulated: axpy_v2.py takes it through float32); FusedMulAddN x1 x3 + x2 (integers in their own type);
+Xlog1py x log1p(y); ApproximateEqual |x1 - x2| <= tolerance; MaskedScale (x mask) value, an int8 mask through
+float16; IsClose |x1 - x2| <= atol + |rtol x2|. Xlog1py gives 0 where x == 0 and IsClose makes two NaNs close under
+equal_nan, as documented, although canndev's xlog1py.py and is_close.py do not select them (on a device built from
+those files the suite reports both).
 """
 
 from __future__ import annotations
@@ -20,7 +30,8 @@ import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import COMPLEX, OWN_TYPES, compute_dtype, is_float, widen
+from aclcts.sim.kernels import multi_input
+from aclcts.sim.kernels.numerics import COMPLEX, FLOAT16, FLOAT32, OWN_TYPES, compute_dtype, is_float, widen
 from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.shapes import broadcast, inferred
 
@@ -220,3 +231,82 @@ for _op in _OPS:
 
 #: The op types of this module (all broadcasting binary ops).
 BINARY_MATH_OP_TYPES = tuple(op.op_type for op in _OPS)
+
+
+# Several inputs (CANN's elewise_calculation_ops.h) ---------------------------------------------------------------
+def _steps(arrays: list[np.ndarray]) -> list[np.ndarray]:
+    """The inputs cast to the first one's type, then in its compute type (float16 rounds once, when stored)."""
+    return [widen(a.astype(arrays[0].dtype, copy=False)) for a in arrays]
+
+
+def _in_float32(arrays: list[np.ndarray]) -> list[np.ndarray]:
+    return [a.astype(FLOAT32) for a in arrays]
+
+
+def _lerp(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    (start, end, weight) = _steps(arrays)
+    return start + weight * (end - start)
+
+
+def _xlog1py(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    x, y = _in_float32(arrays) if arrays[0].dtype == FLOAT16 else arrays
+    return np.where(x == 0, x.dtype.type(0), x * np.log1p(y))
+
+
+def _addcdiv(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    (data, x1, x2, value) = _steps(arrays)
+    return data + (x1 / x2) * value
+
+
+def _addcmul(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    (data, x1, x2, value) = _steps(arrays)
+    return data + (x1 * x2) * value
+
+
+def _axpy_v2(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    (x1, x2, alpha) = _steps(arrays)
+    return x2 * alpha + x1
+
+
+def _is_close(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    x1, x2 = _in_float32(arrays)
+    rtol, atol = (np.float32(call.attr_float(name)) for name in ("rtol", "atol"))
+    close = np.abs(x1 - x2) <= np.abs(x2 * rtol) + atol
+    if call.attr_bool("equal_nan"):
+        close |= np.isnan(x1) & np.isnan(x2)
+    return close
+
+
+def _approximate_equal(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    x1, x2 = _in_float32(arrays)
+    return np.abs(x1 - x2) <= np.float32(call.attr_float("tolerance"))
+
+
+def _masked_scale(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    x, mask = arrays
+    if mask.dtype == np.int8:
+        mask = mask.astype(FLOAT16)
+    return (x.astype(FLOAT32) * mask.astype(FLOAT32)) * np.float32(call.attr_float("value"))
+
+
+def _fused_mul_add_n(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    if arrays[0].dtype.kind in "iu":
+        x1, x2, x3 = arrays
+        return x1 * x3.reshape(()) + x2
+    (x1, x2, x3) = _steps(arrays)
+    return x2 + x1 * x3.reshape(())
+
+
+multi_input.register("Lerp", _lerp)
+multi_input.register("Xlog1py", _xlog1py)
+multi_input.register("Addcdiv", _addcdiv)
+not_simulated("Addcdiv", 0, (np.dtype(np.int64),))
+multi_input.register("Addcmul", _addcmul)
+multi_input.register("AxpyV2", _axpy_v2)
+#: axpy_v2.py computes int32 in float32 (inexact beyond 2^24) and the header gives no integer rule: not simulated.
+not_simulated("AxpyV2", 0, (np.dtype(np.int32),))
+multi_input.register("IsClose", _is_close, boolean=True)
+multi_input.register("ApproximateEqual", _approximate_equal, boolean=True)
+multi_input.register("MaskedScale", _masked_scale, shape_of=multi_input.same_shape)
+multi_input.register("FusedMulAddN", _fused_mul_add_n, shape_of=multi_input.one_value(2))
+
