@@ -22,6 +22,9 @@ SHAPE_RULE = "broadcast"
 _ELEWISE = "graphengine op_proto/inc/elewise_calculation_ops.h"
 _CANN = "dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/elewise_calculation_ops.h"
 _FP16_FP32 = ("float16", "float32")
+#: The shape rule of the ops broadcasting three or four inputs: a dynamic case runs at its given runtime shapes (the
+#: broadcast rule draws broadcastable shapes for two inputs only).
+_MANY = "given"
 #: Where CANN's TBE kernel and the documented (PyTorch) semantics part: infinities compared by |x1 - x2| (NaN).
 _INFINITIES = (math.inf, -math.inf)
 
@@ -64,6 +67,7 @@ PROTOTYPES: tuple[Prototype, ...] = (
               "inf, else x1 * x2; NumPy broadcasting; fp16/bf16 computed in fp32",
        samples={name: Sample(-10, 10, "zeros of x2 against NaN and inf of x1", special=0.6) for name in ("x1", "x2")}),
     op("Lerp", "start:T, end:T, weight:T", "y:T", {"T": _FP16_FP32},
+       shape_rule=_MANY,
        source=f"{_CANN} REG_OP(Lerp): y = start + weight * (end - start) (PyTorch lerp)",
        samples={"weight": Sample(0, 1, "between the two ends, as lerp is used")}),
     op("Xlog1py", "x:T, y:T", "z:T", {"T": FLOATING},
@@ -73,14 +77,17 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("Addcdiv", "input_data:T, x1:T, x2:T, value:V", "y:T",
        # V in the header's order but float64 first: the default cases draw value in the first type of V
        {"T": ("float16", "float32", "float64", "int64"), "V": ("float64", "float16", "float32", "int32", "int64")},
+       shape_rule=_MANY,
        source=f"{_CANN} REG_OP(Addcdiv): y = input_data + value * x1 / x2 (PyTorch addcdiv); value a scalar tensor",
        samples={"x2": Sample(0.5, 4, "a divisor away from 0")},
        sample_shapes=(((2, 3), (2, 3), (2, 3), (1,)), ((4, 1, 5), (1, 3, 5), (4, 3, 1), (1,)))),
     op("Addcmul", "input_data:T, x1:T, x2:T, value:T", "y:T",
        {"T": ("float16", "float32", "int8", "int32", "uint8", "float64", "int64")},
+       shape_rule=_MANY,
        source=f"{_CANN} REG_OP(Addcmul): y = input_data + value * x1 * x2 (PyTorch addcmul); value a scalar tensor",
        sample_shapes=(((2, 3), (2, 3), (2, 3), (1,)), ((4, 1, 5), (1, 3, 5), (4, 3, 1), (1,)))),
     op("AxpyV2", "x1:T, x2:T, alpha:T", "y:T", {"T": ("float16", "float32", "int32")},
+       shape_rule=_MANY,
        source=f"{_CANN} REG_OP(AxpyV2): y = x2 * alpha + x1; alpha a scalar tensor; int32 not simulated (CANN's "
               "axpy_v2.py computes it in float32, the header states no integer rule)",
        sample_shapes=(((2, 3), (2, 3), (1,)), ((4, 1, 5), (1, 3, 5), (1,)))),

@@ -90,9 +90,10 @@ PROTOTYPES: tuple[Prototype, ...] = (
               "and complex, y only float16, float32 and int32, so the types both take are kept"),
     op("Trunc", "input_x:T", "output_y:T", {"T": ("float16", "float32", "int8", "int32", "uint8")}, specials=_HALVES,
        source=f"{_CANN}/math_ops.h REG_OP(Trunc): rounds toward zero (PyTorch trunc); integers unchanged"),
-    op("Fills", "x:T", "y:T", {"T": ("float32", "int16", "int32", "float16")}, (Attr("value", "float"),),
+    op("Fills", "x:T", "y:T", {"T": ("float32", "int16", "int32", "float16", "int8")}, (Attr("value", "float"),),
        source=f"{_CANN}/elewise_calculation_ops.h REG_OP(Fills): y of x's shape and type, every element value; "
-              "REQUIRED_ATTR(value, Float)",
+              "REQUIRED_ATTR(value, Float); int8 from CANN's op info (tbe/op_info_cfg/ai_core/<soc>/"
+              "aic-<soc>-ops-info.ini [Fills]: float16, float32, int8, int32) and fills.py, which casts it via float16",
        sample_attrs={"value": 3.0}),
     op("TensorMove", "x:T", "y:T", {"T": ("float16", "float32", "int32", "int8", "uint8", "bool")},
        source=f"{_CANN}/elewise_calculation_ops.h REG_OP(TensorMove): y is a copy of x"),

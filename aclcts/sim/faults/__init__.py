@@ -287,6 +287,10 @@ _ENTRIES = (
     Injection("floor_mod_truncates", FAULT,
               "FloorMod gives the remainder the sign of the dividend x1 (C fmod, as Mod) instead of the divisor x2",
               ((KERNELS, k.kernel_entries(["FloorMod"], bm.floor_mod_truncates)),)),
+    Injection("lerp_weight_on_wrong_end", FAULT,
+              "Lerp computes start + (1 - weight) * (end - start), measuring the weight from the end instead of the "
+              "start",
+              ((KERNELS, k.kernel_entries(["Lerp"], bm.lerp_weight_on_wrong_end)),)),
     Injection("right_shift_logical_for_signed", FAULT,
               "RightShift of signed integers shifts in zeros (logical shift) instead of copies of the sign bit",
               ((KERNELS, k.kernel_entries(["RightShift"], bm.right_shift_logical_for_signed)),)),
