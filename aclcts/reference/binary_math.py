@@ -246,6 +246,34 @@ def _one_value(index: int) -> Callable[..., list[tuple[int, ...]]]:
     return shape
 
 
+def _dot(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Dot: sum_i x[i] y[i] of two 1-D tensors of one length, as a [1] tensor (integers exact, wrapped once)."""
+    x, y = _wide(xs[:2])
+    if x.ndim != 1 or x.shape != y.shape:
+        raise InputError((0, 1), lambda x_name, y_name: f"inputs {x_name!r} and {y_name!r} must be 1-D of one length, "
+                                                        f"got shapes {list(x.shape)} and {list(y.shape)}")
+    total = np.array([sum((x * y).tolist(), 0)], dtype=x.dtype)
+    return [_wrapped(total, out[0]) if is_int_dtype(out[0]) else round_to(total.astype(np.float64), out[0])]
+
+
+def _dot_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """Dot's output shape: [1]."""
+    return [(1,)]
+
+
+def _ger(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Ger: the outer product x1[i] x2[j]."""
+    return [round_to(np.multiply.outer(widen(xs[0]), widen(xs[1])), out[0])]
+
+
+def _ger_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """Ger's output shape: [len(x1), len(x2)] of two 1-D inputs."""
+    if len(shapes[0]) != 1 or len(shapes[1]) != 1:
+        raise InputError((0, 1), lambda a, b: f"inputs {a!r} and {b!r} must be 1-D, got shapes {list(shapes[0])} and "
+                                              f"{list(shapes[1])}")
+    return [(shapes[0][0], shapes[1][0])]
+
+
 def _same_as_first(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """Output shape: that of the first input."""
     return [tuple(shapes[0])]
@@ -273,4 +301,6 @@ OPS: tuple[RefOp, ...] = (
     define("ApproximateEqual", _approximate_equal, _broadcast),
     define("MaskedScale", _masked_scale, _same_as_first),
     define("FusedMulAddN", _elementwise(lambda x1, x2, x3: x1 * x3 + x2), _one_value(2)),
+    define("Dot", _dot, _dot_shape),
+    define("Ger", _ger, _ger_shape),
 )

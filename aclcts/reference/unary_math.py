@@ -215,6 +215,20 @@ def _power(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> 
     return [round_to(np.where(no_value, np.nan, np.power(base, power)), out[0])]
 
 
+def _trace(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Trace: the sum of x[i, i] of a 2-D matrix, as a [1] tensor."""
+    x = widen(xs[0])
+    if x.ndim != 2:
+        raise InputError(0, lambda name: f"input {name!r} must be a 2-D matrix, got shape {list(x.shape)}")
+    return [round_to(np.array([np.sum(np.diagonal(x))]), out[0])]
+
+
+def _trace_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    if len(shapes[0]) != 2:
+        raise InputError(0, lambda name: f"input {name!r} must be a 2-D matrix, got shape {list(shapes[0])}")
+    return [(1,)]
+
+
 def _same(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     return [tuple(shapes[0])]
 
@@ -253,4 +267,5 @@ OPS: tuple[RefOp, ...] = (
     define("Fills", _fills, _same),
     define("TensorMove", _tensor_move, _same),
     define("Power", _power, _same),
+    define("Trace", _trace, _trace_shape),
 )

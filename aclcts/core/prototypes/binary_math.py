@@ -114,4 +114,13 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_CANN} REG_OP(FusedMulAddN): y = x1 * x3 + x2, x3 one value broadcast "
               "(ops/built-in/tbe/impl/fused_mul_add_n.py)",
        sample_shapes=(((2, 3), (2, 3), (1,)), ((4, 1, 5), (4, 1, 5), (1,))), shape_rule="given"),
+    op("Dot", "input_x:T, input_y:T", "output:T", {"T": ("float32", "float16", "uint8", "int8", "int32")},
+       source=f"{_CANN} REG_OP(Dot): the inner product of two 1-D tensors of one length; the output has shape [1] "
+              "(DotInferShape, ops/built-in/op_proto/elewise_calculation_ops.cc)",
+       sample_shapes=(((32,), (32,)), ((7,), (7,))), shape_rule="given"),
+    op("Ger", "x1:T, x2:T", "y:T", {"T": _FP16_FP32},
+       source="dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/linalg_ops.h REG_OP(Ger): the outer "
+              "product y[i, j] = x1[i] * x2[j] of two 1-D tensors (PyTorch ger)",
+       sample_shapes=(((5,), (7,)), ((1,), (3,))), shape_rule="given"),
 )
+

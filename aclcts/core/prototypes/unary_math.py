@@ -103,4 +103,9 @@ PROTOTYPES: tuple[Prototype, ...] = (
               "shift, Float, 1.0|1.0|0.0)",
        samples={"x": Sample(0.1, 4, "a positive base: a negative one to a fractional power is NaN")},
        sample_attrs={"power": 2.5, "scale": 1.5, "shift": 0.25}),
+    op("Trace", "x:T", "y:T", {"T": ("float16", "float32")},
+       source=f"{_CANN}/matrix_calculation_ops.h REG_OP(Trace): the sum of the diagonal of a 2-D matrix (PyTorch "
+              "trace); the output has shape [1] (TraceInferShape, ops/built-in/op_proto/matrix_calculation_ops.cc)",
+       sample_shapes=(((4, 4),), ((3, 5),)), shape_rule="given"),
 )
+

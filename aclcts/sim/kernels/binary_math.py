@@ -15,7 +15,8 @@ The several-input ops of CANN's elewise_calculation_ops.h follow their TBE imple
 to float32 and rounded once (as the other multi-step kernels here): Lerp start + weight (end - start); Addcdiv
 input_data + (x1 / x2) value and Addcmul input_data + (x1 x2) value, value cast to the inputs' type first; AxpyV2
 x2 alpha + x1 (int32 not simulated: axpy_v2.py takes it through float32); FusedMulAddN x1 x3 + x2 (integers in their own type);
-Xlog1py x log1p(y); ApproximateEqual |x1 - x2| <= tolerance; MaskedScale (x mask) value, an int8 mask through
+Xlog1py x log1p(y); Dot the products summed in the vector unit's order (dot.py: float16 through float32, integers in
+their own type); Ger the outer product; ApproximateEqual |x1 - x2| <= tolerance; MaskedScale (x mask) value, an int8 mask through
 float16; IsClose |x1 - x2| <= atol + |rtol x2|. Xlog1py gives 0 where x == 0 and IsClose makes two NaNs close under
 equal_nan, as documented, although canndev's xlog1py.py and is_close.py do not select them (on a device built from
 those files the suite reports both).
@@ -31,7 +32,8 @@ import numpy as np
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels import multi_input
-from aclcts.sim.kernels.numerics import COMPLEX, FLOAT16, FLOAT32, OWN_TYPES, compute_dtype, is_float, widen
+from aclcts.sim.kernels.numerics import (COMPLEX, FLOAT16, FLOAT32, OWN_TYPES, compute_dtype, is_float, vector_sum,
+                                         widen)
 from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.shapes import broadcast, inferred
 
@@ -309,4 +311,30 @@ multi_input.register("IsClose", _is_close, boolean=True)
 multi_input.register("ApproximateEqual", _approximate_equal, boolean=True)
 multi_input.register("MaskedScale", _masked_scale, shape_of=multi_input.same_shape)
 multi_input.register("FusedMulAddN", _fused_mul_add_n, shape_of=multi_input.one_value(2))
+
+
+def _dot_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    x, y = shapes
+    if len(x) != 1 or len(y) != 1 or (x[0] >= 0 and y[0] >= 0 and x[0] != y[0]):
+        raise call.fail(f"inputs '{call.name(0)}' and '{call.name(1)}' must be 1-D of one length, got shapes "
+                        f"{list(x)} and {list(y)}")
+    return (1,)
+
+
+def _dot(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    x, y = arrays
+    if x.dtype.kind in "iu":
+        return np.sum(x * y, dtype=x.dtype).reshape(1)
+    return vector_sum(x.astype(FLOAT32) * y.astype(FLOAT32), 0).reshape(1)
+
+
+def _ger_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    if len(shapes[0]) != 1 or len(shapes[1]) != 1:
+        raise call.fail(f"inputs '{call.name(0)}' and '{call.name(1)}' must be 1-D, got shapes {list(shapes[0])} and "
+                        f"{list(shapes[1])}")
+    return (shapes[0][0], shapes[1][0])
+
+
+multi_input.register("Dot", _dot, shape_of=_dot_shape)
+multi_input.register("Ger", lambda call, arrays: np.multiply.outer(*_in_float32(arrays)), shape_of=_ger_shape)
 

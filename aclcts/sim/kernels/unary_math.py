@@ -17,6 +17,7 @@ Device numerics:
   integers apply the attribute truncated toward zero to their own type and wrap.
 - Inv is Reciprocal's formula (TBE inv.py: vdiv(1, x)); Trunc is floor(max(x, 0)) + ceil(min(x, 0)) (trunc.py);
   Fills writes the attribute in x's type (int8 through float16, fills.py); TensorMove copies.
+- Trace sums the diagonal in float32 in the vector unit's order (numerics.vector_sum) and gives a [1] tensor.
 - Power follows power.py: scale * x + shift rounded to the storage type after each step; power 1, 2 and 3 as that
   many products in the storage type; otherwise base ^ power in float32 for a positive base (power.py's
   exp(power * log(base)), taken as one float32 pow: as for Exp and Log with an affine argument, the composite's error
@@ -39,7 +40,7 @@ from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels import pointwise
 from aclcts.sim.kernels.numerics import (BOOL, COMPLEX, EXACT_FLOATS, FLOAT32, FLOAT64, OWN_TYPES,
-                                         compute_dtype, rounder, widen)
+                                         compute_dtype, rounder, vector_sum, widen)
 from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, broadcast, inferred, unknown_rank
 
@@ -445,4 +446,34 @@ def _power_of_scalar(base: float, power: float) -> float:
 
 
 _unary_kernel("Power", _power, unsimulated=())
+
+
+def _trace_shape(call: OpCall, x: Any) -> tuple[int, ...]:
+    if len(x.shape) != 2:
+        raise call.fail(f"input '{call.name(0)}' must be a 2-D matrix, got shape {list(x.shape)}")
+    return (1,)
+
+
+def _trace_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Trace", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    shape = _trace_shape(call, x)
+    out = Outputs(call, outputs)
+    out.require_dtype(0, x.dtype, call.same_as(0))
+    y = out.buffer(0, shape)
+    with np.errstate(all="ignore"):
+        np.copyto(y, vector_sum(np.diagonal(x).astype(FLOAT32), 0).reshape(1), casting="unsafe")
+    return [out.emit(0, y)]
+
+
+def _trace_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Trace", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0)
+    return [inferred(x.dtype, _trace_shape(call, x))]
+
+
+builtin("Trace", _trace_compute, _trace_infer)
 
