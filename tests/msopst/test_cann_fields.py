@@ -78,6 +78,12 @@ def test_an_empty_fuzz_impl_or_golden_file_is_no_value_as_in_msopst(tmp_path):
     assert "calc_expect_func_file (empty), fuzz_impl (empty)" in lines[0]
 
 
+def test_an_empty_fuzz_case_num_beside_an_empty_fuzz_impl_is_no_fuzz_case_as_in_msopst(tmp_path):
+    loaded, lines = load(tmp_path, [case(fuzz_impl="", fuzz_case_num="")])
+    assert [c.id for c in loaded] == ["case.T_case_001_ND_float32"]
+    assert "fuzz_case_num (empty)" in lines[0]
+
+
 def test_a_flat_shape_range_pair_is_the_range_of_every_unknown_dim(tmp_path):
     dynamic = dict(shape=[-1, 3], typical_shape=[4, 3], shape_range=[1, 5])
     loaded, _ = load(tmp_path, [case(inputs=[tensor("x1", **dynamic), tensor("x2", **dynamic)],
