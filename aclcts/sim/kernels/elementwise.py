@@ -1,5 +1,5 @@
 """Elementwise kernels: the binary ops with NumPy broadcasting (Add, Sub, Mul, RealDiv, Maximum, Minimum, Pow,
-comparisons, LogicalAnd), AddN, and the one-input ops of `pointwise` (Abs, Neg, Exp, Log, Sqrt, Rsqrt, Square,
+comparisons, LogicalAnd), AddN and AccumulateNV2 (the same sum), and the one-input ops of `pointwise` (Abs, Neg, Exp, Log, Sqrt, Rsqrt, Square,
 Reciprocal).
 
 Records: aclcts/core/prototypes/elementwise.py.
@@ -157,33 +157,38 @@ def _addn_inputs(call: OpCall) -> list[Any]:
     return tensors
 
 
-def _addn_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("AddN", inputs, attrs)
-    tensors = _addn_inputs(call)
-    call.require_simulated(0, tensors[0].dtype)
-    out = Outputs(call, outputs)
-    dtype = out.require_dtype(0, tensors[0].dtype, f"same as the inputs '{call.record.inputs[0].name}'")
-    with np.errstate(all="ignore"):
-        if is_float(dtype):
-            total = widen(tensors[0])
-            for tensor in tensors[1:]:
-                total = total + widen(tensor)
-            total = rounder(dtype)(total)
-        else:
-            total = tensors[0].copy()
-            for tensor in tensors[1:]:
-                total = (total + tensor).astype(dtype)
-    return [out.emit(0, total.astype(dtype))]
+def _sum_of_inputs(op_type: str) -> None:
+    """Register an op summing its dynamic input x (AddN, AccumulateNV2): floats in their compute type, rounded once;
+    integers in their own type, wrapping."""
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        tensors = _addn_inputs(call)
+        call.require_simulated(0, tensors[0].dtype)
+        out = Outputs(call, outputs)
+        dtype = out.require_dtype(0, tensors[0].dtype, f"same as the inputs '{call.record.inputs[0].name}'")
+        with np.errstate(all="ignore"):
+            if is_float(dtype):
+                total = widen(tensors[0])
+                for tensor in tensors[1:]:
+                    total = total + widen(tensor)
+                total = rounder(dtype)(total)
+            else:
+                total = tensors[0].copy()
+                for tensor in tensors[1:]:
+                    total = (total + tensor).astype(dtype)
+        return [out.emit(0, total.astype(dtype))]
+
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        tensors = _addn_inputs(call)
+        return [inferred(tensors[0].dtype, tensors[0].shape)]
+
+    builtin(op_type, compute, infer_shape)
+    not_simulated(op_type, 0, NOT_SIMULATED["AddN"])
 
 
-def _addn_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
-    call = OpCall("AddN", inputs, attrs)
-    tensors = _addn_inputs(call)
-    return [inferred(tensors[0].dtype, tensors[0].shape)]
-
-
-builtin("AddN", _addn_compute, _addn_infer)
-not_simulated("AddN", 0, NOT_SIMULATED["AddN"])
+_sum_of_inputs("AddN")
+_sum_of_inputs("AccumulateNV2")
 
 for _op_type in ("Abs", "Neg", "Exp", "Log", "Sqrt", "Rsqrt", "Square", "Reciprocal"):
     builtin(_op_type, *pointwise.kernel(_op_type))
