@@ -206,3 +206,17 @@ def test_an_input_whose_dtype_has_no_such_class_keeps_its_own_distribution():
     x, mask, _ = draw_inputs(profiled, 7)
     assert mask.dtype == np.bool_ and x.dtype == np.float32
     assert (np.abs(x[x != 0]) < 1e-30).any()  # x is drawn from the subnormal class
+
+
+def test_a_float64_large_bound_is_finite_when_the_bisection_nears_the_maximum():
+    from aclcts.cases.defaults import default_cases
+    case = next(c for c in default_cases("Addcdiv") if c.profile == "large" and c.inputs[0].dtype_name == "double")
+    bound = large_bound(case)
+    assert math.isfinite(bound) and bound > 1e300
+    assert np.isfinite(draw_inputs(case, 3)[0]).all()
+
+
+def test_a_large_case_fills_a_mask_input_without_a_choice_from_its_range():
+    from aclcts.cases.defaults import default_cases
+    case = next(c for c in default_cases("MaskedScale") if c.profile == "large")
+    assert 1e4 < large_bound(case) < 3.5e38
