@@ -15,11 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.sim.kernels.base import InferredShape, TensorInfo
-from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.call import OpCall
 from aclcts.sim.kernels.numerics import FLOAT32, FLOAT64
-from aclcts.sim.kernels.registry import builtin, not_simulated
-from aclcts.sim.kernels.shapes import inferred
+from aclcts.sim.kernels.unary_math import unary_kernel
 
 #: Where the kernels switch polynomials.
 LIMIT = np.float32(3.75)
@@ -58,27 +56,12 @@ def _i1e(x: np.ndarray) -> np.ndarray:
 
 
 def _special(op_type: str, fn: Any) -> None:
-    """Register a one-input special function computed in float32."""
-    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
-        call = OpCall(op_type, inputs, attrs)
-        call.require_count(1)
-        x = call.input(0)
-        call.require_simulated(0, x.dtype)
-        out = Outputs(call, outputs)
-        out.require_dtype(0, x.dtype, call.same_as(0))
-        y = out.buffer(0, x.shape)
-        with np.errstate(all="ignore"):
-            np.copyto(y, fn(x.astype(FLOAT32)), casting="unsafe")
-        return [out.emit(0, y)]
+    """Register a one-input special function computed in float32 and rounded once to x's type."""
+    def body(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        np.copyto(y, fn(x.astype(FLOAT32)), casting="unsafe")
+        return y
 
-    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
-        call = OpCall(op_type, inputs, attrs)
-        call.require_count(1)
-        x = call.input(0)
-        return [inferred(x.dtype, x.shape)]
-
-    builtin(op_type, compute, infer_shape)
-    not_simulated(op_type, 0, (FLOAT64,))
+    unary_kernel(op_type, body, unsimulated=(FLOAT64,))
 
 
 _special("BesselI0e", _i0e)
