@@ -206,11 +206,11 @@ def _addcdiv_compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.d
     return _elementwise(_addcdiv)(xs[:3] + [round_to(widen(xs[3]), xs[0].dtype)], attrs, out)
 
 
-def _addcdiv(input_data: np.ndarray, x1: np.ndarray, x2: np.ndarray, value: np.ndarray) -> np.ndarray:
-    """Addcdiv: input_data + value x1 / x2 (floats; an integer quotient is truncated as C divides)."""
+def _addcdiv(data: np.ndarray, x1: np.ndarray, x2: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """Addcdiv: the data input plus value x1 / x2 (floats; an integer quotient is truncated as C divides)."""
     if x1.dtype == object:
-        return input_data + value * _truncated_quotient(x1, np.where(x2 == 0, 1, x2).astype(object))
-    return input_data + value * (x1 / x2)
+        return data + value * _truncated_quotient(x1, np.where(x2 == 0, 1, x2).astype(object))
+    return data + value * (x1 / x2)
 
 
 def _is_close(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:

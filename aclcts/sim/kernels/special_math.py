@@ -17,7 +17,8 @@ import numpy as np
 
 from aclcts.sim.kernels.call import OpCall
 from aclcts.sim.kernels.numerics import FLOAT32, FLOAT64
-from aclcts.sim.kernels.unary_math import unary_kernel
+from aclcts.sim.kernels.registry import builtin, not_simulated
+from aclcts.sim.kernels.unary_math import unary_functions
 
 #: Where the kernels switch polynomials.
 LIMIT = np.float32(3.75)
@@ -61,7 +62,8 @@ def _special(op_type: str, fn: Any) -> None:
         np.copyto(y, fn(x.astype(FLOAT32)), casting="unsafe")
         return y
 
-    unary_kernel(op_type, body, unsimulated=(FLOAT64,))
+    builtin(op_type, *unary_functions(op_type, body))
+    not_simulated(op_type, 0, (FLOAT64,))
 
 
 _special("BesselI0e", _i0e)

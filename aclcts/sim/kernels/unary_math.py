@@ -149,10 +149,9 @@ def _same_shape_infer(op_type: str, dtype_of: Callable[[Any], int] | None = None
 Body = Callable[[OpCall, np.ndarray, np.ndarray], np.ndarray]
 
 
-def unary_kernel(op_type: str, body: Body, boolean: bool = False,
-                  unsimulated: tuple[np.dtype, ...] = NOT_SIMULATED) -> None:
-    """Register a one-input op: dtype checks (the record's, less unsimulated), the output buffer, body(call, x, y)
-    writing the result into y."""
+def unary_functions(op_type: str, body: Body, boolean: bool = False) -> tuple[Callable[..., list[np.ndarray]], Infer]:
+    """The compute and infer_shape of a one-input op: dtype checks (the record's, less those declared not simulated),
+    the output buffer, body(call, x, y) writing the result into y."""
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1)
@@ -166,14 +165,20 @@ def unary_kernel(op_type: str, body: Body, boolean: bool = False,
         with np.errstate(all="ignore"):
             return [out.emit(0, body(call, x, out.buffer(0, x.shape)))]
 
-    builtin(op_type, compute, _same_shape_infer(op_type, (lambda x: acl_data_type(BOOL)) if boolean else None))
+    return compute, _same_shape_infer(op_type, (lambda x: acl_data_type(BOOL)) if boolean else None)
+
+
+def _unary_kernel(op_type: str, body: Body, boolean: bool = False,
+                  unsimulated: tuple[np.dtype, ...] = NOT_SIMULATED) -> None:
+    """Register a one-input op of this module (unary_functions) with the dtypes it does not simulate."""
+    builtin(op_type, *unary_functions(op_type, body, boolean))
     not_simulated(op_type, 0, unsimulated)
 
 
 for _name, _fn in _FLOAT_UNARY.items():
     _without_complex = () if _name in COMPLEX_FORMULAS else NOT_SIMULATED
-    unary_kernel(_name, lambda call, x, y, fn=_fn: in_compute_type(fn, x, y),
-                  unsimulated=(np.dtype(np.int32), np.dtype(np.int64)) + _without_complex)
+    _unary_kernel(_name, lambda call, x, y, fn=_fn: in_compute_type(fn, x, y),
+                   unsimulated=(np.dtype(np.int32), np.dtype(np.int64)) + _without_complex)
 
 
 # Round, Sign ----------------------------------------------------------------------------------------------------
@@ -210,11 +215,11 @@ def _sign(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return in_compute_type(_ufunc(np.sign), x, y)
 
 
-unary_kernel("Round", _round)
-unary_kernel("Sign", _sign)
-unary_kernel("IsFinite", lambda call, x, y: np.isfinite(widen(x), out=y), boolean=True)
-unary_kernel("IsInf", lambda call, x, y: np.isinf(widen(x), out=y), boolean=True)
-unary_kernel("IsNan", lambda call, x, y: np.isnan(widen(x), out=y), boolean=True)
+_unary_kernel("Round", _round)
+_unary_kernel("Sign", _sign)
+_unary_kernel("IsFinite", lambda call, x, y: np.isfinite(widen(x), out=y), boolean=True)
+_unary_kernel("IsInf", lambda call, x, y: np.isinf(widen(x), out=y), boolean=True)
+_unary_kernel("IsNan", lambda call, x, y: np.isnan(widen(x), out=y), boolean=True)
 
 
 # ZerosLike, OnesLike, Fill ------------------------------------------------------------------------------------
@@ -225,8 +230,8 @@ def _filled(value: int) -> Body:
     return body
 
 
-unary_kernel("ZerosLike", _filled(0))
-unary_kernel("OnesLike", _filled(1))
+_unary_kernel("ZerosLike", _filled(0))
+_unary_kernel("OnesLike", _filled(1))
 
 
 def _fill_dims(call: OpCall, dims: Any) -> list[int]:
@@ -284,7 +289,7 @@ def _scalar_kernel(op_type: str, ufunc: np.ufunc) -> None:
             return ufunc(x, value, out=y)
         return in_compute_type(lambda t, r: ufunc(t, value, out=r), x, y)
 
-    unary_kernel(op_type, body)
+    _unary_kernel(op_type, body)
 
 
 _scalar_kernel("Muls", np.multiply)
@@ -402,9 +407,9 @@ def _tensor_move(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return y
 
 
-unary_kernel("Trunc", _trunc, unsimulated=())
-unary_kernel("Fills", _fills, unsimulated=())
-unary_kernel("TensorMove", _tensor_move, unsimulated=())
+_unary_kernel("Trunc", _trunc, unsimulated=())
+_unary_kernel("Fills", _fills, unsimulated=())
+_unary_kernel("TensorMove", _tensor_move, unsimulated=())
 
 
 def _power_of_positive(base: np.ndarray, power: float) -> np.ndarray:
@@ -445,7 +450,7 @@ def _power_of_scalar(base: float, power: float) -> float:
     return 0.0 if base == 0 and power > 0 else math.nan
 
 
-unary_kernel("Power", _power, unsimulated=())
+_unary_kernel("Power", _power, unsimulated=())
 
 
 def _trace_shape(call: OpCall, x: Any) -> tuple[int, ...]:
