@@ -1,5 +1,6 @@
 """Elementwise kernels: the binary ops with NumPy broadcasting (Add, Sub, Mul, RealDiv, Maximum, Minimum, Pow,
-comparisons, LogicalAnd), AddN and AccumulateNV2 (the same sum), and the one-input ops of `pointwise` (Abs, Neg, Exp, Log, Sqrt, Rsqrt, Square,
+comparisons, LogicalAnd), AddN and AccumulateNV2 (the same sum; AccumulateNV2 broadcasts its inputs to the output
+shape, as CANN's accumulate_nv2.py does), and the one-input ops of `pointwise` (Abs, Neg, Exp, Log, Sqrt, Rsqrt, Square,
 Reciprocal).
 
 Records: aclcts/core/prototypes/elementwise.py.
@@ -143,26 +144,30 @@ for _op in _BINARY:
 BINARY_OP_TYPES = tuple(op.op_type for op in _BINARY)
 
 
-def _addn_inputs(call: OpCall) -> list[Any]:
+def _addn_inputs(call: OpCall, broadcasting: bool) -> tuple[list[Any], tuple[int, ...]]:
+    """The N inputs, checked against attr N and one dtype, and the output shape: their common shape, or with
+    broadcasting their broadcast."""
     count = call.attr_int("N")
     if count < 1 or count != len(call.inputs):
         raise call.fail(f"attr 'N' is {count}, but {len(call.inputs)} dynamic inputs '{call.record.inputs[0].name}' were "
                         f"given (they must agree)")
     tensors = [call.input(i) for i in range(count)]
+    call.require_same_dtype(range(count), [t.dtype for t in tensors])
+    if broadcasting:
+        return tensors, broadcast(call, range(count), [tuple(t.shape) for t in tensors])
     for i, tensor in enumerate(tensors[1:], start=1):
         if tuple(tensor.shape) != tuple(tensors[0].shape):
             raise call.fail(f"input '{call.name(i)}' has shape {list(tensor.shape)}, expected "
                             f"{list(tensors[0].shape)} (that of '{call.name(0)}')")
-    call.require_same_dtype(range(count), [t.dtype for t in tensors])
-    return tensors
+    return tensors, tuple(tensors[0].shape)
 
 
-def _sum_of_inputs(op_type: str) -> None:
-    """Register an op summing its dynamic input x (AddN, AccumulateNV2): floats in their compute type, rounded once;
-    integers in their own type, wrapping."""
+def _sum_of_inputs(op_type: str, broadcasting: bool = False) -> None:
+    """Register an op summing its dynamic input x (AddN; AccumulateNV2, broadcasting): floats in their compute type,
+    rounded once; integers in their own type, wrapping."""
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
-        tensors = _addn_inputs(call)
+        tensors, shape = _addn_inputs(call, broadcasting)
         call.require_simulated(0, tensors[0].dtype)
         out = Outputs(call, outputs)
         dtype = out.require_dtype(0, tensors[0].dtype, f"same as the inputs '{call.record.inputs[0].name}'")
@@ -176,19 +181,19 @@ def _sum_of_inputs(op_type: str) -> None:
                 total = tensors[0].copy()
                 for tensor in tensors[1:]:
                     total = (total + tensor).astype(dtype)
-        return [out.emit(0, total.astype(dtype))]
+        return [out.emit(0, np.broadcast_to(total, shape).astype(dtype))]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        tensors = _addn_inputs(call)
-        return [inferred(tensors[0].dtype, tensors[0].shape)]
+        tensors, shape = _addn_inputs(call, broadcasting)
+        return [inferred(tensors[0].dtype, shape)]
 
     builtin(op_type, compute, infer_shape)
     not_simulated(op_type, 0, NOT_SIMULATED["AddN"])
 
 
 _sum_of_inputs("AddN")
-_sum_of_inputs("AccumulateNV2")
+_sum_of_inputs("AccumulateNV2", broadcasting=True)
 
 for _op_type in ("Abs", "Neg", "Exp", "Log", "Sqrt", "Rsqrt", "Square", "Reciprocal"):
     builtin(_op_type, *pointwise.kernel(_op_type))
