@@ -85,9 +85,11 @@ PROTOTYPES: tuple[Prototype, ...] = (
        formats=dict.fromkeys(("x1", "x2", "y"), ("FRACTAL_NZ",))),
     op("ClipByValue", "x:T, clip_value_min:T, clip_value_max:T", "y:T", {"T": NUMBERS},
        source=f"{_ELEWISE} REG_OP(ClipByValue): y = min(max(x, clip_value_min), clip_value_max)"),
-    op("Inv", "x:T", "y:T", {"T": ("float16", "float32", "int32")},
-       source=f"{_CANN}/elewise_calculation_ops.h REG_OP(Inv): y = 1 / x (TensorFlow Inv); x also lists int64, double "
-              "and complex, y only float16, float32 and int32, so the types both take are kept"),
+    op("Inv", "x:T", "y:T", {"T": ("float16", "float32", "int32", "float64")},
+       source=f"{_CANN}/elewise_calculation_ops.h REG_OP(Inv): y = 1 / x (TensorFlow Inv); the header's y lists float16, "
+              "float32 and int32, its x also int64, double and complex; double is the AI CPU kernel's "
+              "(ops/built-in/aicpu/op_info_cfg/aicpu_kernel/aicpu_kernel.ini [Inv]: x and y float16, float, double, "
+              "complex64, complex128); complex left out here (no default cases draw it), int64 no kernel's output"),
     op("Trunc", "input_x:T", "output_y:T", {"T": ("float16", "float32", "int8", "int32", "uint8")}, specials=_HALVES,
        source=f"{_CANN}/math_ops.h REG_OP(Trunc): rounds toward zero (PyTorch trunc); integers unchanged"),
     op("Fills", "x:T", "y:T", {"T": ("float32", "int16", "int32", "float16", "int8")}, (Attr("value", "float"),),

@@ -370,6 +370,7 @@ not_simulated("ClipByValue", 0, NOT_SIMULATED)
 
 # Inv, Trunc, Fills, TensorMove, Power ------------------------------------------------------------------------------
 builtin("Inv", *pointwise.kernel("Inv"))
+not_simulated("Inv", 0, pointwise.unsimulated("Inv"))
 
 
 def _trunc(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
