@@ -50,7 +50,8 @@ COMMON_POINTS = (1.0, -1.0, 0.5, -0.5, 2.0)
 BROADCAST_CORNERS = (((0, 3), (1, 3)), ((3, 1), (1, 0)), ((), (2, 3)))
 #: The families whose ops get special-point cases laid out element by element: those computing each output from
 #: their inputs in one rounded step (element-wise maths, activations, comparisons, reductions, softmax).
-SPECIAL_FAMILIES = ("elementwise", "unary_math", "binary_math", "activation", "logic", "reduction", "softmax")
+SPECIAL_FAMILIES = ("elementwise", "unary_math", "binary_math", "activation", "logic", "reduction", "softmax",
+                    "special_math")
 #: The families whose outputs combine many inputs (matrix products, convolution, pooling, norms): their special-point
 #: cases place one non-finite point at one element of the data input (only the outputs reading it may change), two
 #: opposite infinities side by side, or the point everywhere, with zeros among the other inputs (0 * inf is NaN).

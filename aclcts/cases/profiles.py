@@ -260,17 +260,18 @@ def large_bound(case: Case) -> float:
         low = high
     else:
         for _ in range(LARGE_STEPS):
-            middle = math.sqrt(low * high) if high / low > 4 else (low + high) / 2
+            middle = math.sqrt(low) * math.sqrt(high) if high / low > 4 else low + (high - low) / 2  # no overflow
             low, high = (middle, high) if finite(middle) else (low, middle)
     _LARGE[case.id] = low / HEADROOM if low > top / HEADROOM else low * (1 - LARGE_MARGIN)
     return _LARGE[case.id]
 
 
 def _filled(case: Case, tensor: TensorCase, value: float | None) -> np.ndarray:
-    """An input filled with value, or (value None: an input keeping its own choice) with its largest choice."""
+    """An input filled with value, or (value None: an input keeping its own distribution) with its largest choice or
+    its range's larger end (a mask of a dtype the profile has no class for)."""
     if value is None:
-        spec = case.values.get(tensor.name, case.values.get("default"))
-        value = max(spec["choice"], key=abs)
+        spec = case.values.get(tensor.name, case.values.get("default")) or {}
+        value = max(spec.get("choice") or spec.get("uniform") or [1.0], key=abs)
     with np.errstate(all="ignore"):
         return np.full(tensor.shape, value, dtype=np.float64).astype(tensor.np_dtype)
 

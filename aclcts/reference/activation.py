@@ -1,5 +1,6 @@
 """Activation references: Relu, Sigmoid, Tanh, Gelu, FastGelu, Swish, Mish, LeakyRelu, Elu, Selu, Celu, Relu6,
-HardSigmoid, HardSwish, PRelu, Softplus, Softsign, LogSigmoid, SoftShrink, HardShrink.
+HardSigmoid, HardSwish, PRelu, Softplus, Softsign, LogSigmoid, SoftShrink, HardShrink, BNLL, CeluV2, FastGeluV2,
+SoftplusV2, ThresholdV2D, Shrink.
 
 Inputs arrive widened (float64, or int64/uint64 for Relu6); each function returns a float64 result that `round_to`
 rounds once to the output dtype. Where the simulator's kernel follows the device's formula, the reference uses a
@@ -195,6 +196,50 @@ def hard_shrink(x: np.ndarray, lambd: float) -> np.ndarray:
     return np.where(np.abs(x) <= lambd, 0.0, x)
 
 
+#: FastGeluV2's constants, from CANN's TBE implementation (fast_gelu_v2.py): its erf approximation
+#: erf(t) ~ sgn(t) (1 + a (min(|t|, -b) + b)^2) with a = -0.2888, b = -1.769, at t = 0.7071 x (x / sqrt 2).
+FAST_GELU_V2_A = -0.2888
+FAST_GELU_V2_B = -1.769
+FAST_GELU_V2_SCALE = 0.7071
+#: The offset of FastGeluV2's documented sign function sgn(x) = (x + 1e-12) / |x + 1e-12|.
+FAST_GELU_V2_SIGN_OFFSET = 1e-12
+
+
+def celu_v2(x: np.ndarray, alpha: float) -> np.ndarray:
+    """CeluV2: max(0, x) + min(0, alpha (exp(x / alpha) - 1)), the exponential part by expm1."""
+    if alpha == 0.0:
+        raise ValueError("attribute alpha is 0; expected a nonzero divisor")
+    return np.maximum(x, 0.0) + np.minimum(alpha * np.expm1(x / alpha), 0.0)
+
+
+def fast_gelu_v2(x: np.ndarray) -> np.ndarray:
+    """FastGeluV2: x Phi(x) with Phi(x) = (1 + erf(x / sqrt 2)) / 2 and the documented erf approximation."""
+    t = np.minimum(np.abs(FAST_GELU_V2_SCALE * x), -FAST_GELU_V2_B)
+    erf = 1.0 + FAST_GELU_V2_A * (t + FAST_GELU_V2_B) ** 2
+    sign = np.where(x + FAST_GELU_V2_SIGN_OFFSET > 0, 1.0, -1.0)
+    return np.where(np.isnan(x), x, x * 0.5 * (1.0 + sign * erf))
+
+
+def softplus_v2(x: np.ndarray, beta: float, threshold: float) -> np.ndarray:
+    """SoftplusV2: x where beta x > threshold, else log(1 + exp(beta x)) / beta (logaddexp)."""
+    if beta == 0.0:
+        raise ValueError("attribute beta is 0; expected a nonzero divisor")
+    return np.where(beta * x > threshold, x, np.logaddexp(0.0, beta * x) / beta)
+
+
+def threshold_v2d(x: np.ndarray, threshold: float, value: float) -> np.ndarray:
+    """ThresholdV2D: x where x > threshold, else value (NaN is not above it: value). On an integer x the value is
+    the integer the Cast rule makes of it (truncated; UNCONFIRMED on hardware), so that x stays exact."""
+    if x.dtype.kind in "iu":
+        return np.where(x > threshold, x, np.asarray(math.trunc(value)).astype(x.dtype))
+    return np.where(x > threshold, x, value)
+
+
+def shrink(x: np.ndarray, lambd: float, bias: float) -> np.ndarray:
+    """Shrink: x - bias above lambd, x + bias below -lambd, 0 between; NaN stays NaN."""
+    return np.where(x > lambd, x - bias, np.where(x < -lambd, x + bias, np.where(np.isnan(x), x, 0.0)))
+
+
 def _unary(fn: Callable[..., np.ndarray], *attrs: str) -> Any:
     """A compute function: fn(x, *float32 attribute values), rounded once to the output dtype."""
     def compute(xs: list[np.ndarray], at: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
@@ -236,4 +281,10 @@ OPS: tuple[RefOp, ...] = (
     define("LogSigmoid", _unary(log_sigmoid), _same),
     define("SoftShrink", _unary(soft_shrink, "lambd"), _same),
     define("HardShrink", _unary(hard_shrink, "lambd"), _same),
+    define("BNLL", _unary(softplus), _same),
+    define("CeluV2", _unary(celu_v2, "alpha"), _same),
+    define("FastGeluV2", _unary(fast_gelu_v2), _same),
+    define("SoftplusV2", _unary(softplus_v2, "beta", "threshold"), _same),
+    define("ThresholdV2D", _unary(threshold_v2d, "threshold", "value"), _same),
+    define("Shrink", _unary(shrink, "lambd", "bias"), _same),
 )

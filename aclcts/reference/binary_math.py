@@ -1,4 +1,7 @@
-"""Binary math references: Atan2, the division and remainder variants, SquaredDifference, Xlogy, Xdivy, MulNoNan.
+"""Binary math references: Atan2, the division and remainder variants, SquaredDifference, Xlogy, Xdivy, MulNoNan,
+and the multi-input arithmetic of CANN's elewise_calculation_ops.h: Lerp, Xlog1py, Addcdiv, Addcmul, AxpyV2, IsClose,
+ApproximateEqual, MaskedScale, FusedMulAddN (each as its REG_OP comment and the framework op it mirrors define it;
+float attributes taken as the float32 the op receives; integers exact on int64/Python ints, wrapped once).
 
 Floats are computed in float64 and rounded once. Integers are computed exactly on Python ints (object arrays, so
 no intermediate can overflow) from the written-out sign rules, then wrapped to the output type (two's complement):
@@ -17,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.reference import complex_math
-from aclcts.reference.base import RefOp, define
+from aclcts.reference.base import InputError, RefOp, define
 from aclcts.reference.numeric import int_range, is_int_dtype, round_to, widen
 
 def _sign(v: np.ndarray) -> np.ndarray:
@@ -169,6 +172,113 @@ def _broadcast(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: d
     return [tuple(np.broadcast_shapes(*[s for s in shapes if s is not None]))]
 
 
+def lerp(start: np.ndarray, end: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Lerp: start + weight (end - start), PyTorch's lerp."""
+    return start + weight * (end - start)
+
+
+def xlog1py(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Xlog1py: x log1p(y), and 0 wherever x == 0 (whatever y is), TensorFlow's Xlog1py."""
+    return np.where(x == 0, 0.0, x * np.log1p(y))
+
+
+def _f32(value: Any) -> float:
+    """A REG_OP Float attribute's value as the operator receives it: the nearest float32."""
+    return float(np.float32(value))
+
+
+def _wide(xs: list[np.ndarray]) -> list[np.ndarray]:
+    """The inputs in their wide compute types; integers as Python ints, so that no intermediate overflows."""
+    return [widen(x).astype(object) if is_int_dtype(x.dtype) else widen(x) for x in xs]
+
+
+def _elementwise(fn: Callable[..., np.ndarray]) -> Callable[..., list[np.ndarray]]:
+    """A compute function: fn of the widened inputs, broadcast, rounded (integers wrapped) once to the output."""
+    def compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+        result = fn(*_wide(xs))
+        return [_wrapped(result, out[0]) if is_int_dtype(out[0]) else round_to(np.asarray(result, dtype=np.float64), out[0])]
+    return compute
+
+
+def _addcdiv_compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Addcdiv with value taken in the other inputs' type: the output has that type, and CANN's addcdiv.py casts
+    value to it first (how a value of another type enters is not documented otherwise; UNCONFIRMED on hardware)."""
+    return _elementwise(_addcdiv)(xs[:3] + [round_to(widen(xs[3]), xs[0].dtype)], attrs, out)
+
+
+def _addcdiv(data: np.ndarray, x1: np.ndarray, x2: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """Addcdiv: the data input plus value x1 / x2 (floats; an integer quotient is truncated as C divides)."""
+    if x1.dtype == object:
+        return data + value * _truncated_quotient(x1, np.where(x2 == 0, 1, x2).astype(object))
+    return data + value * (x1 / x2)
+
+
+def _is_close(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """IsClose: |x1 - x2| <= atol + rtol |x2|; two NaNs close only with equal_nan."""
+    x1, x2 = (widen(x).astype(np.float64) for x in xs[:2])
+    close = np.abs(x1 - x2) <= _f32(attrs["atol"]) + _f32(attrs["rtol"]) * np.abs(x2)
+    if attrs["equal_nan"]:
+        close = close | (np.isnan(x1) & np.isnan(x2))
+    return [close]
+
+
+def _approximate_equal(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """ApproximateEqual: |x1 - x2| < tolerance (strictly)."""
+    x1, x2 = (widen(x) for x in xs[:2])
+    return [np.abs(x1 - x2) < _f32(attrs["tolerance"])]
+
+
+def _masked_scale(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """MaskedScale: x * mask * value."""
+    x, mask = (widen(x).astype(np.float64) for x in xs[:2])
+    if x.shape != mask.shape:
+        raise InputError((1, 0), lambda mask_name, x_name: f"input {mask_name!r} of shape {list(mask.shape)} must "
+                                                          f"have {x_name}'s shape {list(x.shape)}")
+    return [round_to(x * mask * _f32(attrs["value"]), out[0])]
+
+
+def _one_value(index: int) -> Callable[..., list[tuple[int, ...]]]:
+    """Output shape of an op whose input index is one value broadcast: the broadcast of the other inputs."""
+    def shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+        if int(np.prod(shapes[index], dtype=np.int64)) != 1:
+            raise InputError(index, lambda name: f"input {name!r} must hold one value, got shape {list(shapes[index])}")
+        return [tuple(np.broadcast_shapes(*[s for i, s in enumerate(shapes) if s is not None and i != index]))]
+    return shape
+
+
+def _dot(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Dot: sum_i x[i] y[i] of two 1-D tensors of one length, as a [1] tensor (integers exact, wrapped once)."""
+    x, y = _wide(xs[:2])
+    if x.ndim != 1 or x.shape != y.shape:
+        raise InputError((0, 1), lambda x_name, y_name: f"inputs {x_name!r} and {y_name!r} must be 1-D of one length, "
+                                                        f"got shapes {list(x.shape)} and {list(y.shape)}")
+    total = np.array([sum((x * y).tolist(), 0)], dtype=x.dtype)
+    return [_wrapped(total, out[0]) if is_int_dtype(out[0]) else round_to(total.astype(np.float64), out[0])]
+
+
+def _dot_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """Dot's output shape: [1]."""
+    return [(1,)]
+
+
+def _ger(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Ger: the outer product x1[i] x2[j]."""
+    return [round_to(np.multiply.outer(widen(xs[0]), widen(xs[1])), out[0])]
+
+
+def _ger_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """Ger's output shape: [len(x1), len(x2)] of two 1-D inputs."""
+    if len(shapes[0]) != 1 or len(shapes[1]) != 1:
+        raise InputError((0, 1), lambda a, b: f"inputs {a!r} and {b!r} must be 1-D, got shapes {list(shapes[0])} and "
+                                              f"{list(shapes[1])}")
+    return [(shapes[0][0], shapes[1][0])]
+
+
+def _same_as_first(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """Output shape: that of the first input."""
+    return [tuple(shapes[0])]
+
+
 OPS: tuple[RefOp, ...] = (
     define("Atan2", _compute(atan2, None, "none"), _broadcast),
     define("Div", _compute(div, int_div, "saturate"), _broadcast),
@@ -182,4 +292,15 @@ OPS: tuple[RefOp, ...] = (
     define("Xlogy", _compute(xlogy, None, "none"), _broadcast),
     define("Xdivy", _compute(xdivy, None, "none"), _broadcast),
     define("MulNoNan", _compute(mul_no_nan, mul_no_nan, "none"), _broadcast),
+    define("Lerp", _elementwise(lerp), _broadcast),
+    define("Xlog1py", _elementwise(xlog1py), _broadcast),
+    define("Addcdiv", _addcdiv_compute, _broadcast),
+    define("Addcmul", _elementwise(lambda data, x1, x2, value: data + value * x1 * x2), _broadcast),
+    define("AxpyV2", _elementwise(lambda x1, x2, alpha: x1 + alpha * x2), _broadcast),
+    define("IsClose", _is_close, _broadcast),
+    define("ApproximateEqual", _approximate_equal, _broadcast),
+    define("MaskedScale", _masked_scale, _same_as_first),
+    define("FusedMulAddN", _elementwise(lambda x1, x2, x3: x1 * x3 + x2), _one_value(2)),
+    define("Dot", _dot, _dot_shape),
+    define("Ger", _ger, _ger_shape),
 )

@@ -235,4 +235,5 @@ OPS: tuple[RefOp, ...] = (
     define("Square", _unary(square), _broadcast),
     define("Reciprocal", _unary(reciprocal, with_out=True), _broadcast),
     define("AddN", _add_n, _broadcast),
+    define("AccumulateNV2", _add_n, _broadcast),
 )

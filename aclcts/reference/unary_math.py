@@ -3,8 +3,8 @@
 Inputs arrive widened (float64 / int64 / complex128); each function returns a wide result that `round_to` rounds
 once to the output dtype. Where a second formulation is cheap it is used instead of the obvious NumPy call: Erf and
 Erfc through Python's math module, Round and Rint by the half-to-even rule written out, the predicates by
-comparisons. Float attributes (Muls, Adds, Axpy) are REG_OP Float, a 32-bit float: the reference uses the float32
-value the operator receives.
+comparisons; Trunc by NumPy's trunc (the kernel takes floor and ceil of the two signs). Float attributes (Muls, Adds,
+Axpy, Fills, Power) are REG_OP Float, a 32-bit float: the reference uses the float32 value the operator receives.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import numpy as np
 from aclcts.reference import complex_math
 from aclcts.reference.base import InputError, RefOp, define, needed_value
 from aclcts.reference.complex_math import on_complex
+from aclcts.reference.elementwise import reciprocal
 from aclcts.reference.numeric import is_int_dtype, round_to, widen
 
 _ERF = np.frompyfunc(math.erf, 1, 1)
@@ -184,6 +185,50 @@ def _clip(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> l
     return [round_to(np.broadcast_to(clip_by_value(x, lo, hi), x.shape), out[0])]
 
 
+def _inv(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Inv: 1 / x, TensorFlow's Inv (the Reciprocal rule: an integer 1 / 0 saturates)."""
+    return [round_to(reciprocal(widen(xs[0]), out[0]), out[0])]
+
+
+def _trunc(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Trunc: x rounded toward zero; integers as they are."""
+    x = widen(xs[0])
+    return [round_to(x if is_int_dtype(x.dtype) else np.trunc(x), out[0])]
+
+
+def _fills(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Fills: x's shape filled with the float32 attribute value, rounded once to the output type."""
+    return [round_to(np.full(np.shape(xs[0]), float_attr(attrs["value"])), out[0])]
+
+
+def _tensor_move(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """TensorMove: a copy of x."""
+    return [round_to(widen(xs[0]), out[0])]
+
+
+def _power(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Power: (shift + scale x) ^ power in float64; a negative base (-inf too) to a fractional power is NaN, the real
+    power having no value there (C's pow gives +inf at -inf)."""
+    power, scale, shift = (float_attr(attrs[name]) for name in ("power", "scale", "shift"))
+    base = shift + scale * widen(xs[0])
+    no_value = (base < 0) & (not float(power).is_integer())
+    return [round_to(np.where(no_value, np.nan, np.power(base, power)), out[0])]
+
+
+def _trace(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Trace: the sum of x[i, i] of a 2-D matrix, as a [1] tensor."""
+    x = widen(xs[0])
+    if x.ndim != 2:
+        raise InputError(0, lambda name: f"input {name!r} must be a 2-D matrix, got shape {list(x.shape)}")
+    return [round_to(np.array([np.sum(np.diagonal(x))]), out[0])]
+
+
+def _trace_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    if len(shapes[0]) != 2:
+        raise InputError(0, lambda name: f"input {name!r} must be a 2-D matrix, got shape {list(shapes[0])}")
+    return [(1,)]
+
+
 def _same(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     return [tuple(shapes[0])]
 
@@ -217,4 +262,10 @@ OPS: tuple[RefOp, ...] = (
     define("Adds", _scaled(lambda x, v: x + v, "value"), _same),
     define("Axpy", _axpy, _broadcast),
     define("ClipByValue", _clip, _clip_shape),
+    define("Inv", _inv, _same),
+    define("Trunc", _trunc, _same),
+    define("Fills", _fills, _same),
+    define("TensorMove", _tensor_move, _same),
+    define("Power", _power, _same),
+    define("Trace", _trace, _trace_shape),
 )

@@ -83,6 +83,8 @@ FAULT_SELECTIONS = {
     "sparse_duplicates_last_wins": ["conformance/test_execute.py", "--ops=SparseTensorDenseMatMul", "-k",
                                     "SparseTensorDenseMatMul"],
     "floor_mod_truncates": ["conformance/test_execute.py", "--ops=FloorMod", "-k", "FloorMod"],
+    "lerp_weight_on_wrong_end": ["conformance/test_execute.py", "--ops=Lerp", "-k", "Lerp"],
+    "bessel_i1e_drops_sign": ["conformance/test_execute.py", "--ops=BesselI1e", "-k", "BesselI1e"],
     "right_shift_logical_for_signed": ["conformance/test_execute.py", "--ops=RightShift", "-k", "RightShift"],
     "scan_ignores_exclusive": ["conformance/test_execute.py", "--ops=Cumsum,CumsumD,Cumprod,CumprodD", "-k",
                                "Cumsum or Cumprod"],

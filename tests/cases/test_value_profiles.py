@@ -219,3 +219,17 @@ def test_a_record_naming_no_profiles_gets_no_profile_cases():
     ids = [case.id for case in default_cases("ApplyAdamD")]
     assert ids and not any(i.endswith(("-subnormal", "-large", "-tiny")) for i in ids)
     assert any(i.endswith("-subnormal") for i in (case.id for case in default_cases("Relu")))
+
+
+def test_a_float64_large_bound_is_finite_when_the_bisection_nears_the_maximum():
+    from aclcts.cases.defaults import default_cases
+    case = next(c for c in default_cases("Addcdiv") if c.profile == "large" and c.inputs[0].dtype_name == "double")
+    bound = large_bound(case)
+    assert math.isfinite(bound) and bound > 1e300
+    assert np.isfinite(draw_inputs(case, 3)[0]).all()
+
+
+def test_a_large_case_fills_a_mask_input_without_a_choice_from_its_range():
+    from aclcts.cases.defaults import default_cases
+    case = next(c for c in default_cases("MaskedScale") if c.profile == "large")
+    assert 1e4 < large_bound(case) < 3.5e38

@@ -78,6 +78,12 @@ def test_an_empty_fuzz_impl_or_golden_file_is_no_value_as_in_msopst(tmp_path):
     assert "calc_expect_func_file (empty), fuzz_impl (empty)" in lines[0]
 
 
+def test_an_empty_fuzz_case_num_beside_an_empty_fuzz_impl_is_no_fuzz_case_as_in_msopst(tmp_path):
+    loaded, lines = load(tmp_path, [case(fuzz_impl="", fuzz_case_num="")])
+    assert [c.id for c in loaded] == ["case.T_case_001_ND_float32"]
+    assert "fuzz_case_num (empty)" in lines[0]
+
+
 def test_a_flat_shape_range_pair_is_the_range_of_every_unknown_dim(tmp_path):
     dynamic = dict(shape=[-1, 3], typical_shape=[4, 3], shape_range=[1, 5])
     loaded, _ = load(tmp_path, [case(inputs=[tensor("x1", **dynamic), tensor("x2", **dynamic)],
@@ -321,3 +327,15 @@ def test_a_private_shape_without_a_plain_origin_is_read_as_written_with_no_paddi
     assert [t.stored(mm.format)[1] for t in mm.inputs + mm.outputs] == [(1, 2, 16, 16), (3, 1, 16, 16), (3, 2, 16, 16)]
     assert plus.format == FORMAT_VALUES["NCHW"] and plus.inputs[0].shape == (1, 32, 4, 4)
     assert plus.op_model("Ascend910B1").inputs[0].shape == (1, 2, 4, 4, 16)
+
+
+def test_a_golden_changing_its_inputs_in_place_leaves_the_inputs_as_they_were(tmp_path):
+    (tmp_path / "golden.py").write_text("def add(x1, x2, y):\n"
+                                        "    x1['value'][...] = 0\n"
+                                        "    return [x1['value'] + x2['value']]\n")
+    (loaded,), _ = load(tmp_path, [case(calc_expect_func_file="golden.py:add")])
+    from aclcts.reference import reference
+    arrays = [np.ones((2, 3), np.float32), np.full((2, 3), 2.0, np.float32)]
+    (expected,) = reference(loaded.reference).compute(arrays, {}, [np.dtype(np.float32)])
+    assert np.array_equal(arrays[0], np.ones((2, 3), np.float32)) and np.array_equal(expected, arrays[1])
+

@@ -37,8 +37,10 @@ CASE_KEYS = ("case_name", "op", "input_desc", "output_desc", "attr", "calc_expec
              "expect", "st_mode", "run_torch_api", "fuzz_impl", "fuzz_case_num")
 TENSOR_KEYS = ("name", "format", "ori_format", "type", "shape", "ori_shape", "typical_shape", "shape_range",
                "is_const", "const_value", "data_distribute", "value_range", "value")
-#: Case fields msopst tests with json_obj.get(): an empty value is no value (no golden function, not a fuzz case).
-FALSY_UNSET = ("calc_expect_func_file", "fuzz_impl")
+#: Case fields msopst tests with json_obj.get(): an empty value is no value (no golden function, not a fuzz case);
+#: fuzz_case_num too, which only its fuzz design reads (tools/msopst st/interface/case_design.py designs a case by fuzz
+#: only when json_obj.get("fuzz_impl") is set; CANN's CeluV2 cases write "fuzz_case_num": "" beside an empty fuzz_impl).
+FALSY_UNSET = ("calc_expect_func_file", "fuzz_impl", "fuzz_case_num")
 #: Fields only an input has (msopst reads none of them on an output).
 INPUT_ONLY_KEYS = ("is_const", "const_value", "data_distribute", "value_range", "value")
 OUTPUT_KEYS = tuple(key for key in TENSOR_KEYS if key not in INPUT_ONLY_KEYS)

@@ -1,5 +1,6 @@
 """Records of the activation family: Relu, Sigmoid, Tanh, Gelu, FastGelu, Swish, Mish, the ReLU and ELU variants,
-PRelu, Softplus, Softsign, LogSigmoid and the shrink functions.
+PRelu, Softplus, Softsign, LogSigmoid, the shrink functions, and BNLL, CeluV2, FastGeluV2, SoftplusV2, ThresholdV2D and
+Shrink from CANN's own headers.
 
 Source: mindspore-ai/graphengine 910/third_party/fwkacllib/inc/op_proto/inc/nonlinear_fuc_ops.h (the 910 op_proto
 headers, newer than third_party/fwkacllib/inc/ops/, which lacks bfloat16 and Elu's scale/input_scale).
@@ -13,15 +14,23 @@ computes in float32 and casts the result back.
 
 from __future__ import annotations
 
+import math
+
 from aclcts.core.prototypes.dtypes import FLOAT64, FLOATS, REALS, UNARY
-from aclcts.core.prototypes.spec import Attr, Prototype, op
+from aclcts.core.prototypes.spec import Attr, Prototype, Sample, op
 
 _NL = "graphengine op_proto/inc/nonlinear_fuc_ops.h"
 _NL_910 = "graphengine 910 op_proto/inc/nonlinear_fuc_ops.h"
+_NL_CANN = "dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/nonlinear_fuc_ops.h"
+_TBE = "dengguojie/vue-element-admin@7d77ce32d ops/built-in/tbe/impl"
 POLICY = "nn"
 SHAPE_RULE = "same"
 FLOATING_BF16 = FLOATS + FLOAT64
 FP16_FP32 = ("float16", "float32")
+#: TensorType::FloatingDataType of CANN's headers: double, float, float16.
+FLOATING = ("float16", "float32", "float64")
+#: Where the documented formula is inf / inf or inf * 0 (a sign or a 0/1 mask of an infinite input): left open.
+_INFINITIES = (math.inf, -math.inf)
 
 
 def _unary(op_type: str, types: tuple[str, ...], note: str = "", attrs: tuple[Attr, ...] = (),
@@ -71,4 +80,33 @@ PROTOTYPES: tuple[Prototype, ...] = (
            (Attr("lambd", "float", 0.5),), _SHRINK),
     _unary("HardShrink", FLOATS, "x if |x| > lambd else 0; ATTR(lambd, Float, 0.5)",
            (Attr("lambd", "float", 0.5),), _SHRINK),
+    op("BNLL", "x:T", "y:T", {"T": FLOATING},
+       source=f"{_NL_CANN} REG_OP(BNLL): y = x + log(1 + exp(-x)) if x > 0, else log(1 + exp(x)) (a softplus)"),
+    op("CeluV2", "x:T", "y:T", {"T": FP16_FP32}, (Attr("alpha", "float", 1.0),),
+       source=f"{_NL_CANN} REG_OP(CeluV2): max(0, x) + min(0, alpha * (exp(x / alpha) - 1)), ONNX Celu; "
+              "ATTR(alpha, Float, 1.0)",
+       # op.pattern=formatAgnostic in CANN's op info (aic-<soc>-ops-info.ini [CeluV2]); its own cases store x and y
+       # in these (ops/built-in/tests/st/CeluV2)
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0", "FRACTAL_NZ")), sample_attrs={"alpha": 1.5}),
+    op("FastGeluV2", "x:T", "y:T", {"T": FP16_FP32}, open_points=_INFINITIES,
+       source=f"{_NL_CANN} REG_OP(FastGeluV2): x * (sgn(x) * [(a/2) (clip(|t|, max=-b) + b)^2 + 0.5] + 0.5), "
+              "sgn(x) = (x + 1e-12) / |x + 1e-12|; a/2 = -0.1444, b = -1.769 and t = 0.7071 x from "
+              f"{_TBE}/fast_gelu_v2.py (the header leaves them out); sgn(+-inf) is inf / inf, left open"),
+    op("SoftplusV2", "x:T", "y:T", {"T": FP16_FP32}, (Attr("beta", "float", 1.0), Attr("threshold", "float", 20.0)),
+       open_points=_INFINITIES,
+       source=f"{_NL_CANN} REG_OP(SoftplusV2): log(1 + exp(beta * x)) / beta, or x where beta * x > threshold; "
+              f"ATTR(beta, Float, 1.0), ATTR(threshold, Float, 20.0); {_TBE}/softplus_v2.py selects by 0/1 masks "
+              "(inf * 0 at +-inf), left open",
+       samples={"x": Sample(-30, 30, "both sides of beta * x = threshold")},
+       sample_attrs={"beta": 0.5, "threshold": 10.0}),
+    op("ThresholdV2D", "x:T", "y:T", {"T": REALS}, (Attr("threshold", "float"), Attr("value", "float")),
+       source=f"{_NL_CANN} REG_OP(ThresholdV2D): y = x if x > threshold else value; REQUIRED_ATTR(threshold, "
+              "Float), REQUIRED_ATTR(value, Float); RealNumberType",
+       samples={"x": Sample(-5, 5, "on both sides of the threshold")},
+       sample_attrs={"threshold": 1.0, "value": 3.0}),
+    op("Shrink", "input_x:T", "output_y:T", {"T": FP16_FP32}, (Attr("lambd", "float", 0.5), Attr("bias", "float", 0.0)),
+       source=f"{_NL_CANN} REG_OP(Shrink): x - bias if x > lambd, x + bias if x < -lambd, else 0 (ONNX Shrink); "
+              "ATTR(lambd, Float, 0.5), ATTR(bias, Float, 0.0)",
+       samples={"input_x": Sample(-3, 3, "inside and outside [-lambd, lambd]")},
+       sample_attrs={"lambd": 1.0, "bias": 0.25}),
 )

@@ -2,18 +2,31 @@
 
 Source: mindspore-ai/graphengine 910/third_party/fwkacllib/inc/op_proto/inc/elewise_calculation_ops.h (every op
 here: inputs x1, x2 of one type, output y of that type, no attributes). FloatingDataType = double, float,
-float16. complex32 (Div) is left out: the suite has no such dtype.
+float16. complex32 (Div) is left out: the suite has no such dtype. Lerp, Xlog1py, Addcdiv, Addcmul, AxpyV2, IsClose,
+ApproximateEqual, MaskedScale and FusedMulAddN come from CANN's own elewise_calculation_ops.h
+(dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/); where its type lists name complex (Xlog1py) or
+NumberType (ApproximateEqual) the record keeps the types CANN's op info lists
+(ops/built-in/tbe/op_info_cfg/ai_core/<soc>/aic-<soc>-ops-info.ini).
 """
 
 from __future__ import annotations
 
+import math
+
 from aclcts.core.prototypes.dtypes import COMPLEX, FLOAT64, FLOATS
-from aclcts.core.prototypes.spec import Prototype, Sample, op
+from aclcts.core.prototypes.spec import Attr, Prototype, Sample, op
 
 POLICY = "elementwise"
 SHAPE_RULE = "broadcast"
 
 _ELEWISE = "graphengine op_proto/inc/elewise_calculation_ops.h"
+_CANN = "dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/elewise_calculation_ops.h"
+_FP16_FP32 = ("float16", "float32")
+#: The shape rule of the ops broadcasting three or four inputs: a dynamic case runs at its given runtime shapes (the
+#: broadcast rule draws broadcastable shapes for two inputs only).
+_MANY = "given"
+#: Where CANN's TBE kernel and the documented (PyTorch) semantics part: infinities compared by |x1 - x2| (NaN).
+_INFINITIES = (math.inf, -math.inf)
 
 FLOATING = FLOATS + FLOAT64
 
@@ -53,4 +66,61 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source="CANN ops-math mul_no_nan_proto.h REG_OP(MulNoNan): y = 0 where x2 == 0 (-0 too), even if x1 is NaN or "
               "inf, else x1 * x2; NumPy broadcasting; fp16/bf16 computed in fp32",
        samples={name: Sample(-10, 10, "zeros of x2 against NaN and inf of x1", special=0.6) for name in ("x1", "x2")}),
+    op("Lerp", "start:T, end:T, weight:T", "y:T", {"T": _FP16_FP32},
+       shape_rule=_MANY,
+       source=f"{_CANN} REG_OP(Lerp): y = start + weight * (end - start) (PyTorch lerp)",
+       samples={"weight": Sample(0, 1, "between the two ends, as lerp is used")}),
+    op("Xlog1py", "x:T, y:T", "z:T", {"T": FLOATING},
+       source=f"{_CANN} REG_OP(Xlog1py): z = x * log1p(y), 0 where x == 0 (TensorFlow Xlog1py); complex64/128 are "
+              "in the header, not in the op info",
+       samples={"y": Sample(-0.9, 10, "log1p's domain")}),
+    op("Addcdiv", "input_data:T, x1:T, x2:T, value:V", "y:T",
+       # V in the header's order but float64 first: the default cases draw value in the first type of V
+       {"T": ("float16", "float32", "float64", "int64"), "V": ("float64", "float16", "float32", "int32", "int64")},
+       shape_rule=_MANY,
+       source=f"{_CANN} REG_OP(Addcdiv): y = input_data + value * x1 / x2 (PyTorch addcdiv); value a scalar tensor",
+       samples={"x2": Sample(0.5, 4, "a divisor away from 0")},
+       sample_shapes=(((2, 3), (2, 3), (2, 3), (1,)), ((4, 1, 5), (1, 3, 5), (4, 3, 1), (1,)))),
+    op("Addcmul", "input_data:T, x1:T, x2:T, value:T", "y:T",
+       {"T": ("float16", "float32", "int8", "int32", "uint8", "float64", "int64")},
+       shape_rule=_MANY,
+       source=f"{_CANN} REG_OP(Addcmul): y = input_data + value * x1 * x2 (PyTorch addcmul); value a scalar tensor",
+       sample_shapes=(((2, 3), (2, 3), (2, 3), (1,)), ((4, 1, 5), (1, 3, 5), (4, 3, 1), (1,)))),
+    op("AxpyV2", "x1:T, x2:T, alpha:T", "y:T", {"T": ("float16", "float32", "int32")},
+       shape_rule=_MANY,
+       source=f"{_CANN} REG_OP(AxpyV2): y = x2 * alpha + x1; alpha a scalar tensor; int32 not simulated (CANN's "
+              "axpy_v2.py computes it in float32, the header states no integer rule)",
+       sample_shapes=(((2, 3), (2, 3), (1,)), ((4, 1, 5), (1, 3, 5), (1,)))),
+    op("IsClose", "x1:T, x2:T", "y:B", {"T": ("float16", "float32", "int32"), "B": ("bool",)},
+       (Attr("rtol", "float", 1e-05), Attr("atol", "float", 1e-08), Attr("equal_nan", "bool", False)),
+       policy="compare", open_points=_INFINITIES,
+       source=f"{_CANN} REG_OP(IsClose): |x1 - x2| <= atol + rtol * |x2| (PyTorch isclose), NaN close to NaN only "
+              "with equal_nan; ATTR(rtol, Float, 1e-05), ATTR(atol, Float, 1e-08), ATTR(equal_nan, Bool, false); "
+              "equal infinities (close in PyTorch) left open: CANN's TBE is_close.py compares |inf - inf| = NaN",
+       samples={"x2": Sample(-1, 1, "near x1, so that both answers occur")},
+       sample_attrs={"rtol": 0.1, "atol": 0.05}),
+    op("ApproximateEqual", "x1:T, x2:T", "y:B", {"T": _FP16_FP32, "B": ("bool",)}, (Attr("tolerance", "float", 1e-5),),
+       policy="compare",
+       source=f"{_CANN} REG_OP(ApproximateEqual): |x1 - x2| < tolerance (TensorFlow ApproximateEqual); "
+              "ATTR(tolerance, Float, 1e-5); NumberType in the header, float16/float32 in the op info",
+       samples={"x2": Sample(-1, 1, "near x1, so that both answers occur")},
+       sample_attrs={"tolerance": 0.3}),
+    op("MaskedScale", "x:T, mask:M", "y:T", {"T": _FP16_FP32, "M": ("int8", "float16", "float32")},
+       (Attr("value", "float"),),
+       source=f"{_CANN} REG_OP(MaskedScale): y = x * mask * value, mask of x's shape; REQUIRED_ATTR(value, Float)",
+       samples={"mask": Sample(0, 1, "a dropout mask of zeros and ones")}, sample_attrs={"value": 1.25},
+       shape_rule="same"),
+    op("FusedMulAddN", "x1:T, x2:T, x3:T", "y:T", {"T": ("float32", "float16", "int32", "int16")},
+       source=f"{_CANN} REG_OP(FusedMulAddN): y = x1 * x3 + x2, x3 one value broadcast "
+              "(ops/built-in/tbe/impl/fused_mul_add_n.py)",
+       sample_shapes=(((2, 3), (2, 3), (1,)), ((4, 1, 5), (4, 1, 5), (1,))), shape_rule="given"),
+    op("Dot", "input_x:T, input_y:T", "output:T", {"T": ("float32", "float16", "uint8", "int8", "int32")},
+       source=f"{_CANN} REG_OP(Dot): the inner product of two 1-D tensors of one length; the output has shape [1] "
+              "(DotInferShape, ops/built-in/op_proto/elewise_calculation_ops.cc)",
+       sample_shapes=(((32,), (32,)), ((7,), (7,))), shape_rule="given"),
+    op("Ger", "x1:T, x2:T", "y:T", {"T": _FP16_FP32},
+       source="dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/linalg_ops.h REG_OP(Ger): the outer "
+              "product y[i, j] = x1[i] * x2[j] of two 1-D tensors (PyTorch ger)",
+       sample_shapes=(((5,), (7,)), ((1,), (3,))), shape_rule="given"),
 )
+

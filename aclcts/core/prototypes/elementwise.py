@@ -67,6 +67,11 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _unary("Reciprocal", UNARY + ("int32", "int64")),
     op("AddN", "x*:T", "y:T", {"T": NUMBERS}, (Attr("N", "int"),),
        source=f"{_SRC} REG_OP(AddN): DYNAMIC_INPUT x, REQUIRED_ATTR(N, Int)", shape_rule="same"),
+    op("AccumulateNV2", "x*:T", "y:T", {"T": NUMBERS}, (Attr("N", "int"),),
+       source="dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/elewise_calculation_ops.h "
+              "REG_OP(AccumulateNV2): the element-wise sum of the tensors of DYNAMIC_INPUT x (TensorFlow "
+              "AccumulateNV2), REQUIRED_ATTR(N, Int); the inputs broadcast to the output's shape (ops/built-in/tbe/impl/"
+              "accumulate_nv2.py)", shape_rule="given"),
     _compare("Equal", _EQUAL),
     _compare("Less", REALS),
     _compare("Greater", REALS),

@@ -4,13 +4,14 @@ Sources: mindspore-ai/graphengine 910/third_party/fwkacllib/inc/op_proto/inc/ el
 (Erf, Erfc, IsFinite, IsInf, IsNan) and pad_ops.h (Fill). Type groups as metadef's TensorType: UnaryDataType =
 complex128, complex64, double, float, float16, bf16 (complex32 left out: the suite has no such dtype);
 FloatingDataType = double, float, float16; NumberType and BasicType = every real and complex type (their quantized
-types left out). Fill's value also takes string (left out).
+types left out). Fill's value also takes string (left out). Inv, Trunc, Fills, TensorMove and Power come from CANN's
+own headers (dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/, each record names its file).
 """
 
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import BOOL, COMPLEX, FLOAT64, FLOATS, INTS, REALS
-from aclcts.core.prototypes.spec import Attr, Prototype, op
+from aclcts.core.prototypes.spec import Attr, Prototype, Sample, op
 
 POLICY = "elementwise"
 SHAPE_RULE = "same"
@@ -18,6 +19,7 @@ SHAPE_RULE = "same"
 _ELEWISE = "graphengine op_proto/inc/elewise_calculation_ops.h"
 _MATH = "graphengine op_proto/inc/math_ops.h"
 _PAD = "graphengine op_proto/inc/pad_ops.h"
+_CANN = "dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc"
 
 UNARY_DATA = FLOATS + FLOAT64 + COMPLEX
 FLOATING = FLOATS + FLOAT64
@@ -83,4 +85,29 @@ PROTOTYPES: tuple[Prototype, ...] = (
        formats=dict.fromkeys(("x1", "x2", "y"), ("FRACTAL_NZ",))),
     op("ClipByValue", "x:T, clip_value_min:T, clip_value_max:T", "y:T", {"T": NUMBERS},
        source=f"{_ELEWISE} REG_OP(ClipByValue): y = min(max(x, clip_value_min), clip_value_max)"),
+    op("Inv", "x:T", "y:T", {"T": ("float16", "float32", "int32", "float64")},
+       source=f"{_CANN}/elewise_calculation_ops.h REG_OP(Inv): y = 1 / x (TensorFlow Inv); the header's y lists float16, "
+              "float32 and int32, its x also int64, double and complex; double is the AI CPU kernel's "
+              "(ops/built-in/aicpu/op_info_cfg/aicpu_kernel/aicpu_kernel.ini [Inv]: x and y float16, float, double, "
+              "complex64, complex128); complex left out here (no default cases draw it), int64 no kernel's output"),
+    op("Trunc", "input_x:T", "output_y:T", {"T": ("float16", "float32", "int8", "int32", "uint8")}, specials=_HALVES,
+       source=f"{_CANN}/math_ops.h REG_OP(Trunc): rounds toward zero (PyTorch trunc); integers unchanged"),
+    op("Fills", "x:T", "y:T", {"T": ("float32", "int16", "int32", "float16", "int8")}, (Attr("value", "float"),),
+       source=f"{_CANN}/elewise_calculation_ops.h REG_OP(Fills): y of x's shape and type, every element value; "
+              "REQUIRED_ATTR(value, Float); int8 from CANN's op info (tbe/op_info_cfg/ai_core/<soc>/"
+              "aic-<soc>-ops-info.ini [Fills]: float16, float32, int8, int32) and fills.py, which casts it via float16",
+       sample_attrs={"value": 3.0}),
+    op("TensorMove", "x:T", "y:T", {"T": ("float16", "float32", "int32", "int8", "uint8", "bool")},
+       source=f"{_CANN}/elewise_calculation_ops.h REG_OP(TensorMove): y is a copy of x"),
+    op("Power", "x:T", "y:T", {"T": ("float16", "float32")},
+       (Attr("power", "float", 1.0), Attr("scale", "float", 1.0), Attr("shift", "float", 0.0)),
+       source=f"{_CANN}/math_ops.h REG_OP(Power): y = (shift + scale * x) ^ power (Caffe Power); ATTR(power|scale|"
+              "shift, Float, 1.0|1.0|0.0)",
+       samples={"x": Sample(0.1, 4, "a positive base: a negative one to a fractional power is NaN")},
+       sample_attrs={"power": 2.5, "scale": 1.5, "shift": 0.25}),
+    op("Trace", "x:T", "y:T", {"T": ("float16", "float32")},
+       source=f"{_CANN}/matrix_calculation_ops.h REG_OP(Trace): the sum of the diagonal of a 2-D matrix (PyTorch "
+              "trace); the output has shape [1] (TraceInferShape, ops/built-in/op_proto/matrix_calculation_ops.cc)",
+       sample_shapes=(((4, 4),), ((3, 5),)), shape_rule="given"),
 )
+

@@ -39,6 +39,7 @@ from aclcts.sim.faults import resize as rs
 from aclcts.sim.faults import runtime as r
 from aclcts.sim.faults import shape as shp
 from aclcts.sim.faults import sparse as sp
+from aclcts.sim.faults import special_math as sm
 from aclcts.sim.faults import unary_math as um
 from aclcts.sim.faults import values as v
 from aclcts.sim.kernels.binary_math import BINARY_MATH_OP_TYPES
@@ -296,6 +297,14 @@ _ENTRIES = (
     Injection("floor_mod_truncates", FAULT,
               "FloorMod gives the remainder the sign of the dividend x1 (C fmod, as Mod) instead of the divisor x2",
               ((KERNELS, k.kernel_entries(["FloorMod"], bm.floor_mod_truncates)),)),
+    Injection("lerp_weight_on_wrong_end", FAULT,
+              "Lerp computes start + (1 - weight) * (end - start), measuring the weight from the end instead of the "
+              "start",
+              ((KERNELS, k.kernel_entries(["Lerp"], bm.lerp_weight_on_wrong_end)),)),
+    Injection("bessel_i1e_drops_sign", FAULT,
+              "BesselI1e returns |I1e(x)|, leaving out the final multiplication by sign(x), so negative x give "
+              "positive results",
+              ((KERNELS, k.kernel_entries(["BesselI1e"], sm.bessel_i1e_drops_sign)),)),
     Injection("right_shift_logical_for_signed", FAULT,
               "RightShift of signed integers shifts in zeros (logical shift) instead of copies of the sign bit",
               ((KERNELS, k.kernel_entries(["RightShift"], bm.right_shift_logical_for_signed)),)),

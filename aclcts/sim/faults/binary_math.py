@@ -1,5 +1,5 @@
 """Faulty binary math and bit kernels: FloorMod taking the dividend's sign (C fmod), RightShift shifting signed
-integers logically."""
+integers logically, Lerp measuring its weight from the wrong end."""
 
 from __future__ import annotations
 
@@ -40,3 +40,17 @@ def right_shift_logical_for_signed(compute: ComputeFn) -> ComputeFn:
         return [np.ascontiguousarray(np.broadcast_to(logical, results[0].shape)), *results[1:]]
 
     return faulty
+
+
+def lerp_weight_on_wrong_end(compute: ComputeFn) -> ComputeFn:
+    """Lerp computing start + (1 - weight) (end - start): weight 0 gives end and 1 gives start, the ends swapped."""
+
+    def faulty(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list) -> list[np.ndarray]:
+        results = compute(inputs, attrs, outputs)
+        start, end, weight = (np.asarray(a, dtype=np.float32) for a in inputs[:3])
+        with np.errstate(all="ignore"):
+            swapped = start + (np.float32(1) - weight) * (end - start)
+        return [np.broadcast_to(swapped, results[0].shape).astype(results[0].dtype), *results[1:]]
+
+    return faulty
+

@@ -1,5 +1,5 @@
 """Activation kernels: Relu, Sigmoid and Tanh (one-input formulas of `pointwise`), Gelu, FastGelu, Swish, Mish, LeakyRelu, Elu, Selu, Celu, Relu6, HardSigmoid, HardSwish, PRelu,
-Softplus, Softsign, LogSigmoid, SoftShrink, HardShrink.
+Softplus, Softsign, LogSigmoid, SoftShrink, HardShrink, BNLL, CeluV2, FastGeluV2, SoftplusV2, ThresholdV2D, Shrink.
 
 Prototypes: aclcts.core.prototypes.activation (graphengine op_proto nonlinear_fuc_ops.h). Device numerics: fp16 and
 bf16 are widened to float32, the whole formula is evaluated there and rounded once to the storage type; float32 and
@@ -11,6 +11,11 @@ alpha3 max(x, 0) + alpha1 (exp(-max(-x, 0) / alpha2) - 1); exp(x) - 1 (vexp then
 HardSwish divides min(max(x + 3, 0), 6) by 6 before multiplying by x, so that x near the type's maximum does not
 overflow. Softplus, LogSigmoid and Mish use the overflow-free max(x, 0) + log1p(exp(-|x|)). At +-inf each function
 gives its limit (where a formula would give inf * 0 or inf / inf) and NaN stays NaN, as the reference states.
+The ops from CANN's own headers follow their TBE implementations (ops/built-in/tbe/impl/<op>.py) step by step:
+BNLL log(exp(-|x|) + 1) + max(x, 0); CeluV2 max(x, 0) + min(alpha (exp(x * (1/alpha)) - 1), 0); FastGeluV2 its
+polynomial erf with the sign (x + 1e-12) / |x + 1e-12| (NaN at +-inf, as on the device); SoftplusV2 both branches
+blended by 0/1 masks (NaN at +-inf); ThresholdV2D a compare-and-select with the attributes in x's type (an integer
+type truncates them); Shrink sign(x) (|x| - bias) where |x| > lambd, with sign(0) = -1.
 """
 
 from __future__ import annotations
@@ -215,6 +220,78 @@ def _hard_shrink(x: np.ndarray, y: np.ndarray, p: Params) -> None:
     np.copyto(y, _c(x, 0.0), where=inside)
 
 
+def _bnll(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    t = np.abs(x, out=_tmp(x))
+    np.negative(t, out=t)
+    np.exp(t, out=t)
+    t += _c(x, 1.0)
+    np.log(t, out=t)
+    np.maximum(x, _c(x, 0.0), out=y)
+    y += t
+
+
+def _celu_v2(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    t = np.multiply(x, _c(x, 1.0) / _c(x, p[0]), out=_tmp(x))
+    np.exp(t, out=t)
+    t += _c(x, -1.0)
+    t *= _c(x, p[0])
+    np.minimum(t, _c(x, 0.0), out=t)
+    np.maximum(x, _c(x, 0.0), out=y)
+    y += t
+
+
+def _fast_gelu_v2(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    t = np.multiply(x, _c(x, 0.7071), out=_tmp(x))
+    np.abs(t, out=t)
+    np.minimum(t, _c(x, 1.769), out=t)
+    t += _c(x, -1.769)
+    t *= t
+    t *= _c(x, -0.1444)
+    t += _c(x, 0.5)
+    shifted = np.add(x, _c(x, 1e-12), out=_tmp(x))
+    np.divide(shifted, np.abs(shifted), out=shifted)
+    t *= shifted
+    t += _c(x, 0.5)
+    np.multiply(x, t, out=y)
+
+
+def _softplus_v2(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    beta, threshold = _c(x, p[0]), _c(x, p[1])
+    scaled = np.multiply(x, beta, out=_tmp(x))
+    above = (scaled > threshold).astype(x.dtype)
+    below = _c(x, 1.0) - above
+    t = np.multiply(scaled, below, out=scaled)
+    np.exp(t, out=t)
+    t += _c(x, 1.0)
+    np.log(t, out=t)
+    t /= beta
+    t *= below
+    np.multiply(x, above, out=y)
+    y += t
+
+
+def _threshold_v2d(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    threshold, value = (_attr_in_type(v, x.dtype) for v in p)
+    np.copyto(y, x)
+    np.copyto(y, value, where=~(x > threshold))
+
+
+def _attr_in_type(value: float, dtype: np.dtype) -> np.generic:
+    """A float attribute as a constant of dtype: truncated toward zero for an integer type (tvm.const)."""
+    if dtype.kind in "iu":
+        return np.array(math.trunc(value)).astype(dtype)[()]
+    return dtype.type(value)
+
+
+def _shrink(x: np.ndarray, y: np.ndarray, p: Params) -> None:
+    lambd, bias = _c(x, p[0]), _c(x, p[1])
+    magnitude = np.abs(x, out=_tmp(x))
+    inside = magnitude <= lambd
+    np.subtract(magnitude, bias, out=y)
+    np.copyto(y, _c(x, 0.0), where=inside)
+    np.copyto(y, -y, where=x <= 0)
+
+
 def no_attrs(call: OpCall) -> Params:
     return ()
 
@@ -238,6 +315,16 @@ def lambd_attr(call: OpCall) -> Params:
     if lambd < 0:
         raise call.fail(f"attr 'lambd' is {lambd}, expected a value >= 0")
     return (lambd,)
+
+
+def _divisor_first(*names: str) -> Read:
+    """Read float attributes (as float_attrs) of which the first divides: 0 fails."""
+    def read(call: OpCall) -> Params:
+        values = float_attrs(*names)(call)
+        if values[0] == 0.0:
+            raise call.fail(f"attr '{names[0]}' is 0, expected a nonzero divisor")
+        return values
+    return read
 
 
 def _in_compute_type(body: Body, x: np.ndarray, y: np.ndarray, params: Params) -> np.ndarray:
@@ -295,6 +382,12 @@ _activation("Softsign", _softsign)
 _activation("LogSigmoid", _log_sigmoid)
 _activation("SoftShrink", _soft_shrink, lambd_attr)
 _activation("HardShrink", _hard_shrink, lambd_attr)
+_activation("BNLL", _bnll)
+_activation("CeluV2", _celu_v2, _divisor_first("alpha"))
+_activation("FastGeluV2", _fast_gelu_v2)
+_activation("SoftplusV2", _softplus_v2, _divisor_first("beta", "threshold"))
+_activation("ThresholdV2D", _threshold_v2d, float_attrs("threshold", "value"))
+_activation("Shrink", _shrink, float_attrs("lambd", "bias"))
 
 
 # PRelu -------------------------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Elementwise kernels: the binary ops with NumPy broadcasting (Add, Sub, Mul, RealDiv, Maximum, Minimum, Pow,
-comparisons, LogicalAnd), AddN, and the one-input ops of `pointwise` (Abs, Neg, Exp, Log, Sqrt, Rsqrt, Square,
+comparisons, LogicalAnd), AddN and AccumulateNV2 (the same sum; AccumulateNV2 broadcasts its inputs to the output
+shape, as CANN's accumulate_nv2.py does), and the one-input ops of `pointwise` (Abs, Neg, Exp, Log, Sqrt, Rsqrt, Square,
 Reciprocal).
 
 Records: aclcts/core/prototypes/elementwise.py.
@@ -144,7 +145,7 @@ BINARY_OP_TYPES = tuple(op.op_type for op in _BINARY)
 
 
 def _addn_tensors(call: OpCall) -> list[Any]:
-    """AddN's N inputs, their count checked against attr N and their dtypes against each other."""
+    """The N inputs, their count checked against attr N and their dtypes against each other."""
     count = call.attr_int("N")
     if count < 1 or count != len(call.inputs):
         raise call.fail(f"attr 'N' is {count}, but {len(call.inputs)} dynamic inputs '{call.record.inputs[0].name}' were "
@@ -154,13 +155,16 @@ def _addn_tensors(call: OpCall) -> list[Any]:
     return tensors
 
 
-def _addn_inputs(call: OpCall) -> list[Any]:
+def _addn_inputs(call: OpCall, broadcasting: bool) -> tuple[list[Any], tuple[int, ...]]:
+    """The N inputs and the output shape: their common shape, or with broadcasting their broadcast."""
     tensors = _addn_tensors(call)
+    if broadcasting:
+        return tensors, broadcast(call, range(len(tensors)), [tuple(t.shape) for t in tensors])
     for i, tensor in enumerate(tensors[1:], start=1):
         if tuple(tensor.shape) != tuple(tensors[0].shape):
             raise call.fail(f"input '{call.name(i)}' has shape {list(tensor.shape)}, expected "
                             f"{list(tensors[0].shape)} (that of '{call.name(0)}')")
-    return tensors
+    return tensors, tuple(tensors[0].shape)
 
 
 def _addn_shape(call: OpCall, tensors: list[Any]) -> tuple[int, ...]:
@@ -178,33 +182,41 @@ def _addn_shape(call: OpCall, tensors: list[Any]) -> tuple[int, ...]:
     return tuple(merged)
 
 
-def _addn_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("AddN", inputs, attrs)
-    tensors = _addn_inputs(call)
-    call.require_simulated(0, tensors[0].dtype)
-    out = Outputs(call, outputs)
-    dtype = out.require_dtype(0, tensors[0].dtype, f"same as the inputs '{call.record.inputs[0].name}'")
-    with np.errstate(all="ignore"):
-        if is_float(dtype):
-            total = widen(tensors[0])
-            for tensor in tensors[1:]:
-                total = total + widen(tensor)
-            total = rounder(dtype)(total)
-        else:
-            total = tensors[0].copy()
-            for tensor in tensors[1:]:
-                total = (total + tensor).astype(dtype)
-    return [out.emit(0, total.astype(dtype))]
+def _sum_of_inputs(op_type: str, broadcasting: bool = False) -> None:
+    """Register an op summing its dynamic input x (AddN; AccumulateNV2, broadcasting): floats in their compute type,
+    rounded once; integers in their own type, wrapping."""
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        tensors, shape = _addn_inputs(call, broadcasting)
+        call.require_simulated(0, tensors[0].dtype)
+        out = Outputs(call, outputs)
+        dtype = out.require_dtype(0, tensors[0].dtype, f"same as the inputs '{call.record.inputs[0].name}'")
+        with np.errstate(all="ignore"):
+            if is_float(dtype):
+                total = widen(tensors[0])
+                for tensor in tensors[1:]:
+                    total = total + widen(tensor)
+                total = rounder(dtype)(total)
+            else:
+                total = tensors[0].copy()
+                for tensor in tensors[1:]:
+                    total = (total + tensor).astype(dtype)
+        return [out.emit(0, np.broadcast_to(total, shape).astype(dtype))]
+
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        if broadcasting:
+            tensors, shape = _addn_inputs(call, broadcasting)
+            return [inferred(tensors[0].dtype, shape)]
+        tensors = _addn_tensors(call)
+        return [inferred(tensors[0].dtype, _addn_shape(call, tensors))]
+
+    builtin(op_type, compute, infer_shape)
+    not_simulated(op_type, 0, NOT_SIMULATED["AddN"])
 
 
-def _addn_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
-    call = OpCall("AddN", inputs, attrs)
-    tensors = _addn_tensors(call)
-    return [inferred(tensors[0].dtype, _addn_shape(call, tensors))]
-
-
-builtin("AddN", _addn_compute, _addn_infer)
-not_simulated("AddN", 0, NOT_SIMULATED["AddN"])
+_sum_of_inputs("AddN")
+_sum_of_inputs("AccumulateNV2", broadcasting=True)
 
 for _op_type in ("Abs", "Neg", "Exp", "Log", "Sqrt", "Rsqrt", "Square", "Reciprocal"):
     builtin(_op_type, *pointwise.kernel(_op_type))

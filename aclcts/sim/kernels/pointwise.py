@@ -1,5 +1,6 @@
 """One-input kernels built from a float formula and an integer formula: Abs, Neg, Exp, Log, Sqrt, Rsqrt, Square,
-Reciprocal (registered by the elementwise family) and Relu, Sigmoid, Tanh (by the activation family).
+Reciprocal (registered by the elementwise family), Inv (by unary_math: TBE inv.py divides 1 by x, an integer x in
+float32 converted back by truncation with saturation, so 1 / 0 is the type's maximum) and Relu, Sigmoid, Tanh (by the activation family).
 
 The records give the dtypes; Exp: y = base^(scale*x + shift), Log: y = log_base(scale*x + shift), base -1 meaning e.
 Complex (complex64/complex128, where the record allows it) is computed in its own type by NumPy's complex loops
@@ -22,7 +23,7 @@ import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import COMPLEX, EXACT_FLOATS, FLOAT32, Rounder, is_float, rounder, widen
+from aclcts.sim.kernels.numerics import COMPLEX, EXACT_FLOATS, FLOAT32, Rounder, is_float, rounder, saturating_int, widen
 from aclcts.sim.kernels.shapes import inferred
 
 FloatFn = Callable[[OpCall, np.ndarray, Rounder], np.ndarray]
@@ -86,6 +87,7 @@ FORMULAS: dict[str, tuple[FloatFn, RawFn | None]] = {
     "Tanh": (lambda c, x, r: r(np.tanh(x)), None),
     "Square": (lambda c, x, r: r(x * x), lambda x: x * x),
     "Reciprocal": (lambda c, x, r: r(x.dtype.type(1) / x), _integer_reciprocal),
+    "Inv": (lambda c, x, r: r(x.dtype.type(1) / x), lambda x: saturating_int(np.float32(1) / x.astype(FLOAT32), x.dtype)),
 }
 
 

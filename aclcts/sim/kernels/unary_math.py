@@ -15,6 +15,16 @@ Device numerics:
   before the half-to-even step; how the device scales is UNCONFIRMED.
 - Muls/Adds/Axpy take the Float attribute as float32; floats compute in float32 (fp64 in fp64) and round once;
   integers apply the attribute truncated toward zero to their own type and wrap.
+- Inv is Reciprocal's formula (TBE inv.py: vdiv(1, x)); Trunc is floor(max(x, 0)) + ceil(min(x, 0)) (trunc.py);
+  Fills writes the attribute in x's type (int8 through float16, fills.py); TensorMove copies.
+- Trace sums the diagonal in float32 in the vector unit's order (numerics.vector_sum) and gives a [1] tensor.
+- Power follows power.py: scale * x + shift rounded to the storage type after each step; power 1, 2 and 3 as that
+  many products in the storage type; otherwise base ^ power in float32 for a positive base (power.py's
+  exp(power * log(base)), taken as one float32 pow: as for Exp and Log with an affine argument, the composite's error
+  of up to |power log(base)| float32 steps is outside the elementwise policy), the same of |base| times (-1)^power
+  for a negative base and an integer power, 0 for a zero base and power > 0, and the
+  kernel's "nan" value elsewhere (vrec(0): NaN here, UNCONFIRMED on hardware); power * scale == 0 gives 1 for power
+  0, else the constant shift ^ power.
 """
 
 from __future__ import annotations
@@ -28,7 +38,9 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import BOOL, COMPLEX, EXACT_FLOATS, FLOAT32, FLOAT64, OWN_TYPES, compute_dtype, widen
+from aclcts.sim.kernels import pointwise
+from aclcts.sim.kernels.numerics import (BOOL, COMPLEX, EXACT_FLOATS, FLOAT32, FLOAT64, OWN_TYPES,
+                                         compute_dtype, rounder, vector_sum, widen)
 from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, broadcast, inferred, unknown_rank
 
@@ -137,10 +149,9 @@ def _same_shape_infer(op_type: str, dtype_of: Callable[[Any], int] | None = None
 Body = Callable[[OpCall, np.ndarray, np.ndarray], np.ndarray]
 
 
-def _unary_kernel(op_type: str, body: Body, boolean: bool = False,
-                  unsimulated: tuple[np.dtype, ...] = NOT_SIMULATED) -> None:
-    """Register a one-input op: dtype checks (the record's, less unsimulated), the output buffer, body(call, x, y)
-    writing the result into y."""
+def unary_functions(op_type: str, body: Body, boolean: bool = False) -> tuple[Callable[..., list[np.ndarray]], Infer]:
+    """The compute and infer_shape of a one-input op: dtype checks (the record's, less those declared not simulated),
+    the output buffer, body(call, x, y) writing the result into y."""
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_count(1)
@@ -154,14 +165,20 @@ def _unary_kernel(op_type: str, body: Body, boolean: bool = False,
         with np.errstate(all="ignore"):
             return [out.emit(0, body(call, x, out.buffer(0, x.shape)))]
 
-    builtin(op_type, compute, _same_shape_infer(op_type, (lambda x: acl_data_type(BOOL)) if boolean else None))
+    return compute, _same_shape_infer(op_type, (lambda x: acl_data_type(BOOL)) if boolean else None)
+
+
+def _unary_kernel(op_type: str, body: Body, boolean: bool = False,
+                  unsimulated: tuple[np.dtype, ...] = NOT_SIMULATED) -> None:
+    """Register a one-input op of this module (unary_functions) with the dtypes it does not simulate."""
+    builtin(op_type, *unary_functions(op_type, body, boolean))
     not_simulated(op_type, 0, unsimulated)
 
 
 for _name, _fn in _FLOAT_UNARY.items():
     _without_complex = () if _name in COMPLEX_FORMULAS else NOT_SIMULATED
     _unary_kernel(_name, lambda call, x, y, fn=_fn: in_compute_type(fn, x, y),
-                  unsimulated=(np.dtype(np.int32), np.dtype(np.int64)) + _without_complex)
+                   unsimulated=(np.dtype(np.int32), np.dtype(np.int64)) + _without_complex)
 
 
 # Round, Sign ----------------------------------------------------------------------------------------------------
@@ -349,3 +366,120 @@ def _clip_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs
 
 builtin("ClipByValue", _clip_compute, _clip_infer)
 not_simulated("ClipByValue", 0, NOT_SIMULATED)
+
+
+# Inv, Trunc, Fills, TensorMove, Power ------------------------------------------------------------------------------
+builtin("Inv", *pointwise.kernel("Inv"))
+not_simulated("Inv", 0, pointwise.unsimulated("Inv"))
+
+
+def _trunc(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype.kind in "iu":
+        np.copyto(y, x)
+        return y
+
+    def body(t: np.ndarray, r: np.ndarray) -> np.ndarray:
+        negative_part = np.ceil(np.minimum(t, t.dtype.type(0)))
+        np.floor(np.maximum(t, t.dtype.type(0)), out=r)
+        r += negative_part
+        return r
+
+    return in_compute_type(body, x, y)
+
+
+def _fills(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    value = np.float32(call.attr_float("value"))
+    if x.dtype == np.int8:
+        y.fill(_attr_in_value(np.float16(value), x.dtype))
+    else:
+        y.fill(_attr_in_value(value, x.dtype))
+    return y
+
+
+def _attr_in_value(value: np.floating, dtype: np.dtype) -> Any:
+    """A float value as a constant of dtype: truncated toward zero for an integer type."""
+    if np.dtype(dtype).kind in "iu":
+        return np.array(math.trunc(float(value)) if np.isfinite(value) else 0).astype(dtype)[()]
+    return np.asarray(value).astype(dtype)[()]
+
+
+def _tensor_move(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    np.copyto(y, x)
+    return y
+
+
+_unary_kernel("Trunc", _trunc, unsimulated=())
+_unary_kernel("Fills", _fills, unsimulated=())
+_unary_kernel("TensorMove", _tensor_move, unsimulated=())
+
+
+def _power_of_positive(base: np.ndarray, power: float) -> np.ndarray:
+    """base ^ power in float32 (power.py widens fp16 for vlog and vexp)."""
+    return np.power(base.astype(FLOAT32), np.float32(power))
+
+
+def _power(call: OpCall, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    power, scale, shift = (float(np.float32(call.attr_float(name))) for name in ("power", "scale", "shift"))
+    r = rounder(x.dtype)
+    one = compute_dtype(x.dtype).type
+    if math.isclose(power * scale, 0.0, abs_tol=1e-9):
+        constant = 1.0 if math.isclose(power, 0.0, abs_tol=1e-9) else _power_of_scalar(shift, power)
+        y.fill(constant)
+        return y
+    base = r(r(widen(x) * one(scale)) + one(shift))
+    for exponent in (1.0, 2.0, 3.0):
+        if math.isclose(power, exponent, rel_tol=1e-9):
+            result = base
+            for _ in range(int(exponent) - 1):
+                result = r(result * base)
+            np.copyto(y, result, casting="unsafe")
+            return y
+    result = np.where(base > 0, _power_of_positive(base, power), np.float32(np.nan))
+    if float(power).is_integer():
+        odd_sign = np.float32(-1.0 if int(power) % 2 else 1.0)
+        result = np.where(base < 0, odd_sign * _power_of_positive(np.abs(base), power), result)
+    result = np.where(base == 0, np.float32(0.0 if power > 0 else np.nan), result)
+    np.copyto(y, result, casting="unsafe")
+    return y
+
+
+def _power_of_scalar(base: float, power: float) -> float:
+    """power.py's power_scalar: base ** power for a positive base or an integer power, 0 for a zero base and a
+    positive power, else the kernel's "nan" value (vrec(0))."""
+    if base > 0 or (base < 0 and float(power).is_integer()):
+        return math.pow(base, power)
+    return 0.0 if base == 0 and power > 0 else math.nan
+
+
+_unary_kernel("Power", _power, unsimulated=())
+
+
+def _trace_shape(call: OpCall, x: Any) -> tuple[int, ...]:
+    if len(x.shape) != 2:
+        raise call.fail(f"input '{call.name(0)}' must be a 2-D matrix, got shape {list(x.shape)}")
+    return (1,)
+
+
+def _trace_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Trace", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    shape = _trace_shape(call, x)
+    out = Outputs(call, outputs)
+    out.require_dtype(0, x.dtype, call.same_as(0))
+    y = out.buffer(0, shape)
+    with np.errstate(all="ignore"):
+        np.copyto(y, vector_sum(np.diagonal(x).astype(FLOAT32), 0).reshape(1), casting="unsafe")
+    return [out.emit(0, y)]
+
+
+def _trace_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Trace", inputs, attrs)
+    call.require_count(1)
+    x = call.input(0)
+    return [inferred(x.dtype, _trace_shape(call, x))]
+
+
+builtin("Trace", _trace_compute, _trace_infer)
+
