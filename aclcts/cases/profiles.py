@@ -251,7 +251,7 @@ def large_bound(case: Case) -> float:
                       for t in case.inputs]
             with np.errstate(all="ignore"):
                 outputs = ref.compute(inputs, case.reference_attr_values(), [t.np_dtype for t in case.outputs])
-            if any(np.isinf(np.asarray(o, dtype=np.float64)).any() for o in outputs):
+            if any(_has_inf(o) for o in outputs):
                 return False
         return True
 
@@ -283,6 +283,12 @@ COMPUTE_FAMILIES = ("elementwise", "reduction", "matmul", "conv", "nn")
 RANGE_KINDS = ("uniform", "positive", "integers")
 
 
+def _has_inf(values: Any) -> bool:
+    """Whether an output holds an infinity (in either part of a complex value)."""
+    array = np.asarray(values)
+    return bool(np.isinf(array if array.dtype.kind == "c" else array.astype(np.float64)).any())
+
+
 def check_ranges(cases: Sequence[Case], c: SchemaChecker) -> None:
     """Fail at the first `values` range (uniform, positive, integers) of a compute op whose ends, filled into the
     case's inputs in every combination, give an infinite reference output or inputs the reference refuses (a case
@@ -310,7 +316,7 @@ def check_ranges(cases: Sequence[Case], c: SchemaChecker) -> None:
                     outputs = ref.compute(inputs, case.reference_attr_values(), [t.np_dtype for t in case.outputs])
             except REFUSALS as exc:
                 c.fail(("shapes",), f"shapes and attrs the reference accepts; {case.id}: {refusal(case.op, exc)}")
-            if any(np.isinf(np.asarray(o, dtype=np.float64)).any() for o in outputs):
+            if any(_has_inf(o) for o in outputs):
                 at = ", ".join(f"{n}={v}" for n, v in fill.items())
                 name = names[0] if names[0] in case.values else "default"
                 c.fail(("values", name), f"a range whose reference outputs stay finite; {case.op} "

@@ -233,3 +233,13 @@ def test_a_large_case_fills_a_mask_input_without_a_choice_from_its_range():
     from aclcts.cases.defaults import default_cases
     case = next(c for c in default_cases("MaskedScale") if c.profile == "large")
     assert 1e4 < large_bound(case) < 3.5e38
+
+
+def test_an_infinite_imaginary_part_counts_as_an_infinite_output_without_a_warning():
+    import warnings
+
+    from aclcts.cases.profiles import _has_inf
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _has_inf(np.array([1 + 1j, complex(0, np.inf)], np.complex64))
+        assert not _has_inf(np.array([1 + 1j], np.complex128)) and _has_inf(np.array([np.inf], np.float16))
