@@ -7,6 +7,7 @@ import pytest
 from aclcts.cases import domains
 from aclcts.cases.defaults import SHIPPED_CASES, with_defaults
 from aclcts.cases.load import load_cases
+from aclcts.core.prototypes import prototype
 from aclcts.pytest_plugin.plugin import DEFAULT_SEED
 
 
@@ -34,7 +35,18 @@ def test_every_shape_determined_dynamic_case_gets_bounds_and_an_unknown_rank_twi
             assert set(base.runtime_shapes) <= set(twin.runtime_shapes), base.id
             assert domains.is_generated(twin)
         twins += len(unknown)
-    assert twins >= len(bases) - 1
+    # an op whose dynamic cases already take every dtype its record allows x (AscendQuant's float16 and float32) has
+    # no dtype left for an unknown-rank twin, which would otherwise take the ranked models' out-of-range shapes
+    with_a_free_dtype = [b for b in bases if _free_dtypes(b, dynamic)]
+    assert twins >= len(with_a_free_dtype) - 1
+
+
+def _free_dtypes(base, dynamic) -> set[str]:
+    """The dtypes the record allows the base's first input that no dynamic case of its op takes."""
+    record = prototype(base.op)
+    name = base.inputs[0].name
+    allowed = record.dtypes_of(name if name in record.input_names() else name.rstrip("0123456789"))
+    return set(allowed) - {c.inputs[0].dtype_name for c in dynamic if c.op == base.op}
 
 
 def test_an_unknown_rank_twin_takes_a_dtype_no_ranked_model_of_its_op_has(dynamic, corners):
