@@ -26,7 +26,7 @@ from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import compute_dtype
 from aclcts.sim.kernels.registry import builtin, not_simulated
-from aclcts.sim.kernels.shapes import UNKNOWN, broadcast, inferred, unknown_rank
+from aclcts.sim.kernels.shapes import UNKNOWN, broadcast, inferred, like_input, unknown_rank
 
 Arrays = list[np.ndarray | None]
 Attrs = dict[str, Any]
@@ -54,15 +54,6 @@ def _indices(call: OpCall, index: int, array: np.ndarray, size: int | tuple[int,
         raise call.fail(f"input {call.quoted(index)} holds {int(array.reshape(-1)[np.argmax(bad.reshape(-1))])}, outside "
                         f"[{low}, {size}) of the indexed dimension")
     return values
-
-
-def _same_shape_infer(op_type: str) -> Any:
-    def infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
-        call = OpCall(op_type, inputs, attrs)
-        call.require_inputs()
-        first = call.input(0)
-        return [inferred(first.dtype, first.shape)]
-    return infer
 
 
 # Gathers ------------------------------------------------------------------------------------------------------
@@ -203,7 +194,7 @@ def _scatter_var(op_type: str, nd: bool, ufunc: np.ufunc | None) -> None:
         result[where] = updates
         return [out.emit(0, result)]
 
-    builtin(op_type, compute, _same_shape_infer(op_type))
+    builtin(op_type, compute, like_input(op_type))
 
 
 def _scatter_nd_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
@@ -722,7 +713,7 @@ for _op_type, _nd, _ufunc in (("ScatterSub", False, np.subtract), ("ScatterMul",
                               ("ScatterMin", False, np.minimum), ("ScatterNdAdd", True, np.add),
                               ("ScatterNdSub", True, np.subtract), ("TensorScatterMax", True, np.maximum), ("TensorScatterMin", True, np.minimum)):
     _scatter_var(_op_type, nd=_nd, ufunc=_ufunc)
-builtin("ScatterElements", _scatter_elements_compute, _same_shape_infer("ScatterElements"))
+builtin("ScatterElements", _scatter_elements_compute, like_input("ScatterElements"))
 builtin("OneHot", _one_hot_compute, _one_hot_infer)
 builtin("Range", _range_compute, _range_infer)
 builtin("LinSpace", _linspace_compute, _linspace_infer)
@@ -736,7 +727,7 @@ for _op_type, _ufunc in (("UnsortedSegmentMax", np.maximum), ("UnsortedSegmentMi
 builtin("SegmentSum", _sorted_segment_sum_compute, _sorted_segment_sum_infer)
 builtin("Bucketize", _bucketize_compute, _bucketize_infer)
 builtin("InTopKD", _in_top_k_compute, _in_top_k_infer)
-builtin("InplaceIndexAdd", _index_add_compute, _same_shape_infer("InplaceIndexAdd"))
+builtin("InplaceIndexAdd", _index_add_compute, like_input("InplaceIndexAdd"))
 builtin("MaskedFill", _masked_fill_compute, _masked_fill_infer)
 builtin("MaskedSelect", _masked_select_compute, _masked_select_infer)
 builtin("SearchSorted", _search_sorted_compute, _search_sorted_infer)

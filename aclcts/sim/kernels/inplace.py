@@ -18,23 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.base import TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import compute_dtype
 from aclcts.sim.kernels.registry import builtin
-from aclcts.sim.kernels.shapes import inferred
+from aclcts.sim.kernels.shapes import like_input
 
 Arrays = list[np.ndarray | None]
 Attrs = dict[str, Any]
-
-
-def _first_infer(op_type: str, shape_of: int = 0) -> Callable[..., list[InferredShape]]:
-    def infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
-        call = OpCall(op_type, inputs, attrs)
-        call.require_inputs()
-        return [inferred(call.input(0).dtype, tuple(call.input(shape_of).shape))]
-
-    return infer
 
 
 def _two(op_type: str, combine: Callable[[np.ndarray, np.ndarray], np.ndarray] | None) -> None:
@@ -60,7 +51,7 @@ def _two(op_type: str, combine: Callable[[np.ndarray, np.ndarray], np.ndarray] |
                 combine(ref, value, out=result)
         return [out.emit(0, result)]
 
-    builtin(op_type, compute, _first_infer(op_type, 1 if combine is None else 0))
+    builtin(op_type, compute, like_input(op_type, 1 if combine is None else 0))
 
 
 def _rows(call: OpCall, x: np.ndarray, v: np.ndarray, rows: list[int], v_index: int) -> None:
@@ -100,7 +91,7 @@ def _row_update(op_type: str, how: np.ufunc | None) -> None:
                 result[row] = v[i] if how is None else how(result[row], v[i])
         return [out.emit(0, result)]
 
-    builtin(op_type, compute, _first_infer(op_type))
+    builtin(op_type, compute, like_input(op_type))
 
 
 def _scatter_add(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
@@ -137,4 +128,4 @@ _row_update("InplaceAddD", np.add)
 _row_update("InplaceSubD", np.subtract)
 _row_update("InplaceUpdateD", None)
 _row_update("InplaceUpdate", None)
-builtin("ScatterNonAliasingAdd", _scatter_add, _first_infer("ScatterNonAliasingAdd"))
+builtin("ScatterNonAliasingAdd", _scatter_add, like_input("ScatterNonAliasingAdd"))

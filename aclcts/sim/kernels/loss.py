@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.sim.kernels.base import ComputeFn, InferFn, InferredShape, TensorInfo
+from aclcts.sim.kernels.base import ComputeFn, InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import vector_sum, widen
 from aclcts.sim.kernels.registry import builtin
-from aclcts.sim.kernels.shapes import inferred
+from aclcts.sim.kernels.shapes import inferred, like_input
 from aclcts.sim.seams import Seam
 
 _REDUCTIONS = ("mean", "sum", "none")
@@ -89,15 +89,6 @@ def _l1(wide: list[np.ndarray], scale: np.floating) -> np.ndarray:
     return np.sign(predict - label) * grads * scale
 
 
-def _same_infer(op_type: str) -> InferFn:
-    def infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
-        call = OpCall(op_type, inputs, attrs)
-        call.require_count(3)
-        first = call.input(0)
-        return [inferred(first.dtype, first.shape)]
-    return infer
-
-
 builtin("L2Loss", _l2_loss, _l2_loss_infer)
-builtin("MseLossGrad", _gradient("MseLossGrad", _mse), _same_infer("MseLossGrad"))
-builtin("L1LossGrad", _gradient("L1LossGrad", _l1), _same_infer("L1LossGrad"))
+builtin("MseLossGrad", _gradient("MseLossGrad", _mse), like_input("MseLossGrad"))
+builtin("L1LossGrad", _gradient("L1LossGrad", _l1), like_input("L1LossGrad"))

@@ -13,7 +13,6 @@ Numerics: fp16/bf16 are widened to fp32 and each output is rounded once; sums ru
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -23,7 +22,7 @@ from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import FLOAT32, vector_sum, widen
 from aclcts.sim.kernels.registry import builtin
-from aclcts.sim.kernels.shapes import broadcast, inferred, unknown_rank
+from aclcts.sim.kernels.shapes import broadcast, inferred, like_input, unknown_rank
 from aclcts.sim.seams import Seam
 
 def _sum_over(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
@@ -141,15 +140,6 @@ def _l2_normalize(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
     return [out.emit(0, y.astype(x.dtype))]
 
 
-def _same_infer(op_type: str) -> Callable[..., list[InferredShape]]:
-    def infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
-        call = OpCall(op_type, inputs, attrs)
-        call.require_count(1)
-        x = call.input(0)
-        return [inferred(x.dtype, x.shape)]
-    return infer
-
-
 def _lp_shape(call: OpCall, shape: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     axes = _axes_list(call, "axes", len(shape))
     if call.attr_bool("keepdim"):
@@ -226,6 +216,6 @@ def _cross_entropy_infer(inputs: list[TensorInfo], values: list[np.ndarray | Non
 
 builtin("LayerNorm", _layer_norm, _layer_norm_infer)
 builtin("RmsNorm", _rms_norm, _rms_norm_infer)
-builtin("L2Normalize", _l2_normalize, _same_infer("L2Normalize"))
+builtin("L2Normalize", _l2_normalize, like_input("L2Normalize"))
 builtin("LpNormV2", _lp_norm, _lp_norm_infer)
 builtin("SoftmaxCrossEntropyWithLogits", _cross_entropy, _cross_entropy_infer)

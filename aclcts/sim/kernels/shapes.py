@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from aclcts.sim.kernels.base import InferredShape
 from aclcts.sim.kernels.call import OpCall
@@ -64,3 +65,13 @@ def numel(shape: Sequence[int]) -> int:
 def fully_known(shape: Sequence[int]) -> bool:
     """Whether every dim of a shape is known (and the rank too)."""
     return all(d >= 0 for d in shape)
+
+
+def like_input(op_type: str, shape_of: int = 0) -> Callable[..., list[InferredShape]]:
+    """An infer_shape of one output: input 0's dtype and input shape_of's shape, the inputs checked against the
+    op's record."""
+    def infer(inputs: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        return [inferred(call.input(0).dtype, tuple(call.input(shape_of).shape))]
+    return infer
