@@ -117,9 +117,9 @@ class CaseChecker(SchemaChecker):
     error = CaseFileError
     shows_none = False
 
-    def names(self, value: Any, path: Path) -> None:
+    def names(self, value: Any, path: Path, may_be_empty: bool = False) -> None:
         self.kind(value, list, path, "a list of tensor names")
-        if not value:
+        if not value and not may_be_empty:
             self.fail(path, "at least one tensor name")
         for index, name in enumerate(value):
             self.kind(name, str, path + (index,), "a tensor name (string)")
@@ -269,7 +269,7 @@ def check_case_file(data: Any, source: str, lines: dict[Path, int], known_dtypes
                                 ("values", dict, "a mapping input name -> distribution")):
         if key in data:
             c.kind(data[key], kind, (key,), expected)
-    c.names(data["inputs"], ("inputs",))
+    c.names(data["inputs"], ("inputs",), may_be_empty=True)
     c.names(data["outputs"], ("outputs",))
     tensors = data["inputs"] + data["outputs"]
     for index, mode in enumerate(data.get("modes", list(MODES))):

@@ -9,6 +9,7 @@ from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import KernelError, TensorInfo
 from aclcts.sim.kernels.random import philox_words
 from aclcts.sim.kernels.registry import get_kernel
+from aclcts.sim.kernels.seeding import scrambled
 
 # The known-answer vectors of Random123 (Salmon et al., SC'11), philox4x32_10: counter words c0..c3, key words k0, k1.
 KNOWN_ANSWERS = [
@@ -62,3 +63,10 @@ def test_the_same_seed_gives_the_same_values_and_another_key_others():
 def test_an_alg_other_than_philox_is_refused_with_its_value():
     with pytest.raises(KernelError, match="'alg' is 2"):
         _run("StatelessRandomUniformV2", "float32", [4], alg=2)
+
+
+@pytest.mark.parametrize("seed, key, counter", [((7, 11), 6232233517653123107, (0, 17336993267840886171)),
+                                                ((-7, 11), 15442613171476168854, (0, 10009476460426641528))])
+def test_a_seed_scrambles_to_tensorflows_key_and_counter(seed, key, counter):
+    # tf.raw_ops.StatelessRandomGetKeyCounter's answers on TensorFlow 2.21 (CPU)
+    assert scrambled(np.array(seed, np.int64)) == (key, counter)
