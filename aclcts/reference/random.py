@@ -3,8 +3,11 @@
 The output of a random op is judged as a sample (docs/precision-policy.md, "Random ops"), so the reference does not
 reproduce the device's generator: it draws the same number of values from the distribution tf.raw_ops documents for
 the op (StatelessRandomUniformV2: uniform on [0, 1); StatelessRandomNormalV2: standard normal;
-StatelessTruncatedNormalV2: standard normal with values beyond two standard deviations dropped and drawn again) with
-NumPy's own generator, seeded from the case's key, counter and alg so that a failure reproduces.
+StatelessTruncatedNormalV2: standard normal with values beyond two standard deviations dropped and drawn again;
+StatelessRandomUniformIntV2: integers uniform on [minval, maxval); the FullInt ops: integers uniform over y's type;
+StatelessRandomGammaV2: gamma of concentration alpha and scale 1; StatelessRandomPoisson: Poisson of mean lam, the
+parameter repeated over the leading dims of `shape`)
+with NumPy's own generator, seeded from the case's key, counter and alg (or seed) so that a failure reproduces.
 """
 
 from __future__ import annotations
@@ -24,9 +27,9 @@ TRUNCATE_AT = 2.0
 Draw = Callable[[np.random.Generator, tuple[int, ...]], np.ndarray]
 
 
-def _generator(key: np.ndarray, counter: np.ndarray, alg: np.ndarray) -> np.random.Generator:
-    """NumPy's generator seeded from every word of key, counter and alg."""
-    words = [int(w) for part in (key, counter, alg) for w in np.asarray(part).ravel()]
+def _generator(*seeds: np.ndarray) -> np.random.Generator:
+    """NumPy's generator seeded from every word of the seed inputs (key, counter and alg, or seed)."""
+    words = [int(w) & 0xFFFFFFFFFFFFFFFF for part in seeds for w in np.asarray(part).ravel()]
     return np.random.default_rng(np.random.SeedSequence(words))
 
 
@@ -48,6 +51,33 @@ def _stateless(draw: Draw) -> Any:
     return compute
 
 
+def _uniform_int(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Integers uniform on [minval, maxval)."""
+    low, high = int(np.asarray(xs[4]).ravel()[0]), int(np.asarray(xs[5]).ravel()[0])
+    if low >= high:
+        raise ValueError(f"StatelessRandomUniformIntV2: minval {low} must be less than maxval {high}")
+    return [_generator(*xs[1:4]).integers(low, high, fill_shape(xs[0]), dtype=out[0])]
+
+
+def _full_int(seeds: slice) -> Any:
+    """The compute of a FullInt op seeded from the inputs at seeds: integers uniform over y's every value."""
+    def compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+        info = np.iinfo(out[0])
+        return [_generator(*xs[seeds]).integers(info.min, info.max, fill_shape(xs[0]), dtype=out[0], endpoint=True)]
+    return compute
+
+
+def _parameterized(draw: Callable[[np.random.Generator, np.ndarray], np.ndarray]) -> Any:
+    """The compute of a seeded op whose input 2 (alpha, lam) matches the rightmost dims of shape."""
+    def compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+        shape, parameter = fill_shape(xs[0]), np.asarray(xs[2], np.float64)
+        if parameter.ndim > len(shape) or shape[len(shape) - parameter.ndim:] != parameter.shape:
+            raise ValueError(f"input 2's shape {list(parameter.shape)} must be the rightmost dims of {list(shape)}")
+        values = draw(_generator(xs[1]), np.broadcast_to(parameter, shape))
+        return [values.astype(out[0]) if np.issubdtype(out[0], np.integer) else round_to(values, out[0])]
+    return compute
+
+
 def _shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     return [fill_shape(needed_value(values, 0))]
 
@@ -56,4 +86,9 @@ OPS: tuple[RefOp, ...] = (
     define("StatelessRandomUniformV2", _stateless(lambda rng, shape: rng.random(shape)), _shape),
     define("StatelessRandomNormalV2", _stateless(lambda rng, shape: rng.standard_normal(shape)), _shape),
     define("StatelessTruncatedNormalV2", _stateless(_truncated_normal), _shape),
+    define("StatelessRandomUniformIntV2", _uniform_int, _shape),
+    define("StatelessRandomUniformFullIntV2", _full_int(slice(1, 4)), _shape),
+    define("StatelessRandomUniformFullInt", _full_int(slice(1, 2)), _shape),
+    define("StatelessRandomGammaV2", _parameterized(lambda rng, alpha: rng.gamma(alpha)), _shape),
+    define("StatelessRandomPoisson", _parameterized(lambda rng, lam: rng.poisson(lam).astype(np.float64)), _shape),
 )

@@ -1,4 +1,5 @@
-"""Faulty stateless random kernels: a generator that ignores its key, a normal sample with a shifted mean."""
+"""Faulty random kernels: a generator that ignores its key, a normal sample with a shifted mean, integers that
+include their exclusive upper bound, an exponential rate read as a scale."""
 
 from __future__ import annotations
 
@@ -34,5 +35,29 @@ def mean_shifted(compute: ComputeFn) -> ComputeFn:
     def faulty(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list) -> list[np.ndarray]:
         results = compute(inputs, attrs, outputs)
         return [(results[0].astype(np.float64) + MEAN_SHIFT).astype(results[0].dtype), *results[1:]]
+
+    return faulty
+
+
+#: The position of StatelessRandomUniformIntV2's maxval input.
+MAXVAL = 5
+
+
+def maxval_included(compute: ComputeFn) -> ComputeFn:
+    """StatelessRandomUniformIntV2 draws from [minval, maxval] (the exclusive bound read as inclusive)."""
+
+    def faulty(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list) -> list[np.ndarray]:
+        widened = list(inputs)
+        widened[MAXVAL] = np.asarray(inputs[MAXVAL]) + np.asarray(inputs[MAXVAL]).dtype.type(1)
+        return compute(widened, attrs, outputs)
+
+    return faulty
+
+
+def rate_as_scale(compute: ComputeFn) -> ComputeFn:
+    """Exponential reads its rate lambda as the scale 1 / lambda (the mean lambda instead of 1 / lambda)."""
+
+    def faulty(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list) -> list[np.ndarray]:
+        return compute(inputs, {**attrs, "lambda": 1.0 / float(attrs.get("lambda", 1.0))}, outputs)
 
     return faulty

@@ -14,29 +14,11 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.random import PHILOX_ALGS, philox_words
+from aclcts.sim.kernels.random import PHILOX_ALGS, read_seed
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import inferred
 
-#: The key a seed is scrambled under, as one 64-bit word.
-SCRAMBLE_KEY = 0x02461E29_3EC8F720
 _UINT64, _INT32 = acl_data_type(np.dtype(np.uint64)), acl_data_type(np.dtype(np.int32))
-_LOW = 0xFFFFFFFFFFFFFFFF
-
-
-def scrambled(seed: np.ndarray) -> tuple[int, tuple[int, int]]:
-    """The Philox key and counter words of a shape-[2] seed."""
-    first, second = (int(w) & _LOW for w in seed[:2])
-    words = [int(w) for w in philox_words(SCRAMBLE_KEY, (first, second), 4)]
-    return (words[1] << 32) | words[0], (0, (words[3] << 32) | words[2])
-
-
-def read_seed(call: OpCall, index: int) -> tuple[int, tuple[int, int]]:
-    """The key and counter of the seed input at index, which must hold two words."""
-    seed = np.asarray(call.input(index)).ravel()
-    if seed.size != 2:
-        raise call.fail(f"input {call.quoted(index)} must hold 2 seeds (shape [2]), got {seed.size} values")
-    return scrambled(seed)
 
 
 def _kernel(op_type: str, with_key: bool, with_alg: bool) -> None:

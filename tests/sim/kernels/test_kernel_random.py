@@ -9,7 +9,7 @@ from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import KernelError, TensorInfo
 from aclcts.sim.kernels.random import philox_words
 from aclcts.sim.kernels.registry import get_kernel
-from aclcts.sim.kernels.seeding import scrambled
+from aclcts.sim.kernels.random import scrambled
 
 # The known-answer vectors of Random123 (Salmon et al., SC'11), philox4x32_10: counter words c0..c3, key words k0, k1.
 KNOWN_ANSWERS = [
@@ -70,3 +70,27 @@ def test_an_alg_other_than_philox_is_refused_with_its_value():
 def test_a_seed_scrambles_to_tensorflows_key_and_counter(seed, key, counter):
     # tf.raw_ops.StatelessRandomGetKeyCounter's answers on TensorFlow 2.21 (CPU)
     assert scrambled(np.array(seed, np.int64)) == (key, counter)
+
+
+#: The key and counter StatelessRandomGetKeyCounter gives seed [7, 11] (TensorFlow 2.21, CPU; see above).
+TF_KEY, TF_COUNTER = 6232233517653123107, (0, 17336993267840886171)
+
+
+def test_uniform_ints_are_tensorflows_for_the_same_key_and_counter():
+    # tf.raw_ops.StatelessRandomUniformIntV2(shape=[8], key, counter, alg=1, minval=3, maxval=100) as int64
+    inputs = [np.array([8], np.int32), np.array([TF_KEY], np.uint64), np.array(TF_COUNTER, np.uint64),
+              np.array(1, np.int32), np.array(3, np.int64), np.array(100, np.int64)]
+    code = acl_data_type(np.dtype(np.int64))
+    y = get_kernel("StatelessRandomUniformIntV2").compute(inputs, {}, [TensorInfo(code, (8,), 2)])[0]
+    assert y.tolist() == [47, 20, 21, 71, 58, 54, 41, 79]
+
+
+@pytest.mark.parametrize("op", ["StatelessRandomUniformFullIntV2", "StatelessRandomUniformFullInt"])
+def test_full_range_ints_are_tensorflows_for_the_same_seed(op):
+    # tf.raw_ops.StatelessRandomUniformFullIntV2 (key and counter above) and StatelessRandomUniformFullInt
+    # (seed [7, 11]), shape [4], dtype uint32
+    seeds = ([np.array([TF_KEY], np.uint64), np.array(TF_COUNTER, np.uint64), np.array(1, np.int32)]
+             if op.endswith("V2") else [np.array([7, 11], np.int64)])
+    code = acl_data_type(np.dtype(np.uint32))
+    y = get_kernel(op).compute([np.array([4], np.int32), *seeds], {"dtype": code}, [TensorInfo(code, (4,), 2)])[0]
+    assert y.tolist() == [3478966605, 2685001747, 3603258962, 916558780]
