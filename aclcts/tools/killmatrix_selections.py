@@ -100,6 +100,7 @@ FAULT_SELECTIONS = {
     "gelu_erf_form": ["conformance/test_execute.py", "--ops=Gelu", "-k", "Gelu and not FastGelu"],
     "leaky_relu_slope_on_positive": ["conformance/test_execute.py", "--ops=LeakyRelu", "-k", "LeakyRelu"],
     "random_ignores_key": ["conformance/test_random.py", "--ops=" + ",".join(STATELESS_OPS), "-k", "another"],
+    "rnn_mask_includes_length": ["conformance/test_execute.py", "--ops=RnnGenMask", "-k", "execute_v2"],
     "exponential_rate_as_scale": ["conformance/test_execute.py", "--ops=Exponential", "-k", "execute_v2"],
     "uniform_int_maxval_included": ["conformance/test_execute.py", "--ops=StatelessRandomUniformIntV2", "-k",
                                     "execute_v2"],

@@ -34,6 +34,7 @@ from aclcts.sim.faults import norm as nm
 from aclcts.sim.faults import optimizer as opt
 from aclcts.sim.faults import pooling as pl
 from aclcts.sim.faults import random as rnd
+from aclcts.sim.faults import sequence as seq
 from aclcts.sim.faults import quantize as qz
 from aclcts.sim.faults import resize as rs
 from aclcts.sim.faults import runtime as r
@@ -350,6 +351,9 @@ _ENTRIES = (
     Injection("uniform_int_maxval_included", FAULT,
               "StatelessRandomUniformIntV2 draws from [minval, maxval], reading the exclusive maxval as inclusive",
               ((KERNELS, k.kernel_entries(["StatelessRandomUniformIntV2"], rnd.maxval_included)),)),
+    Injection("rnn_mask_includes_length", FAULT,
+              "RnnGenMask marks step t valid while t <= seq_length, one step beyond each entry's length",
+              ((KERNELS, k.kernel_entries(["RnnGenMask"], seq.mask_includes_length)),)),
     Injection("exponential_rate_as_scale", FAULT,
               "Exponential reads its rate lambda as the scale 1 / lambda: the values' mean is lambda, not 1 / lambda",
               ((KERNELS, k.kernel_entries(["Exponential"], rnd.rate_as_scale)),)),
