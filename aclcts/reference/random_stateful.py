@@ -2,10 +2,10 @@
 
 As for the stateless ops (aclcts/reference/random.py), the values are judged as a sample, so the reference draws the
 same number of values with NumPy's own generator, seeded from the op's seed attributes and the inputs' bytes:
-RandomGamma, gamma(alpha, 1) in shape + alpha's shape (tf.raw_ops.RandomGamma); Multinomial, num_samples indices per
-row with probabilities softmax(logits) (tf.raw_ops.Multinomial); Exponential, rate lambda (PyTorch exponential_);
-Geometric, trials up to the first success of probability p (PyTorch geometric_); Poisson, of the rates x
-(torch.poisson).
+RandomGamma, gamma(alpha, 1) in shape + alpha's shape (tf.raw_ops.RandomGamma); Multinomial, the sample count of
+indices per row with probabilities softmax(logits) (tf.raw_ops.Multinomial); Exponential, rate lambda (PyTorch
+exponential_); Geometric, trials up to the first success of probability p (PyTorch geometric_); Poisson, of the rates
+x (torch.poisson).
 """
 
 from __future__ import annotations

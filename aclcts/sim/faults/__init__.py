@@ -352,7 +352,7 @@ _ENTRIES = (
               "StatelessRandomUniformIntV2 draws from [minval, maxval], reading the exclusive maxval as inclusive",
               ((KERNELS, k.kernel_entries(["StatelessRandomUniformIntV2"], rnd.maxval_included)),)),
     Injection("rnn_mask_includes_length", FAULT,
-              "RnnGenMask marks step t valid while t <= seq_length, one step beyond each entry's length",
+              "RnnGenMask marks step t valid while t <= its length, one step beyond each entry's length",
               ((KERNELS, k.kernel_entries(["RnnGenMask"], seq.mask_includes_length)),)),
     Injection("exponential_rate_as_scale", FAULT,
               "Exponential reads its rate lambda as the scale 1 / lambda: the values' mean is lambda, not 1 / lambda",

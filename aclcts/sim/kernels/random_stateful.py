@@ -49,7 +49,8 @@ def _multinomial(call: OpCall) -> np.ndarray:
     logits = np.asarray(call.input(0), np.float64)
     count = call.one_value(1, call.input(1))
     if logits.ndim != 2 or count < 0:
-        raise call.fail(f"logits must be 2-D and num_samples >= 0, got shape {list(logits.shape)} and {count}")
+        raise call.fail(f"input {call.quoted(0)} must be 2-D and input {call.quoted(1)} >= 0, got shape "
+                        f"{list(logits.shape)} and {count}")
     cumulative = np.cumsum(np.exp(logits - logits.max(axis=1, keepdims=True)), axis=1)
     u = stream(call).uniforms(logits.shape[0] * count).reshape(logits.shape[0], count) * cumulative[:, -1:]
     return np.stack([np.minimum(np.searchsorted(row, draws, side="right"), row.size - 1)

@@ -50,8 +50,8 @@ def _normalize(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: 
     if kind not in ("per_feature", "all_features"):
         raise call.fail(f"attr 'normalize_type' must be per_feature or all_features, got {kind!r}")
     if x.ndim != 3 or lengths.size != x.shape[0] or np.any(lengths < 2) or np.any(lengths > x.shape[2]):
-        raise call.fail(f"seq_len must give each of the {x.shape[0] if x.ndim else 0} entries of input_x "
-                        f"{list(x.shape)} a length in [2, d], got {lengths.tolist()}")
+        raise call.fail(f"input {call.quoted(1)} must give each of the {x.shape[0] if x.ndim else 0} entries of input "
+                        f"{call.quoted(0)} {list(x.shape)} a length in [2, d], got {lengths.tolist()}")
     y = np.empty_like(x)
     for n, length in enumerate(int(v) for v in lengths):
         frames = x[n, :, :length]
