@@ -1,0 +1,67 @@
+"""Linear-algebra references in float64 / complex128 by numpy.linalg (LAPACK's getrf and gesv), rounded once.
+
+MatrixDeterminant is numpy.linalg.det, LogMatrixDeterminant numpy.linalg.slogdet (TensorFlow's sign and log |det|:
+sign 0 and -inf for a singular matrix), MatrixTriangularSolve numpy.linalg.solve on the chosen triangle (conjugate
+transposed with adjoint), as tf.raw_ops.MatrixTriangularSolve documents. The simulator eliminates by its own explicit
+loops in the device dtype; nothing is shared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from aclcts.reference.base import RefOp, define
+from aclcts.reference.numeric import round_to, widen
+
+
+def square_batch(shape: tuple[int, ...], what: str = "x") -> tuple[int, ...]:
+    """The batch dims of a [..., M, M] tensor."""
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        raise ValueError(f"{what} {list(shape)} must be [..., M, M] (square innermost matrices)")
+    return tuple(shape[:-2])
+
+
+def _determinant(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    x = widen(xs[0])
+    square_batch(x.shape)
+    return [round_to(np.linalg.det(x), out[0])]
+
+
+def _log_determinant(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    x = widen(xs[0])
+    square_batch(x.shape)
+    sign, log_abs = np.linalg.slogdet(x)
+    return [round_to(sign, out[0]), round_to(log_abs, out[1])]
+
+
+def triangle(matrix: np.ndarray, lower: bool, adjoint: bool) -> np.ndarray:
+    """The system's matrix: matrix's lower or upper triangle, conjugate transposed with adjoint."""
+    part = np.tril(matrix) if lower else np.triu(matrix)
+    return np.conj(np.swapaxes(part, -1, -2)) if adjoint else part
+
+
+def _solve_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    matrix, rhs = tuple(shapes[0]), tuple(shapes[1])
+    batch = square_batch(matrix, "matrix")
+    if len(rhs) < 2 or rhs[-2] != matrix[-1]:
+        raise ValueError(f"rhs {list(rhs)} must be [..., M, K] with M = {matrix[-1]}, matrix's order")
+    return [np.broadcast_shapes(batch, rhs[:-2]) + rhs[-2:]]
+
+
+def _triangular_solve(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    matrix, rhs = widen(xs[0]), widen(xs[1])
+    (shape,) = _solve_shape([matrix.shape, rhs.shape], [], attrs)
+    system = np.broadcast_to(triangle(matrix, bool(attrs["lower"]), bool(attrs["adjoint"])), shape[:-2] + matrix.shape[-2:])
+    with np.errstate(all="ignore"):
+        y = np.linalg.solve(system, np.broadcast_to(rhs, shape))
+    return [round_to(y, out[0])]
+
+
+OPS: tuple[RefOp, ...] = (
+    define("MatrixDeterminant", _determinant, lambda shapes, values, attrs: [square_batch(tuple(shapes[0]))]),
+    define("LogMatrixDeterminant", _log_determinant,
+           lambda shapes, values, attrs: [square_batch(tuple(shapes[0]))] * 2),
+    define("MatrixTriangularSolve", _triangular_solve, _solve_shape),
+)

@@ -1,0 +1,164 @@
+"""Linear-algebra kernels: MatrixDeterminant, LogMatrixDeterminant and MatrixTriangularSolve in the device dtype.
+
+Prototypes: aclcts.core.prototypes.linalg. CANN runs these ops on the AI CPU (no TBE implementation), as Eigen's
+partial-pivot LU and triangular solves in the tensor's own type; the kernels here do the same by explicit loops:
+Gaussian elimination with partial pivoting (the largest |entry| of the column below the diagonal, rows swapped, each
+swap flipping the determinant's sign), every product and difference in float32 / float64 / complex64 / complex128;
+the determinant is the product of U's diagonal times the swaps' sign, its log the sum of log |u_kk| with the sign the
+product of u_kk / |u_kk|. A zero column below the diagonal is skipped (the determinant 0, log -inf, sign 0).
+MatrixTriangularSolve substitutes forward (lower) or backward (upper) row by row through the triangle it reads; with
+adjoint it reads the conjugate transpose of that triangle, so a lower one substitutes backward.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.registry import builtin
+from aclcts.sim.kernels.shapes import UNKNOWN, inferred, unknown_rank
+
+
+def _square(call: OpCall, index: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The batch dims of input index, [..., M, M]."""
+    if len(shape) < 2 or (shape[-1] != shape[-2] and UNKNOWN not in shape[-2:]):
+        raise call.fail(f"input {call.quoted(index)} {list(shape)} must be [..., M, M] (square innermost matrices)")
+    return tuple(shape[:-2])
+
+
+def eliminate(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """LU with partial pivoting of a [B, M, M] stack in a's dtype: (the matrix holding U on and above the diagonal,
+    the sign (+1 or -1) of each batch's row permutation)."""
+    lu = a.copy()
+    batches, order = lu.shape[0], lu.shape[-1]
+    rows = np.arange(batches)
+    sign = np.ones(batches, lu.dtype)
+    for k in range(order):
+        pivot_row = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
+        swapped = pivot_row != k
+        top = lu[rows, k].copy()
+        lu[rows, k] = lu[rows, pivot_row]
+        lu[rows, pivot_row] = top
+        sign = np.where(swapped, -sign, sign)
+        pivot = lu[:, k, k]
+        nonzero = pivot != 0
+        factors = np.where(nonzero[:, None], lu[:, k + 1:, k] / np.where(nonzero, pivot, 1)[:, None], 0)
+        lu[:, k + 1:, k] = factors
+        lu[:, k + 1:, k + 1:] -= factors[:, :, None] * lu[:, k, None, k + 1:]
+    return lu, sign
+
+
+def _stack(x: np.ndarray) -> np.ndarray:
+    return x.reshape((-1,) + x.shape[-2:])
+
+
+def _diagonal(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    lu, sign = eliminate(_stack(x))
+    return np.diagonal(lu, axis1=-2, axis2=-1), sign
+
+
+def _determinant_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                         outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("MatrixDeterminant", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    batch = _square(call, 0, x.shape)
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    diagonal, sign = _diagonal(x)
+    det = sign.copy()
+    for k in range(diagonal.shape[-1]):
+        det = det * diagonal[:, k]
+    return [out.emit(0, det.reshape(batch))]
+
+
+def _log_determinant_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                             outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("LogMatrixDeterminant", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    batch = _square(call, 0, x.shape)
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    out.require_input_dtype(1, 0, x.dtype)
+    diagonal, sign = _diagonal(x)
+    magnitude = np.abs(diagonal)
+    unit = np.where(magnitude == 0, 0, diagonal / np.where(magnitude == 0, 1, magnitude))
+    log_abs = np.zeros(sign.shape, magnitude.dtype)
+    with np.errstate(divide="ignore"):
+        for k in range(diagonal.shape[-1]):
+            sign = sign * unit[:, k]
+            log_abs = log_abs + np.log(magnitude[:, k])
+    return [out.emit(0, sign.reshape(batch)), out.emit(1, log_abs.astype(x.dtype).reshape(batch))]
+
+
+def substitute(system: np.ndarray, rhs: np.ndarray, lower: bool) -> np.ndarray:
+    """y with system y = rhs for a triangular [..., M, M] system, row by row in the arrays' dtype."""
+    y = np.zeros(rhs.shape, rhs.dtype)
+    order = system.shape[-1]
+    for i in (range(order) if lower else range(order - 1, -1, -1)):
+        known = slice(0, i) if lower else slice(i + 1, order)
+        partial = np.einsum("...j,...jk->...k", system[..., i, known], y[..., known, :])
+        y[..., i, :] = (rhs[..., i, :] - partial) / system[..., i, i, None]
+    return y
+
+
+def _solve_shape(call: OpCall, matrix: tuple[int, ...], rhs: tuple[int, ...]) -> tuple[int, ...]:
+    batch = _square(call, 0, matrix)
+    if len(rhs) < 2 or rhs[-2] != matrix[-1]:
+        raise call.fail(f"input {call.quoted(1)} {list(rhs)} must be [..., M, K] with M = {matrix[-1]}, the order of "
+                        f"input {call.quoted(0)}")
+    try:
+        return tuple(np.broadcast_shapes(batch, rhs[:-2])) + tuple(rhs[-2:])
+    except ValueError:
+        raise call.fail(f"the batch dims of inputs {call.quoted(0)} {list(matrix)} and {call.quoted(1)} {list(rhs)} "
+                        "do not broadcast") from None
+
+
+def _solve_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("MatrixTriangularSolve", inputs, attrs)
+    call.require_inputs()
+    matrix, rhs = call.input(0), call.input(1)
+    call.require_dtype(0, matrix.dtype)
+    call.require_same_dtype([0, 1], [matrix.dtype, rhs.dtype])
+    shape = _solve_shape(call, matrix.shape, rhs.shape)
+    lower, adjoint = call.attr_bool("lower"), call.attr_bool("adjoint")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, matrix.dtype)
+    system = np.tril(matrix) if lower else np.triu(matrix)
+    if adjoint:
+        system = np.conj(np.swapaxes(system, -1, -2))
+    system = np.broadcast_to(system, shape[:-2] + matrix.shape[-2:])
+    with np.errstate(all="ignore"):
+        y = substitute(system, np.broadcast_to(rhs, shape), lower != adjoint)
+    return [out.emit(0, y)]
+
+
+def _batch_infer(op_type: str, outputs: int) -> Any:
+    def infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        x = call.input(0)
+        if unknown_rank(x.shape):
+            return [inferred(x.dtype, tuple(x.shape))] * outputs
+        return [inferred(x.dtype, _square(call, 0, tuple(x.shape)))] * outputs
+    return infer
+
+
+def _solve_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("MatrixTriangularSolve", inputs, attrs)
+    call.require_inputs()
+    matrix, rhs = call.input(0), call.input(1)
+    if unknown_rank(matrix.shape) or unknown_rank(rhs.shape) or UNKNOWN in matrix.shape or UNKNOWN in rhs.shape:
+        return [inferred(rhs.dtype, tuple(rhs.shape))]
+    return [inferred(rhs.dtype, _solve_shape(call, tuple(matrix.shape), tuple(rhs.shape)))]
+
+
+builtin("MatrixDeterminant", _determinant_compute, _batch_infer("MatrixDeterminant", 1))
+builtin("LogMatrixDeterminant", _log_determinant_compute, _batch_infer("LogMatrixDeterminant", 2))
+builtin("MatrixTriangularSolve", _solve_compute, _solve_infer)

@@ -1,0 +1,33 @@
+"""Linear-algebra references against hand-computed values: determinants with their sign, TensorFlow's sign 0 and
+log |det| -inf for a singular matrix, and the triangular solve's lower/adjoint reading."""
+
+import numpy as np
+import pytest
+
+from aclcts.reference import reference
+
+
+def test_determinant_and_its_log_by_hand():
+    x = np.array([[[0.0, 2.0], [3.0, 0.0]], [[1.0, 2.0], [2.0, 4.0]]])
+    (det,) = reference("MatrixDeterminant").compute([x], {}, [np.float64])
+    sign, log_abs = reference("LogMatrixDeterminant").compute([x], {}, [np.float64, np.float64])
+    np.testing.assert_allclose(det, [-6.0, 0.0], atol=1e-15)
+    np.testing.assert_array_equal(sign, [-1.0, 0.0])
+    np.testing.assert_allclose(log_abs, [np.log(6.0), -np.inf])
+
+
+@pytest.mark.parametrize(("lower", "adjoint", "expected"), [
+    (True, False, [[1.0], [0.5]]),     # [[2, 0], [2, 4]] y = [2, 4]
+    (False, False, [[0.5], [1.0]]),    # [[2, 1], [0, 4]] y = [2, 4]
+    (True, True, [[0.0], [1.0]]),      # [[2, 2], [0, 4]] y = [2, 4]
+])
+def test_triangular_solve_by_hand(lower, adjoint, expected):
+    matrix = np.array([[2.0, 1.0], [2.0, 4.0]])
+    (y,) = reference("MatrixTriangularSolve").compute([matrix, np.array([[2.0], [4.0]])],
+                                                      {"lower": lower, "adjoint": adjoint}, [np.float64])
+    np.testing.assert_allclose(y, expected)
+
+
+def test_rhs_of_the_wrong_order_is_refused():
+    with pytest.raises(ValueError, match="rhs"):
+        reference("MatrixTriangularSolve").compute([np.eye(3), np.ones((4, 2))], {}, [np.float64])
