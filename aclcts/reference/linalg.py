@@ -2,7 +2,9 @@
 
 MatrixDeterminant is numpy.linalg.det, LogMatrixDeterminant numpy.linalg.slogdet (TensorFlow's sign and log |det|:
 sign 0 and -inf for a singular matrix), MatrixTriangularSolve numpy.linalg.solve on the chosen triangle (conjugate
-transposed with adjoint), as tf.raw_ops.MatrixTriangularSolve documents. The simulator eliminates by its own explicit
+transposed with adjoint), as tf.raw_ops.MatrixTriangularSolve documents; BandedTriangularSolve the same on the matrix
+its bands fill (tf.linalg.banded_triangular_solve: LEFT_RIGHT alignment, the subdiagonals right-aligned, the
+superdiagonals left-aligned). The simulator eliminates by its own explicit
 loops in the device dtype; nothing is shared.
 """
 
@@ -59,9 +61,42 @@ def _triangular_solve(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype])
     return [round_to(y, out[0])]
 
 
+def band_matrix(bands: np.ndarray, lower: bool) -> np.ndarray:
+    """The [..., M, M] matrix whose K = bands.shape[-2] diagonals the bands hold: lower, entry (i, i - d) is
+    bands[..., d, i]; upper, entry (i, i + d) is bands[..., K - 1 - d, i]."""
+    count, order = bands.shape[-2], bands.shape[-1]
+    dense = np.zeros(bands.shape[:-2] + (order, order), bands.dtype)
+    for d in range(min(count, order)):
+        for i in range(order):
+            if lower and i - d >= 0:
+                dense[..., i, i - d] = bands[..., d, i]
+            elif not lower and i + d < order:
+                dense[..., i, i + d] = bands[..., count - 1 - d, i]
+    return dense
+
+
+def _banded_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    bands, rhs = tuple(shapes[0]), tuple(shapes[1])
+    if len(bands) < 2 or len(rhs) < 2 or rhs[-2] != bands[-1]:
+        raise ValueError(f"bands {list(bands)} must be [..., K, M] and rhs {list(rhs)} [..., M, N] with the same M")
+    return [np.broadcast_shapes(bands[:-2], rhs[:-2]) + rhs[-2:]]
+
+
+def _banded_solve(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    bands, rhs = widen(xs[0]), widen(xs[1])
+    (shape,) = _banded_shape([bands.shape, rhs.shape], [], attrs)
+    lower, adjoint = bool(attrs["lower"]), bool(attrs["adjoint"])
+    matrix = band_matrix(bands, lower)
+    system = np.conj(np.swapaxes(matrix, -1, -2)) if adjoint else matrix
+    with np.errstate(all="ignore"):
+        y = np.linalg.solve(np.broadcast_to(system, shape[:-2] + matrix.shape[-2:]), np.broadcast_to(rhs, shape))
+    return [round_to(y, out[0])]
+
+
 OPS: tuple[RefOp, ...] = (
     define("MatrixDeterminant", _determinant, lambda shapes, values, attrs: [square_batch(tuple(shapes[0]))]),
     define("LogMatrixDeterminant", _log_determinant,
            lambda shapes, values, attrs: [square_batch(tuple(shapes[0]))] * 2),
     define("MatrixTriangularSolve", _triangular_solve, _solve_shape),
+    define("BandedTriangularSolve", _banded_solve, _banded_shape),
 )

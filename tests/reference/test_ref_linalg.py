@@ -31,3 +31,12 @@ def test_triangular_solve_by_hand(lower, adjoint, expected):
 def test_rhs_of_the_wrong_order_is_refused():
     with pytest.raises(ValueError, match="rhs"):
         reference("MatrixTriangularSolve").compute([np.eye(3), np.ones((4, 2))], {}, [np.float64])
+
+
+def test_banded_solve_follows_tensorflows_band_layout():
+    """tf.linalg.banded_triangular_solve's example: bands [[2, 3, 4], [1, 2, 3]] (lower, the subdiagonal right-aligned,
+    its first entry ignored) and rhs ones give [0.5, 0, 0.25]."""
+    bands = np.array([[2.0, 3.0, 4.0], [10000.0, 2.0, 3.0]])
+    (y,) = reference("BandedTriangularSolve").compute([bands, np.ones((3, 1))], {"lower": True, "adjoint": False},
+                                                      [np.float64])
+    np.testing.assert_allclose(y, [[0.5], [0.0], [0.25]])

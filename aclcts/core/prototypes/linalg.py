@@ -1,8 +1,10 @@
 """Records of the linear-algebra family: MatrixDeterminant, LogMatrixDeterminant (sign and log |det| of each innermost
-square matrix) and MatrixTriangularSolve (the solution of a triangular system per batch).
+square matrix), MatrixTriangularSolve and BandedTriangularSolve (the solution of a triangular system per batch, the
+matrix given whole or as its bands).
 
 Source: CANN's prototypes, dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/linalg_ops.h; the ops
-mirror TensorFlow's MatrixDeterminant, LogMatrixDeterminant and MatrixTriangularSolve (tf.raw_ops), which CANN runs as
+mirror TensorFlow's MatrixDeterminant, LogMatrixDeterminant, MatrixTriangularSolve and BandedTriangularSolve
+(tf.raw_ops, tf.linalg.banded_triangular_solve for the band layout), which CANN runs as
 AI CPU kernels (no TBE implementation). The values are drawn so the matrices are well conditioned: a float32 result
 then agrees with the float64 one to the policy's tolerance whatever order of elimination a kernel takes.
 """
@@ -37,4 +39,12 @@ PROTOTYPES: tuple[Prototype, ...] = (
        profiles=(),
        source=f"{_LINALG} REG_OP(MatrixTriangularSolve): y solves T y = rhs (T^H y = rhs with adjoint), T the lower "
               "(lower) or upper triangle of matrix, the other triangle ignored (TensorFlow MatrixTriangularSolve)"),
+    op("BandedTriangularSolve", "bands:T, rhs:T", "output:T", {"T": ("float32", "float64", "float16") + COMPLEX},
+       (Attr("lower", "bool", True), Attr("adjoint", "bool", False)),
+       samples={"bands": _TRIANGLE, "rhs": _ENTRIES}, sample_shapes=(((2, 4), (4, 3)), ((2, 3, 5), (2, 5, 2))),
+       profiles=(),
+       source=f"{_LINALG} REG_OP(BandedTriangularSolve): as MatrixTriangularSolve with the [..., M, M] matrix given "
+              "by its K bands [..., K, M] (TensorFlow BandedTriangularSolve, tf.linalg.banded_triangular_solve: "
+              "lower: bands[d] the d-th subdiagonal, right-aligned; upper: bands[K-1-d] the d-th superdiagonal, "
+              "left-aligned)"),
 )

@@ -8,6 +8,10 @@ the determinant is the product of U's diagonal times the swaps' sign, its log th
 product of u_kk / |u_kk|. A zero column below the diagonal is skipped (the determinant 0, log -inf, sign 0).
 MatrixTriangularSolve substitutes forward (lower) or backward (upper) row by row through the triangle it reads; with
 adjoint it reads the conjugate transpose of that triangle, so a lower one substitutes backward.
+BandedTriangularSolve substitutes through the bands themselves (row i of a lower system reads bands[d, i] for
+column i - d; of an upper one bands[K-1-d, i] for column i + d; the adjoint reads bands[d, i + d] (lower) and
+bands[K-1-d, i - d] (upper), conjugated); float16 is widened to float32 and rounded once (UNCONFIRMED: the AI CPU
+kernel's half arithmetic is not documented).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
+from aclcts.sim.kernels.numerics import FLOAT16, FLOAT32
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, inferred, unknown_rank
 
@@ -139,6 +144,72 @@ def _solve_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outpu
     return [out.emit(0, y)]
 
 
+def _banded_row(bands: np.ndarray, i: int, d: int, lower: bool, adjoint: bool) -> tuple[int, np.ndarray | None]:
+    """Row i's entry d diagonals off the main one, in the triangle the substitution reads: (its column, its values,
+    None where the column is outside the matrix)."""
+    count, order = bands.shape[-2], bands.shape[-1]
+    column = i - d if lower != adjoint else i + d
+    if not 0 <= column < order:
+        return column, None
+    if not adjoint:
+        return column, bands[..., d, i] if lower else bands[..., count - 1 - d, i]
+    return column, np.conj(bands[..., d, column] if lower else bands[..., count - 1 - d, column])
+
+
+def banded_substitute(bands: np.ndarray, rhs: np.ndarray, lower: bool, adjoint: bool) -> np.ndarray:
+    """y with A y = rhs (A^H y = rhs with adjoint), A the triangular matrix of the [..., K, M] bands."""
+    count, order = bands.shape[-2], bands.shape[-1]
+    forward = lower != adjoint
+    y = np.zeros(rhs.shape, rhs.dtype)
+    for i in (range(order) if forward else range(order - 1, -1, -1)):
+        total = rhs[..., i, :].copy()
+        for d in range(1, count):
+            column, entry = _banded_row(bands, i, d, lower, adjoint)
+            if entry is not None:
+                total = total - entry[..., None] * y[..., column, :]
+        y[..., i, :] = total / _banded_row(bands, i, 0, lower, adjoint)[1][..., None]
+    return y
+
+
+def _banded_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                    outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("BandedTriangularSolve", inputs, attrs)
+    call.require_inputs()
+    bands, rhs = call.input(0), call.input(1)
+    call.require_dtype(0, bands.dtype)
+    call.require_same_dtype([0, 1], [bands.dtype, rhs.dtype])
+    shape = _banded_shape(call, bands.shape, rhs.shape)
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, bands.dtype)
+    compute = FLOAT32 if bands.dtype == FLOAT16 else bands.dtype
+    wide_bands = np.broadcast_to(bands, shape[:-2] + bands.shape[-2:]).astype(compute)
+    with np.errstate(all="ignore"):
+        y = banded_substitute(wide_bands, np.broadcast_to(rhs, shape).astype(compute), call.attr_bool("lower"),
+                              call.attr_bool("adjoint"))
+    return [out.emit(0, y.astype(bands.dtype))]
+
+
+def _banded_shape(call: OpCall, bands: tuple[int, ...], rhs: tuple[int, ...]) -> tuple[int, ...]:
+    if len(bands) < 2 or len(rhs) < 2 or rhs[-2] != bands[-1]:
+        raise call.fail(f"inputs {call.quoted(0)} {list(bands)} and {call.quoted(1)} {list(rhs)} must be [..., K, M] "
+                        "and [..., M, N] with the same M")
+    try:
+        return tuple(np.broadcast_shapes(bands[:-2], rhs[:-2])) + tuple(rhs[-2:])
+    except ValueError:
+        raise call.fail(f"the batch dims of inputs {call.quoted(0)} {list(bands)} and {call.quoted(1)} {list(rhs)} "
+                        "do not broadcast") from None
+
+
+def _banded_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
+                  attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("BandedTriangularSolve", inputs, attrs)
+    call.require_inputs()
+    bands, rhs = call.input(0), call.input(1)
+    if unknown_rank(bands.shape) or unknown_rank(rhs.shape) or UNKNOWN in bands.shape or UNKNOWN in rhs.shape:
+        return [inferred(rhs.dtype, tuple(rhs.shape))]
+    return [inferred(rhs.dtype, _banded_shape(call, tuple(bands.shape), tuple(rhs.shape)))]
+
+
 def _batch_infer(op_type: str, outputs: int) -> Any:
     def infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
@@ -162,3 +233,4 @@ def _solve_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attr
 builtin("MatrixDeterminant", _determinant_compute, _batch_infer("MatrixDeterminant", 1))
 builtin("LogMatrixDeterminant", _log_determinant_compute, _batch_infer("LogMatrixDeterminant", 2))
 builtin("MatrixTriangularSolve", _solve_compute, _solve_infer)
+builtin("BandedTriangularSolve", _banded_compute, _banded_infer)

@@ -48,3 +48,20 @@ def test_triangular_solve_reads_only_its_triangle(run, lower, adjoint):
 def test_triangular_solve_with_a_wrong_rhs_order_is_one_line(run):
     with pytest.raises(Exception, match=r"must be \[\.\.\., M, K\] with M = 3"):
         run("MatrixTriangularSolve", [np.eye(3, dtype=F32), np.ones((4, 2), F32)], [(F32, (4, 2))], {})
+
+
+@pytest.mark.parametrize(("lower", "adjoint"), [(True, False), (True, True), (False, False), (False, True)])
+def test_banded_solve_substitutes_through_the_bands(run, lower, adjoint):
+    rng = np.random.default_rng(9)
+    bands = (rng.uniform(1, 2, (2, 3, 5)) + 1j * rng.uniform(0, 1, (2, 3, 5))).astype(np.complex128)
+    rhs = rng.uniform(-1, 1, (2, 5, 2)).astype(np.complex128)
+    (y,) = run("BandedTriangularSolve", [bands, rhs], [(np.complex128, rhs.shape)], {"lower": lower, "adjoint": adjoint})
+    dense = np.zeros((2, 5, 5), np.complex128)
+    for d in range(3):
+        for i in range(5):
+            if lower and i >= d:
+                dense[:, i, i - d] = bands[:, d, i]
+            if not lower and i + d < 5:
+                dense[:, i, i + d] = bands[:, 2 - d, i]
+    system = np.conj(np.swapaxes(dense, -1, -2)) if adjoint else dense
+    np.testing.assert_allclose(system @ y, rhs, atol=1e-12)
