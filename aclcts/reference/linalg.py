@@ -18,10 +18,10 @@ from aclcts.reference.base import RefOp, define
 from aclcts.reference.numeric import round_to, widen
 
 
-def square_batch(shape: tuple[int, ...], what: str = "x") -> tuple[int, ...]:
-    """The batch dims of a [..., M, M] tensor."""
+def square_batch(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The batch dims of a [..., M, M] tensor (the ops' first input)."""
     if len(shape) < 2 or shape[-1] != shape[-2]:
-        raise ValueError(f"{what} {list(shape)} must be [..., M, M] (square innermost matrices)")
+        raise ValueError(f"input 0 {list(shape)} must be [..., M, M] (square innermost matrices)")
     return tuple(shape[:-2])
 
 
@@ -46,7 +46,7 @@ def triangle(matrix: np.ndarray, lower: bool, adjoint: bool) -> np.ndarray:
 
 def _solve_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     matrix, rhs = tuple(shapes[0]), tuple(shapes[1])
-    batch = square_batch(matrix, "matrix")
+    batch = square_batch(matrix)
     if len(rhs) < 2 or rhs[-2] != matrix[-1]:
         raise ValueError(f"rhs {list(rhs)} must be [..., M, K] with M = {matrix[-1]}, matrix's order")
     return [np.broadcast_shapes(batch, rhs[:-2]) + rhs[-2:]]

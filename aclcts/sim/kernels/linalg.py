@@ -60,22 +60,25 @@ def _stack(x: np.ndarray) -> np.ndarray:
     return x.reshape((-1,) + x.shape[-2:])
 
 
-def _diagonal(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    lu, sign = eliminate(_stack(x))
-    return np.diagonal(lu, axis1=-2, axis2=-1), sign
-
-
-def _determinant_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
-                         outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("MatrixDeterminant", inputs, attrs)
+def _factored(op_type: str, inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo],
+              count: int) -> tuple[Outputs, tuple[int, ...], np.ndarray, np.ndarray]:
+    """The shared start of the determinant ops: checks, then (the outputs, the batch dims, U's diagonals, the swaps'
+    signs) of x's LU."""
+    call = OpCall(op_type, inputs, attrs)
     call.require_inputs()
     x = call.input(0)
     call.require_dtype(0, x.dtype)
     batch = _square(call, 0, x.shape)
     out = Outputs(call, outputs)
-    out.require_input_dtype(0, 0, x.dtype)
-    diagonal, sign = _diagonal(x)
-    det = sign.copy()
+    for index in range(count):
+        out.require_input_dtype(index, 0, x.dtype)
+    lu, sign = eliminate(_stack(x))
+    return out, batch, np.diagonal(lu, axis1=-2, axis2=-1), sign
+
+
+def _determinant_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                         outputs: list[TensorInfo]) -> list[np.ndarray]:
+    out, batch, diagonal, det = _factored("MatrixDeterminant", inputs, attrs, outputs, 1)
     for k in range(diagonal.shape[-1]):
         det = det * diagonal[:, k]
     return [out.emit(0, det.reshape(batch))]
@@ -83,15 +86,7 @@ def _determinant_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
 
 def _log_determinant_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
                              outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("LogMatrixDeterminant", inputs, attrs)
-    call.require_inputs()
-    x = call.input(0)
-    call.require_dtype(0, x.dtype)
-    batch = _square(call, 0, x.shape)
-    out = Outputs(call, outputs)
-    out.require_input_dtype(0, 0, x.dtype)
-    out.require_input_dtype(1, 0, x.dtype)
-    diagonal, sign = _diagonal(x)
+    out, batch, diagonal, sign = _factored("LogMatrixDeterminant", inputs, attrs, outputs, 2)
     magnitude = np.abs(diagonal)
     unit = np.where(magnitude == 0, 0, diagonal / np.where(magnitude == 0, 1, magnitude))
     log_abs = np.zeros(sign.shape, magnitude.dtype)
@@ -99,7 +94,7 @@ def _log_determinant_compute(inputs: list[np.ndarray | None], attrs: dict[str, A
         for k in range(diagonal.shape[-1]):
             sign = sign * unit[:, k]
             log_abs = log_abs + np.log(magnitude[:, k])
-    return [out.emit(0, sign.reshape(batch)), out.emit(1, log_abs.astype(x.dtype).reshape(batch))]
+    return [out.emit(0, sign.reshape(batch)), out.emit(1, log_abs.astype(diagonal.dtype).reshape(batch))]
 
 
 def substitute(system: np.ndarray, rhs: np.ndarray, lower: bool) -> np.ndarray:
@@ -113,28 +108,40 @@ def substitute(system: np.ndarray, rhs: np.ndarray, lower: bool) -> np.ndarray:
     return y
 
 
+def _broadcast(call: OpCall, left: tuple[int, ...], rhs: tuple[int, ...]) -> tuple[int, ...]:
+    """The output shape of a solve: the two inputs' batch dims broadcast, then rhs's [M, N]."""
+    try:
+        return tuple(np.broadcast_shapes(tuple(left[:-2]), tuple(rhs[:-2]))) + tuple(rhs[-2:])
+    except ValueError:
+        raise call.fail(f"the batch dims of inputs {call.quoted(0)} {list(left)} and {call.quoted(1)} {list(rhs)} "
+                        "do not broadcast") from None
+
+
+def _system(op_type: str, inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo],
+            shape_of: Any) -> tuple[OpCall, Outputs, np.ndarray, np.ndarray, tuple[int, ...]]:
+    """The shared start of the solves: checks, then (the call, the outputs, the two inputs, the output shape)."""
+    call = OpCall(op_type, inputs, attrs)
+    call.require_inputs()
+    left, rhs = call.input(0), call.input(1)
+    call.require_dtype(0, left.dtype)
+    call.require_same_dtype([0, 1], [left.dtype, rhs.dtype])
+    shape = shape_of(call, left.shape, rhs.shape)
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, left.dtype)
+    return call, out, left, rhs, shape
+
+
 def _solve_shape(call: OpCall, matrix: tuple[int, ...], rhs: tuple[int, ...]) -> tuple[int, ...]:
     batch = _square(call, 0, matrix)
     if len(rhs) < 2 or rhs[-2] != matrix[-1]:
         raise call.fail(f"input {call.quoted(1)} {list(rhs)} must be [..., M, K] with M = {matrix[-1]}, the order of "
                         f"input {call.quoted(0)}")
-    try:
-        return tuple(np.broadcast_shapes(batch, rhs[:-2])) + tuple(rhs[-2:])
-    except ValueError:
-        raise call.fail(f"the batch dims of inputs {call.quoted(0)} {list(matrix)} and {call.quoted(1)} {list(rhs)} "
-                        "do not broadcast") from None
+    return _broadcast(call, matrix, rhs)
 
 
 def _solve_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("MatrixTriangularSolve", inputs, attrs)
-    call.require_inputs()
-    matrix, rhs = call.input(0), call.input(1)
-    call.require_dtype(0, matrix.dtype)
-    call.require_same_dtype([0, 1], [matrix.dtype, rhs.dtype])
-    shape = _solve_shape(call, matrix.shape, rhs.shape)
+    call, out, matrix, rhs, shape = _system("MatrixTriangularSolve", inputs, attrs, outputs, _solve_shape)
     lower, adjoint = call.attr_bool("lower"), call.attr_bool("adjoint")
-    out = Outputs(call, outputs)
-    out.require_input_dtype(0, 0, matrix.dtype)
     system = np.tril(matrix) if lower else np.triu(matrix)
     if adjoint:
         system = np.conj(np.swapaxes(system, -1, -2))
@@ -173,14 +180,7 @@ def banded_substitute(bands: np.ndarray, rhs: np.ndarray, lower: bool, adjoint: 
 
 def _banded_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
                     outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("BandedTriangularSolve", inputs, attrs)
-    call.require_inputs()
-    bands, rhs = call.input(0), call.input(1)
-    call.require_dtype(0, bands.dtype)
-    call.require_same_dtype([0, 1], [bands.dtype, rhs.dtype])
-    shape = _banded_shape(call, bands.shape, rhs.shape)
-    out = Outputs(call, outputs)
-    out.require_input_dtype(0, 0, bands.dtype)
+    call, out, bands, rhs, shape = _system("BandedTriangularSolve", inputs, attrs, outputs, _banded_shape)
     compute = FLOAT32 if bands.dtype == FLOAT16 else bands.dtype
     wide_bands = np.broadcast_to(bands, shape[:-2] + bands.shape[-2:]).astype(compute)
     with np.errstate(all="ignore"):
@@ -193,21 +193,7 @@ def _banded_shape(call: OpCall, bands: tuple[int, ...], rhs: tuple[int, ...]) ->
     if len(bands) < 2 or len(rhs) < 2 or rhs[-2] != bands[-1]:
         raise call.fail(f"inputs {call.quoted(0)} {list(bands)} and {call.quoted(1)} {list(rhs)} must be [..., K, M] "
                         "and [..., M, N] with the same M")
-    try:
-        return tuple(np.broadcast_shapes(bands[:-2], rhs[:-2])) + tuple(rhs[-2:])
-    except ValueError:
-        raise call.fail(f"the batch dims of inputs {call.quoted(0)} {list(bands)} and {call.quoted(1)} {list(rhs)} "
-                        "do not broadcast") from None
-
-
-def _banded_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
-                  attrs: dict[str, Any]) -> list[InferredShape]:
-    call = OpCall("BandedTriangularSolve", inputs, attrs)
-    call.require_inputs()
-    bands, rhs = call.input(0), call.input(1)
-    if unknown_rank(bands.shape) or unknown_rank(rhs.shape) or UNKNOWN in bands.shape or UNKNOWN in rhs.shape:
-        return [inferred(rhs.dtype, tuple(rhs.shape))]
-    return [inferred(rhs.dtype, _banded_shape(call, tuple(bands.shape), tuple(rhs.shape)))]
+    return _broadcast(call, bands, rhs)
 
 
 def _batch_infer(op_type: str, outputs: int) -> Any:
@@ -221,16 +207,19 @@ def _batch_infer(op_type: str, outputs: int) -> Any:
     return infer
 
 
-def _solve_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
-    call = OpCall("MatrixTriangularSolve", inputs, attrs)
-    call.require_inputs()
-    matrix, rhs = call.input(0), call.input(1)
-    if unknown_rank(matrix.shape) or unknown_rank(rhs.shape) or UNKNOWN in matrix.shape or UNKNOWN in rhs.shape:
-        return [inferred(rhs.dtype, tuple(rhs.shape))]
-    return [inferred(rhs.dtype, _solve_shape(call, tuple(matrix.shape), tuple(rhs.shape)))]
+def _solve_infer(op_type: str, shape_of: Any) -> Any:
+    """infer_shape of a solve: rhs's shape with the batch dims broadcast (rhs's shape while a dim is unknown)."""
+    def infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        left, rhs = call.input(0), call.input(1)
+        if unknown_rank(left.shape) or unknown_rank(rhs.shape) or UNKNOWN in left.shape or UNKNOWN in rhs.shape:
+            return [inferred(rhs.dtype, tuple(rhs.shape))]
+        return [inferred(rhs.dtype, shape_of(call, tuple(left.shape), tuple(rhs.shape)))]
+    return infer
 
 
 builtin("MatrixDeterminant", _determinant_compute, _batch_infer("MatrixDeterminant", 1))
 builtin("LogMatrixDeterminant", _log_determinant_compute, _batch_infer("LogMatrixDeterminant", 2))
-builtin("MatrixTriangularSolve", _solve_compute, _solve_infer)
-builtin("BandedTriangularSolve", _banded_compute, _banded_infer)
+builtin("MatrixTriangularSolve", _solve_compute, _solve_infer("MatrixTriangularSolve", _solve_shape))
+builtin("BandedTriangularSolve", _banded_compute, _solve_infer("BandedTriangularSolve", _banded_shape))
