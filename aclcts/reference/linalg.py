@@ -93,10 +93,31 @@ def _banded_solve(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> 
     return [round_to(y, out[0])]
 
 
+def _pdist_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    shape = tuple(shapes[0])
+    if len(shape) != 2:
+        raise ValueError(f"input 0 {list(shape)} must be a [N, M] matrix")
+    return [(shape[0] * (shape[0] - 1) // 2,)]
+
+
+def _pdist(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """torch.nn.functional.pdist: numpy.linalg.norm of each row difference x[i] - x[j], i < j (p = 0: the number of
+    non-zero entries)."""
+    x = widen(xs[0])
+    (shape,) = _pdist_shape([x.shape], [], attrs)
+    p = float(attrs["p"])
+    first, second = np.triu_indices(x.shape[0], k=1)
+    differences = x[first] - x[second]
+    if not differences.size:
+        return [round_to(np.zeros(shape), out[0])]
+    return [round_to(np.linalg.norm(differences, ord=p, axis=-1), out[0])]
+
+
 OPS: tuple[RefOp, ...] = (
     define("MatrixDeterminant", _determinant, lambda shapes, values, attrs: [square_batch(tuple(shapes[0]))]),
     define("LogMatrixDeterminant", _log_determinant,
            lambda shapes, values, attrs: [square_batch(tuple(shapes[0]))] * 2),
     define("MatrixTriangularSolve", _triangular_solve, _solve_shape),
     define("BandedTriangularSolve", _banded_solve, _banded_shape),
+    define("Pdist", _pdist, _pdist_shape),
 )

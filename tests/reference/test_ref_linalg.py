@@ -40,3 +40,11 @@ def test_banded_solve_follows_tensorflows_band_layout():
     (y,) = reference("BandedTriangularSolve").compute([bands, np.ones((3, 1))], {"lower": True, "adjoint": False},
                                                       [np.float64])
     np.testing.assert_allclose(y, [[0.5], [0.0], [0.25]])
+
+
+@pytest.mark.parametrize(("p", "expected"), [(2.0, [5.0, 5.0, 0.0]), (1.0, [7.0, 7.0, 0.0]), (0.0, [2.0, 2.0, 0.0]),
+                                             (np.inf, [4.0, 4.0, 0.0])])
+def test_pdist_pairs_rows_in_row_major_order(p, expected):
+    x = np.array([[0.0, 0.0], [3.0, 4.0], [3.0, 4.0]])
+    (y,) = reference("Pdist").compute([x], {"p": p}, [np.float64])
+    np.testing.assert_allclose(y, expected)

@@ -1,6 +1,6 @@
 """Records of the linear-algebra family: MatrixDeterminant, LogMatrixDeterminant (sign and log |det| of each innermost
 square matrix), MatrixTriangularSolve and BandedTriangularSolve (the solution of a triangular system per batch, the
-matrix given whole or as its bands).
+matrix given whole or as its bands), and Pdist (the p-norm distances between the rows of a matrix, PyTorch's pdist).
 
 Source: CANN's prototypes, dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/linalg_ops.h; the ops
 mirror TensorFlow's MatrixDeterminant, LogMatrixDeterminant, MatrixTriangularSolve and BandedTriangularSolve
@@ -12,7 +12,7 @@ then agrees with the float64 one to the policy's tolerance whatever order of eli
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import COMPLEX
-from aclcts.core.prototypes.spec import Attr, Prototype, Sample, op
+from aclcts.core.prototypes.spec import Attr, OneOf, Prototype, Sample, op
 
 POLICY = "matmul"
 SHAPE_RULE = "each"
@@ -47,4 +47,10 @@ PROTOTYPES: tuple[Prototype, ...] = (
               "by its K bands [..., K, M] (TensorFlow BandedTriangularSolve, tf.linalg.banded_triangular_solve: "
               "lower: bands[d] the d-th subdiagonal, right-aligned; upper: bands[K-1-d] the d-th superdiagonal, "
               "left-aligned)"),
+    op("Pdist", "x:T", "y:T", {"T": ("float32", "float16")},
+       (Attr("p", "float", 2.0, domain=OneOf((0.0, 1.0, 2.0, 3.0)), specials=(0.0,)),), policy="reduction",
+       samples={"x": _ENTRIES}, sample_shapes=(((5, 7),), ((2, 16),)), profiles=(),
+       source="dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/math_ops.h REG_OP(Pdist): y[k] = "
+              "||x[i] - x[j]||_p for the rows i < j of the [N, M] x in row-major pair order, N (N - 1) / 2 values "
+              "(PyTorch torch.nn.functional.pdist; p = 0 counts the differing entries)"),
 )

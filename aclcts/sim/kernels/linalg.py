@@ -12,6 +12,9 @@ BandedTriangularSolve substitutes through the bands themselves (row i of a lower
 column i - d; of an upper one bands[K-1-d, i] for column i + d; the adjoint reads bands[d, i + d] (lower) and
 bands[K-1-d, i - d] (upper), conjugated); float16 is widened to float32 and rounded once (UNCONFIRMED: the AI CPU
 kernel's half arithmetic is not documented).
+Pdist follows dengguojie/vue-element-admin@7d77ce32d ops/built-in/tbe/impl/pdist.py: float16 widened to float32, for
+each pair of rows (i < j, row-major) |x_i - x_j| in float32, raised to p (p = 0: 1 for each non-zero difference),
+summed along the row in float32 (numerics.vector_sum), then raised to 1/p (p > 0).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import FLOAT16, FLOAT32
+from aclcts.sim.kernels.numerics import FLOAT16, FLOAT32, vector_sum
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, inferred, unknown_rank
 
@@ -196,6 +199,41 @@ def _banded_shape(call: OpCall, bands: tuple[int, ...], rhs: tuple[int, ...]) ->
     return _broadcast(call, bands, rhs)
 
 
+def _pdist_rows(call: OpCall, shape: tuple[int, ...]) -> int:
+    if len(shape) != 2:
+        raise call.fail(f"input {call.quoted(0)} {list(shape)} must be a [N, M] matrix")
+    return shape[0]
+
+
+def _pdist_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Pdist", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    rows = _pdist_rows(call, x.shape)
+    p = np.float32(call.attr_float("p"))
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    wide = x.astype(FLOAT32)
+    first, second = np.triu_indices(rows, k=1)
+    distance = np.abs(wide[first] - wide[second])
+    with np.errstate(all="ignore"):
+        powered = (distance != 0).astype(FLOAT32) if p == 0 else distance ** p
+        total = vector_sum(powered, -1) if powered.size else np.zeros(first.shape, FLOAT32)
+        y = total if p == 0 else total ** (np.float32(1) / p)
+    return [out.emit(0, y.astype(x.dtype))]
+
+
+def _pdist_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Pdist", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    if unknown_rank(x.shape) or x.shape[0] == UNKNOWN:
+        return [inferred(x.dtype, (UNKNOWN,))]
+    rows = _pdist_rows(call, tuple(x.shape))
+    return [inferred(x.dtype, (rows * (rows - 1) // 2,))]
+
+
 def _batch_infer(op_type: str, outputs: int) -> Any:
     def infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
@@ -222,4 +260,5 @@ def _solve_infer(op_type: str, shape_of: Any) -> Any:
 builtin("MatrixDeterminant", _determinant_compute, _batch_infer("MatrixDeterminant", 1))
 builtin("LogMatrixDeterminant", _log_determinant_compute, _batch_infer("LogMatrixDeterminant", 2))
 builtin("MatrixTriangularSolve", _solve_compute, _solve_infer("MatrixTriangularSolve", _solve_shape))
+builtin("Pdist", _pdist_compute, _pdist_infer)
 builtin("BandedTriangularSolve", _banded_compute, _solve_infer("BandedTriangularSolve", _banded_shape))

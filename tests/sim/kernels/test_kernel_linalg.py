@@ -65,3 +65,17 @@ def test_banded_solve_substitutes_through_the_bands(run, lower, adjoint):
                 dense[:, i, i + d] = bands[:, 2 - d, i]
     system = np.conj(np.swapaxes(dense, -1, -2)) if adjoint else dense
     np.testing.assert_allclose(system @ y, rhs, atol=1e-12)
+
+
+@pytest.mark.parametrize("p", [0.0, 1.0, 2.0, 3.0])
+def test_pdist_matches_the_norms_of_row_differences(run, p):
+    x = np.random.default_rng(11).uniform(-1, 1, (6, 40)).astype(F32)
+    x[1, :20] = x[0, :20]
+    (y,) = run("Pdist", [x], [(F32, (15,))], {"p": p})
+    i, j = np.triu_indices(6, k=1)
+    np.testing.assert_allclose(y, np.linalg.norm(x[i].astype(F64) - x[j], ord=p, axis=-1), rtol=1e-5)
+
+
+def test_pdist_of_one_row_is_empty(run):
+    (y,) = run("Pdist", [np.ones((1, 4), F32)], [(F32, (0,))], {"p": 2.0})
+    assert y.shape == (0,)
