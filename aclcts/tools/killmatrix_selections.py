@@ -85,6 +85,7 @@ FAULT_SELECTIONS = {
     "floor_mod_truncates": ["conformance/test_execute.py", "--ops=FloorMod", "-k", "FloorMod"],
     "lerp_weight_on_wrong_end": ["conformance/test_execute.py", "--ops=Lerp", "-k", "Lerp"],
     "bessel_i1e_drops_sign": ["conformance/test_execute.py", "--ops=BesselI1e", "-k", "BesselI1e"],
+    "determinant_sign_dropped": ["conformance/test_execute.py", "--ops=MatrixDeterminant", "-k", "MatrixDeterminant"],
     "right_shift_logical_for_signed": ["conformance/test_execute.py", "--ops=RightShift", "-k", "RightShift"],
     "scan_ignores_exclusive": ["conformance/test_execute.py", "--ops=Cumsum,CumsumD,Cumprod,CumprodD", "-k",
                                "Cumsum or Cumprod"],

@@ -26,6 +26,7 @@ from aclcts.sim.faults import gather_scatter as gs
 from aclcts.sim.faults import golden_edges as g
 from aclcts.sim.faults import inplace as inp
 from aclcts.sim.faults import kernels as k
+from aclcts.sim.faults import linalg as la
 from aclcts.sim.faults import matrix_structure as ms
 from aclcts.sim.faults import loss as ls
 from aclcts.sim.faults import reduction as rd
@@ -306,6 +307,10 @@ _ENTRIES = (
               "BesselI1e returns |I1e(x)|, leaving out the final multiplication by sign(x), so negative x give "
               "positive results",
               ((KERNELS, k.kernel_entries(["BesselI1e"], sm.bessel_i1e_drops_sign)),)),
+    Injection("determinant_sign_dropped", FAULT,
+              "MatrixDeterminant returns |det(x)|: the row swaps of its pivoting and the pivots' signs are not "
+              "counted, so matrices with a negative determinant give a positive one",
+              ((KERNELS, k.kernel_entries(["MatrixDeterminant"], la.determinant_sign_dropped)),)),
     Injection("right_shift_logical_for_signed", FAULT,
               "RightShift of signed integers shifts in zeros (logical shift) instead of copies of the sign bit",
               ((KERNELS, k.kernel_entries(["RightShift"], bm.right_shift_logical_for_signed)),)),
