@@ -1,0 +1,54 @@
+"""References of the const-folded twins of issue 35's last wave (assist inputs, attribute forms), against hand-worked
+values from the TensorFlow/PyTorch operators they mirror."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from aclcts.reference import reference
+
+I32, F16, F32 = np.int32, np.float16, np.float32
+
+
+def run(op, inputs, outs, attrs=None):
+    return reference(op).compute([np.asarray(x) for x in inputs], attrs or {}, outs)
+
+
+def shape(op, shapes, values, attrs=None):
+    return reference(op).shape(shapes, values, attrs or {})
+
+
+def test_range_d_is_range_at_the_positions_of_x():
+    (y,) = run("RangeD", [np.arange(4, dtype=F32)], [F32], {"start": 1.5, "limit": 3.5, "delta": 0.5})
+    assert y.tolist() == [1.5, 2.0, 2.5, 3.0]
+    (y,) = run("RangeD", [np.array([0, 1, 2], I32)], [I32], {"start": 6.7, "limit": 0.0, "delta": -2.9})
+    assert y.tolist() == [6, 4, 2]
+
+
+def test_range_d_refuses_a_delta_leading_away_from_limit():
+    with pytest.raises(ValueError, match=r"^RangeD: delta 1.0 does not lead from start 5.0 to limit 1.0"):
+        run("RangeD", [np.arange(3, dtype=F32)], [F32], {"start": 5.0, "limit": 1.0, "delta": 1.0})
+
+
+def test_lin_space_d_is_lin_space_at_the_positions_of_assist():
+    (y,) = run("LinSpaceD", [np.arange(5, dtype=F32), [1.0], [3.0], [5]], [F32])
+    assert y.tolist() == [1.0, 1.5, 2.0, 2.5, 3.0]
+
+
+def test_diag_d_is_diag_with_the_identity_and_scales_by_any_assist():
+    (y,) = run("DiagD", [np.array([1, 2, 3], F16), np.eye(3, dtype=F16)], [F16])
+    assert y.tolist() == np.diag([1, 2, 3]).tolist()
+    (y,) = run("DiagD", [np.array([1, 2], I32), np.array([[1, 2], [3, 4]], I32)], [I32])
+    assert y.tolist() == [[1, 4], [3, 8]]
+    assert shape("DiagD", [(2, 3), (2, 3, 2, 3)], [None, None]) == [(2, 3, 2, 3)]
+
+
+def test_diag_part_d_is_diag_part_with_the_identity():
+    x = np.arange(16, dtype=F32).reshape(4, 4)
+    (y,) = run("DiagPartD", [x, np.eye(4, dtype=F32)], [F32])
+    assert y.tolist() == [0, 5, 10, 15]
+    (y,) = run("DiagPartD", [x, np.ones((4, 4), F32)], [F32])
+    assert y.tolist() == [6, 22, 38, 54]
+    with pytest.raises(ValueError, match=r"^DiagPartD: x \[2, 3\] must have an even rank"):
+        shape("DiagPartD", [(2, 3), (2, 3)], [None, None])

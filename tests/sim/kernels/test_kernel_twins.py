@@ -1,0 +1,37 @@
+"""Kernels of the const-folded twins of issue 35's last wave: the assist inputs as CANN's TBE implementations use
+them, the attribute forms through their twins' kernels."""
+
+import numpy as np
+import pytest
+
+from aclcts.sim.kernels import KernelError
+
+I32, F16, F32 = np.int32, np.float16, np.float32
+
+
+def test_range_d_scales_and_shifts_the_positions(run):
+    (y,) = run("RangeD", [np.arange(4, dtype=I32)], [(I32, (4,))], {"start": 1.9, "limit": 9.0, "delta": 2.2})
+    assert y.tolist() == [1, 3, 5, 7]
+    with pytest.raises(KernelError, match=r"^RangeD: attrs start 1.0, limit 1.0"):
+        run("RangeD", [np.arange(4, dtype=F32)], [(F32, (4,))], {"start": 1.0, "limit": 1.0, "delta": 1.0})
+
+
+def test_lin_space_d_steps_in_float32(run):
+    (y,) = run("LinSpaceD", [np.arange(3, dtype=F32), np.array([0], F32), np.array([1], F32), np.array([4], I32)],
+               [(F32, (3,))])
+    assert y.tolist() == [0.0, np.float32(1) / np.float32(3), 2 * (np.float32(1) / np.float32(3))]
+
+
+def test_diag_d_broadcasts_x_on_the_trailing_half(run, infer):
+    (y,) = run("DiagD", [np.array([2, 3], F16), np.array([[1, 1], [0, 1]], F16)], [(F16, (2, 2))])
+    assert y.tolist() == [[2, 3], [0, 3]]
+    with pytest.raises(KernelError, match=r"^DiagD: input 'assist' \[2, 3\] must be \[D1..Dk, D1..Dk\]"):
+        infer("DiagD", [(F16, (2,)), (F16, (2, 3))])
+
+
+def test_diag_part_d_sums_the_masked_rows(run, infer):
+    x = np.arange(9, dtype=I32).reshape(3, 3)
+    (y,) = run("DiagPartD", [x, np.eye(3, dtype=I32)], [(I32, (3,))])
+    assert y.tolist() == [0, 4, 8]
+    (out,) = infer("DiagPartD", [(F32, (2, 5, 2, 5)), (F32, (2, 5, 2, 5))])
+    assert out.shape == (2, 5)
