@@ -186,6 +186,25 @@ def _split_input_shape(shapes: list[Any], values: list[Any], attrs: dict[str, An
     return _split_shape([shapes[1]], [None], {**attrs, "split_dim": scalar_int(values, 0)})
 
 
+def _axis_multiples(rank: int, attrs: dict[str, Any]) -> np.ndarray:
+    """TileWithAxis's attributes as Tile's multiples: tiles at axis, 1 elsewhere."""
+    if int(attrs["tiles"]) < 1:
+        raise ValueError(f"tiles {attrs['tiles']} must be at least 1")
+    multiples = np.ones(rank, dtype=np.int64)
+    multiples[normalize_axis(attrs["axis"], rank, "axis")] = int(attrs["tiles"])
+    return multiples
+
+
+def _tile_with_axis(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """TileWithAxis compute: Tile with the multiples _axis_multiples gives."""
+    return _tile([xs[0], _axis_multiples(xs[0].ndim, attrs)], attrs, out)
+
+
+def _tile_with_axis_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """TileWithAxis output shape."""
+    return _tile_shape([shapes[0]], [None, _axis_multiples(len(shapes[0]), attrs)], attrs)
+
+
 _TRANSPOSE = define("Transpose", _transpose, _transpose_shape)
 _SLICE = define("Slice", _slice, _slice_shape)
 _TILE = define("Tile", _tile, _tile_shape)
@@ -201,4 +220,5 @@ OPS: tuple[RefOp, ...] = (
     folded("TransposeD", _TRANSPOSE, lambda a: {1: a["perm"]}),
     folded("SliceD", _SLICE, lambda a: {1: a["offsets"], 2: a["size"]}),
     folded("TileD", _TILE, lambda a: {1: a["multiples"]}, lift="multiples"),
+    define("TileWithAxis", _tile_with_axis, _tile_with_axis_shape),
 )

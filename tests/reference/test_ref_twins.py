@@ -52,3 +52,9 @@ def test_diag_part_d_is_diag_part_with_the_identity():
     assert y.tolist() == [6, 22, 38, 54]
     with pytest.raises(ValueError, match=r"^DiagPartD: x \[2, 3\] must have an even rank"):
         shape("DiagPartD", [(2, 3), (2, 3)], [None, None])
+
+
+def test_tile_with_axis_repeats_the_whole_block_along_axis():
+    (y,) = run("TileWithAxis", [np.array([[1, 2], [3, 4]], I32)], [I32], {"tiles": 2, "axis": 0})
+    assert y.tolist() == [[1, 2], [3, 4], [1, 2], [3, 4]]
+    assert shape("TileWithAxis", [(2, 3, 4)], [None], {"tiles": 3, "axis": -2}) == [(2, 9, 4)]

@@ -1,5 +1,6 @@
-"""Data-movement ops (exact, any dtype): Transpose, Reshape, ConcatD, SplitD, Split, Slice, Tile, and the const-folded
-TransposeD, SliceD and TileD, run through their twins' kernels (aclcts/sim/kernels/folded.py).
+"""Data-movement ops (exact, any dtype): Transpose, Reshape, ConcatD, SplitD, Split, Slice, Tile, TileWithAxis (x
+repeated along one axis), and the const-folded TransposeD, SliceD and TileD, run through their twins' kernels
+(aclcts/sim/kernels/folded.py).
 
 Records: aclcts/core/prototypes/shape.py. Slice's size -1 means "to the end".
 Reshape follows the Caffe rule named by its axis/num_axes attributes: dims [axis, axis + num_axes) of x
@@ -313,6 +314,41 @@ def _tile_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs
     return [inferred(x.dtype, [d * m if d >= 0 else UNKNOWN for d, m in zip(aligned, multiples)])]
 
 
+# TileWithAxis -------------------------------------------------------------------------------------------
+def _tiles(call: OpCall) -> int:
+    tiles = call.attr_int("tiles")
+    if tiles < 1:
+        raise call.fail(f"attr 'tiles' {tiles} must be at least 1")
+    return tiles
+
+
+def _tile_with_axis_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                            outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("TileWithAxis", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    axis = call.axis("axis", call.attr_int("axis"), x.ndim)
+    tiles = _tiles(call)
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    return [out.emit(0, np.concatenate([x] * tiles, axis=axis))]
+
+
+def _tile_with_axis_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
+                          attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("TileWithAxis", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    shape = list(x.shape)
+    if unknown_rank(shape):
+        return [inferred(x.dtype, shape)]
+    axis = call.axis("axis", call.attr_int("axis"), len(shape))
+    if shape[axis] >= 0:
+        shape[axis] *= _tiles(call)
+    return [inferred(x.dtype, shape)]
+
+
 builtin("Transpose", _transpose_compute, _transpose_infer)
 builtin("Reshape", _reshape_compute, _reshape_infer)
 builtin("ConcatD", _concat_compute, _concat_infer)
@@ -324,3 +360,4 @@ builtin("TransposeD", *folded("TransposeD", "Transpose", lambda call: {1: call.a
 builtin("SliceD", *folded("SliceD", "Slice", lambda call: {1: call.attr_list_int("offsets"),
                                                           2: call.attr_list_int("size")}))
 builtin("TileD", *folded("TileD", "Tile", lambda call: {1: call.attr_list_int("multiples")}, lift="multiples"))
+builtin("TileWithAxis", _tile_with_axis_compute, _tile_with_axis_infer)

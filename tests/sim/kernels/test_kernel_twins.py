@@ -35,3 +35,12 @@ def test_diag_part_d_sums_the_masked_rows(run, infer):
     assert y.tolist() == [0, 4, 8]
     (out,) = infer("DiagPartD", [(F32, (2, 5, 2, 5)), (F32, (2, 5, 2, 5))])
     assert out.shape == (2, 5)
+
+
+def test_tile_with_axis_repeats_along_axis(run, infer):
+    (y,) = run("TileWithAxis", [np.array([[1, 2], [3, 4]], F16)], [(F16, (2, 6))], {"tiles": 3})
+    assert y.tolist() == [[1, 2, 1, 2, 1, 2], [3, 4, 3, 4, 3, 4]]
+    (out,) = infer("TileWithAxis", [(F32, (-1, 5))], attrs={"tiles": 2, "axis": 1})
+    assert out.shape == (-1, 10)
+    with pytest.raises(KernelError, match=r"^TileWithAxis: attr 'tiles' 0 must be at least 1"):
+        run("TileWithAxis", [np.zeros((2, 2), F32)], [(F32, (2, 2))], {"tiles": 0})
