@@ -58,3 +58,12 @@ def test_tile_with_axis_repeats_the_whole_block_along_axis():
     (y,) = run("TileWithAxis", [np.array([[1, 2], [3, 4]], I32)], [I32], {"tiles": 2, "axis": 0})
     assert y.tolist() == [[1, 2], [3, 4], [1, 2], [3, 4]]
     assert shape("TileWithAxis", [(2, 3, 4)], [None], {"tiles": 3, "axis": -2}) == [(2, 9, 4)]
+
+
+def test_matrix_diag_part_d_sums_along_the_longer_innermost_dim():
+    x = np.arange(6, dtype=F32).reshape(2, 3)
+    (y,) = run("MatrixDiagPartD", [x, np.eye(2, 3, dtype=F32)], [F32])
+    assert y.tolist() == [0, 4]
+    (y,) = run("MatrixDiagPartD", [x.T, np.ones((3, 2), F32)], [F32])
+    assert y.tolist() == [3, 12]
+    assert shape("MatrixDiagPartD", [(5, 4, 7), (5, 4, 7)], [None, None]) == [(5, 4)]

@@ -1,5 +1,5 @@
-"""Records of the matrix-structure ops: DiagPart (the diagonal of a [D1..Dk, D1..Dk] tensor) and MatrixBandPart (a
-band of each innermost matrix kept, the rest zeroed).
+"""Records of the matrix-structure ops: DiagPart (the diagonal of a [D1..Dk, D1..Dk] tensor), MatrixBandPart (a
+band of each innermost matrix kept, the rest zeroed) and MatrixDiagPartD (MatrixDiagPart with CANN's assist mask).
 
 Source: CANN's prototypes, dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/ matrix_calculation_ops.h
 (DiagPart), array_ops.h (MatrixBandPart); the results are TensorFlow's DiagPart and MatrixBandPart.
@@ -7,7 +7,7 @@ Source: CANN's prototypes, dengguojie/vue-element-admin@7d77ce32d ops/built-in/o
 
 from __future__ import annotations
 
-from aclcts.core.prototypes.dtypes import BOOL, COMPLEX, FLOAT64, INDEX
+from aclcts.core.prototypes.dtypes import BASIC, BOOL, COMPLEX, FLOAT64, INDEX
 from aclcts.core.prototypes.spec import Prototype, Sample, op
 
 POLICY = "movement"
@@ -27,4 +27,13 @@ PROTOTYPES: tuple[Prototype, ...] = (
        samples={"num_lower": Sample(-1, 3, "a whole triangle (-1) or a band of 0 to 3"),
                 "num_upper": Sample(-1, 3, "a whole triangle (-1) or a band of 0 to 3")},
        sample_shapes=(((5, 5), (), ()), ((2, 4, 6), (), ()))),
+    # The assist is CANN's mask of the main diagonal (ones on it, zeros off it): matrix_diag_part_d.py multiplies x by
+    # it and sums along the longer of the two innermost dims, TensorFlow's MatrixDiagPart when the mask is the identity.
+    # x positive and no value profiles, as DiagPartD (aclcts/core/prototypes/const_folded.py).
+    op("MatrixDiagPartD", "x:T, assist:T", "y:T", {"T": BASIC},
+       source=f"{_CANN}matrix_calculation_ops.h REG_OP(MatrixDiagPartD); TensorFlow MatrixDiagPart, y = sum of x * "
+              "assist along the longer innermost dim (ops/built-in/tbe/impl/matrix_diag_part_d.py)",
+       policy="reduction", profiles=(),
+       samples={"x": Sample(0, 2, "positive values"), "assist": Sample(0, 1, "the mask's 0 and 1, and between")},
+       sample_shapes=(((2, 4, 4), (2, 4, 4)), ((3, 5), (3, 5)), ((2, 6, 3), (2, 6, 3)))),
 )

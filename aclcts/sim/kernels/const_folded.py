@@ -17,7 +17,8 @@ import numpy as np
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.folded import folded
-from aclcts.sim.kernels.numerics import FLOAT32, vector_sum
+from aclcts.sim.kernels.matrix_structure import masked_sum
+from aclcts.sim.kernels.numerics import FLOAT32
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import inferred, like_input, numel
 
@@ -117,11 +118,7 @@ def _diag_part_d(inputs: Arrays, attrs: dict[str, Any], outputs: list[TensorInfo
     out.require_input_dtype(0, 0, x.dtype)
     n = numel(half)
     with np.errstate(all="ignore"):
-        products = np.multiply(x, assist, dtype=x.dtype).reshape(n, n).astype(FLOAT32)
-        total = vector_sum(products, -1).reshape(half)
-        if x.dtype.kind == "i":
-            return [out.emit(0, np.rint(total).astype(np.int64).astype(x.dtype))]
-        return [out.emit(0, total.astype(x.dtype))]
+        return [out.emit(0, masked_sum(x.reshape(n, n), assist.reshape(n, n), -1).reshape(half))]
 
 
 def _diag_part_d_infer(inputs: list[TensorInfo], values: Arrays, attrs: dict[str, Any]) -> list[InferredShape]:

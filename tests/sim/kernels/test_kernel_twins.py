@@ -44,3 +44,11 @@ def test_tile_with_axis_repeats_along_axis(run, infer):
     assert out.shape == (-1, 10)
     with pytest.raises(KernelError, match=r"^TileWithAxis: attr 'tiles' 0 must be at least 1"):
         run("TileWithAxis", [np.zeros((2, 2), F32)], [(F32, (2, 2))], {"tiles": 0})
+
+
+def test_matrix_diag_part_d_masks_and_sums(run, infer):
+    x = np.arange(6, dtype=I32).reshape(3, 2)
+    (y,) = run("MatrixDiagPartD", [x, np.eye(3, 2, dtype=I32)], [(I32, (2,))])
+    assert y.tolist() == [0, 3]
+    (out,) = infer("MatrixDiagPartD", [(F16, (2, 4, 6)), (F16, (2, 4, 6))])
+    assert out.shape == (2, 4)
