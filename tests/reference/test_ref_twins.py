@@ -67,3 +67,29 @@ def test_matrix_diag_part_d_sums_along_the_longer_innermost_dim():
     (y,) = run("MatrixDiagPartD", [x.T, np.ones((3, 2), F32)], [F32])
     assert y.tolist() == [3, 12]
     assert shape("MatrixDiagPartD", [(5, 4, 7), (5, 4, 7)], [None, None]) == [(5, 4)]
+
+
+def test_matrix_diag_part_v3_packs_and_aligns_the_band():
+    x = np.arange(1, 13, dtype=I32).reshape(3, 4)
+    (y,) = run("MatrixDiagPartV3", [x, np.array([-1, 1], I32), np.array(0, I32)], [I32], {"align": "RIGHT_LEFT"})
+    assert y.tolist() == [[2, 7, 12], [1, 6, 11], [5, 10, 0]]
+    (y,) = run("MatrixDiagPartV3", [x, np.array([-1, 1], I32), np.array(9, I32)], [I32], {"align": "LEFT_RIGHT"})
+    assert y.tolist() == [[2, 7, 12], [1, 6, 11], [9, 5, 10]]
+    assert shape("MatrixDiagPartV3", [(2, 3, 4), (), ()], [None, np.array(1, I32), None]) == [(2, 3)]
+
+
+def test_matrix_diag_v3_builds_the_smallest_matrix_for_the_band():
+    (y,) = run("MatrixDiagV3", [np.array([[0, 2], [1, 3]], F32), np.array([-1, 0], I32), np.array(-1, I32),
+                                np.array(-1, I32), np.array(7, F32)], [F32], {"align": "LEFT_LEFT"})
+    assert y.tolist() == [[0, 7], [1, 2]]
+    (y,) = run("MatrixDiagV3", [np.array([1, 2], F32), np.array(1, I32), np.array(-1, I32), np.array(-1, I32),
+                                np.array(0, F32)], [F32])
+    assert y.tolist() == [[0, 1, 0], [0, 0, 2], [0, 0, 0]]
+
+
+def test_matrix_set_diag_v2_replaces_the_band_left_aligned():
+    x = np.zeros((3, 3), I32)
+    (y,) = run("MatrixSetDiagV2", [x, np.array([[1, 2, 0], [4, 5, 6]], I32), np.array([0, 1], I32)], [I32])
+    assert y.tolist() == [[4, 1, 0], [0, 5, 2], [0, 0, 6]]
+    with pytest.raises(ValueError, match=r"^MatrixSetDiagV2: k \[1, 0\]: the lower diagonal 1 is above the upper 0"):
+        run("MatrixSetDiagV2", [x, np.zeros((2, 3), I32), np.array([1, 0], I32)], [I32])

@@ -52,3 +52,20 @@ def test_matrix_diag_part_d_masks_and_sums(run, infer):
     assert y.tolist() == [0, 3]
     (out,) = infer("MatrixDiagPartD", [(F16, (2, 4, 6)), (F16, (2, 4, 6))])
     assert out.shape == (2, 4)
+
+
+def test_matrix_diag_part_v3_right_aligns_superdiagonals_by_default(run, infer):
+    x = np.arange(1, 13, dtype=F32).reshape(3, 4)
+    (y,) = run("MatrixDiagPartV3", [x, np.array([0, 1], I32), np.array(0, F32)], [(F32, (2, 3))])
+    assert y.tolist() == [[2, 7, 12], [1, 6, 11]]
+    (out,) = infer("MatrixDiagPartV3", [(F32, (5, 3, 4)), (I32, (2,)), (F32, ())], [None, np.array([-2, 0], I32)])
+    assert out.shape == (5, 3, 3)
+
+
+def test_matrix_diag_v3_and_set_diag_v2_place_the_diagonals(run):
+    (y,) = run("MatrixDiagV3", [np.array([4, 5], I32), np.array(-1, I32), np.array(3, I32), np.array(-1, I32),
+                                np.array(9, I32)], [(I32, (3, 2))])
+    assert y.tolist() == [[9, 9], [4, 9], [9, 5]]
+    (y,) = run("MatrixSetDiagV2", [np.zeros((2, 3), I32), np.array([[7, 8], [1, 2]], I32), np.array([0, 1], I32)],
+               [(I32, (2, 3))])
+    assert y.tolist() == [[1, 7, 0], [0, 2, 8]]
