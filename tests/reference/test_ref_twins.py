@@ -93,3 +93,11 @@ def test_matrix_set_diag_v2_replaces_the_band_left_aligned():
     assert y.tolist() == [[4, 1, 0], [0, 5, 2], [0, 0, 6]]
     with pytest.raises(ValueError, match=r"^MatrixSetDiagV2: k \[1, 0\]: the lower diagonal 1 is above the upper 0"):
         run("MatrixSetDiagV2", [x, np.zeros((2, 3), I32), np.array([1, 0], I32)], [I32])
+
+
+def test_space_to_batch_is_space_to_batch_nd_with_a_square_block():
+    x = np.arange(16, dtype=F32).reshape(1, 4, 4, 1)
+    (y,) = run("SpaceToBatch", [x, np.zeros((2, 2), I32)], [F32], {"block_size": 2})
+    assert y[:, :, :, 0].tolist() == [[[0, 2], [8, 10]], [[1, 3], [9, 11]], [[4, 6], [12, 14]], [[5, 7], [13, 15]]]
+    (z,) = run("BatchToSpace", [y, np.zeros((2, 2), I32)], [F32], {"block_size": 2})
+    assert z.tolist() == x.tolist()

@@ -69,3 +69,11 @@ def test_matrix_diag_v3_and_set_diag_v2_place_the_diagonals(run):
     (y,) = run("MatrixSetDiagV2", [np.zeros((2, 3), I32), np.array([[7, 8], [1, 2]], I32), np.array([0, 1], I32)],
                [(I32, (2, 3))])
     assert y.tolist() == [[1, 7, 0], [0, 2, 8]]
+
+
+def test_space_to_batch_and_back_with_one_block_size(run):
+    x = np.arange(16, dtype=F32).reshape(1, 4, 4, 1)
+    (y,) = run("SpaceToBatch", [x, np.zeros((2, 2), I32)], [(F32, (4, 2, 2, 1))], {"block_size": 2})
+    assert y[1, :, :, 0].tolist() == [[1, 3], [9, 11]]
+    (z,) = run("BatchToSpace", [y, np.array([[0, 0], [1, 1]], I32)], [(F32, (1, 4, 2, 1))], {"block_size": 2})
+    assert z[0, :, :, 0].tolist() == x[0, :, 1:3, 0].tolist()
