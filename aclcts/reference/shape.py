@@ -205,6 +205,26 @@ def _tile_with_axis_shape(shapes: list[Any], values: list[Any], attrs: dict[str,
     return _tile_shape([shapes[0]], [None, _axis_multiples(len(shapes[0]), attrs)], attrs)
 
 
+def _last_dim_positions(shape: tuple[int, ...], attrs: dict[str, Any]) -> list[int]:
+    """SliceLastDim's positions start, start + stride, ... short of end along the last dim (negative ones count from
+    its end)."""
+    if not shape:
+        raise ValueError("x must have rank 1 or more")
+    start, end, stride = (int(attrs[k]) for k in ("start", "end", "stride"))
+    if stride < 1:
+        raise ValueError(f"stride {stride} must be at least 1")
+    start, end = (v + shape[-1] if v < 0 else v for v in (start, end))
+    if not 0 <= start < end <= shape[-1]:
+        raise ValueError(f"start {attrs['start']} and end {attrs['end']} must select a part of the last dim "
+                         f"{shape[-1]}")
+    return list(range(start, end, stride))
+
+
+def _slice_last_dim(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """SliceLastDim: x[..., start:end:stride]."""
+    return [np.take(xs[0], _last_dim_positions(xs[0].shape, attrs), axis=-1)]
+
+
 _TRANSPOSE = define("Transpose", _transpose, _transpose_shape)
 _SLICE = define("Slice", _slice, _slice_shape)
 _TILE = define("Tile", _tile, _tile_shape)
@@ -221,4 +241,6 @@ OPS: tuple[RefOp, ...] = (
     folded("SliceD", _SLICE, lambda a: {1: a["offsets"], 2: a["size"]}),
     folded("TileD", _TILE, lambda a: {1: a["multiples"]}, lift="multiples"),
     define("TileWithAxis", _tile_with_axis, _tile_with_axis_shape),
+    define("SliceLastDim", _slice_last_dim,
+           lambda shapes, values, attrs: [tuple(shapes[0][:-1]) + (len(_last_dim_positions(shapes[0], attrs)),)]),
 )

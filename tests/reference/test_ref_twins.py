@@ -101,3 +101,11 @@ def test_space_to_batch_is_space_to_batch_nd_with_a_square_block():
     assert y[:, :, :, 0].tolist() == [[[0, 2], [8, 10]], [[1, 3], [9, 11]], [[4, 6], [12, 14]], [[5, 7], [13, 15]]]
     (z,) = run("BatchToSpace", [y, np.zeros((2, 2), I32)], [F32], {"block_size": 2})
     assert z.tolist() == x.tolist()
+
+
+def test_slice_last_dim_and_cumulative_logsumexp_d():
+    (y,) = run("SliceLastDim", [np.arange(14, dtype=I32).reshape(2, 7)], [I32], {"start": -6, "end": 6, "stride": 2})
+    assert y.tolist() == [[1, 3, 5], [8, 10, 12]]
+    (y,) = run("CumulativeLogsumexpD", [np.log(np.array([1.0, 2.0, 3.0]))], [np.float64],
+               {"axis": 0, "exclusive": True, "reverse": True})
+    assert np.allclose(np.exp(y), [5.0, 3.0, 0.0])

@@ -1,5 +1,5 @@
 """Data-movement ops (exact, any dtype): Transpose, Reshape, ConcatD, SplitD, Split, Slice, Tile, TileWithAxis (x
-repeated along one axis), and the const-folded TransposeD, SliceD and TileD, run through their twins' kernels
+repeated along one axis), SliceLastDim (x[..., start:end:stride]), and the const-folded TransposeD, SliceD and TileD, run through their twins' kernels
 (aclcts/sim/kernels/folded.py).
 
 Records: aclcts/core/prototypes/shape.py. Slice's size -1 means "to the end".
@@ -349,6 +349,40 @@ def _tile_with_axis_infer(inputs: list[TensorInfo], values: list[np.ndarray | No
     return [inferred(x.dtype, shape)]
 
 
+# SliceLastDim -------------------------------------------------------------------------------------------
+def _last_dim_slice(call: OpCall, shape: tuple[int, ...]) -> slice:
+    if not shape:
+        raise call.fail(f"input {call.quoted(0)} must have rank 1 or more")
+    dim, stride = shape[-1], call.attr_int("stride")
+    start, end = (v + dim if v < 0 else v for v in (call.attr_int("start"), call.attr_int("end")))
+    if stride < 1 or not 0 <= start < end <= dim:
+        raise call.fail(f"attrs start {call.attr_int('start')}, end {call.attr_int('end')}, stride {stride} must "
+                        f"select a part of the last dim {dim} with a positive stride")
+    return slice(start, end, stride)
+
+
+def _slice_last_dim_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                            outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("SliceLastDim", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    return [out.emit(0, x[..., _last_dim_slice(call, x.shape)])]
+
+
+def _slice_last_dim_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
+                          attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("SliceLastDim", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    shape = tuple(x.shape)
+    if unknown_rank(shape) or (shape and shape[-1] < 0):
+        return [inferred(x.dtype, shape[:-1] + (UNKNOWN,) if shape and not unknown_rank(shape) else shape)]
+    return [inferred(x.dtype, shape[:-1] + (len(range(shape[-1])[_last_dim_slice(call, shape)]),))]
+
+
 builtin("Transpose", _transpose_compute, _transpose_infer)
 builtin("Reshape", _reshape_compute, _reshape_infer)
 builtin("ConcatD", _concat_compute, _concat_infer)
@@ -361,3 +395,4 @@ builtin("SliceD", *folded("SliceD", "Slice", lambda call: {1: call.attr_list_int
                                                           2: call.attr_list_int("size")}))
 builtin("TileD", *folded("TileD", "Tile", lambda call: {1: call.attr_list_int("multiples")}, lift="multiples"))
 builtin("TileWithAxis", _tile_with_axis_compute, _tile_with_axis_infer)
+builtin("SliceLastDim", _slice_last_dim_compute, _slice_last_dim_infer)

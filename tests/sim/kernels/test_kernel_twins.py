@@ -77,3 +77,12 @@ def test_space_to_batch_and_back_with_one_block_size(run):
     assert y[1, :, :, 0].tolist() == [[1, 3], [9, 11]]
     (z,) = run("BatchToSpace", [y, np.array([[0, 0], [1, 1]], I32)], [(F32, (1, 4, 2, 1))], {"block_size": 2})
     assert z[0, :, :, 0].tolist() == x[0, :, 1:3, 0].tolist()
+
+
+def test_slice_last_dim_and_cumulative_logsumexp_d(run, infer):
+    (y,) = run("SliceLastDim", [np.arange(8, dtype=F16)], [(F16, (3,))], {"start": 1, "end": 8, "stride": 3})
+    assert y.tolist() == [1, 4, 7]
+    (out,) = infer("SliceLastDim", [(F32, (4, 24))], attrs={"start": 7, "end": 17})
+    assert out.shape == (4, 10)
+    (y,) = run("CumulativeLogsumexpD", [np.log(np.array([[1, 3]], F32))], [(F32, (1, 2))], {"axis": 1})
+    assert np.exp(y).round(5).tolist() == [[1.0, 4.0]]
