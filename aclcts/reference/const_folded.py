@@ -1,5 +1,5 @@
-"""References of the const-folded twins: GatherV2D, FillD and OneHotD (the references of GatherV2, Fill and OneHot
-with the D op's attributes as the const inputs); RangeD, LinSpaceD, DiagD and DiagPartD written from TensorFlow's
+"""References of the const-folded twins: GatherV2D, Gather, FillD and OneHotD (the references of GatherV2, Fill and
+OneHot with the D op's attributes as the const inputs; Gather's axis is its batch_dims); RangeD, LinSpaceD, DiagD and DiagPartD written from TensorFlow's
 Range, LinSpace, Diag and DiagPart with the assist input in the place CANN's TBE implementation gives it (the output
 positions, or the identity tensor)."""
 
@@ -92,6 +92,7 @@ def _diag_d_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -
 
 OPS: tuple[RefOp, ...] = (
     folded("GatherV2D", twin_of(GATHER_OPS, "GatherV2"), lambda a: {2: a["axis"]}),
+    folded("Gather", twin_of(GATHER_OPS, "GatherV2"), lambda a: {2: a["batch_dims"]}),
     folded("FillD", twin_of(UNARY_OPS, "Fill"), lambda a: {0: a["dims"]}),
     folded("OneHotD", twin_of(GATHER_OPS, "OneHot"), lambda a: {1: np.array(a["depth"], dtype=np.int32)}),
     define("RangeD", _range_d, lambda shapes, values, attrs: [shapes[0]]),

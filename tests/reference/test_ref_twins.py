@@ -109,3 +109,11 @@ def test_slice_last_dim_and_cumulative_logsumexp_d():
     (y,) = run("CumulativeLogsumexpD", [np.log(np.array([1.0, 2.0, 3.0]))], [np.float64],
                {"axis": 0, "exclusive": True, "reverse": True})
     assert np.allclose(np.exp(y), [5.0, 3.0, 0.0])
+
+
+def test_gather_gathers_along_its_batch_dims():
+    x = np.arange(6, dtype=F32).reshape(2, 3)
+    (y,) = run("Gather", [x, np.array([1, 1, 0], I32)], [F32])
+    assert y.tolist() == [[3, 4, 5], [3, 4, 5], [0, 1, 2]]
+    (y,) = run("Gather", [x, np.array([[2], [0]], I32)], [F32], {"batch_dims": 1})
+    assert y.tolist() == [[2], [3]]

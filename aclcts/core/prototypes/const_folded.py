@@ -1,5 +1,5 @@
 """Records of the const-folded `*D` twins of ops other families hold: GatherV2D, FillD and OneHotD (the twin's
-const index input as an attribute), and the twins that take an assist input CANN's graph fills in their place:
+const index input as an attribute), Gather (GatherV2 along axis batch_dims, TensorFlow's Gather), and the twins that take an assist input CANN's graph fills in their place:
 RangeD and LinSpaceD (the positions 0..n-1), DiagD and DiagPartD (the identity tensor).
 
 Source: CANN's prototypes, dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/ selection_ops.h
@@ -10,7 +10,7 @@ TBE implementation (ops/built-in/tbe/impl/<op>.py) uses it, so any assist gives 
 
 from __future__ import annotations
 
-from aclcts.core.prototypes.dtypes import INDEX
+from aclcts.core.prototypes.dtypes import BASIC, INDEX
 from aclcts.core.prototypes.spec import Attr, Axes, Prototype, Sample, op
 
 POLICY = "movement"
@@ -35,6 +35,13 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_CANN}selection_ops.h REG_OP(OneHotD); TensorFlow OneHot",
        samples={"x": Sample(0, 5, "positions inside and past depth 5")},
        sample_shapes=(((6,), (), ()), ((2, 3), (), ())), sample_attrs={"depth": 5}),
+    # TensorFlow's Gather: GatherV2 along axis batch_dims (0 without batch dims).
+    op("Gather", "x:T, indices:I", "y:T", {"T": BASIC, "I": INDEX},
+       (Attr("validate_indices", "bool", True), Attr("batch_dims", "int", 0)),
+       source=f"{_CANN}selection_ops.h REG_OP(Gather); TensorFlow Gather (GatherV2 with axis batch_dims)",
+       samples={"x": Sample(-10, 10, "any values, complex and bool ones too", special=0.3),
+                "indices": Sample(0, 3, "indices inside the gathered dim")},
+       sample_shapes=(((5, 6), (3,)), ((4, 3, 2), (2, 2)))),
     # The assist twins. x of RangeD and assist of LinSpaceD hold the positions i of the output (CANN's graph writes
     # 0..n-1): y = start + x * delta (range_d.py; int32 takes the attributes' integer parts) and y = start + assist *
     # (stop - start) / (num - 1) (lin_space_d.py), TensorFlow's Range and LinSpace at the positions.

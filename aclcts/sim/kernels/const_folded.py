@@ -1,7 +1,7 @@
-"""Kernels of the const-folded twins: GatherV2D, FillD and OneHotD run the kernels of GatherV2, Fill and OneHot with
-the D op's attributes as the const inputs (aclcts/sim/kernels/folded.py); RangeD, LinSpaceD, DiagD and DiagPartD
-compute with their assist input as CANN's TBE implementations do (ops/built-in/tbe/impl/range_d.py, lin_space_d.py,
-diag_d.py, diag_part_d.py).
+"""Kernels of the const-folded twins: GatherV2D, Gather, FillD and OneHotD run the kernels of GatherV2, Fill and
+OneHot with the D op's attributes as the const inputs (aclcts/sim/kernels/folded.py; Gather's axis is its batch_dims);
+RangeD, LinSpaceD, DiagD and DiagPartD compute with their assist input as CANN's TBE implementations do
+(ops/built-in/tbe/impl/range_d.py, lin_space_d.py, diag_d.py, diag_part_d.py).
 
 Numerics: RangeD multiplies x by delta and adds start, each step rounded to float32 (int32: the attributes' integer
 parts, wrapping); LinSpaceD forms step = (stop - start) / (num - 1) in float32, then assist * step + start; DiagD is one
@@ -23,6 +23,7 @@ from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import inferred, like_input, numel
 
 builtin("GatherV2D", *folded("GatherV2D", "GatherV2", lambda call: {2: call.attr_int("axis")}))
+builtin("Gather", *folded("Gather", "GatherV2", lambda call: {2: call.attr_int("batch_dims")}))
 builtin("FillD", *folded("FillD", "Fill", lambda call: {0: call.attr_list_int("dims")}))
 builtin("OneHotD", *folded("OneHotD", "OneHot", lambda call: {1: np.array(call.attr_int("depth"), dtype=np.int32)}))
 

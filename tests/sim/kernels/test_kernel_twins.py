@@ -86,3 +86,9 @@ def test_slice_last_dim_and_cumulative_logsumexp_d(run, infer):
     assert out.shape == (4, 10)
     (y,) = run("CumulativeLogsumexpD", [np.log(np.array([[1, 3]], F32))], [(F32, (1, 2))], {"axis": 1})
     assert np.exp(y).round(5).tolist() == [[1.0, 4.0]]
+
+
+def test_gather_runs_gather_v2_along_batch_dims(run):
+    x = np.arange(6, dtype=I32).reshape(2, 3)
+    (y,) = run("Gather", [x, np.array([[2, 1], [0, 0]], I32)], [(I32, (2, 2))], {"batch_dims": 1})
+    assert y.tolist() == [[2, 1], [3, 3]]
