@@ -102,7 +102,7 @@ def _diag_positions(rows: int, cols: int, lower: int, upper: int, align: str) ->
 
 def _matrix_diag_part_v3(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
     """MatrixDiagPartV3: diagonals k[1] down to k[0] of each innermost matrix, packed into rows of the longest one's
-    length, padded with padding_value as align says; one diagonal drops the row dim."""
+    length, padded with the padding input's value as align says; one diagonal drops the row dim."""
     x, pad = xs[0], np.asarray(xs[2]).reshape(-1)[0]
     lower, upper = _band(xs[1])
     rows, cols = x.shape[-2:]
@@ -126,8 +126,8 @@ def _matrix_diag_part_v3_shape(shapes: list[Any], values: list[Any], attrs: dict
 
 
 def _diag_dims(diagonal: tuple[int, ...], lower: int, upper: int, rows: int, cols: int) -> tuple[int, int]:
-    """MatrixDiagV3's output rows and columns: the smallest matrix holding the diagonals where num_rows or num_cols
-    is -1 (both -1: a square one)."""
+    """MatrixDiagV3's output rows and columns: the smallest matrix holding the diagonals where the row or column count
+    input is -1 (both -1: a square one)."""
     longest = diagonal[-1]
     least_rows, least_cols = longest - min(upper, 0), longest + max(lower, 0)
     if rows < 0 and cols < 0:
@@ -137,8 +137,8 @@ def _diag_dims(diagonal: tuple[int, ...], lower: int, upper: int, rows: int, col
     elif cols < 0:
         cols = least_cols
     if rows < least_rows or cols < least_cols:
-        raise ValueError(f"num_rows {rows} and num_cols {cols} cannot hold diagonals {lower}..{upper} of length "
-                         f"{longest}")
+        raise InputError((2, 3), lambda r, c: f"{r} {rows} and {c} {cols} cannot hold diagonals {lower}..{upper} of "
+                                                f"length {longest}")
     return rows, cols
 
 
@@ -153,7 +153,8 @@ def _matrix_diag_v3_shape(shapes: list[Any], values: list[Any], attrs: dict[str,
 
 
 def _matrix_diag_v3(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
-    """MatrixDiagV3: a matrix of padding_value with diagonals k[1] down to k[0] taken from the packed rows of x."""
+    """MatrixDiagV3: a matrix of the padding input's value with diagonals k[1] down to k[0] taken from the packed rows
+    of x."""
     diagonal, pad = xs[0], np.asarray(xs[4]).reshape(-1)[0]
     lower, upper = _band(xs[1])
     rows, cols = _diag_dims(diagonal.shape, lower, upper, scalar_int(xs, 2), scalar_int(xs, 3))

@@ -187,7 +187,7 @@ def _split_input_shape(shapes: list[Any], values: list[Any], attrs: dict[str, An
 
 
 def _axis_multiples(rank: int, attrs: dict[str, Any]) -> np.ndarray:
-    """TileWithAxis's attributes as Tile's multiples: tiles at axis, 1 elsewhere."""
+    """TileWithAxis's attributes as Tile's multiples: tiles at axis and ones elsewhere."""
     if int(attrs["tiles"]) < 1:
         raise ValueError(f"tiles {attrs['tiles']} must be at least 1")
     multiples = np.ones(rank, dtype=np.int64)

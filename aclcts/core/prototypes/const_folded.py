@@ -38,10 +38,7 @@ PROTOTYPES: tuple[Prototype, ...] = (
     # TensorFlow's Gather: GatherV2 along axis batch_dims (0 without batch dims).
     op("Gather", "x:T, indices:I", "y:T", {"T": BASIC, "I": INDEX},
        (Attr("validate_indices", "bool", True), Attr("batch_dims", "int", 0)),
-       source=f"{_CANN}selection_ops.h REG_OP(Gather); TensorFlow Gather (GatherV2 with axis batch_dims)",
-       samples={"x": Sample(-10, 10, "any values, complex and bool ones too", special=0.3),
-                "indices": Sample(0, 3, "indices inside the gathered dim")},
-       sample_shapes=(((5, 6), (3,)), ((4, 3, 2), (2, 2)))),
+       source=f"{_CANN}selection_ops.h REG_OP(Gather); TensorFlow Gather (GatherV2 with axis batch_dims)"),
     # The assist twins. x of RangeD and assist of LinSpaceD hold the positions i of the output (CANN's graph writes
     # 0..n-1): y = start + x * delta (range_d.py; int32 takes the attributes' integer parts) and y = start + assist *
     # (stop - start) / (num - 1) (lin_space_d.py), TensorFlow's Range and LinSpace at the positions.

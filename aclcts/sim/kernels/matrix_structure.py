@@ -179,8 +179,8 @@ def _diag_v3_dims(call: OpCall, longest: int, lower: int, upper: int, rows: int,
     rows = need_rows if rows == -1 else rows
     cols = need_cols if cols == -1 else cols
     if rows < need_rows or cols < need_cols:
-        raise call.fail(f"num_rows {rows} and num_cols {cols} are too small for diagonals {lower}..{upper} of "
-                        f"length {longest}")
+        raise call.fail(f"inputs {call.quoted(2)} {rows} and {call.quoted(3)} {cols} are too small for diagonals "
+                        f"{lower}..{upper} of length {longest}")
     return rows, cols
 
 
