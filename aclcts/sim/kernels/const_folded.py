@@ -17,7 +17,7 @@ import numpy as np
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.folded import folded
-from aclcts.sim.kernels.matrix_structure import masked_sum
+from aclcts.sim.kernels.matrix_structure import masked_sum, x_and_assist
 from aclcts.sim.kernels.numerics import FLOAT32
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import inferred, like_input, numel
@@ -78,10 +78,7 @@ def _identity_pair(call: OpCall, x: tuple[int, ...], assist: tuple[int, ...]) ->
 
 def _diag_d(inputs: Arrays, attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("DiagD", inputs, attrs)
-    call.require_inputs()
-    x, assist = call.input(0), call.input(1)
-    call.require_dtype(0, x.dtype)
-    call.require_same_dtype([0, 1], [x.dtype, assist.dtype])
+    x, assist = x_and_assist(call)
     if x.ndim > 4:
         raise call.fail(f"input {call.quoted(0)} {list(x.shape)} must have rank 4 or less")
     _identity_pair(call, x.shape, assist.shape)
@@ -107,10 +104,7 @@ def _half_of(call: OpCall, shape: tuple[int, ...]) -> tuple[int, ...]:
 
 def _diag_part_d(inputs: Arrays, attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("DiagPartD", inputs, attrs)
-    call.require_inputs()
-    x, assist = call.input(0), call.input(1)
-    call.require_dtype(0, x.dtype)
-    call.require_same_dtype([0, 1], [x.dtype, assist.dtype])
+    x, assist = x_and_assist(call)
     if x.shape != assist.shape:
         raise call.fail(f"input {call.quoted(1)} {list(assist.shape)} must have {call.quoted(0)}'s shape "
                         f"{list(x.shape)}")

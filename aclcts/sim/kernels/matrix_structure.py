@@ -79,6 +79,15 @@ def _band_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs
                      [(d, d) if d >= 0 else (0, -1) for d in x.shape])]
 
 
+def x_and_assist(call: OpCall) -> tuple[np.ndarray, np.ndarray]:
+    """An assist op's x and assist (inputs 0 and 1), checked against its record and for one dtype."""
+    call.require_inputs()
+    x, assist = call.input(0), call.input(1)
+    call.require_dtype(0, x.dtype)
+    call.require_same_dtype([0, 1], [x.dtype, assist.dtype])
+    return x, assist
+
+
 def masked_sum(x: np.ndarray, assist: np.ndarray, axis: int) -> np.ndarray:
     """x * assist in x's type summed along axis: real floats in float32 in the vector unit's order, int32 through
     float32 (rounded back), other integers, bool (and/or) and complex in their own type; the result in x's type."""
@@ -92,10 +101,7 @@ def masked_sum(x: np.ndarray, assist: np.ndarray, axis: int) -> np.ndarray:
 def _matrix_diag_part_d_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
                                 outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("MatrixDiagPartD", inputs, attrs)
-    call.require_inputs()
-    x, assist = call.input(0), call.input(1)
-    call.require_dtype(0, x.dtype)
-    call.require_same_dtype([0, 1], [x.dtype, assist.dtype])
+    x, assist = x_and_assist(call)
     if x.ndim < 2 or x.shape != assist.shape:
         raise call.fail(f"inputs {call.quoted(0)} {list(x.shape)} and {call.quoted(1)} {list(assist.shape)} must "
                         "share one shape of rank 2 or more")
