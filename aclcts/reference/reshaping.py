@@ -633,6 +633,9 @@ _STRIDED_SLICE = define("StridedSlice", _strided_slice, _strided_shape)
 _CONCAT_V2 = define("ConcatV2", _concat_v2, _concat_v2_shape)
 _SPLIT_V = define("SplitV", _split_v, _split_v_shape)
 
+_SPACE_TO_BATCH_ND = define("SpaceToBatchND", _space_batch(True), _space_batch_shape(True))
+_BATCH_TO_SPACE_ND = define("BatchToSpaceND", _space_batch(False), _space_batch_shape(False))
+
 OPS: tuple[RefOp, ...] = (
     _PAD,
     define("PadV3", _pad_v3, _pad_shape),
@@ -658,8 +661,8 @@ OPS: tuple[RefOp, ...] = (
     define("Diag", _diag, lambda s, v, a: [s[0] + s[0]]),
     _EXPAND,
     _PAD_V2,
-    define("SpaceToBatchND", _space_batch(True), _space_batch_shape(True)),
-    define("BatchToSpaceND", _space_batch(False), _space_batch_shape(False)),
+    _SPACE_TO_BATCH_ND,
+    _BATCH_TO_SPACE_ND,
     folded("BroadcastToD", _BROADCAST_TO, lambda a: {1: a["shape"]}),
     folded("ExpandD", _EXPAND, lambda a: {1: a["shape"]}),
     folded("PadD", _PAD, lambda a: {1: a["paddings"]}),
@@ -667,4 +670,6 @@ OPS: tuple[RefOp, ...] = (
     folded("ConcatV2D", _CONCAT_V2, lambda a: {LAST: a["concat_dim"]}),
     folded("SplitVD", _SPLIT_V, lambda a: {1: a["size_splits"], 2: a["split_dim"]}),
     folded("StridedSliceD", _STRIDED_SLICE, lambda a: {1: a["begin"], 2: a["end"], 3: a["strides"]}),
+    folded("SpaceToBatch", _SPACE_TO_BATCH_ND, lambda a: {1: [a["block_size"]] * 2}),
+    folded("BatchToSpace", _BATCH_TO_SPACE_ND, lambda a: {1: [a["block_size"]] * 2}),
 )

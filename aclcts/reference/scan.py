@@ -1,4 +1,6 @@
-"""Cumsum and Cumprod references (axis as an input, or an attribute in the D forms), exclusive and reverse."""
+"""Cumsum and Cumprod references (axis as an input, or an attribute in the D forms) and CumulativeLogsumexpD's
+(TensorFlow's CumulativeLogsumexp: log of the running sum of exp, -inf before the first element), exclusive and
+reverse."""
 
 from __future__ import annotations
 
@@ -46,4 +48,5 @@ OPS: tuple[RefOp, ...] = (
     define("Cumprod", _scan(np.multiply, False), _same_shape),
     define("CumsumD", _scan(np.add, True), _same_shape),
     define("CumprodD", _scan(np.multiply, True), _same_shape),
+    define("CumulativeLogsumexpD", _scan(np.logaddexp, True), _same_shape),
 )

@@ -186,6 +186,45 @@ def _split_input_shape(shapes: list[Any], values: list[Any], attrs: dict[str, An
     return _split_shape([shapes[1]], [None], {**attrs, "split_dim": scalar_int(values, 0)})
 
 
+def _axis_multiples(rank: int, attrs: dict[str, Any]) -> np.ndarray:
+    """TileWithAxis's attributes as Tile's multiples: tiles at axis and ones elsewhere."""
+    if int(attrs["tiles"]) < 1:
+        raise ValueError(f"tiles {attrs['tiles']} must be at least 1")
+    multiples = np.ones(rank, dtype=np.int64)
+    multiples[normalize_axis(attrs["axis"], rank, "axis")] = int(attrs["tiles"])
+    return multiples
+
+
+def _tile_with_axis(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """TileWithAxis compute: Tile with the multiples _axis_multiples gives."""
+    return _tile([xs[0], _axis_multiples(xs[0].ndim, attrs)], attrs, out)
+
+
+def _tile_with_axis_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """TileWithAxis output shape."""
+    return _tile_shape([shapes[0]], [None, _axis_multiples(len(shapes[0]), attrs)], attrs)
+
+
+def _last_dim_positions(shape: tuple[int, ...], attrs: dict[str, Any]) -> list[int]:
+    """SliceLastDim's positions start, start + stride, ... short of end along the last dim (negative ones count from
+    its end)."""
+    if not shape:
+        raise ValueError("x must have rank 1 or more")
+    start, end, stride = (int(attrs[k]) for k in ("start", "end", "stride"))
+    if stride < 1:
+        raise ValueError(f"stride {stride} must be at least 1")
+    start, end = (v + shape[-1] if v < 0 else v for v in (start, end))
+    if not 0 <= start < end <= shape[-1]:
+        raise ValueError(f"start {attrs['start']} and end {attrs['end']} must select a part of the last dim "
+                         f"{shape[-1]}")
+    return list(range(start, end, stride))
+
+
+def _slice_last_dim(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """SliceLastDim: x[..., start:end:stride]."""
+    return [np.take(xs[0], _last_dim_positions(xs[0].shape, attrs), axis=-1)]
+
+
 _TRANSPOSE = define("Transpose", _transpose, _transpose_shape)
 _SLICE = define("Slice", _slice, _slice_shape)
 _TILE = define("Tile", _tile, _tile_shape)
@@ -201,4 +240,7 @@ OPS: tuple[RefOp, ...] = (
     folded("TransposeD", _TRANSPOSE, lambda a: {1: a["perm"]}),
     folded("SliceD", _SLICE, lambda a: {1: a["offsets"], 2: a["size"]}),
     folded("TileD", _TILE, lambda a: {1: a["multiples"]}, lift="multiples"),
+    define("TileWithAxis", _tile_with_axis, _tile_with_axis_shape),
+    define("SliceLastDim", _slice_last_dim,
+           lambda shapes, values, attrs: [tuple(shapes[0][:-1]) + (len(_last_dim_positions(shapes[0], attrs)),)]),
 )

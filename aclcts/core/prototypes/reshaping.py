@@ -1,7 +1,8 @@
 """Prototypes of the movement and shape ops added in issue 23: padding, dims, broadcast, reverse, strided slice,
 concatenation, stacking, splitting, depth/space, Permute, Identity, Tril/Triu, Roll and Diag; Expand and PadV2 and the
 SpaceToBatchND and BatchToSpaceND, and the
-const-folded twins of issue 35 (BroadcastToD, ExpandD, PadD, PadV2D, ConcatV2D, SplitVD, StridedSliceD), from CANN's
+const-folded twins of issue 35 (BroadcastToD, ExpandD, PadD, PadV2D, ConcatV2D, SplitVD, StridedSliceD; SpaceToBatch and
+BatchToSpace, the ND ops' 4-D NHWC forms with one block_size attribute for both spatial dims), from CANN's
 prototypes (dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/).
 
 Source: mindspore-ai/graphengine 910 third_party/fwkacllib/inc/op_proto/inc/ pad_ops.h (Pad, PadV3, BroadcastTo, Diag),
@@ -128,4 +129,13 @@ PROTOTYPES: tuple[Prototype, ...] = (
        formats=dict.fromkeys(("x", "y"), ("NC1HWC0", "NDC1HWC0")),
        sample_shapes=(((2, 5, 6),), ((3, 6, 4),)),
        sample_attrs={"begin": [0, 1, -2], "end": [1, 4, 0], "strides": [1, 2, -1]}),
+    # TensorFlow's SpaceToBatch and BatchToSpace: SpaceToBatchND and BatchToSpaceND of a 4-D NHWC x with block_shape
+    # [block_size, block_size]; op_select_format of ops/built-in/tbe/impl/space_to_batch.py and batch_to_space.py
+    # offers NC1HWC0 for x and y.
+    op("SpaceToBatch", "x:T, paddings:I", "y:T", {"T": BASIC, "I": INDEX}, (Attr("block_size", "int"),),
+       source=f"{_CANN}transformation_ops.h REG_OP(SpaceToBatch); TensorFlow SpaceToBatch",
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0",))),
+    op("BatchToSpace", "x:T, crops:I", "y:T", {"T": BASIC, "I": INDEX}, (Attr("block_size", "int"),),
+       source=f"{_CANN}transformation_ops.h REG_OP(BatchToSpace); TensorFlow BatchToSpace",
+       formats=dict.fromkeys(("x", "y"), ("NC1HWC0",))),
 )

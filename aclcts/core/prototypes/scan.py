@@ -1,7 +1,9 @@
-"""Prototypes of the scans: Cumsum, Cumprod (axis an input) and CumsumD, CumprodD (axis an attribute).
+"""Prototypes of the scans: Cumsum, Cumprod (axis an input) and CumsumD, CumprodD, CumulativeLogsumexpD (axis an
+attribute).
 
 Sources: hicann/ops-math math/cumsum/op_graph/cumsum_proto.h, common/inc/op_graph/op_math_proto_extend.h (Cumprod) and
-mindspore-ai/graphengine 910 op_proto/inc/selection_ops.h (the D forms). Complex types are left out (the suite runs
+mindspore-ai/graphengine 910 op_proto/inc/selection_ops.h (the D forms); CumulativeLogsumexpD from
+dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/selection_ops.h, TensorFlow's CumulativeLogsumexp. Complex types are left out (the suite runs
 none).
 """
 
@@ -26,4 +28,8 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source="graphengine 910 op_proto/inc/selection_ops.h REG_OP(CumsumD)"),
     op("CumprodD", "x:T", "y:T", {"T": REALS}, (_AXIS, *_FLAGS),
        source="graphengine 910 op_proto/inc/selection_ops.h REG_OP(CumprodD)"),
+    op("CumulativeLogsumexpD", "x:T", "y:T", {"T": ("double", "float32", "float16")}, (_AXIS, *_FLAGS),
+       source="dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/selection_ops.h "
+              "REG_OP(CumulativeLogsumexpD); TensorFlow CumulativeLogsumexp",
+       sample_shapes=(((4, 6),), ((3, 5, 2),)), sample_attrs={"axis": 1, "exclusive": True}),
 )

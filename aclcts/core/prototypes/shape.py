@@ -1,5 +1,6 @@
 """Prototypes of the data-movement ops: Transpose, Reshape, ConcatD, SplitD, Slice and Tile, Split (SplitD's split_dim
-as an input), and the const-folded twins TransposeD, SliceD and TileD (the twin's index input as a list attribute).
+as an input), and the const-folded twins TransposeD, SliceD and TileD (the twin's index input as a list attribute) and
+TileWithAxis (Tile along one axis, its multiple an attribute), and SliceLastDim (x[..., start:end:stride]).
 
 Sources: mindspore-ai/graphengine 910 op_proto/inc/ transformation_ops.h (Transpose), array_ops.h (Reshape),
 split_combination_ops.h (ConcatD, SplitD; bool as the current CANN operator specification's concat_d_proto.h
@@ -51,4 +52,15 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_CANN}selection_ops.h REG_OP(TileD); TensorFlow Tile; int8, uint8 and bool and a multiples longer "
               "than x's rank from ops/built-in/tbe/impl/dynamic/tile_d.py",
        sample_shapes=(((2, 3, 4),), ((3, 1),)), sample_attrs={"multiples": [2, 1, 3]}),
+    # Caffe's Tile layer: x repeated tiles times along axis (ops/built-in/tbe/impl/tile_with_axis.py broadcasts x to
+    # y's shape); the header's int64 and uint64 are kept though tile_with_axis.py's check list leaves them out.
+    op("TileWithAxis", "x:T", "y:T", {"T": ("float16", "float32", "int64", "int32", "int16", "int8", "uint64",
+                                            "uint32", "uint16", "uint8")},
+       (Attr("axis", "int", 1, domain=Axes("x")), Attr("tiles", "int")),
+       source=f"{_CANN}selection_ops.h REG_OP(TileWithAxis); TensorFlow Tile with multiples 1 but tiles at axis",
+       sample_shapes=(((2, 3, 4),), ((5, 2),)), sample_attrs={"tiles": 3}),
+    op("SliceLastDim", "x:T", "y:T", {"T": ("float16", "float32", "double", "int8", "int16", "int32", "int64")},
+       (Attr("start", "int"), Attr("end", "int"), Attr("stride", "int", 1)),
+       source=f"{_CANN}selection_ops.h REG_OP(SliceLastDim): a[..., begin:end:stride]",
+       sample_shapes=(((3, 10),), ((2, 3, 7),)), sample_attrs={"start": 1, "end": 6, "stride": 2}),
 )

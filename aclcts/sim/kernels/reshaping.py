@@ -687,3 +687,6 @@ builtin("SplitVD", *folded("SplitVD", "SplitV", lambda call: {1: call.attr_list_
                                                              2: call.attr_int("split_dim")}))
 builtin("StridedSliceD", *folded("StridedSliceD", "StridedSlice", lambda call: {
     1: call.attr_list_int("begin"), 2: call.attr_list_int("end"), 3: call.attr_list_int("strides")}))
+# TensorFlow's 4-D forms: the ND kernels with the block [block_size, block_size].
+builtin("SpaceToBatch", *folded("SpaceToBatch", "SpaceToBatchND", lambda call: {1: [call.attr_int("block_size")] * 2}))
+builtin("BatchToSpace", *folded("BatchToSpace", "BatchToSpaceND", lambda call: {1: [call.attr_int("block_size")] * 2}))

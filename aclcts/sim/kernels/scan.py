@@ -1,4 +1,5 @@
-"""Scans: Cumsum and Cumprod (axis as the second input) and CumsumD / CumprodD (axis as an attribute).
+"""Scans: Cumsum and Cumprod (axis as the second input) and CumsumD / CumprodD (axis as an attribute), and
+CumulativeLogsumexpD (running log-add-exp, axis an attribute, exclusive starting from -inf).
 
 Records: aclcts/core/prototypes/scan.py. The axis input holds one value. exclusive starts each running value from
 the identity (0 or 1); reverse runs from the end of the axis.
@@ -82,3 +83,4 @@ def _scan_kernel(op_type: str, combine: np.ufunc, axis_attr: bool) -> None:
 for _name, _combine in _SCANS.items():
     _scan_kernel(_name, _combine, axis_attr=False)
     _scan_kernel(_name + "D", _combine, axis_attr=True)
+_scan_kernel("CumulativeLogsumexpD", np.logaddexp, axis_attr=True)

@@ -1,5 +1,6 @@
-"""Data-movement ops (exact, any dtype): Transpose, Reshape, ConcatD, SplitD, Split, Slice, Tile, and the const-folded
-TransposeD, SliceD and TileD, run through their twins' kernels (aclcts/sim/kernels/folded.py).
+"""Data-movement ops (exact, any dtype): Transpose, Reshape, ConcatD, SplitD, Split, Slice, Tile, TileWithAxis (x
+repeated along one axis), SliceLastDim (x[..., start:end:stride]), and the const-folded TransposeD, SliceD and TileD, run through their twins' kernels
+(aclcts/sim/kernels/folded.py).
 
 Records: aclcts/core/prototypes/shape.py. Slice's size -1 means "to the end".
 Reshape follows the Caffe rule named by its axis/num_axes attributes: dims [axis, axis + num_axes) of x
@@ -313,6 +314,75 @@ def _tile_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs
     return [inferred(x.dtype, [d * m if d >= 0 else UNKNOWN for d, m in zip(aligned, multiples)])]
 
 
+# TileWithAxis -------------------------------------------------------------------------------------------
+def _tiles(call: OpCall) -> int:
+    tiles = call.attr_int("tiles")
+    if tiles < 1:
+        raise call.fail(f"attr 'tiles' {tiles} must be at least 1")
+    return tiles
+
+
+def _tile_with_axis_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                            outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("TileWithAxis", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    axis = call.axis("axis", call.attr_int("axis"), x.ndim)
+    tiles = _tiles(call)
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    return [out.emit(0, np.concatenate([x] * tiles, axis=axis))]
+
+
+def _tile_with_axis_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
+                          attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("TileWithAxis", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    shape = list(x.shape)
+    if unknown_rank(shape):
+        return [inferred(x.dtype, shape)]
+    axis = call.axis("axis", call.attr_int("axis"), len(shape))
+    if shape[axis] >= 0:
+        shape[axis] *= _tiles(call)
+    return [inferred(x.dtype, shape)]
+
+
+# SliceLastDim -------------------------------------------------------------------------------------------
+def _last_dim_slice(call: OpCall, shape: tuple[int, ...]) -> slice:
+    if not shape:
+        raise call.fail(f"input {call.quoted(0)} must have rank 1 or more")
+    dim, stride = shape[-1], call.attr_int("stride")
+    start, end = (v + dim if v < 0 else v for v in (call.attr_int("start"), call.attr_int("end")))
+    if stride < 1 or not 0 <= start < end <= dim:
+        raise call.fail(f"attrs start {call.attr_int('start')}, end {call.attr_int('end')}, stride {stride} must "
+                        f"select a part of the last dim {dim} with a positive stride")
+    return slice(start, end, stride)
+
+
+def _slice_last_dim_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                            outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("SliceLastDim", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    return [out.emit(0, x[..., _last_dim_slice(call, x.shape)])]
+
+
+def _slice_last_dim_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
+                          attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("SliceLastDim", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    shape = tuple(x.shape)
+    if unknown_rank(shape) or (shape and shape[-1] < 0):
+        return [inferred(x.dtype, shape[:-1] + (UNKNOWN,) if shape and not unknown_rank(shape) else shape)]
+    return [inferred(x.dtype, shape[:-1] + (len(range(shape[-1])[_last_dim_slice(call, shape)]),))]
+
+
 builtin("Transpose", _transpose_compute, _transpose_infer)
 builtin("Reshape", _reshape_compute, _reshape_infer)
 builtin("ConcatD", _concat_compute, _concat_infer)
@@ -324,3 +394,5 @@ builtin("TransposeD", *folded("TransposeD", "Transpose", lambda call: {1: call.a
 builtin("SliceD", *folded("SliceD", "Slice", lambda call: {1: call.attr_list_int("offsets"),
                                                           2: call.attr_list_int("size")}))
 builtin("TileD", *folded("TileD", "Tile", lambda call: {1: call.attr_list_int("multiples")}, lift="multiples"))
+builtin("TileWithAxis", _tile_with_axis_compute, _tile_with_axis_infer)
+builtin("SliceLastDim", _slice_last_dim_compute, _slice_last_dim_infer)
