@@ -4,6 +4,10 @@ MaxPool / AvgPool follow TensorFlow (the headers' "Compatible with the TensorFlo
 values in data_format order (NHWC or NCHW, 1 on N and C); "VALID" keeps whole windows, "SAME" gives ceil(in / stride)
 outputs with the padding split low-first, and an average divides by the window's elements inside the input only.
 AdaptiveAvgPool2d follows PyTorch: output cell i covers [floor(i * in / out), ceil((i + 1) * in / out)).
+MaxPoolV3 / AvgPoolV2 (Caffe-style, nn_pooling_ops.h): padding_mode "VALID" and "SAME" as above, "CALCULATED" pads
+[top, bottom, left, right] explicitly with floor((in + pads - k) / stride) + 1 outputs (the ceiling with ceil_mode),
+global_pooling one window over the whole plane; AvgPoolV2 with exclusive=False divides by the window's elements
+inside the padded input (PyTorch's count_include_pad).
 """
 
 from __future__ import annotations
@@ -62,6 +66,74 @@ def adaptive_avg_pool(x: np.ndarray, output_size: list[int]) -> np.ndarray:
     return out
 
 
+def padded_windows(size: int, k: int, stride: int, mode: str, pads: tuple[int, int],
+                   ceil_mode: bool) -> list[tuple[int, int, int]]:
+    """MaxPoolV3/AvgPoolV2's windows along one axis: (start, end) clipped to the input and the window's length inside
+    the padded input."""
+    before, after = pads
+    if mode == "VALID":
+        count, before, after = (size - k) // stride + 1, 0, 0
+    elif mode == "SAME":
+        count = -(-size // stride)
+        total = max((count - 1) * stride + k - size, 0)
+        before, after = total // 2, total - total // 2
+    elif mode == "CALCULATED":
+        span = size + before + after - k
+        count = (-(-span // stride) if ceil_mode else span // stride) + 1
+    else:
+        raise ValueError(f"padding_mode must be SAME, VALID or CALCULATED, got {mode!r}")
+    result = []
+    for i in range(max(count, 0)):
+        start = i * stride - before
+        result.append((max(start, 0), min(start + k, size), min(start + k, size + after) - start))
+    return result
+
+
+def caffe_axes(shape: tuple[int, ...], attrs: dict[str, Any]) -> tuple[int, int, list[Any], list[Any]]:
+    """MaxPoolV3/AvgPoolV2's spatial axes and the windows along each, by the attributes above."""
+    h, w = _hw(str(attrs["data_format"]))
+    pads = list(attrs["pads"])
+    if attrs["global_pooling"]:
+        mode, k_h, k_w, s_h, s_w, pads = "VALID", shape[h], shape[w], 1, 1, [0, 0, 0, 0]
+    else:
+        mode, k_h, k_w = str(attrs["padding_mode"]), attrs["ksize"][h], attrs["ksize"][w]
+        s_h, s_w = attrs["strides"][h], attrs["strides"][w]
+    ceil_mode = bool(attrs["ceil_mode"])
+    rows = padded_windows(shape[h], k_h, s_h, mode, (pads[0], pads[1]), ceil_mode)
+    cols = padded_windows(shape[w], k_w, s_w, mode, (pads[2], pads[3]), ceil_mode)
+    return h, w, rows, cols
+
+
+def caffe_pool(x: np.ndarray, attrs: dict[str, Any], maximum: bool) -> np.ndarray:
+    """MaxPoolV3 (maximum) or AvgPoolV2 (the mean) of each window."""
+    h, w, rows, cols = caffe_axes(x.shape, attrs)
+    moved = np.moveaxis(x, (h, w), (-2, -1))
+    out = np.empty(moved.shape[:-2] + (len(rows), len(cols)), dtype=x.dtype if maximum else np.float64)
+    exclusive = bool(attrs.get("exclusive", True))
+    for i, (r0, r1, rows_padded) in enumerate(rows):
+        for j, (c0, c1, cols_padded) in enumerate(cols):
+            window = moved[..., r0:r1, c0:c1]
+            if maximum:
+                out[..., i, j] = window.max(axis=(-2, -1))
+            else:
+                divisor = (r1 - r0) * (c1 - c0) if exclusive else rows_padded * cols_padded
+                out[..., i, j] = window.sum(axis=(-2, -1)) / divisor
+    return np.moveaxis(out, (-2, -1), (h, w))
+
+
+def _caffe(maximum: bool) -> Any:
+    def compute(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+        return [round_to(caffe_pool(widen(xs[0]), attrs, maximum), out[0])]
+    return compute
+
+
+def _caffe_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    shape = list(shapes[0])
+    h, w, rows, cols = caffe_axes(tuple(shape), attrs)
+    shape[h], shape[w] = len(rows), len(cols)
+    return [tuple(shape)]
+
+
 def _pool(reduce: Any) -> Any:
     def compute(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
         y = pool(widen(xs[0]), list(attrs["ksize"]), list(attrs["strides"]), str(attrs["padding"]),
@@ -90,4 +162,6 @@ OPS: tuple[RefOp, ...] = (
     define("MaxPool", _pool(np.max), _pool_shape),
     define("AvgPool", _pool(np.mean), _pool_shape),
     define("AdaptiveAvgPool2d", _adaptive, _adaptive_shape),
+    define("MaxPoolV3", _caffe(True), _caffe_shape),
+    define("AvgPoolV2", _caffe(False), _caffe_shape),
 )

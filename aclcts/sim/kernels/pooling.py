@@ -41,16 +41,16 @@ def _window(call: OpCall, name: str, h: int, w: int) -> tuple[int, int]:
     return values[h], values[w]
 
 
-def _padding(call: OpCall, size: int, k: int, stride: int) -> tuple[int, int, int]:
-    """(output count, padding before, padding after) along one axis."""
-    padding = call.attr_str("padding")
+def _padding(call: OpCall, size: int, k: int, stride: int, attr: str = "padding") -> tuple[int, int, int]:
+    """(output count, padding before, padding after) along one axis, by the SAME/VALID attribute attr."""
+    padding = call.attr_str(attr)
     if padding == "VALID":
         return ((size - k) // stride + 1 if size >= k else 0), 0, 0
     if padding == "SAME":
         count = -(-size // stride)
         total = max((count - 1) * stride + k - size, 0)
         return count, total // 2, total - total // 2
-    raise call.fail(f"attr 'padding' must be SAME or VALID, got {padding!r}")
+    raise call.fail(f"attr '{attr}' must be SAME or VALID, got {padding!r}")
 
 
 def _geometry(call: OpCall, shape: tuple[int, ...]) -> tuple[int, int, list[tuple[int, int, int, int, int]]]:
@@ -62,6 +62,33 @@ def _geometry(call: OpCall, shape: tuple[int, ...]) -> tuple[int, int, list[tupl
         count, before, _ = _padding(call, shape[axis], k, stride)
         axes.append((shape[axis], k, stride, count, before))
     return h, w, axes
+
+
+def _caffe_geometry(call: OpCall, shape: tuple[int, ...]) -> tuple[int, int, list[tuple[int, int, int, int, int]],
+                                                                    list[tuple[int, int]]]:
+    """MaxPoolV3/AvgPoolV2: spatial axes, per axis (size, k, stride, count, before) and the pads the window counts
+    of a non-exclusive average include."""
+    h, w = _layout(call, len(shape))
+    if call.attr_bool("global_pooling"):
+        return h, w, [(shape[h], shape[h], 1, 1, 0), (shape[w], shape[w], 1, 1, 0)], [(0, 0), (0, 0)]
+    ks, strides = _window(call, "ksize", h, w), _window(call, "strides", h, w)
+    pads = call.attr_list_int("pads")
+    if len(pads) != 4 or min(pads) < 0:
+        raise call.fail(f"attr 'pads' {pads} must hold 4 non-negative values [top, bottom, left, right]")
+    calculated = call.attr_str("padding_mode") == "CALCULATED"
+    ceil_mode = call.attr_bool("ceil_mode")
+    axes, counted = [], []
+    for axis, k, stride, (top, bottom) in ((h, ks[0], strides[0], pads[:2]), (w, ks[1], strides[1], pads[2:])):
+        if calculated:
+            span = shape[axis] + top + bottom - k
+            count, before, after = (span + (stride - 1 if ceil_mode else 0)) // stride + 1, top, bottom
+        else:
+            count, before, after = _padding(call, shape[axis], k, stride, "padding_mode")
+        if count < 1 and shape[axis] >= 0:
+            raise call.fail(f"the {k}-wide window does not fit the padded input of {shape[axis]} along axis {axis}")
+        axes.append((shape[axis], k, stride, count, before))
+        counted.append((before, after))
+    return h, w, axes, counted
 
 
 def _windows(x: np.ndarray, h: int, w: int, axes: list[tuple[int, int, int, int, int]], fill: Any) -> np.ndarray:
@@ -126,6 +153,48 @@ def _pool_kernel(op_type: str) -> None:
     builtin(op_type, compute, infer_shape)
 
 
+def _caffe_kernel(op_type: str) -> None:
+    maximum = op_type == "MaxPoolV3"
+
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        x = call.input(0)
+        call.require_dtype(0, x.dtype)
+        h, w, axes, counted = _caffe_geometry(call, tuple(x.shape))
+        out = Outputs(call, outputs)
+        out.require_input_dtype(0, 0, x.dtype)
+        with np.errstate(all="ignore"):
+            if maximum:
+                fill = -np.inf if x.dtype.kind == "f" or x.dtype.name == "bfloat16" else np.iinfo(x.dtype).min
+                y = _windows(x, h, w, axes, fill).max(axis=(-2, -1))
+            else:
+                wide = widen(x)
+                if call.attr_bool("exclusive"):
+                    divisor = _counted(x.shape, h, w, axes)
+                else:
+                    ones = np.pad(np.ones((x.shape[h], x.shape[w])), counted, constant_values=1.0)
+                    padded = [(size + before + after, k, stride, count, 0)
+                              for (size, k, stride, count, _), (before, after) in zip(axes, counted)]
+                    divisor = _windows(ones, 0, 1, padded, 0.0).sum(axis=(-2, -1))
+                y = _windows(wide, h, w, axes, 0).sum(axis=(-2, -1)) / divisor.astype(wide.dtype)
+        return [out.emit(0, np.moveaxis(y, (-2, -1), (h, w)).astype(x.dtype))]
+
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        x = call.input(0)
+        shape = list(x.shape)
+        if unknown_rank(tuple(shape)):
+            return [inferred(x.dtype, shape)]
+        h, w, axes, _ = _caffe_geometry(call, tuple(shape))
+        for axis, geometry in ((h, axes[0]), (w, axes[1])):
+            shape[axis] = -1 if shape[axis] < 0 else geometry[3]
+        return [inferred(x.dtype, shape)]
+
+    builtin(op_type, compute, infer_shape)
+
+
 def _adaptive_size(call: OpCall, rank: int) -> tuple[int, int]:
     size = call.attr_list_int("output_size")
     if len(size) != 2 or min(size) <= 0 or rank not in (3, 4):
@@ -162,3 +231,5 @@ def _adaptive_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], a
 _pool_kernel("MaxPool")
 _pool_kernel("AvgPool")
 builtin("AdaptiveAvgPool2d", _adaptive, _adaptive_infer)
+_caffe_kernel("MaxPoolV3")
+_caffe_kernel("AvgPoolV2")
