@@ -8,6 +8,10 @@ MaxPoolV3 / AvgPoolV2 (Caffe-style, nn_pooling_ops.h): padding_mode "VALID" and 
 [top, bottom, left, right] explicitly with floor((in + pads - k) / stride) + 1 outputs (the ceiling with ceil_mode),
 global_pooling one window over the whole plane; AvgPoolV2 with exclusive=False divides by the window's elements
 inside the padded input (PyTorch's count_include_pad).
+AvgPoolGrad / MaxPoolGrad are TensorFlow's gradients (tf.raw_ops), written as the transposed direct sum: each output
+position's incoming gradient is added back over its window, split evenly (AvgPoolGrad, by the same divisor as
+AvgPool) or given whole to the window's first element (row-major) equal to orig_output x2 (MaxPoolGrad; with
+x2 = MaxPool(x1), the maximum, as TensorFlow takes it; CANN's TBE impl compares x1 with x2 the same way).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import RefOp, define
+from aclcts.reference.base import RefOp, define, needed_value
 from aclcts.reference.numeric import round_to, widen
 
 
@@ -158,10 +162,59 @@ def _adaptive_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any])
     return [tuple(shapes[0][:-2]) + tuple(int(d) for d in attrs["output_size"])]
 
 
+def _tf_axes(shape: tuple[int, ...], attrs: dict[str, Any]) -> tuple[int, int, list[Any], list[Any]]:
+    """A TensorFlow pool's spatial axes and the windows along each."""
+    h, w = _hw(str(attrs["data_format"]))
+    ksize, strides, padding = list(attrs["ksize"]), list(attrs["strides"]), str(attrs["padding"])
+    return (h, w, windows(shape[h], ksize[h], strides[h], padding), windows(shape[w], ksize[w], strides[w], padding))
+
+
+def avg_pool_grad(shape: tuple[int, ...], dy: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
+    """AvgPoolGrad: each dy element divided evenly over its window (the elements inside the input)."""
+    h, w, rows, cols = _tf_axes(shape, attrs)
+    grad = np.moveaxis(dy, (h, w), (-2, -1))
+    dx = np.zeros(grad.shape[:-2] + (shape[h], shape[w]))
+    for i, (r0, r1) in enumerate(rows):
+        for j, (c0, c1) in enumerate(cols):
+            dx[..., r0:r1, c0:c1] += (grad[..., i, j] / ((r1 - r0) * (c1 - c0)))[..., None, None]
+    return np.moveaxis(dx, (-2, -1), (h, w))
+
+
+def max_pool_grad(x: np.ndarray, y: np.ndarray, dy: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
+    """MaxPoolGrad: each dy element added to its window's first element equal to the pooled value y."""
+    h, w, rows, cols = _tf_axes(x.shape, attrs)
+    xs, ys, grad = (np.moveaxis(a, (h, w), (-2, -1)) for a in (x, y, dy))
+    dx = np.zeros(xs.shape)
+    for i, (r0, r1) in enumerate(rows):
+        for j, (c0, c1) in enumerate(cols):
+            window = xs[..., r0:r1, c0:c1]
+            equal = (window == ys[..., i, j, None, None]).reshape(window.shape[:-2] + (-1,))
+            share = np.zeros(equal.shape)
+            np.put_along_axis(share, np.argmax(equal, axis=-1)[..., None],
+                              np.where(equal.any(axis=-1), grad[..., i, j], 0.0)[..., None], axis=-1)
+            dx[..., r0:r1, c0:c1] += share.reshape(window.shape)
+    return np.moveaxis(dx, (-2, -1), (h, w))
+
+
+def _avg_pool_grad(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    shape = tuple(int(d) for d in np.asarray(xs[0]).ravel())
+    return [round_to(avg_pool_grad(shape, widen(xs[1]), attrs), out[0])]
+
+
+def _avg_pool_grad_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    return [tuple(int(d) for d in needed_value(values, 0).ravel())]
+
+
+def _max_pool_grad(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    return [round_to(max_pool_grad(widen(xs[0]), widen(xs[1]), widen(xs[2]), attrs), out[0])]
+
+
 OPS: tuple[RefOp, ...] = (
     define("MaxPool", _pool(np.max), _pool_shape),
     define("AvgPool", _pool(np.mean), _pool_shape),
     define("AdaptiveAvgPool2d", _adaptive, _adaptive_shape),
     define("MaxPoolV3", _caffe(True), _caffe_shape),
     define("AvgPoolV2", _caffe(False), _caffe_shape),
+    define("AvgPoolGrad", _avg_pool_grad, _avg_pool_grad_shape),
+    define("MaxPoolGrad", _max_pool_grad, lambda shapes, values, attrs: [tuple(shapes[0])]),
 )

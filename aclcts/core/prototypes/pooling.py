@@ -11,7 +11,7 @@ ops/built-in/op_proto/inc/nn_pooling_ops.h); their NC1HWC0 storage is the AI Cor
 
 from __future__ import annotations
 
-from aclcts.core.prototypes.dtypes import FLOAT64, FLOATS
+from aclcts.core.prototypes.dtypes import FLOAT64, FLOATS, REALS
 from aclcts.core.prototypes.spec import Attr, OneOf, Prototype, op
 
 POLICY = "nn"
@@ -21,6 +21,9 @@ _EXTEND = "hicann/ops-nn common/inc/op_graph/op_nn_proto_extend.h"
 _WINDOW = (Attr("ksize", "list_int"), Attr("strides", "list_int"), Attr("padding", "str", domain=OneOf(("SAME", "VALID"))),
            Attr("data_format", "str", "NHWC"))
 
+#: A gradient's window: the padding without a domain, since its inputs' shapes follow the padding (no generated case
+#: may change it alone).
+_GRAD_WINDOW = _WINDOW[:2] + (Attr("padding", "str"), _WINDOW[3])
 _POOLING_H = "dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/nn_pooling_ops.h"
 _CAFFE = (Attr("ksize", "list_int"), Attr("strides", "list_int"),
           Attr("padding_mode", "str", "CALCULATED", domain=OneOf(("SAME", "VALID", "CALCULATED"))),
@@ -49,4 +52,15 @@ PROTOTYPES: tuple[Prototype, ...] = (
        sample_shapes=(((2, 3, 7, 6),), ((1, 2, 5, 5),)), sample_attrs={**_CAFFE_SAMPLE, "exclusive": False},
        # a window sum near the float32 maximum overflows the fp32 accumulator, as on a device (AvgPool's case file)
        profiles=("subnormal", "tiny")),
+    # Gradients (TensorFlow's AvgPoolGrad / MaxPoolGrad); their case files give orig_input_shape as a constant and
+    # draw x1 and x2 from a few values, so that windows hold elements equal to orig_output.
+    op("AvgPoolGrad", "orig_input_shape:I, input_grad:T", "out_grad:T",
+       {"I": ("int32",), "T": ("float16", "float32", "float64")}, _GRAD_WINDOW,
+       source=f"{_POOLING_H} REG_OP(AvgPoolGrad); tf.raw_ops.AvgPoolGrad",
+       formats=dict.fromkeys(("input_grad", "out_grad"), ("NC1HWC0",)),
+       sample_attrs={"ksize": (1, 3, 3, 1), "strides": (1, 2, 2, 1), "padding": "SAME"}),
+    op("MaxPoolGrad", "x1:T, x2:T, grad:T", "y:T", {"T": REALS}, _GRAD_WINDOW,
+       source=f"{_POOLING_H} REG_OP(MaxPoolGrad); tf.raw_ops.MaxPoolGrad", policy="nn",
+       formats=dict.fromkeys(("x1", "x2", "grad", "y"), ("NC1HWC0",)),
+       sample_attrs={"ksize": (1, 3, 3, 1), "strides": (1, 2, 2, 1), "padding": "SAME"}),
 )

@@ -4,7 +4,12 @@ Prototypes: aclcts/core/prototypes/pooling.py (hicann/ops-nn). MaxPool/AvgPool t
 data_format order (NHWC or NCHW; 1 on N and C) and padding "VALID" (whole windows) or "SAME"
 (ceil(in / stride) outputs, the padding split low-first); an average counts only the window's elements inside the
 input. AdaptiveAvgPool2d averages, over the last two axes, output cell i's input range
-[floor(i * in / out), ceil((i + 1) * in / out)).
+[floor(i * in / out), ceil((i + 1) * in / out)). MaxPoolV3/AvgPoolV2 take padding_mode SAME/VALID as above or
+CALCULATED (explicit pads, floor or ceil_mode's ceiling), or one global window.
+AvgPoolGrad gathers: the incoming gradient divided by each window's count, spread by the stride (zeros between) and
+summed over a k-wide sliding window per axis (the transposed pooling as a correlation with ones). MaxPoolGrad
+scatters: each incoming gradient goes to the first window element (row-major) equal to orig_output x2, as CANN's
+TBE impl selects it (vcmpv_eq of x1 with x2), added kernel offset by kernel offset into the padded input.
 Numerics: windows are read through a sliding view of x padded with the reduction's identity; MaxPool is exact; the
 averages sum in fp32 for fp16/bf16 (the input type otherwise), divide by the counted elements and round once.
 """
@@ -21,7 +26,7 @@ from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import widen
 from aclcts.sim.kernels.registry import builtin
-from aclcts.sim.kernels.shapes import inferred, unknown_rank
+from aclcts.sim.kernels.shapes import inferred, like_input, unknown_rank
 from aclcts.sim.seams import Seam
 
 
@@ -195,6 +200,80 @@ def _caffe_kernel(op_type: str) -> None:
     builtin(op_type, compute, infer_shape)
 
 
+def _spread(grad: np.ndarray, axes: list[tuple[int, int, int, int, int]]) -> np.ndarray:
+    """The sum, at each input position of the last two axes, of grad over the windows holding it."""
+    for axis, (size, k, stride, count, before) in zip((-2, -1), axes):
+        moved = np.moveaxis(grad, axis, -1)
+        spaced = np.zeros(moved.shape[:-1] + ((count - 1) * stride + 1,), dtype=moved.dtype)
+        spaced[..., ::stride] = moved
+        lead = k - 1 - before
+        padded = np.pad(spaced, [(0, 0)] * (moved.ndim - 1) + [(max(lead, 0), max(size + k - 1, 0))])
+        padded = padded[..., max(-lead, 0): max(-lead, 0) + size + k - 1]
+        grad = np.moveaxis(sliding_window_view(padded, k, axis=-1).sum(axis=-1), -1, axis)
+    return grad
+
+
+def _avg_pool_grad(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                   outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("AvgPoolGrad", inputs, attrs)
+    call.require_inputs()
+    shape = tuple(call.index_values(0, call.input(0)))
+    dy = call.input(1)
+    call.require_dtype(1, dy.dtype)
+    h, w, axes = _geometry(call, shape)
+    expected = tuple(axes[0][3] if i == h else axes[1][3] if i == w else d for i, d in enumerate(shape))
+    if tuple(dy.shape) != expected:
+        raise call.fail(f"input {call.quoted(1)} has shape {list(dy.shape)}, expected {list(expected)} (the pooled "
+                        f"shape of orig_input_shape {list(shape)})")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 1, dy.dtype)
+    wide = np.moveaxis(widen(dy), (h, w), (-2, -1))
+    with np.errstate(all="ignore"):
+        dx = _spread(wide / _counted(shape, h, w, axes).astype(wide.dtype), axes)
+    return [out.emit(0, np.moveaxis(dx, (-2, -1), (h, w)).astype(dy.dtype))]
+
+
+def _avg_pool_grad_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
+                         attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("AvgPoolGrad", inputs, attrs)
+    call.require_inputs()
+    dy = call.input(1)
+    value = values[0] if values else None
+    shape = [-1] * 4 if value is None else call.index_values(0, value)
+    return [inferred(dy.dtype, shape)]
+
+
+def _max_pool_grad(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                   outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("MaxPoolGrad", inputs, attrs)
+    call.require_inputs()
+    x, y, dy = call.input(0), call.input(1), call.input(2)
+    call.require_dtype(0, x.dtype)
+    call.require_same_dtype([0, 1, 2], [x.dtype, y.dtype, dy.dtype])
+    h, w, axes = _geometry(call, tuple(x.shape))
+    pooled = tuple(axes[0][3] if i == h else axes[1][3] if i == w else d for i, d in enumerate(x.shape))
+    if tuple(y.shape) != pooled or tuple(dy.shape) != pooled:
+        raise call.fail(f"inputs {call.quoted(1)} {list(y.shape)} and {call.quoted(2)} {list(dy.shape)} must have the "
+                        f"pooled shape {list(pooled)}")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    (size_h, k_h, s_h, oh, top), (size_w, k_w, s_w, ow, left) = axes
+    inside = _windows(np.ones((size_h, size_w), dtype=bool), 0, 1, axes, False)
+    cells = _windows(x, h, w, axes, 0)
+    pooled_y = np.moveaxis(y, (h, w), (-2, -1))[..., None, None]
+    hits = ((cells == pooled_y) & inside).reshape(cells.shape[:-2] + (k_h * k_w,))
+    first = hits & (np.cumsum(hits, axis=-1) == 1)
+    grad = np.moveaxis(widen(dy), (h, w), (-2, -1))
+    share = (first * grad[..., None]).reshape(cells.shape)
+    rows, cols = max((oh - 1) * s_h + k_h, top + size_h), max((ow - 1) * s_w + k_w, left + size_w)
+    dx = np.zeros(grad.shape[:-2] + (rows, cols), dtype=grad.dtype)
+    for a in range(k_h):
+        for b in range(k_w):
+            dx[..., a: a + (oh - 1) * s_h + 1: s_h, b: b + (ow - 1) * s_w + 1: s_w] += share[..., a, b]
+    dx = dx[..., top: top + size_h, left: left + size_w]
+    return [out.emit(0, np.moveaxis(dx, (-2, -1), (h, w)).astype(x.dtype))]
+
+
 def _adaptive_size(call: OpCall, rank: int) -> tuple[int, int]:
     size = call.attr_list_int("output_size")
     if len(size) != 2 or min(size) <= 0 or rank not in (3, 4):
@@ -232,4 +311,6 @@ _pool_kernel("MaxPool")
 _pool_kernel("AvgPool")
 builtin("AdaptiveAvgPool2d", _adaptive, _adaptive_infer)
 _caffe_kernel("MaxPoolV3")
+builtin("AvgPoolGrad", _avg_pool_grad, _avg_pool_grad_infer)
+builtin("MaxPoolGrad", _max_pool_grad, like_input("MaxPoolGrad"))
 _caffe_kernel("AvgPoolV2")
