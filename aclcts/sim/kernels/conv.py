@@ -30,6 +30,7 @@ from aclcts.sim.kernels.call import OpCall, Outputs, dtype_name
 from aclcts.sim.kernels.numerics import BFLOAT16, FLOAT16, FLOAT32, FLOAT64, accumulator_dtype, batched_matmul
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import UNKNOWN, inferred
+from aclcts.sim.seams import Seam
 
 INT8 = np.dtype(np.int8)
 INT32 = np.dtype(np.int32)
@@ -207,6 +208,19 @@ def _require_backprop(call: OpCall, g: _Geometry, dy_at: int, dy: np.ndarray) ->
                         "convolution's output for the given input size, filter and attributes)")
 
 
+def _flipped(w: np.ndarray, groups: int) -> np.ndarray:
+    """The filter of the input gradient's correlation: w [out, in/groups, kh, kw] flipped in H and W, its channel
+    axes swapped within each group ([in, out/groups, kh, kw])."""
+    out, per_in, kh, kw = w.shape
+    per_out = out // groups
+    return (w[:, :, ::-1, ::-1].reshape(groups, per_out, per_in, kh, kw).transpose(0, 2, 1, 3, 4)
+            .reshape(groups * per_in, per_out, kh, kw))
+
+
+#: The filter the input gradient (and the transposed convolutions) correlates the spread out_backprop with.
+gradient_filter = Seam("conv input gradient filter", _flipped)
+
+
 def _input_gradient(g: _Geometry, w: np.ndarray, dy: np.ndarray) -> np.ndarray:
     """The NCHW input gradient, in the accumulator type, of the convolution g of an NCHW dy by w."""
     acc_dtype = accumulator_dtype(dy.dtype)
@@ -218,11 +232,8 @@ def _input_gradient(g: _Geometry, w: np.ndarray, dy: np.ndarray) -> np.ndarray:
     spread = np.zeros((g.n, g.k, rows + span_h - 1, cols + span_w - 1), dtype=dy.dtype)
     spread[:, :, span_h - 1: span_h - 1 + (g.oh - 1) * g.sh + 1: g.sh,
            span_w - 1: span_w - 1 + (g.ow - 1) * g.sw + 1: g.sw] = dy
-    per_out, per_in = g.k // g.groups, g.c // g.groups
-    flipped = (w[:, :, ::-1, ::-1].reshape(g.groups, per_out, per_in, g.kh, g.kw).transpose(0, 2, 1, 3, 4)
-               .reshape(g.c, per_out, g.kh, g.kw))
     plain = _Plain(g.n, g.k, g.c, g.groups, g.kh, g.kw, g.dh, g.dw, rows, cols)
-    full = _convolve(plain, spread, np.ascontiguousarray(flipped)).transpose(0, 3, 1, 2)
+    full = _convolve(plain, spread, np.ascontiguousarray(gradient_filter(w, g.groups))).transpose(0, 3, 1, 2)
     return full[:, :, top: top + g.h, left: left + g.w]
 
 
