@@ -169,9 +169,17 @@ def _tf_axes(shape: tuple[int, ...], attrs: dict[str, Any]) -> tuple[int, int, l
     return (h, w, windows(shape[h], ksize[h], strides[h], padding), windows(shape[w], ksize[w], strides[w], padding))
 
 
+def _require_pooled(got: tuple[int, ...], shape: tuple[int, ...], h: int, w: int, rows: list[Any], cols: list[Any],
+                    name: str) -> None:
+    pooled = tuple(len(rows) if i == h else len(cols) if i == w else d for i, d in enumerate(shape))
+    if tuple(got) != pooled:
+        raise ValueError(f"{name} has shape {list(got)}, expected {list(pooled)} (the pooled shape of {list(shape)})")
+
+
 def avg_pool_grad(shape: tuple[int, ...], dy: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
     """AvgPoolGrad: each dy element divided evenly over its window (the elements inside the input)."""
     h, w, rows, cols = _tf_axes(shape, attrs)
+    _require_pooled(dy.shape, shape, h, w, rows, cols, "input_grad")
     grad = np.moveaxis(dy, (h, w), (-2, -1))
     dx = np.zeros(grad.shape[:-2] + (shape[h], shape[w]))
     for i, (r0, r1) in enumerate(rows):
@@ -183,6 +191,8 @@ def avg_pool_grad(shape: tuple[int, ...], dy: np.ndarray, attrs: dict[str, Any])
 def max_pool_grad(x: np.ndarray, y: np.ndarray, dy: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
     """MaxPoolGrad: each dy element added to its window's first element equal to the pooled value y."""
     h, w, rows, cols = _tf_axes(x.shape, attrs)
+    _require_pooled(y.shape, x.shape, h, w, rows, cols, "x2")
+    _require_pooled(dy.shape, x.shape, h, w, rows, cols, "grad")
     xs, ys, grad = (np.moveaxis(a, (h, w), (-2, -1)) for a in (x, y, dy))
     dx = np.zeros(xs.shape)
     for i, (r0, r1) in enumerate(rows):

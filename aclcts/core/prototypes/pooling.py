@@ -56,11 +56,11 @@ PROTOTYPES: tuple[Prototype, ...] = (
     # draw x1 and x2 from a few values, so that windows hold elements equal to orig_output.
     op("AvgPoolGrad", "orig_input_shape:I, input_grad:T", "out_grad:T",
        {"I": ("int32",), "T": ("float16", "float32", "float64")}, _GRAD_WINDOW,
-       source=f"{_POOLING_H} REG_OP(AvgPoolGrad); tf.raw_ops.AvgPoolGrad",
+       source=f"{_POOLING_H} REG_OP(AvgPoolGrad); tf.raw_ops.AvgPoolGrad", shape_rule="given",
        formats=dict.fromkeys(("input_grad", "out_grad"), ("NC1HWC0",)),
        sample_attrs={"ksize": (1, 3, 3, 1), "strides": (1, 2, 2, 1), "padding": "SAME"}),
     op("MaxPoolGrad", "x1:T, x2:T, grad:T", "y:T", {"T": REALS}, _GRAD_WINDOW,
-       source=f"{_POOLING_H} REG_OP(MaxPoolGrad); tf.raw_ops.MaxPoolGrad", policy="nn",
+       shape_rule="given", source=f"{_POOLING_H} REG_OP(MaxPoolGrad); tf.raw_ops.MaxPoolGrad", policy="nn",
        formats=dict.fromkeys(("x1", "x2", "grad", "y"), ("NC1HWC0",)),
        sample_attrs={"ksize": (1, 3, 3, 1), "strides": (1, 2, 2, 1), "padding": "SAME"}),
 )

@@ -193,6 +193,12 @@ def _infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dic
 builtin("Conv2D", _compute, _infer)
 
 
+def _given(call: OpCall, values: list[Any], index: int) -> list[int] | None:
+    """The integers of size input index, None while its value is unknown (infer_shape without a constant)."""
+    value = values[index] if len(values) > index else None
+    return None if value is None else call.index_values(index, value)
+
+
 def _nchw(g: _Geometry, a: np.ndarray) -> np.ndarray:
     return np.transpose(a, (0, 3, 1, 2)) if g.nhwc else a
 
@@ -258,10 +264,7 @@ def _backprop_input_kernel(op_type: str, size_from_input: bool) -> None:
     first = 1 if size_from_input else 0
 
     def size(call: OpCall, values: list[Any]) -> list[int] | None:
-        if not size_from_input:
-            return call.attr_list_int("input_size")
-        value = values[0] if values else None
-        return None if value is None else call.index_values(0, value)
+        return _given(call, values, 0) if size_from_input else call.attr_list_int("input_size")
 
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
@@ -292,12 +295,12 @@ def _deconvolution_shape(call: OpCall, x_shape: tuple[int, ...], w_shape: tuple[
     if fmt not in ("NCHW", "NHWC") or len(x_shape) != 4 or len(w_shape) != 4:
         raise call.fail(f"inputs {call.quoted(0)} {list(x_shape)} and {call.quoted(1)} {list(w_shape)} must be 4-D in "
                         f"NCHW or NHWC (data_format {fmt!r})")
-    n, c, h, w = (x_shape[0], x_shape[3], x_shape[1], x_shape[2]) if fmt == "NHWC" else x_shape
+    n, h, w = (x_shape[0], x_shape[1], x_shape[2]) if fmt == "NHWC" else (x_shape[0], x_shape[2], x_shape[3])
     at = (1, 2) if fmt == "NHWC" else (2, 3)
     strides, dilations, pads = (call.attr_list_int(name) for name in ("strides", "dilations", "pads"))
     (sh, sw), (dh, dw) = strides[-2:] if len(strides) == 2 else [strides[i] for i in at], [dilations[i] for i in at]
-    oh = (h - 1) * sh - pads[0] - pads[1] + dh * (w_shape[2] - 1) + 1
-    ow = (w - 1) * sw - pads[2] - pads[3] + dw * (w_shape[3] - 1) + 1
+    oh = UNKNOWN if h < 0 else (h - 1) * sh - pads[0] - pads[1] + dh * (w_shape[2] - 1) + 1
+    ow = UNKNOWN if w < 0 else (w - 1) * sw - pads[2] - pads[3] + dw * (w_shape[3] - 1) + 1
     channels = w_shape[1] * call.attr_int("groups")
     return [n, oh, ow, channels] if fmt == "NHWC" else [n, channels, oh, ow]
 
@@ -311,8 +314,7 @@ def _transpose_kernel(op_type: str) -> None:
         if op_type == "Conv2DTransposeD":
             return call.attr_list_int("input_size")
         if op_type == "Conv2DTranspose":
-            value = values[0] if values else None
-            return None if value is None else call.index_values(0, value)
+            return _given(call, values, 0)
         return _deconvolution_shape(call, x_shape, w_shape)
 
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
@@ -354,10 +356,7 @@ def _backprop_filter_kernel(op_type: str, size_from_input: bool) -> None:
     dy_at = 2 if size_from_input else 1
 
     def size(call: OpCall, values: list[Any]) -> list[int] | None:
-        if not size_from_input:
-            return call.attr_list_int("filter_size")
-        value = values[1] if len(values) > 1 else None
-        return None if value is None else call.index_values(1, value)
+        return _given(call, values, 1) if size_from_input else call.attr_list_int("filter_size")
 
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)

@@ -123,15 +123,20 @@ def _inside_count(ones: np.ndarray, axes: list[tuple[int, int, int, int, int]]) 
 average_divisor = Seam("average pool divisor", _inside_count)
 
 
-def _pool_kernel(op_type: str) -> None:
-    maximum = op_type == "MaxPool"
+def _tf_geometry(call: OpCall, shape: tuple[int, ...]) -> tuple[int, int, list[tuple[int, int, int, int, int]], None]:
+    """MaxPool/AvgPool's geometry: no padding counted in an average."""
+    return (*_geometry(call, shape), None)
+
+
+def _pool_kernel(op_type: str, maximum: bool, geometry: Any) -> None:
+    """A window maximum or average; geometry gives the axes and the pads a non-exclusive average counts (or None)."""
 
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_inputs()
         x = call.input(0)
         call.require_dtype(0, x.dtype)
-        h, w, axes = _geometry(call, tuple(x.shape))
+        h, w, axes, counted = geometry(call, tuple(x.shape))
         out = Outputs(call, outputs)
         out.require_input_dtype(0, 0, x.dtype)
         with np.errstate(all="ignore"):
@@ -140,42 +145,7 @@ def _pool_kernel(op_type: str) -> None:
                 y = _windows(x, h, w, axes, fill).max(axis=(-2, -1))
             else:
                 wide = widen(x)
-                y = _windows(wide, h, w, axes, 0).sum(axis=(-2, -1)) / _counted(x.shape, h, w, axes).astype(wide.dtype)
-        return [out.emit(0, np.moveaxis(y, (-2, -1), (h, w)).astype(x.dtype))]
-
-    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
-        call = OpCall(op_type, inputs, attrs)
-        call.require_inputs()
-        x = call.input(0)
-        shape = list(x.shape)
-        if unknown_rank(tuple(shape)):
-            return [inferred(x.dtype, shape)]
-        h, w, axes = _geometry(call, tuple(shape))
-        for axis, geometry in ((h, axes[0]), (w, axes[1])):
-            shape[axis] = -1 if shape[axis] < 0 else geometry[3]  # an unknown input dim gives an unknown output dim
-        return [inferred(x.dtype, shape)]
-
-    builtin(op_type, compute, infer_shape)
-
-
-def _caffe_kernel(op_type: str) -> None:
-    maximum = op_type == "MaxPoolV3"
-
-    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
-        call = OpCall(op_type, inputs, attrs)
-        call.require_inputs()
-        x = call.input(0)
-        call.require_dtype(0, x.dtype)
-        h, w, axes, counted = _caffe_geometry(call, tuple(x.shape))
-        out = Outputs(call, outputs)
-        out.require_input_dtype(0, 0, x.dtype)
-        with np.errstate(all="ignore"):
-            if maximum:
-                fill = -np.inf if x.dtype.kind == "f" or x.dtype.name == "bfloat16" else np.iinfo(x.dtype).min
-                y = _windows(x, h, w, axes, fill).max(axis=(-2, -1))
-            else:
-                wide = widen(x)
-                if call.attr_bool("exclusive"):
+                if counted is None or call.attr_bool("exclusive"):
                     divisor = _counted(x.shape, h, w, axes)
                 else:
                     ones = np.pad(np.ones((x.shape[h], x.shape[w])), counted, constant_values=1.0)
@@ -192,9 +162,9 @@ def _caffe_kernel(op_type: str) -> None:
         shape = list(x.shape)
         if unknown_rank(tuple(shape)):
             return [inferred(x.dtype, shape)]
-        h, w, axes, _ = _caffe_geometry(call, tuple(shape))
-        for axis, geometry in ((h, axes[0]), (w, axes[1])):
-            shape[axis] = -1 if shape[axis] < 0 else geometry[3]
+        h, w, axes, _ = geometry(call, tuple(shape))
+        for axis, along in ((h, axes[0]), (w, axes[1])):
+            shape[axis] = -1 if shape[axis] < 0 else along[3]  # an unknown input dim gives an unknown output dim
         return [inferred(x.dtype, shape)]
 
     builtin(op_type, compute, infer_shape)
@@ -251,25 +221,27 @@ def _max_pool_grad(inputs: list[np.ndarray | None], attrs: dict[str, Any],
     call.require_dtype(0, x.dtype)
     call.require_same_dtype([0, 1, 2], [x.dtype, y.dtype, dy.dtype])
     h, w, axes = _geometry(call, tuple(x.shape))
-    pooled = tuple(axes[0][3] if i == h else axes[1][3] if i == w else d for i, d in enumerate(x.shape))
-    if tuple(y.shape) != pooled or tuple(dy.shape) != pooled:
+    expected = tuple(axes[0][3] if i == h else axes[1][3] if i == w else d for i, d in enumerate(x.shape))
+    if tuple(y.shape) != expected or tuple(dy.shape) != expected:
         raise call.fail(f"inputs {call.quoted(1)} {list(y.shape)} and {call.quoted(2)} {list(dy.shape)} must have the "
-                        f"pooled shape {list(pooled)}")
+                        f"pooled shape {list(expected)}")
     out = Outputs(call, outputs)
     out.require_input_dtype(0, 0, x.dtype)
     (size_h, k_h, s_h, oh, top), (size_w, k_w, s_w, ow, left) = axes
-    inside = _windows(np.ones((size_h, size_w), dtype=bool), 0, 1, axes, False)
-    cells = _windows(x, h, w, axes, 0)
-    pooled_y = np.moveaxis(y, (h, w), (-2, -1))[..., None, None]
-    hits = ((cells == pooled_y) & inside).reshape(cells.shape[:-2] + (k_h * k_w,))
-    first = hits & (np.cumsum(hits, axis=-1) == 1)
-    grad = np.moveaxis(widen(dy), (h, w), (-2, -1))
-    share = (first * grad[..., None]).reshape(cells.shape)
     rows, cols = max((oh - 1) * s_h + k_h, top + size_h), max((ow - 1) * s_w + k_w, left + size_w)
+    planes = [(top, rows - top - size_h), (left, cols - left - size_w)]
+    padded = np.pad(np.moveaxis(x, (h, w), (-2, -1)), [(0, 0)] * (x.ndim - 2) + planes)
+    inside = np.pad(np.ones((size_h, size_w), dtype=bool), planes)
+    pooled = np.moveaxis(y, (h, w), (-2, -1))
+    grad = np.moveaxis(widen(dy), (h, w), (-2, -1))
+    taken = np.zeros(pooled.shape, dtype=bool)
     dx = np.zeros(grad.shape[:-2] + (rows, cols), dtype=grad.dtype)
-    for a in range(k_h):
+    for a in range(k_h):  # the window's elements in row-major order: the first equal one takes the gradient
         for b in range(k_w):
-            dx[..., a: a + (oh - 1) * s_h + 1: s_h, b: b + (ow - 1) * s_w + 1: s_w] += share[..., a, b]
+            at = (..., slice(a, a + (oh - 1) * s_h + 1, s_h), slice(b, b + (ow - 1) * s_w + 1, s_w))
+            hit = (padded[at] == pooled) & inside[at[1:]] & ~taken
+            taken |= hit
+            dx[at] += np.where(hit, grad, 0)
     dx = dx[..., top: top + size_h, left: left + size_w]
     return [out.emit(0, np.moveaxis(dx, (-2, -1), (h, w)).astype(x.dtype))]
 
@@ -307,10 +279,10 @@ def _adaptive_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], a
     return [inferred(x.dtype, shape[:-2] + _adaptive_size(call, len(shape)))]
 
 
-_pool_kernel("MaxPool")
-_pool_kernel("AvgPool")
+_pool_kernel("MaxPool", True, _tf_geometry)
+_pool_kernel("AvgPool", False, _tf_geometry)
 builtin("AdaptiveAvgPool2d", _adaptive, _adaptive_infer)
-_caffe_kernel("MaxPoolV3")
+_pool_kernel("MaxPoolV3", True, _caffe_geometry)
+_pool_kernel("AvgPoolV2", False, _caffe_geometry)
 builtin("AvgPoolGrad", _avg_pool_grad, _avg_pool_grad_infer)
 builtin("MaxPoolGrad", _max_pool_grad, like_input("MaxPoolGrad"))
-_caffe_kernel("AvgPoolV2")
