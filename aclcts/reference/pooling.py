@@ -3,7 +3,8 @@
 MaxPool / AvgPool follow TensorFlow (the headers' "Compatible with the TensorFlow operator"): ksize and strides hold 4
 values in data_format order (NHWC or NCHW, 1 on N and C); "VALID" keeps whole windows, "SAME" gives ceil(in / stride)
 outputs with the padding split low-first, and an average divides by the window's elements inside the input only.
-AdaptiveAvgPool2d follows PyTorch: output cell i covers [floor(i * in / out), ceil((i + 1) * in / out)).
+AdaptiveAvgPool2d follows PyTorch: output cell i covers [floor(i * in / out), ceil((i + 1) * in / out)); its gradient
+AdaptiveAvgPool2dGrad spreads each incoming gradient evenly over that cell.
 MaxPoolV3 / AvgPoolV2 (Caffe-style, nn_pooling_ops.h): padding_mode "VALID" and "SAME" as above, "CALCULATED" pads
 [top, bottom, left, right] explicitly with floor((in + pads - k) / stride) + 1 outputs (the ceiling with ceil_mode),
 global_pooling one window over the whole plane; AvgPoolV2 with exclusive=False divides by the window's elements
@@ -154,6 +155,21 @@ def _pool_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> 
     return [tuple(shape)]
 
 
+def adaptive_avg_pool_grad(dy: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """AdaptiveAvgPool2dGrad: each dy element divided evenly over its adaptive cell of the last two axes."""
+    (out_h, out_w), (in_h, in_w) = dy.shape[-2:], shape[-2:]
+    if tuple(dy.shape[:-2]) != tuple(shape[:-2]):
+        raise ValueError(f"input_grad {list(dy.shape)} and orig_input_shape {list(shape)} differ before the last two "
+                         "axes")
+    dx = np.zeros(tuple(shape))
+    for i in range(out_h):
+        r0, r1 = (i * in_h) // out_h, math.ceil((i + 1) * in_h / out_h)
+        for j in range(out_w):
+            c0, c1 = (j * in_w) // out_w, math.ceil((j + 1) * in_w / out_w)
+            dx[..., r0:r1, c0:c1] += (dy[..., i, j] / ((r1 - r0) * (c1 - c0)))[..., None, None]
+    return dx
+
+
 def _adaptive(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
     return [round_to(adaptive_avg_pool(widen(xs[0]), list(attrs["output_size"])), out[0])]
 
@@ -226,5 +242,9 @@ OPS: tuple[RefOp, ...] = (
     define("MaxPoolV3", _caffe(True), _caffe_shape),
     define("AvgPoolV2", _caffe(False), _caffe_shape),
     define("AvgPoolGrad", _avg_pool_grad, _avg_pool_grad_shape),
+    define("AdaptiveAvgPool2dGrad",
+           lambda xs, attrs, out: [round_to(adaptive_avg_pool_grad(widen(xs[0]), tuple(attrs["orig_input_shape"])),
+                                            out[0])],
+           lambda shapes, values, attrs: [tuple(int(d) for d in attrs["orig_input_shape"])]),
     define("MaxPoolGrad", _max_pool_grad, lambda shapes, values, attrs: [tuple(shapes[0])]),
 )

@@ -100,3 +100,12 @@ def test_max_pool_grad_gives_each_gradient_to_the_first_element_equal_to_orig_ou
     none = reference("MaxPoolGrad").compute([x, np.full((1, 1, 1, 1), 4.0), np.ones((1, 1, 1, 1))],
                                             window(2, 2, "VALID"), [F64])[0]
     assert not none.any()
+
+
+def test_adaptive_avg_pool2d_grad_is_the_adjoint_of_adaptive_avg_pool2d():
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((2, 3, 7, 5))
+    y = reference("AdaptiveAvgPool2d").compute([x], {"output_size": [3, 2]}, [F64])[0]
+    dy = rng.standard_normal(y.shape)
+    dx = reference("AdaptiveAvgPool2dGrad").compute([dy], {"orig_input_shape": [2, 3, 7, 5]}, [F64])[0]
+    assert np.isclose(np.sum(y * dy), np.sum(x * dx))

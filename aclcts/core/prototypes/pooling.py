@@ -59,6 +59,10 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_POOLING_H} REG_OP(AvgPoolGrad); tf.raw_ops.AvgPoolGrad", shape_rule="given",
        formats=dict.fromkeys(("input_grad", "out_grad"), ("NC1HWC0",)),
        sample_attrs={"ksize": (1, 3, 3, 1), "strides": (1, 2, 2, 1), "padding": "SAME"}),
+    op("AdaptiveAvgPool2dGrad", "input_grad:T", "output_grad:T", {"T": ("float32", "float16")},
+       (Attr("orig_input_shape", "list_int"),), source=f"{_POOLING_H} REG_OP(AdaptiveAvgPool2dGrad); PyTorch's "
+       "adaptive_avg_pool2d backward", shape_rule="given", sample_shapes=(((2, 3, 3, 2),),),
+       sample_attrs={"orig_input_shape": (2, 3, 7, 5)}),
     op("MaxPoolGrad", "x1:T, x2:T, grad:T", "y:T", {"T": REALS}, _GRAD_WINDOW,
        shape_rule="given", source=f"{_POOLING_H} REG_OP(MaxPoolGrad); tf.raw_ops.MaxPoolGrad", policy="nn",
        formats=dict.fromkeys(("x1", "x2", "grad", "y"), ("NC1HWC0",)),

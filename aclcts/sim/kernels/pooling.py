@@ -4,7 +4,8 @@ Prototypes: aclcts/core/prototypes/pooling.py (hicann/ops-nn). MaxPool/AvgPool t
 data_format order (NHWC or NCHW; 1 on N and C) and padding "VALID" (whole windows) or "SAME"
 (ceil(in / stride) outputs, the padding split low-first); an average counts only the window's elements inside the
 input. AdaptiveAvgPool2d averages, over the last two axes, output cell i's input range
-[floor(i * in / out), ceil((i + 1) * in / out)). MaxPoolV3/AvgPoolV2 take padding_mode SAME/VALID as above or
+[floor(i * in / out), ceil((i + 1) * in / out)); AdaptiveAvgPool2dGrad spreads the incoming gradient one axis at a time
+(rows, then columns), each cell's share divided by the cell's length, in fp32. MaxPoolV3/AvgPoolV2 take padding_mode SAME/VALID as above or
 CALCULATED (explicit pads, floor or ceil_mode's ceiling), or one global window.
 AvgPoolGrad gathers: the incoming gradient divided by each window's count, spread by the stride (zeros between) and
 summed over a k-wide sliding window per axis (the transposed pooling as a correlation with ones). MaxPoolGrad
@@ -271,6 +272,41 @@ def _adaptive(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: l
     return [out.emit(0, y.astype(x.dtype))]
 
 
+def _spread_cells(grad: np.ndarray, size: int, axis: int) -> np.ndarray:
+    """grad's cells along axis spread back over size positions, each cell's value divided by its length."""
+    moved = np.moveaxis(grad, axis, -1)
+    cells = moved.shape[-1]
+    spread = np.zeros(moved.shape[:-1] + (size,), dtype=moved.dtype)
+    for i in range(cells):
+        start, end = (i * size) // cells, -(-(i + 1) * size // cells)
+        spread[..., start:end] += moved[..., i: i + 1] / moved.dtype.type(end - start)
+    return np.moveaxis(spread, -1, axis)
+
+
+def _adaptive_grad(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                   outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("AdaptiveAvgPool2dGrad", inputs, attrs)
+    call.require_inputs()
+    dy = call.input(0)
+    call.require_dtype(0, dy.dtype)
+    shape = call.attr_list_int("orig_input_shape")
+    if len(shape) != dy.ndim or dy.ndim < 2 or list(dy.shape[:-2]) != shape[:-2] or min(shape) <= 0:
+        raise call.fail(f"attr 'orig_input_shape' {shape} must match {call.quoted(0)} {list(dy.shape)} but in the last "
+                        "two axes, every dim positive")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, dy.dtype)
+    with np.errstate(all="ignore"):
+        dx = _spread_cells(_spread_cells(widen(dy), shape[-2], -2), shape[-1], -1)
+    return [out.emit(0, dx.astype(dy.dtype))]
+
+
+def _adaptive_grad_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
+                         attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("AdaptiveAvgPool2dGrad", inputs, attrs)
+    call.require_inputs()
+    return [inferred(call.input(0).dtype, call.attr_list_int("orig_input_shape"))]
+
+
 def _adaptive_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("AdaptiveAvgPool2d", inputs, attrs)
     call.require_inputs()
@@ -282,6 +318,7 @@ def _adaptive_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], a
 _pool_kernel("MaxPool", True, _tf_geometry)
 _pool_kernel("AvgPool", False, _tf_geometry)
 builtin("AdaptiveAvgPool2d", _adaptive, _adaptive_infer)
+builtin("AdaptiveAvgPool2dGrad", _adaptive_grad, _adaptive_grad_infer)
 _pool_kernel("MaxPoolV3", True, _caffe_geometry)
 _pool_kernel("AvgPoolV2", False, _caffe_geometry)
 builtin("AvgPoolGrad", _avg_pool_grad, _avg_pool_grad_infer)

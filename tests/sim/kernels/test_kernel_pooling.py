@@ -75,3 +75,10 @@ def test_max_pool_v3_and_avg_pool_v2_ceil_mode_and_padding_count(run):
     (mean,) = run("AvgPoolV2", [x], [(F32, (1, 1, 3, 3))], {"ksize": [1, 1, 3, 3], "strides": [1, 1, 1, 1],
                                                             "pads": [1, 1, 1, 1], "exclusive": False})
     assert mean[0, 0, 0, 0] == np.float32(12 / 9) and mean[0, 0, 1, 1] == 5.0
+
+
+def test_adaptive_avg_pool2d_grad_spreads_over_overlapping_cells(run):
+    # 3 inputs into 2 cells: [0, 2) and [1, 3); the middle element belongs to both
+    dy = np.array([[2.0, 4.0]], F32).reshape(1, 1, 1, 2)
+    (dx,) = run("AdaptiveAvgPool2dGrad", [dy], [(F32, (1, 1, 1, 3))], {"orig_input_shape": [1, 1, 1, 3]})
+    assert dx[0, 0, 0].tolist() == [1.0, 3.0, 2.0]
