@@ -113,7 +113,7 @@ def backprop_geometry(x_nchw: tuple[int, ...], w_shape: tuple[int, ...], dy_nchw
     ho = (h + pads[0] + pads[1] - (dh * (kh - 1) + 1)) // sh + 1
     wo = (w + pads[2] + pads[3] - (dw * (kw - 1) + 1)) // sw + 1
     if tuple(dy_nchw) != (n, o, ho, wo):
-        raise ValueError(f"out_backprop (NCHW) {list(dy_nchw)} does not match the convolution of {list(x_nchw)} by "
+        raise ValueError(f"the incoming gradient (NCHW) {list(dy_nchw)} does not match the convolution of {list(x_nchw)} by "
                          f"{list(w_shape)}: expected {[n, o, ho, wo]}")
     return {"strides": (sh, sw), "dilations": (dh, dw), "pads": pads, "groups": groups}
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import RefOp, define, needed_value
+from aclcts.reference.base import InputError, RefOp, define, needed_value
 from aclcts.reference.numeric import round_to, widen
 
 
@@ -159,7 +159,7 @@ def adaptive_avg_pool_grad(dy: np.ndarray, shape: tuple[int, ...]) -> np.ndarray
     """AdaptiveAvgPool2dGrad: each dy element divided evenly over its adaptive cell of the last two axes."""
     (out_h, out_w), (in_h, in_w) = dy.shape[-2:], shape[-2:]
     if tuple(dy.shape[:-2]) != tuple(shape[:-2]):
-        raise ValueError(f"input_grad {list(dy.shape)} and orig_input_shape {list(shape)} differ before the last two "
+        raise ValueError(f"the incoming gradient {list(dy.shape)} and orig_input_shape {list(shape)} differ before the last two "
                          "axes")
     dx = np.zeros(tuple(shape))
     for i in range(out_h):
@@ -186,16 +186,18 @@ def _tf_axes(shape: tuple[int, ...], attrs: dict[str, Any]) -> tuple[int, int, l
 
 
 def _require_pooled(got: tuple[int, ...], shape: tuple[int, ...], h: int, w: int, rows: list[Any], cols: list[Any],
-                    name: str) -> None:
+                    index: int) -> None:
+    """Input index must have the pooled shape of shape."""
     pooled = tuple(len(rows) if i == h else len(cols) if i == w else d for i, d in enumerate(shape))
     if tuple(got) != pooled:
-        raise ValueError(f"{name} has shape {list(got)}, expected {list(pooled)} (the pooled shape of {list(shape)})")
+        raise InputError(index, lambda name: f"{name} has shape {list(got)}, expected {list(pooled)} (the pooled shape "
+                                             f"of {list(shape)})")
 
 
 def avg_pool_grad(shape: tuple[int, ...], dy: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
     """AvgPoolGrad: each dy element divided evenly over its window (the elements inside the input)."""
     h, w, rows, cols = _tf_axes(shape, attrs)
-    _require_pooled(dy.shape, shape, h, w, rows, cols, "input_grad")
+    _require_pooled(dy.shape, shape, h, w, rows, cols, 1)
     grad = np.moveaxis(dy, (h, w), (-2, -1))
     dx = np.zeros(grad.shape[:-2] + (shape[h], shape[w]))
     for i, (r0, r1) in enumerate(rows):
@@ -207,8 +209,8 @@ def avg_pool_grad(shape: tuple[int, ...], dy: np.ndarray, attrs: dict[str, Any])
 def max_pool_grad(x: np.ndarray, y: np.ndarray, dy: np.ndarray, attrs: dict[str, Any]) -> np.ndarray:
     """MaxPoolGrad: each dy element added to its window's first element equal to the pooled value y."""
     h, w, rows, cols = _tf_axes(x.shape, attrs)
-    _require_pooled(y.shape, x.shape, h, w, rows, cols, "x2")
-    _require_pooled(dy.shape, x.shape, h, w, rows, cols, "grad")
+    _require_pooled(y.shape, x.shape, h, w, rows, cols, 1)
+    _require_pooled(dy.shape, x.shape, h, w, rows, cols, 2)
     xs, ys, grad = (np.moveaxis(a, (h, w), (-2, -1)) for a in (x, y, dy))
     dx = np.zeros(xs.shape)
     for i, (r0, r1) in enumerate(rows):

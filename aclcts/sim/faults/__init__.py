@@ -336,7 +336,7 @@ _ENTRIES = (
               "AvgPool divides every window by kh * kw, counting the SAME padding as elements",
               (("average pool divisor", pl.padding_counted),)),
     Injection("conv_backprop_input_kernel_not_flipped", FAULT,
-              "Conv2DBackpropInput(D), Conv2DTranspose(D) and Deconvolution correlate the spread out_backprop with the "
+              "Conv2DBackpropInput(D), Conv2DTranspose(D) and Deconvolution correlate the spread incoming gradient with the "
               "filter's taps in their forward order instead of turned round (rot180) in H and W",
               (("conv input gradient filter", cv.not_flipped),)),
     Injection("gelu_erf_form", FAULT,

@@ -10,9 +10,9 @@ Numerics: an im2col view of x and one matrix product per group (numerics.batched
 fp32 (BLAS's blocked order; with matmul_accumulation=sequential, over (input channel, kernel row, kernel column) in
 that order), int8 in int32; the bias is added in the accumulator; the result is rounded once to the output type.
 The input gradient (Conv2DBackpropInput(D), Conv2DTranspose(D), Deconvolution) is itself a convolution, run through
-the same im2col product: out_backprop spread by the strides (zeros between) and padded by the dilated kernel's span
-less one, correlated at stride 1 with the filter flipped in H and W and its two channel axes swapped per group, the
-padding then cut off. The filter gradient (Conv2DBackpropFilter(D)) is one product per group of out_backprop's
+the same im2col product: the incoming gradient spread by the strides (zeros between) and padded by the dilated
+kernel's span less one, correlated at stride 1 with the filter flipped in H and W and its two channel axes swapped per
+group, the padding then cut off. The filter gradient (Conv2DBackpropFilter(D)) is one product per group of the incoming gradient's
 [out channel, position] matrix with x's im2col [position, (input channel, kernel row, kernel column)] matrix.
 """
 
@@ -223,7 +223,7 @@ def _flipped(w: np.ndarray, groups: int) -> np.ndarray:
             .reshape(groups * per_in, per_out, kh, kw))
 
 
-#: The filter the input gradient (and the transposed convolutions) correlates the spread out_backprop with.
+#: The filter the input gradient (and the transposed convolutions) correlates the spread incoming gradient with.
 gradient_filter = Seam("conv input gradient filter", _flipped)
 
 
@@ -260,7 +260,7 @@ def _emit(out: Outputs, acc: np.ndarray) -> list[np.ndarray]:
 
 
 def _backprop_input_kernel(op_type: str, size_from_input: bool) -> None:
-    """Conv2DBackpropInput (input_size, filter, out_backprop) or its D form (filter, out_backprop; input_size attr)."""
+    """Conv2DBackpropInput (input_size its first input) or its D form (input_size an attribute)."""
     first = 1 if size_from_input else 0
 
     def size(call: OpCall, values: list[Any]) -> list[int] | None:
@@ -352,7 +352,7 @@ def _transpose_kernel(op_type: str) -> None:
 
 
 def _backprop_filter_kernel(op_type: str, size_from_input: bool) -> None:
-    """Conv2DBackpropFilter (x, filter_size, out_backprop) or its D form (x, out_backprop; filter_size attr)."""
+    """Conv2DBackpropFilter (filter_size its second input) or its D form (filter_size an attribute)."""
     dy_at = 2 if size_from_input else 1
 
     def size(call: OpCall, values: list[Any]) -> list[int] | None:
