@@ -386,7 +386,8 @@ def _backprop_filter_kernel(op_type: str, size_from_input: bool) -> None:
         call = OpCall(op_type, inputs, attrs)
         call.require_inputs()
         x = call.input(0)
-        dtype = DataType.ACL_FLOAT if op_type == "Conv2DBackpropFilterD" else x.dtype
+        # the AI Core op info gives the filter gradient of float16 inputs in float32 only
+        dtype = DataType.ACL_FLOAT if x.dtype == DataType.ACL_FLOAT16 else x.dtype
         return [inferred(dtype, size(call, values) or [UNKNOWN] * 4)]
 
     builtin(op_type, compute, infer)
