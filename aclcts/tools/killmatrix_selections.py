@@ -98,6 +98,8 @@ FAULT_SELECTIONS = {
     "quant_round_half_up": ["conformance/test_execute.py", "--ops=AscendQuant", "-k", "AscendQuant"],
     "mse_loss_grad_sign_flipped": ["conformance/test_execute.py", "--ops=MseLossGrad", "-k", "MseLossGrad"],
     "avg_pool_counts_padding": ["conformance/test_execute.py", "--ops=AvgPool,AdaptiveAvgPool2d", "-k", "AvgPool"],
+    "conv_backprop_input_kernel_not_flipped": ["conformance/test_execute.py",
+                                               "--ops=Conv2DBackpropInput,Conv2DTransposeD", "-k", "float32"],
     "gelu_erf_form": ["conformance/test_execute.py", "--ops=Gelu", "-k", "Gelu and not FastGelu"],
     "leaky_relu_slope_on_positive": ["conformance/test_execute.py", "--ops=LeakyRelu", "-k", "LeakyRelu"],
     "random_ignores_key": ["conformance/test_random.py", "--ops=" + ",".join(STATELESS_OPS), "-k", "another"],

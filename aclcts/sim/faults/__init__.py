@@ -20,6 +20,7 @@ from aclcts.sim.faults import activation_grad as ag
 from aclcts.sim.faults import binary_math as bm
 from aclcts.sim.faults import const_folded as cf
 from aclcts.sim.faults import contract as c
+from aclcts.sim.faults import conv as cv
 from aclcts.sim.faults import domains as dm
 from aclcts.sim.faults import events as ev
 from aclcts.sim.faults import gather_scatter as gs
@@ -340,6 +341,10 @@ _ENTRIES = (
     Injection("avg_pool_counts_padding", FAULT,
               "AvgPool divides every window by kh * kw, counting the SAME padding as elements",
               (("average pool divisor", pl.padding_counted),)),
+    Injection("conv_backprop_input_kernel_not_flipped", FAULT,
+              "Conv2DBackpropInput(D), Conv2DTranspose(D) and Deconvolution correlate the spread incoming gradient with the "
+              "filter's taps in their forward order instead of turned round (rot180) in H and W",
+              (("conv input gradient filter", cv.not_flipped),)),
     Injection("gelu_erf_form", FAULT,
               "Gelu computes the exact x * Phi(x) (erf form) where CANN's Gelu computes the tanh approximation "
               "0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))",

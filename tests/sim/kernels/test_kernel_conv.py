@@ -75,3 +75,35 @@ def test_conv2d_infer_shape(infer):
     assert (out.dtype, out.shape) == (1, (2, 8, 4, 3))
     (out,) = infer("Conv2D", [(I8, (1, 4, 4, 3)), (I8, (2, 3, 1, 1))], attrs={"strides": [1, 1, 1, 1], "pads": [0] * 4})
     assert (out.dtype, out.shape) == (3, (1, 4, 4, 2))
+
+
+ADJOINT = {"strides": [1, 1, 2, 1], "pads": [1, 0, 2, 1], "dilations": [1, 1, 1, 2], "groups": 2, "data_format": "NCHW"}
+
+
+def test_input_and_filter_gradients_are_the_adjoints_of_the_conv2d_kernel(run):
+    """<conv(x, w), dy> = <x, dx> = <w, dw> with every product taken by the simulator's kernels."""
+    rng = np.random.default_rng(8)
+    x, w = rng.standard_normal((2, 4, 6, 5)).astype(F32), rng.standard_normal((6, 2, 3, 2)).astype(F32)
+    (y,) = run("Conv2D", [x, w, None, None], [(F32, (2, 6, 4, 5))], ADJOINT)
+    dy = rng.standard_normal(y.shape).astype(F32)
+    (dx,) = run("Conv2DBackpropInput", [np.array(x.shape, I32), w, dy], [(F32, x.shape)], ADJOINT)
+    (dw,) = run("Conv2DBackpropFilter", [x, np.array(w.shape, I32), dy], [(F32, w.shape)], ADJOINT)
+    forward = np.sum(y.astype(np.float64) * dy)
+    assert np.isclose(forward, np.sum(x * dx.astype(np.float64)), rtol=1e-5)
+    assert np.isclose(forward, np.sum(w * dw.astype(np.float64)), rtol=1e-5)
+
+
+def test_input_gradient_of_one_tap_lands_where_that_tap_read(run):
+    w = np.zeros((1, 1, 2, 2), F32)
+    w[0, 0, 0, 1] = 1.0  # the tap one column right of each window's corner
+    dy = np.array([[[[1.0, 2.0], [3.0, 4.0]]]], F32)
+    attrs = {"strides": [1, 1, 2, 2], "pads": [0, 0, 0, 0], "data_format": "NCHW", "input_size": [1, 1, 4, 4]}
+    (dx,) = run("Conv2DBackpropInputD", [w.astype(F16), dy.astype(F16)], [(F32, (1, 1, 4, 4))], attrs)
+    assert dx[0, 0].tolist() == [[0, 1, 0, 2], [0, 0, 0, 0], [0, 3, 0, 4], [0, 0, 0, 0]]
+
+
+def test_backprop_input_refuses_an_out_backprop_of_the_wrong_shape(run):
+    attrs = {"strides": [1, 1, 1, 1], "pads": [0, 0, 0, 0], "data_format": "NCHW", "input_size": [1, 1, 4, 4]}
+    with pytest.raises(KernelError, match=r"input 'out_backprop' has shape \[1, 1, 2, 2\], expected \[1, 1, 3, 3\]"):
+        run("Conv2DBackpropInputD", [np.ones((1, 1, 2, 2), F16), np.ones((1, 1, 2, 2), F16)], [(F16, (1, 1, 4, 4))],
+            attrs)
