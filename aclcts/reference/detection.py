@@ -223,6 +223,55 @@ def _to_absolute(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> l
     return [round_to(_by_image_size(boxes, heights, widths, bool(attrs["reversed_box"]), False), out[0])]
 
 
+def _yolo_encode(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    anchors, truth = (widen(x).astype(np.float64) for x in xs[:2])
+    stride = widen(xs[2]).astype(np.float64).reshape(-1)
+    for index, boxes in ((0, anchors), (1, truth)):
+        if boxes.ndim != 2 or boxes.shape[1] != 4 or boxes.shape[0] != stride.size:
+            raise InputError(index, lambda name: f"{name} must have shape (N, 4) with N the stride count "
+                                                 f"{stride.size}, got {list(boxes.shape)}")
+    a, g = _boxes(anchors.T, False), _boxes(truth.T, False)
+    eps = 1e-6
+    centre_x = np.clip(((g.left + g.right) - (a.left + a.right)) / 2 / stride + 0.5, eps, 1 - eps)
+    centre_y = np.clip(((g.top + g.bottom) - (a.top + a.bottom)) / 2 / stride + 0.5, eps, 1 - eps)
+    width = np.log(np.maximum(g.width / a.width, eps))
+    height = np.log(np.maximum(g.height / a.height, eps))
+    return [round_to(np.stack([centre_x, centre_y, width, height], axis=-1), out[0])]
+
+
+def _yolox_decode(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    priors, deltas = (widen(x).astype(np.float64) for x in xs[:2])
+    if priors.ndim != 2 or priors.shape[1] != 4 or deltas.ndim != 3 or deltas.shape[1:] != priors.shape:
+        raise InputError((0, 1), lambda first, second: f"{first} must have shape (N, 4) and {second} (B, N, 4), got "
+                                                       f"{list(priors.shape)} and {list(deltas.shape)}")
+    centre = deltas[..., :2] * priors[:, 2:] + priors[:, :2]
+    size = np.exp(deltas[..., 2:]) * priors[:, 2:]
+    return [round_to(np.concatenate([centre - size / 2, centre + size / 2], axis=-1), out[0])]
+
+
+def _anchor_flags(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    boxes = widen(xs[0]).astype(np.float64)
+    height, width = (int(v) for v in attrs["featmap_size"])
+    stride_x, stride_y = (int(v) for v in attrs["strides"])
+    anchors = int(attrs["num_base_anchors"])
+    flags = np.zeros((height * width, anchors))
+    for left, top, right, bottom in boxes:
+        cell = int(np.floor((top + bottom) / 2 / stride_y)) * width + int(np.floor((left + right) / 2 / stride_x))
+        if not -height * width <= cell < height * width:
+            raise ValueError(f"a box centre falls in grid cell {cell}, outside the {height} x {width} feature map")
+        flags[cell] = 1
+    return [round_to(flags.reshape(-1), out[0])]
+
+
+def _anchor_flags_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    if len(shapes[0]) != 2 or shapes[0][1] != 4:
+        raise InputError(0, lambda name: f"{name} must have shape (N, 4), got {list(shapes[0])}")
+    size = [int(v) for v in attrs["featmap_size"]]
+    if len(size) != 2 or len(attrs["strides"]) != 2:
+        raise ValueError(f"featmap_size and strides must hold 2 values, got {size} and {list(attrs['strides'])}")
+    return [(size[0] * size[1] * int(attrs["num_base_anchors"]),)]
+
+
 def _first_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     return [tuple(shapes[0])]
 
@@ -236,4 +285,7 @@ OPS: tuple[RefOp, ...] = (
     define("ClipBoxesD", _clip, _first_shape),
     define("NormalizeBBox", _normalize, _first_shape),
     define("ToAbsoluteBBox", _to_absolute, _first_shape),
+    define("YoloBoxesEncode", _yolo_encode, _first_shape),
+    define("YoloxBoundingBoxDecode", _yolox_decode, lambda shapes, values, attrs: [tuple(shapes[1])]),
+    define("AnchorResponseFlags", _anchor_flags, _anchor_flags_shape),
 )

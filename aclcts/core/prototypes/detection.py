@@ -76,4 +76,28 @@ PROTOTYPES: tuple[Prototype, ...] = (
        samples={"normalized_boxes": Sample(0.0, 1.0, "normalized coordinates"),
                 "shape_hw": Sample(1, 64, "image sizes")},
        sample_shapes=(((2, 5, 4), (4,)),), profiles=()),
+    op("YoloBoxesEncode", "anchor_boxes:T, gt_bboxes:T, stride:S", "encoded_bboxes:T",
+       {"T": ("float16", "float32"), "S": ("int32",)},
+       (Attr("performance_mode", "str", "high_precision", domain=OneOf(("high_precision", "high_performance"))),),
+       source=f"{_HEADER.format('YoloBoxesEncode')}: MMDetection's YOLOBBoxCoder.encode of boxes [x1, y1, x2, y2]: "
+              "[(gt centre - anchor centre) / stride + 0.5 clamped to [1e-6, 1 - 1e-6], log of the width and height "
+              "ratios clamped below at 1e-6]; computed in float32",
+       samples={"anchor_boxes": _CORNERS, "gt_bboxes": _CORNERS, "stride": Sample(1, 4, "strides of 1 to 4")},
+       sample_shapes=(((6, 4), (6, 4), (6,)),), profiles=()),
+    op("YoloxBoundingBoxDecode", "priors:T, bboxes:T", "decoded_bboxes:T", _FLOATS,
+       source=f"{_HEADER.format('YoloxBoundingBoxDecode')}: MMDetection's YOLOX decode: priors (N, 4) [x, y, "
+              "stride_w, stride_h], bboxes (B, N, 4) [dx, dy, dw, dh]: centre = d * stride + prior, size = exp(dw, dh) "
+              "* stride, as corners [x1, y1, x2, y2]",
+       samples={"priors": Sample(16.0, 17.0, "prior centres and strides"),
+                "bboxes": Sample(-0.1, 0.1, "offsets and log sizes: corners away from 0, where float16's "
+                                            "cancellation of centre and half size would dominate")},
+       sample_shapes=(((5, 4), (2, 5, 4)),), profiles=()),
+    op("AnchorResponseFlags", "gt_bboxes:T", "flags:U", {"T": ("float32",), "U": ("uint8",)},
+       (Attr("featmap_size", "list_int"), Attr("strides", "list_int"), Attr("num_base_anchors", "int")),
+       source=f"{_HEADER.format('AnchorResponseFlags')}: MMDetection's YOLOAnchorGenerator.responsible_flags: 1 for "
+              "the num_base_anchors anchors of each grid cell [floor(cy / strides[1]), floor(cx / strides[0])] of a "
+              "box centre, feature map featmap_size [H, W], flattened",
+       samples={"gt_bboxes": Sample(0.0, 31.0, "boxes inside the 4 x 5 grid of stride 8")},
+       sample_shapes=(((6, 4),),), sample_attrs={"featmap_size": [5, 4], "strides": [8, 8], "num_base_anchors": 3},
+       policy="movement", profiles=()),
 )

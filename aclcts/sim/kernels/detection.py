@@ -280,6 +280,93 @@ def _to_absolute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs
     return [out.emit(0, _scale_boxes(call, boxes, np.full(batch, flat[1]), np.full(batch, flat[2]), False))]
 
 
+def _yolo_encode(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                 outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("YoloBoxesEncode", inputs, attrs)
+    call.require_inputs()
+    anchors, truth, stride = call.input(0), call.input(1), call.input(2)
+    for index, array in enumerate((anchors, truth, stride)):
+        call.require_dtype(index, array.dtype)
+    call.require_same_dtype([0, 1], [anchors.dtype, truth.dtype])
+    for index, boxes in ((0, anchors), (1, truth)):
+        if boxes.ndim != 2 or boxes.shape[1] != 4 or boxes.shape[0] != stride.size:
+            raise call.fail(f"input {call.quoted(index)} must have shape (N, 4) with N the size of {call.quoted(2)} "
+                            f"({stride.size}), got {list(boxes.shape)}")
+    call.attr_str("performance_mode")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, anchors.dtype)
+    f32 = np.float32
+    a, g = _corners(anchors.astype(f32).T, False), _corners(truth.astype(f32).T, False)
+    steps = stride.reshape(-1).astype(f32)
+    eps, half = f32(1e-6), f32(0.5)
+    with np.errstate(all="ignore"):
+        offsets = [((g.x0 + g.x1) * half - (a.x0 + a.x1) * half) / steps + half,
+                   ((g.y0 + g.y1) * half - (a.y0 + a.y1) * half) / steps + half]
+        parts = [np.minimum(np.maximum(o, eps), f32(1) - eps) for o in offsets] + [
+                 np.log(np.maximum((g.x1 - g.x0) / (a.x1 - a.x0), eps)),
+                 np.log(np.maximum((g.y1 - g.y0) / (a.y1 - a.y0), eps))]
+    return [out.emit(0, np.stack(parts, axis=-1).astype(anchors.dtype))]
+
+
+def _yolox_decode(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                  outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("YoloxBoundingBoxDecode", inputs, attrs)
+    call.require_inputs()
+    priors, deltas = call.input(0), call.input(1)
+    call.require_dtype(0, priors.dtype)
+    call.require_same_dtype([0, 1], [priors.dtype, deltas.dtype])
+    if priors.ndim != 2 or priors.shape[1] != 4 or deltas.ndim != 3 or deltas.shape[1:] != priors.shape:
+        raise call.fail(f"inputs {call.quoted(0)} and {call.quoted(1)} must have shapes (N, 4) and (B, N, 4), got "
+                        f"{list(priors.shape)} and {list(deltas.shape)}")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 1, deltas.dtype)
+    with np.errstate(all="ignore"):
+        centre = deltas[..., :2] * priors[:, 2:] + priors[:, :2]
+        half_size = np.exp(deltas[..., 2:]) * priors[:, 2:] * deltas.dtype.type(0.5)
+        y = np.concatenate([centre - half_size, centre + half_size], axis=-1)
+    return [out.emit(0, y.astype(deltas.dtype))]
+
+
+def _feature_map(call: OpCall) -> tuple[int, int, int, int, int]:
+    """featmap_size [H, W], strides [x, y] and num_base_anchors, checked."""
+    size, strides = call.attr_list_int("featmap_size", required=True), call.attr_list_int("strides", required=True)
+    anchors = call.attr_int("num_base_anchors", required=True)
+    if len(size) != 2 or len(strides) != 2 or min(size + strides) <= 0 or anchors <= 0:
+        raise call.fail(f"attrs 'featmap_size' and 'strides' must hold 2 positive values and 'num_base_anchors' be "
+                        f"positive, got {size}, {strides} and {anchors}")
+    return size[0], size[1], strides[0], strides[1], anchors
+
+
+def _anchor_flags(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                  outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("AnchorResponseFlags", inputs, attrs)
+    call.require_inputs()
+    boxes = call.input(0)
+    call.require_dtype(0, boxes.dtype)
+    if boxes.ndim != 2 or boxes.shape[1] != 4:
+        raise call.fail(f"input {call.quoted(0)} must have shape (N, 4), got {list(boxes.shape)}")
+    height, width, stride_x, stride_y, anchors = _feature_map(call)
+    out = Outputs(call, outputs)
+    out.require_dtype(0, np.dtype(np.uint8), "uint8, the only type of flags")
+    f32 = np.float32
+    column = np.floor((boxes[:, 0] + boxes[:, 2]) * f32(0.5 / stride_x)).astype(np.int64)
+    row = np.floor((boxes[:, 1] + boxes[:, 3]) * f32(0.5 / stride_y)).astype(np.int64)
+    cells = row * width + column
+    if np.any((cells < -height * width) | (cells >= height * width)):
+        raise call.fail(f"a box centre falls outside the {height} x {width} feature map")
+    flags = np.zeros((height * width, anchors), dtype=np.uint8)
+    flags[cells] = 1
+    return [out.emit(0, flags.reshape(-1))]
+
+
+def _anchor_flags_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
+                        attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("AnchorResponseFlags", inputs, attrs)
+    call.require_inputs()
+    height, width, _, _, anchors = _feature_map(call)
+    return [inferred(call.output_types(0)[0], (height * width * anchors,))]
+
+
 builtin("Iou", _iou, _pair_infer("Iou", False, 1))
 builtin("GIoU", _giou, _pair_infer("GIoU", False, 1))
 builtin("DIoU", _diou, _pair_infer("DIoU", True, 1))
@@ -288,3 +375,6 @@ builtin("BoundingBoxEncode", _encode, like_input("BoundingBoxEncode"))
 builtin("ClipBoxesD", _clip, like_input("ClipBoxesD"))
 builtin("NormalizeBBox", _normalize, like_input("NormalizeBBox"))
 builtin("ToAbsoluteBBox", _to_absolute, like_input("ToAbsoluteBBox"))
+builtin("YoloBoxesEncode", _yolo_encode, like_input("YoloBoxesEncode"))
+builtin("YoloxBoundingBoxDecode", _yolox_decode, like_input("YoloxBoundingBoxDecode", 1))
+builtin("AnchorResponseFlags", _anchor_flags, _anchor_flags_infer)
