@@ -223,6 +223,26 @@ def _to_absolute(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> l
     return [round_to(_by_image_size(boxes, heights, widths, bool(attrs["reversed_box"]), False), out[0])]
 
 
+def _decode_v2(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    codes, anchors = (widen(x).astype(np.float64) for x in xs[:2])
+    by_rows = bool(attrs["reversed_box"])
+    axis = 0 if by_rows else 1
+    for index, array in ((0, codes), (1, anchors)):
+        if array.ndim != 2 or array.shape[axis] != 4:
+            layout = "(4, N)" if by_rows else "(N, 4)"
+            raise InputError(index, lambda name: f"{name} must have shape {layout}, got {list(array.shape)}")
+    ty, tx, th, tw = (row / float(scale) for row, scale in zip(codes if by_rows else codes.T, attrs["scales"]))
+    clip = float(attrs["decode_clip"])
+    if clip != 0.0:
+        th, tw = np.minimum(th, clip), np.minimum(tw, clip)
+    ymin, xmin, ymax, xmax = anchors if by_rows else anchors.T
+    height, width = ymax - ymin, xmax - xmin
+    centre_y, centre_x = ty * height + ymin + height / 2, tx * width + xmin + width / 2
+    half_h, half_w = np.exp(th) * height / 2, np.exp(tw) * width / 2
+    decoded = np.stack([centre_y - half_h, centre_x - half_w, centre_y + half_h, centre_x + half_w])
+    return [round_to(decoded if by_rows else decoded.T, out[0])]
+
+
 def _yolo_encode(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
     anchors, truth = (widen(x).astype(np.float64) for x in xs[:2])
     stride = widen(xs[2]).astype(np.float64).reshape(-1)
@@ -285,6 +305,7 @@ OPS: tuple[RefOp, ...] = (
     define("ClipBoxesD", _clip, _first_shape),
     define("NormalizeBBox", _normalize, _first_shape),
     define("ToAbsoluteBBox", _to_absolute, _first_shape),
+    define("DecodeBboxV2", _decode_v2, _first_shape),
     define("YoloBoxesEncode", _yolo_encode, _first_shape),
     define("YoloxBoundingBoxDecode", _yolox_decode, lambda shapes, values, attrs: [tuple(shapes[1])]),
     define("AnchorResponseFlags", _anchor_flags, _anchor_flags_shape),

@@ -76,6 +76,16 @@ PROTOTYPES: tuple[Prototype, ...] = (
        samples={"normalized_boxes": Sample(0.0, 1.0, "normalized coordinates"),
                 "shape_hw": Sample(1, 64, "image sizes")},
        sample_shapes=(((2, 5, 4), (4,)),), profiles=()),
+    op("DecodeBboxV2", "boxes:T, anchors:T", "y:T", _FLOATS,
+       (Attr("scales", "list_float", [1.0, 1.0, 1.0, 1.0]), Attr("decode_clip", "float", 0.0),
+        Attr("reversed_box", "bool", False)),
+       source=f"{_HEADER.format('DecodeBboxV2')}: TensorFlow object detection's FasterRcnnBoxCoder decode: codes "
+              "[ty, tx, th, tw] divided by scales, th and tw capped at decode_clip when it is not 0, applied to "
+              "anchors [ymin, xmin, ymax, xmax]; boxes (N, 4), or (4, N) with reversed_box (the TBE impl requires "
+              "boxes and anchors of one dtype)",
+       samples={"boxes": Sample(-1.0, 1.0, "box codes"), "anchors": _CORNERS},
+       sample_shapes=(((6, 4), (6, 4)),), sample_attrs={"scales": [10.0, 10.0, 5.0, 5.0], "decode_clip": 0.5},
+       profiles=()),
     op("YoloBoxesEncode", "anchor_boxes:T, gt_bboxes:T, stride:S", "encoded_bboxes:T",
        {"T": ("float16", "float32"), "S": ("int32",)},
        (Attr("performance_mode", "str", "high_precision", domain=OneOf(("high_precision", "high_performance"))),),

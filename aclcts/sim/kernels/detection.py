@@ -280,6 +280,37 @@ def _to_absolute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs
     return [out.emit(0, _scale_boxes(call, boxes, np.full(batch, flat[1]), np.full(batch, flat[2]), False))]
 
 
+def _decode_v2(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("DecodeBboxV2", inputs, attrs)
+    call.require_inputs()
+    codes, anchors = call.input(0), call.input(1)
+    call.require_dtype(0, codes.dtype)
+    call.require_same_dtype([0, 1], [codes.dtype, anchors.dtype])
+    by_rows = call.attr_bool("reversed_box")
+    axis = 0 if by_rows else 1
+    for index, array in ((0, codes), (1, anchors)):
+        if array.ndim != 2 or array.shape[axis] != 4:
+            layout = "(4, N)" if by_rows else "(N, 4)"
+            raise call.fail(f"input {call.quoted(index)} must have shape {layout}, got {list(array.shape)}")
+    scales, clip = call.attr_list_float("scales"), call.attr_float("decode_clip")
+    if len(scales) != 4:
+        raise call.fail(f"attr 'scales' must hold 4 values, got {scales}")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, codes.dtype)
+    t = codes.dtype.type
+    rows, corners = (codes, anchors) if by_rows else (codes.T, anchors.T)
+    with np.errstate(all="ignore"):
+        ty, tx, th, tw = (row * t(1 / s) if s != 1.0 else row for row, s in zip(rows, scales))
+        if clip != 0.0:
+            th, tw = np.minimum(th, t(clip)), np.minimum(tw, t(clip))
+        height, width = corners[2] - corners[0], corners[3] - corners[1]
+        centre_y = ty * height + corners[0] + height * t(0.5)
+        centre_x = tx * width + corners[1] + width * t(0.5)
+        half_h, half_w = np.exp(th) * height * t(0.5), np.exp(tw) * width * t(0.5)
+        decoded = np.stack([centre_y - half_h, centre_x - half_w, centre_y + half_h, centre_x + half_w])
+    return [out.emit(0, (decoded if by_rows else decoded.T).astype(codes.dtype))]
+
+
 def _yolo_encode(inputs: list[np.ndarray | None], attrs: dict[str, Any],
                  outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("YoloBoxesEncode", inputs, attrs)
@@ -375,6 +406,7 @@ builtin("BoundingBoxEncode", _encode, like_input("BoundingBoxEncode"))
 builtin("ClipBoxesD", _clip, like_input("ClipBoxesD"))
 builtin("NormalizeBBox", _normalize, like_input("NormalizeBBox"))
 builtin("ToAbsoluteBBox", _to_absolute, like_input("ToAbsoluteBBox"))
+builtin("DecodeBboxV2", _decode_v2, like_input("DecodeBboxV2"))
 builtin("YoloBoxesEncode", _yolo_encode, like_input("YoloBoxesEncode"))
 builtin("YoloxBoundingBoxDecode", _yolox_decode, like_input("YoloxBoundingBoxDecode", 1))
 builtin("AnchorResponseFlags", _anchor_flags, _anchor_flags_infer)
