@@ -1,5 +1,5 @@
 """Resize references: TensorFlow's resize of NHWC images (ResizeNearestNeighborV2, ResizeBilinearV2, their D twins
-whose size is an attribute) and its gradients, in float64.
+whose size is an attribute) and its gradients, and TensorFlow's AdjustSaturation, in float64.
 
 Source coordinate of output index i: scale = (in - 1) / (out - 1) with align_corners (and out > 1), else in / out;
 nearest takes floor((i + 0.5) * scale) with half_pixel_centers, round-half-away(i * scale) with align_corners, else
@@ -112,6 +112,22 @@ def _bilinear_grad(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) ->
     return [round_to(y, out[0])]
 
 
+def _adjust_saturation(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    # Hue and value fixed, every channel's distance below the maximum is proportional to the chroma (HSV's
+    # max - min), so scaling the saturation scales those distances.
+    images = widen(xs[0]).astype(np.float64)
+    scale = float(np.asarray(xs[1]).reshape(-1)[0])
+    if images.ndim < 3 or images.shape[-1] != 3:
+        raise InputError(0, lambda name: f"{name} must have at least 3 dims, the last 3 (RGB), got "
+                                         f"{list(images.shape)}")
+    value = images.max(axis=-1, keepdims=True)
+    chroma = value - images.min(axis=-1, keepdims=True)
+    saturation = np.where(value > 0, chroma / np.where(value > 0, value, 1), 0.0)
+    scaled = np.clip(saturation * scale, 0.0, 1.0)
+    ratio = np.where(saturation > 0, scaled / np.where(saturation > 0, saturation, 1), 0.0)
+    return [round_to(value - (value - images) * ratio, out[0])]
+
+
 def _image_shape(shape: Any, index: int) -> tuple[int, ...]:
     if len(shape) != 4:
         raise InputError(index, lambda name: f"{name} must be a 4-D NHWC tensor, got shape {list(shape)}")
@@ -153,4 +169,5 @@ OPS: tuple[RefOp, ...] = (
     define("ResizeBilinearV2D", _bilinear_d, _d_shape),
     define("ResizeNearestNeighborV2Grad", _nearest_grad, _nearest_grad_shape),
     define("ResizeBilinearV2Grad", _bilinear_grad, _bilinear_grad_shape),
+    define("AdjustSaturation", _adjust_saturation, lambda shapes, values, attrs: [tuple(shapes[0])]),
 )

@@ -62,3 +62,15 @@ def test_a_d_twin_resizes_like_its_op_with_the_size_as_an_attribute(op):
     (y,) = reference(op).compute([x, np.array([3, 7], np.int32)], extra, [np.dtype(np.float32)])
     (d,) = reference(op + "D").compute([x.astype(np.float32)], {"size": [3, 7]}, [np.dtype(np.float32)])
     assert d.shape == (1, 3, 7, 2) and np.allclose(y, d, rtol=1e-6)
+
+
+@pytest.mark.parametrize("scale", [0.0, 0.5, 1.0, 2.5])
+def test_adjust_saturation_matches_an_hsv_round_trip(scale):
+    import colorsys
+
+    rng = np.random.default_rng(11)
+    images = rng.uniform(0.0, 1.0, size=(2, 3, 3))
+    expected = np.array([[colorsys.hsv_to_rgb(h, min(max(s * scale, 0.0), 1.0), v)
+                          for h, s, v in (colorsys.rgb_to_hsv(*pixel) for pixel in row)] for row in images])
+    (y,) = reference("AdjustSaturation").compute([images, np.float32(scale)], {}, [np.dtype(np.float64)])
+    assert np.allclose(y, expected, rtol=1e-12, atol=1e-12)

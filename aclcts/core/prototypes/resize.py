@@ -1,5 +1,5 @@
 """Prototypes of the image resizes (TensorFlow's, NHWC images): ResizeNearestNeighborV2, ResizeBilinearV2, their
-const-folded twins (the size an attribute) and their gradients.
+const-folded twins (the size an attribute) and their gradients; and TensorFlow's AdjustSaturation of RGB images.
 
 Sources: hicann/ops-nn common/inc/op_graph/op_nn_proto_extend.h REG_OP(ResizeNearestNeighborV2) and mindspore-ai/
 graphengine 910 op_proto/inc/image_ops.h REG_OP(ResizeBilinearV2), whose y is float32 by its dtype attribute (DT_FLOAT)
@@ -11,7 +11,7 @@ ResizeNearestNeighborGrad), with the forward op's weights.
 
 from __future__ import annotations
 
-from aclcts.core.prototypes.spec import Attr, Prototype, op
+from aclcts.core.prototypes.spec import Attr, Prototype, Sample, op
 
 POLICY = "movement"
 SHAPE_RULE = "each"
@@ -48,4 +48,9 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_IMAGE_OPS.format('ResizeBilinearV2Grad')}: grads (N, H', W', C) spread over the pixels of "
               "original_image (N, H, W, C) with the forward bilinear weights", policy="nn",
        sample_shapes=_GRAD_SHAPES),
+    op("AdjustSaturation", "images:T, scale:S", "y:T", {"T": ("float16", "float32"), "S": ("float32",)},
+       source=f"{_IMAGE_OPS.format('AdjustSaturation')}: tf.image.adjust_saturation: each RGB pixel (last dim 3) "
+              "to HSV, its saturation times scale clamped to [0, 1], back to RGB", policy="nn",
+       samples={"images": Sample(0.0, 1.0, "RGB intensities"), "scale": Sample(0.0, 3.0, "saturation factors")},
+       sample_shapes=(((2, 4, 5, 3), ()),), profiles=()),
 )

@@ -1,4 +1,5 @@
-"""Image resizes: ResizeNearestNeighborV2 and ResizeBilinearV2 (TensorFlow's) of NHWC images to the `size` input.
+"""Image resizes: ResizeNearestNeighborV2 and ResizeBilinearV2 (TensorFlow's) of NHWC images to the `size` input, their
+D twins (size an attribute) and gradients; AdjustSaturation through TensorFlow's HSV round trip in float32.
 
 Prototypes: aclcts/core/prototypes/resize.py. Coordinates follow TensorFlow: scale = (in - 1) / (out - 1) with
 align_corners (out > 1), else in / out; nearest copies floor((i + 0.5) * scale) with half_pixel_centers,
@@ -144,7 +145,8 @@ def _infer_d(op_type: str, bilinear: bool) -> Any:
     return infer
 
 
-def _nearest_grad(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+def _nearest_grad(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                  outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ResizeNearestNeighborV2Grad", inputs, attrs)
     call.require_inputs()
     grads = call.input(0)
@@ -164,7 +166,8 @@ def _nearest_grad(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
     return [out.emit(0, y.astype(grads.dtype))]
 
 
-def _bilinear_grad(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+def _bilinear_grad(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                   outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("ResizeBilinearV2Grad", inputs, attrs)
     call.require_inputs()
     grads, image = call.input(0), call.input(1)
@@ -186,6 +189,52 @@ def _bilinear_grad(inputs: list[np.ndarray | None], attrs: dict[str, Any], outpu
                 np.add.at(y, (slice(None), source, left), row * (weight * (one - dx))[None, :, None])
                 np.add.at(y, (slice(None), source, right), row * (weight * dx)[None, :, None])
     return [out.emit(0, y)]
+
+
+def _to_hsv(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Hue in [0, 6), saturation and value of float32 RGB pixels (TensorFlow's rgb_to_hsv, hue in sixths)."""
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    value = np.maximum(np.maximum(r, g), b)
+    chroma = value - np.minimum(np.minimum(r, g), b)
+    safe = np.where(chroma > 0, chroma, F32(1))
+    hue = np.where(value == r, (g - b) / safe, np.where(value == g, F32(2) + (b - r) / safe, F32(4) + (r - g) / safe))
+    hue = np.where(chroma > 0, np.where(hue < 0, hue + F32(6), hue), F32(0))
+    saturation = np.where(value > 0, chroma / np.where(value > 0, value, F32(1)), F32(0))
+    return hue.astype(F32), saturation.astype(F32), value
+
+
+def _to_rgb(hue: np.ndarray, saturation: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """RGB pixels of HSV ones (hue in [0, 6)), TensorFlow's hsv_to_rgb by sectors of the hue."""
+    chroma = value * saturation
+    x = chroma * (F32(1) - np.abs(np.mod(hue, F32(2)) - F32(1)))
+    low = value - chroma
+    sector = np.clip(np.floor(hue).astype(np.int64), 0, 5)
+    zero = np.zeros_like(chroma)
+    table = np.stack([np.stack(c, axis=-1) for c in ((chroma, x, zero), (x, chroma, zero), (zero, chroma, x),
+                                                     (zero, x, chroma), (x, zero, chroma), (chroma, zero, x))])
+    picked = np.take_along_axis(table, sector[None, ..., None], axis=0)[0]
+    return picked + low[..., None]
+
+
+def _adjust_saturation(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                       outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("AdjustSaturation", inputs, attrs)
+    call.require_inputs()
+    images, scale = call.input(0), call.input(1)
+    call.require_dtype(0, images.dtype)
+    call.require_dtype(1, scale.dtype)
+    if images.ndim < 3 or images.shape[-1] != 3:
+        raise call.fail(f"input {call.quoted(0)} must have at least 3 dims, the last 3 (RGB), got "
+                        f"{list(images.shape)}")
+    if scale.size != 1:
+        raise call.fail(f"input {call.quoted(1)} must hold one value, got shape {list(scale.shape)}")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, images.dtype)
+    with np.errstate(all="ignore"):
+        hue, saturation, value = _to_hsv(images.astype(F32))
+        saturation = np.clip(saturation * F32(scale.reshape(-1)[0]), F32(0), F32(1))
+        y = _to_rgb(hue, saturation, value)
+    return [out.emit(0, y.astype(images.dtype))]
 
 
 def _nearest_grad_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
@@ -219,3 +268,4 @@ builtin("ResizeNearestNeighborV2D", _resized_d("ResizeNearestNeighborV2D", False
 builtin("ResizeBilinearV2D", _resized_d("ResizeBilinearV2D", True), _infer_d("ResizeBilinearV2D", True))
 builtin("ResizeNearestNeighborV2Grad", _nearest_grad, _nearest_grad_infer)
 builtin("ResizeBilinearV2Grad", _bilinear_grad, like_input("ResizeBilinearV2Grad", 1))
+builtin("AdjustSaturation", _adjust_saturation, like_input("AdjustSaturation"))
