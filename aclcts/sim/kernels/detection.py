@@ -196,12 +196,19 @@ def _pair_infer(op_type: str, rows_first: bool, count: int) -> Any:
     return infer
 
 
-def _encode(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("BoundingBoxEncode", inputs, attrs)
+def _same_typed_pair(op_type: str, inputs: list[np.ndarray | None],
+                     attrs: dict[str, Any]) -> tuple[OpCall, np.ndarray, np.ndarray]:
+    """The call of an op of two inputs sharing one dtype, and those inputs, their dtypes checked."""
+    call = OpCall(op_type, inputs, attrs)
     call.require_inputs()
-    anchors, truth = call.input(0), call.input(1)
-    call.require_dtype(0, anchors.dtype)
-    call.require_same_dtype([0, 1], [anchors.dtype, truth.dtype])
+    first, second = call.input(0), call.input(1)
+    call.require_dtype(0, first.dtype)
+    call.require_same_dtype([0, 1], [first.dtype, second.dtype])
+    return call, first, second
+
+
+def _encode(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call, anchors, truth = _same_typed_pair("BoundingBoxEncode", inputs, attrs)
     if anchors.shape != truth.shape or anchors.shape[-1:] != (4,):
         raise call.fail(f"inputs {call.quoted(0)} and {call.quoted(1)} must have one shape ending in 4, got "
                         f"{list(anchors.shape)} and {list(truth.shape)}")
@@ -281,11 +288,7 @@ def _to_absolute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs
 
 
 def _decode_v2(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("DecodeBboxV2", inputs, attrs)
-    call.require_inputs()
-    codes, anchors = call.input(0), call.input(1)
-    call.require_dtype(0, codes.dtype)
-    call.require_same_dtype([0, 1], [codes.dtype, anchors.dtype])
+    call, codes, anchors = _same_typed_pair("DecodeBboxV2", inputs, attrs)
     by_rows = call.attr_bool("reversed_box")
     axis = 0 if by_rows else 1
     for index, array in ((0, codes), (1, anchors)):
@@ -341,11 +344,7 @@ def _yolo_encode(inputs: list[np.ndarray | None], attrs: dict[str, Any],
 
 def _yolox_decode(inputs: list[np.ndarray | None], attrs: dict[str, Any],
                   outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("YoloxBoundingBoxDecode", inputs, attrs)
-    call.require_inputs()
-    priors, deltas = call.input(0), call.input(1)
-    call.require_dtype(0, priors.dtype)
-    call.require_same_dtype([0, 1], [priors.dtype, deltas.dtype])
+    call, priors, deltas = _same_typed_pair("YoloxBoundingBoxDecode", inputs, attrs)
     if priors.ndim != 2 or priors.shape[1] != 4 or deltas.ndim != 3 or deltas.shape[1:] != priors.shape:
         raise call.fail(f"inputs {call.quoted(0)} and {call.quoted(1)} must have shapes (N, 4) and (B, N, 4), got "
                         f"{list(priors.shape)} and {list(deltas.shape)}")
