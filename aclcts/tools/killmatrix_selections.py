@@ -97,6 +97,8 @@ FAULT_SELECTIONS = {
     "assign_sub_operands_swapped": ["conformance/test_execute.py", "--ops=AssignSub", "-k", "AssignSub"],
     "quant_round_half_up": ["conformance/test_execute.py", "--ops=AscendQuant", "-k", "AscendQuant"],
     "mse_loss_grad_sign_flipped": ["conformance/test_execute.py", "--ops=MseLossGrad", "-k", "MseLossGrad"],
+    "iou_union_drops_intersection": ["conformance/test_execute.py", "--ops=Iou,GIoU,DIoU,CIoU", "-k",
+                                     "Iou or GIoU or DIoU or CIoU"],
     "avg_pool_counts_padding": ["conformance/test_execute.py", "--ops=AvgPool,AdaptiveAvgPool2d", "-k", "AvgPool"],
     "conv_backprop_input_kernel_not_flipped": ["conformance/test_execute.py",
                                                "--ops=Conv2DBackpropInput,Conv2DTransposeD", "-k", "float32"],

@@ -21,6 +21,7 @@ from aclcts.sim.faults import binary_math as bm
 from aclcts.sim.faults import const_folded as cf
 from aclcts.sim.faults import contract as c
 from aclcts.sim.faults import conv as cv
+from aclcts.sim.faults import detection as det
 from aclcts.sim.faults import domains as dm
 from aclcts.sim.faults import events as ev
 from aclcts.sim.faults import gather_scatter as gs
@@ -338,6 +339,10 @@ _ENTRIES = (
     Injection("mse_loss_grad_sign_flipped", FAULT,
               "MseLossGrad differentiates with label - predict: every gradient has the wrong sign",
               (("mse loss grad residual", ls.flipped_residual),)),
+    Injection("iou_union_drops_intersection", FAULT,
+              "Iou, GIoU, DIoU and CIoU take the union of two boxes as the sum of their areas, without subtracting "
+              "the intersection",
+              (("box union", det.intersection_kept),)),
     Injection("avg_pool_counts_padding", FAULT,
               "AvgPool divides every window by kh * kw, counting the SAME padding as elements",
               (("average pool divisor", pl.padding_counted),)),

@@ -221,6 +221,15 @@ class OpCall:
             raise self.fail(f"attr '{name}' must be a list of ints, got {value!r}")
         return [int(v) for v in value]
 
+    def attr_list_float(self, name: str, default: Any = _FROM_RECORD) -> list[float]:
+        """A list-of-float attribute (int values accepted)."""
+        value = self._raw(name, default)
+        if not isinstance(value, (list, tuple)) or any(
+            isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)) for v in value
+        ):
+            raise self.fail(f"attr '{name}' must be a list of floats, got {value!r}")
+        return [float(v) for v in value]
+
     def attr_dtype(self, name: str, allowed: Sequence[int], default: Any = _FROM_RECORD) -> int:
         """A data_type attribute restricted to some aclDataType values."""
         value = self.attr_int(name, default)
