@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import RefOp, define
+from aclcts.reference.base import InputError, RefOp, define
 from aclcts.reference.numeric import int_range, round_to, widen
 
 
@@ -179,6 +179,29 @@ def _broadcast(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: d
     return [tuple(np.broadcast_shapes(*[s for s in shapes if s is not None]))]
 
 
+def _select_v2(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """SelectV2: then where condition is true, else else, the three broadcast together (values as given)."""
+    condition, then, otherwise = np.broadcast_arrays(np.asarray(xs[0], dtype=bool), xs[1], xs[2])
+    picked = [t if c else e for c, t, e in zip(condition.reshape(-1), then.reshape(-1), otherwise.reshape(-1))]
+    return [np.array(picked, dtype=out[0]).reshape(condition.shape)]
+
+
+def _tensor_equal(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """TensorEqual: [True] when the two tensors have one shape and every pair of elements is equal (a NaN equals
+    nothing), else [False]."""
+    x, y = (widen(v) for v in xs)
+    return [np.array([x.shape == y.shape and bool(np.all(x == y))])]
+
+
+def _tensor_equal_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """TensorEqual's output shape: [1], the inputs holding one number of elements."""
+    counts = [int(np.prod(s, dtype=np.int64)) for s in shapes[:2]]
+    if counts[0] != counts[1]:
+        raise InputError((0, 1), lambda x, y: f"inputs {x!r} and {y!r} must hold one number of elements, got shapes "
+                                              f"{list(shapes[0])} and {list(shapes[1])}")
+    return [(1,)]
+
+
 OPS: tuple[RefOp, ...] = (
     define("LessEqual", _compare(less_equal), _broadcast),
     define("GreaterEqual", _compare(greater_equal), _broadcast),
@@ -192,4 +215,6 @@ OPS: tuple[RefOp, ...] = (
     define("LeftShift", _left_shift_compute, _broadcast),
     define("RightShift", _right_shift_compute, _broadcast),
     define("Select", _select, _select_shape),
+    define("SelectV2", _select_v2, _broadcast),
+    define("TensorEqual", _tensor_equal, _tensor_equal_shape),
 )

@@ -1,5 +1,6 @@
 """Comparison, logic, bit and Select kernels: LessEqual, GreaterEqual, NotEqual, LogicalOr, LogicalNot, BitwiseAnd,
-BitwiseOr, BitwiseXor, Invert, LeftShift, RightShift, Select.
+BitwiseOr, BitwiseXor, Invert, LeftShift, RightShift, Select, SelectV2 (TensorFlow SelectV2: the three inputs
+broadcast), TensorEqual (one bool: one shape and every element equal, NaN equal to nothing).
 
 Prototypes: graphengine op_proto/inc/ elewise_calculation_ops.h, bitwise_ops.h, selection_ops.h
 (aclcts.core.prototypes.logic). Comparisons run on the values in their own type (exact), IEEE rules (NaN compares
@@ -19,10 +20,11 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type
 from aclcts.core.prototypes import prototype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.binary_math import register_several
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import BOOL
 from aclcts.sim.kernels.registry import builtin, not_simulated
-from aclcts.sim.kernels.shapes import UNKNOWN, broadcast, inferred, unknown_rank
+from aclcts.sim.kernels.shapes import UNKNOWN, broadcast, inferred, numel, unknown_rank
 
 #: fn(a, b, y): the op written into y (of the broadcast shape).
 Into = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
@@ -152,3 +154,26 @@ not_simulated("Select", 1, NOT_SIMULATED)
 
 #: The broadcasting op types of this module with two inputs.
 BINARY_LOGIC_OP_TYPES = tuple(op.op_type for op in _OPS if op.count == 2)
+
+
+def _select_v2(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    condition, then, otherwise = arrays
+    return np.where(condition, then, otherwise)
+
+
+def _tensor_equal_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """[1]; the two inputs must hold one number of elements (CANN's TensorEqualInferShape)."""
+    if all(d >= 0 for s in shapes for d in s) and numel(shapes[0]) != numel(shapes[1]):
+        raise call.fail(f"inputs '{call.name(0)}' {list(shapes[0])} and '{call.name(1)}' {list(shapes[1])} must hold "
+                        "one number of elements")
+    return (1,)
+
+
+def _tensor_equal(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    x, y = arrays
+    return np.array([x.shape == y.shape and bool(np.array_equal(x, y))])
+
+
+register_several("SelectV2", _select_v2, like=1)
+not_simulated("SelectV2", 1, NOT_SIMULATED)
+register_several("TensorEqual", _tensor_equal, boolean=True, shape_of=_tensor_equal_shape)
