@@ -17,6 +17,7 @@ POLICY = "elementwise"
 SHAPE_RULE = "broadcast"
 
 _SRC = "graphengine 910 op_proto/inc/elewise_calculation_ops.h"
+_CANN = "dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc"
 _ADD = ("bool", "float32", "int32", "int64", "float16", "bfloat16", "int16", "int8", "uint8", "double") + COMPLEX
 _ARITH = FLOATS + FLOAT64 + ("uint8", "int8", "uint16", "int16", "int32", "int64") + COMPLEX
 _MINMAX = FLOATS + FLOAT64 + ("int32", "int64")
@@ -76,4 +77,14 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _compare("Less", REALS),
     _compare("Greater", REALS),
     op("LogicalAnd", "x1:B, x2:B", "y:B", {"B": BOOL}, source=f"{_SRC} REG_OP(LogicalAnd)", policy="compare"),
+    op("BiasAdd", "x:T, bias:T", "y:T", {"T": NUMBERS}, (Attr("data_format", "str", "NHWC"),),
+       source=f"{_CANN}/elewise_calculation_ops.h REG_OP(BiasAdd): y = x + bias, bias 1-D as long as x's channel dim: "
+              "the last for data_format NHWC (and NDHWC), dim 1 for NCHW (and NCDHW) (TensorFlow BiasAdd; "
+              "ops/built-in/tbe/impl/bias_add.py); ATTR(data_format, String, \"NHWC\"); NumberType",
+       sample_shapes=(((2, 3, 4, 5), (5,)), ((8, 16), (16,))), shape_rule="given"),
+    op("BiasAddGrad", "x:T", "y:T", {"T": NUMBERS}, (Attr("data_format", "str", "NHWC"),),
+       source=f"{_CANN}/nn_calculation_ops.h REG_OP(BiasAddGrad): y[c] = the sum of x over every dim but the "
+              "feature dim c: the last for data_format NHWC (and NDHWC), dim 1 for NCHW (and NCDHW) (TensorFlow "
+              "BiasAddGrad; ops/built-in/tbe/impl/bias_add_grad.py); ATTR(data_format, String, \"NHWC\"); NumberType",
+       policy="reduction", shape_rule="same", sample_shapes=(((2, 3, 4, 5),), ((8, 16),))),
 )
