@@ -300,6 +300,15 @@ def _cross(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> 
     return [_wrapped(result, out[0]) if is_int_dtype(out[0]) else round_to(result.astype(np.float64), out[0])]
 
 
+def clip_by_norm_no_div_sum(x: np.ndarray, threshold: np.ndarray, ones: np.ndarray, norm: np.ndarray) -> np.ndarray:
+    """ClipByNormNoDivSum: sqrt(x) where x > greater_zeros, else x, raised to at least maximum_ones (select_ones only
+    keeps the unselected sqrt defined)."""
+    above = x > threshold
+    with np.errstate(invalid="ignore"):
+        root = np.sqrt(np.where(above, x, ones))
+    return np.maximum(np.where(above, root, x), norm)
+
+
 def _same_as_first(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """Output shape: that of the first input."""
     return [tuple(shapes[0])]
@@ -331,4 +340,5 @@ OPS: tuple[RefOp, ...] = (
     define("Ger", _ger, _ger_shape),
     define("AddMatMatElements", _elementwise(lambda c, a, b, beta, alpha: beta * c + alpha * (a * b)), _broadcast),
     define("Cross", _cross, _same_as_first),
+    define("ClipByNormNoDivSum", _elementwise(clip_by_norm_no_div_sum), _broadcast),
 )

@@ -133,6 +133,17 @@ PROTOTYPES: tuple[Prototype, ...] = (
        # reference does not see; the integer and float profiles differ, so unit is the one all dtypes share
        profiles=("unit",),
        sample_shapes=(((4, 3), (4, 3)), ((2, 3, 5), (2, 3, 5)))),
+    op("ClipByNormNoDivSum", "x:T, greater_zeros:T, select_ones:T, maximum_ones:T", "y:T", {"T": _FP16_FP32},
+       shape_rule=_MANY,
+       source=f"{_CANN} REG_OP(ClipByNormNoDivSum): the fused select, maximum, greater and sqrt of TensorFlow's "
+              "clip_by_norm: y = max(sqrt(x) where x > greater_zeros else x, maximum_ones), select_ones taking x's "
+              "place under the sqrt where x <= greater_zeros (ops/built-in/tbe/impl/clip_by_norm_no_div_sum.py); the "
+              "four broadcast together",
+       samples={"x": Sample(-4, 16, "sums of squares, and values at or below the threshold"),
+                "greater_zeros": Sample(0, 0, "the threshold 0 of clip_by_norm"),
+                "select_ones": Sample(1, 1, "the 1 of clip_by_norm"),
+                "maximum_ones": Sample(0.5, 3, "a clip norm on both sides of sqrt(x)")},
+       sample_shapes=(((8, 16), (8, 16), (8, 16), (8, 16)), ((4, 5), (1,), (1,), (4, 1)))),
     op("Ger", "x1:T, x2:T", "y:T", {"T": _FP16_FP32},
        source="dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/linalg_ops.h REG_OP(Ger): the outer "
               "product y[i, j] = x1[i] * x2[j] of two 1-D tensors (PyTorch ger)",

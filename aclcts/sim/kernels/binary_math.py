@@ -12,7 +12,8 @@ and give 0 for 0/0, Mod and TruncateMod give x1 (the prototypes leave those unde
 
 The several-input ops of CANN's elewise_calculation_ops.h follow their TBE implementations
 (dengguojie/vue-element-admin@7d77ce32d ops/built-in/tbe/impl/<op>.py) in their order of operations, float16 widened
-to float32 and rounded once (as the other multi-step kernels here): AddMatMatElements c beta + (a b) alpha; Cross
+to float32 and rounded once (as the other multi-step kernels here): AddMatMatElements c beta + (a b) alpha; ClipByNormNoDivSum max(sqrt or x, maximum_ones), each step a
+single rounding in the tensors' type; Cross
 the three differences of products along dim (cross.py, integers wrapping in their own type); Lerp start + weight (end - start); Addcdiv
 the first input plus (x1 / x2) value and Addcmul the first input plus (x1 x2) value, value cast to the inputs' type first; AxpyV2
 x2 alpha + x1 (int32 not simulated: axpy_v2.py takes it through float32); FusedMulAddN x1 x3 + x2 (integers in their own type);
@@ -462,3 +463,14 @@ def _cross_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]
 
 
 register_several("Cross", _cross, shape_of=_cross_shape)
+
+
+def _clip_by_norm_no_div_sum(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    """clip_by_norm_no_div_sum.py's steps in the tensors' type: greater, select, sqrt, select, maximum."""
+    x, threshold, ones, norm = arrays
+    above = x > threshold
+    root = np.sqrt(np.where(above, x, ones))
+    return np.maximum(np.where(above, root, x), norm)
+
+
+register_several("ClipByNormNoDivSum", _clip_by_norm_no_div_sum)
