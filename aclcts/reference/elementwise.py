@@ -247,6 +247,41 @@ def _bias_add_grad_shape(shapes: list[tuple[int, ...] | None], values: list[Any]
     return [(shape[feature_dim(len(shape), attrs["data_format"])],)]
 
 
+def caffe_operand(x_shape: tuple[int, ...], operand: np.ndarray, attrs: dict[str, Any], from_blob: str,
+                  index: int) -> np.ndarray:
+    """Caffe's Bias/Scale operand reshaped to broadcast along x: its dims lie on x's from axis on (num_axes of them
+    from blob, -1 all the rest, 0 one value; as many as it has otherwise) and must equal x's there."""
+    rank, axis, num_axes = len(x_shape), int(attrs["axis"]), int(attrs["num_axes"])
+    if not -rank <= axis < rank:
+        raise ValueError(f"attribute axis={axis}: expected a dim of x, in [{-rank}, {rank - 1}]")
+    start = axis % rank
+    if attrs[from_blob] and num_axes == 0:
+        if operand.size != 1:
+            raise InputError(index, lambda name: f"input {name!r} must hold one value (num_axes 0)")
+        return operand.reshape(())
+    count = (rank - start if num_axes == -1 else num_axes) if attrs[from_blob] else operand.ndim
+    if num_axes < -1 or operand.shape != tuple(x_shape[start:start + count]) or start + count > rank:
+        raise InputError(index, lambda name: f"input {name!r} of shape {list(operand.shape)} must be x's dims "
+                                             f"{list(x_shape[start:start + count])} from axis {axis} "
+                                             f"(num_axes {num_axes})")
+    return operand.reshape(operand.shape + (1,) * (rank - start - count))
+
+
+def _bias(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Bias: x + bias laid along x (caffe_operand)."""
+    x = widen(xs[0])
+    return [round_to(x + caffe_operand(x.shape, widen(xs[1]), attrs, "bias_from_blob", 1), out[0])]
+
+
+def _scale(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Scale: x * scale, plus bias when given, both laid along x (caffe_operand)."""
+    x = widen(xs[0])
+    y = x * caffe_operand(x.shape, widen(xs[1]), attrs, "scale_from_blob", 1)
+    if len(xs) > 2 and xs[2] is not None:
+        y = y + caffe_operand(x.shape, widen(xs[2]), attrs, "scale_from_blob", 2)
+    return [round_to(y, out[0])]
+
+
 def _first(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """Output shape: x's."""
     return [tuple(shapes[0])]
@@ -276,4 +311,6 @@ OPS: tuple[RefOp, ...] = (
     define("AccumulateNV2", _add_n, _broadcast),
     define("BiasAdd", _bias_add, _first),
     define("BiasAddGrad", _bias_add_grad, _bias_add_grad_shape),
+    define("Bias", _bias, _first),
+    define("Scale", _scale, _first),
 )

@@ -50,6 +50,16 @@ def _compare(op_type: str, types: tuple[str, ...]) -> Prototype:
               policy="compare")
 
 
+#: How Caffe's Bias and Scale lay their operand along x (the REG_OP comments' constraints).
+_CAFFE_AXES = ("num_axes dims from blob (-1: all the rest, 0: one value), or as many as the operand has when not "
+               "from blob, each of x's size")
+
+
+def _caffe_attrs(from_blob: str) -> tuple[Attr, ...]:
+    """axis, num_axes and the from-blob flag of Caffe's Bias and Scale."""
+    return (Attr("axis", "int", 1), Attr("num_axes", "int", 1), Attr(from_blob, "bool", True))
+
+
 PROTOTYPES: tuple[Prototype, ...] = (
     _binary("Add", _ADD, _ADD_FORMATS),
     _binary("Sub", _ARITH + BOOL),
@@ -87,4 +97,13 @@ PROTOTYPES: tuple[Prototype, ...] = (
               "feature dim c: the last for data_format NHWC (and NDHWC), dim 1 for NCHW (and NCDHW) (TensorFlow "
               "BiasAddGrad; ops/built-in/tbe/impl/bias_add_grad.py); ATTR(data_format, String, \"NHWC\"); NumberType",
        policy="reduction", shape_rule="same", sample_shapes=(((2, 3, 4, 5),), ((8, 16),))),
+    op("Bias", "x:T, bias:T", "y:T", {"T": ("float32", "float16")}, _caffe_attrs("bias_from_blob"),
+       source=f"{_CANN}/nn_norm_ops.h REG_OP(Bias): y = x + bias (Caffe Bias), bias covering x's dims from axis on: "
+              f"{_CAFFE_AXES}; ATTR(axis, Int, 1), ATTR(num_axes, Int, 1), ATTR(bias_from_blob, Bool, true)",
+       sample_shapes=(((2, 3, 4), (3,)), ((4, 5), (5,))), shape_rule="given"),
+    op("Scale", "x:T, scale:T, bias?:T", "y:T", {"T": ("float32", "float16")}, _caffe_attrs("scale_from_blob"),
+       source=f"{_CANN}/nn_norm_ops.h REG_OP(Scale): y = x * scale (+ bias when given) (Caffe Scale), scale and bias "
+              f"covering x's dims from axis on: {_CAFFE_AXES}; ATTR(axis, Int, 1), ATTR(num_axes, Int, 1), "
+              "ATTR(scale_from_blob, Bool, true)",
+       sample_shapes=(((2, 3, 4), (3,)), ((4, 5), (5,))), shape_rule="given"),
 )

@@ -3,7 +3,8 @@ comparisons, LogicalAnd), AddN and AccumulateNV2 (the same sum; AccumulateNV2 br
 shape, as CANN's accumulate_nv2.py does), and the one-input ops of `pointwise` (Abs, Neg, Exp, Log, Sqrt, Rsqrt, Square,
 Reciprocal), BiasAdd (x + bias along the feature dim data_format names: the last for NHWC and NDHWC, dim 1 for NCHW
 and NCDHW) and BiasAddGrad (the sum over every other dim, float16 in float32; bias_add_grad.py's plain-format path
-sums NCDHW like NHWC, which the suite does not follow: UNCONFIRMED, its cases use NHWC and NCHW).
+sums NCDHW like NHWC, which the suite does not follow: UNCONFIRMED, its cases use NHWC and NCHW), Caffe's Bias and
+Scale (x + bias, x * scale + bias, the operands laid along x from axis; float16 in float32, rounded once).
 
 Records: aclcts/core/prototypes/elementwise.py.
 fp16/bf16 results are rounded to the storage type after the op (numerics.py); integers wrap. Arithmetic ops on
@@ -24,7 +25,7 @@ from aclcts.sim.kernels.numerics import BOOL, EXACT_FLOATS, Rounder, compute_dty
 from aclcts.sim.kernels import pointwise
 from aclcts.sim.kernels.registry import builtin, not_simulated
 from aclcts.sim.kernels.binary_math import register_several
-from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, broadcast, inferred, unknown_rank
+from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, broadcast, inferred, numel, unknown_rank
 
 FloatFn = Callable[[np.ndarray, np.ndarray, Rounder], np.ndarray]
 RawFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -268,6 +269,53 @@ def _bias_add_grad(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
     axes = tuple(d for d in range(x.ndim) if d != dim)
     return np.sum(widen(x), axis=axes, dtype=compute_dtype(x.dtype) if is_float(x.dtype) else x.dtype)
 
+
+def _caffe_layout(call: OpCall, x: tuple[int, ...], operand: tuple[int, ...], index: int) -> tuple[int, ...]:
+    """The shape operand (input index) broadcasts to along x as Caffe lays it: from axis, num_axes dims from blob
+    (-1: the rest, 0: a single value), else all its own; the dims it covers must be x's (bias.py's checks)."""
+    from_blob = call.attr_bool(call.record.attrs[2].name)
+    axis, num_axes = call.attr_int("axis"), call.attr_int("num_axes")
+    start = call.axis("attr 'axis'", axis, len(x))
+    if from_blob and num_axes == 0:
+        if numel(operand) != 1:
+            raise call.fail(f"input '{call.name(index)}' {list(operand)} must hold one value (attr 'num_axes' 0)")
+        return (1,) * len(x)
+    if num_axes < -1:
+        raise call.fail(f"attr 'num_axes' is {num_axes}, expected -1 or more")
+    count = (len(x) - start if num_axes == -1 else num_axes) if from_blob else len(operand)
+    covered = x[start:start + count]
+    if start + count > len(x) or len(operand) != count or any(a != b for a, b in zip(operand, covered) if a >= 0 and b >= 0):
+        raise call.fail(f"input '{call.name(index)}' {list(operand)} must be the dims {list(covered)} of "
+                        f"'{call.name(0)}' {list(x)} from attr 'axis' {axis} (attr 'num_axes' {num_axes})")
+    return (1,) * start + tuple(operand) + (1,) * (len(x) - start - count)
+
+
+def _caffe_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """x's shape, each other given input laid along it."""
+    x = shapes[0]
+    if not unknown_rank(x):
+        for index, operand in enumerate(shapes[1:], start=1):
+            _caffe_layout(call, x, operand, index)
+    return x
+
+
+def _bias(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    x, bias = (widen(a) for a in arrays)
+    return x + bias.reshape(_caffe_layout(call, x.shape, bias.shape, 1))
+
+
+def _scale(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    """x * scale (+ bias), in float32 for float16, rounded once."""
+    x, scale = widen(arrays[0]), widen(arrays[1])
+    y = x * scale.reshape(_caffe_layout(call, x.shape, scale.shape, 1))
+    if arrays[2] is not None:
+        bias = widen(arrays[2])
+        y = y + bias.reshape(_caffe_layout(call, x.shape, bias.shape, 2))
+    return y
+
+
+register_several("Bias", _bias, shape_of=_caffe_shape)
+register_several("Scale", _scale, shape_of=_caffe_shape)
 
 for _op_type, _body, _shape_of in (("BiasAdd", _bias_add, _bias_add_shape),
                                    ("BiasAddGrad", _bias_add_grad, _bias_add_grad_shape)):
