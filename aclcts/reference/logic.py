@@ -202,6 +202,25 @@ def _tensor_equal_shape(shapes: list[tuple[int, ...] | None], values: list[Any],
     return [(1,)]
 
 
+def _compare_and_bitpack(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """CompareAndBitpack: bits b_k = x[..., 8j + k] > threshold (a bool x: x itself), y[..., j] = sum_k b_k 2^(7-k)."""
+    x, threshold = widen(xs[0]), widen(xs[1])
+    if threshold.size != 1:
+        raise InputError(1, lambda name: f"input {name!r} must be a scalar, got shape {list(threshold.shape)}")
+    bits = x if x.dtype == bool else x > threshold.reshape(())
+    groups = bits.reshape(bits.shape[:-1] + (bits.shape[-1] // 8, 8)).astype(np.int64)
+    weights = np.array([2 ** (7 - k) for k in range(8)], dtype=np.int64)
+    return [np.sum(groups * weights, axis=-1).astype(np.uint8)]
+
+
+def _compare_and_bitpack_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """CompareAndBitpack's output shape: x's, its innermost dim divided by 8."""
+    x = tuple(shapes[0])
+    if not x or x[-1] % 8:
+        raise InputError(0, lambda name: f"input {name!r} of shape {list(x)} must have an innermost dim divisible by 8")
+    return [x[:-1] + (x[-1] // 8,)]
+
+
 OPS: tuple[RefOp, ...] = (
     define("LessEqual", _compare(less_equal), _broadcast),
     define("GreaterEqual", _compare(greater_equal), _broadcast),
@@ -217,4 +236,5 @@ OPS: tuple[RefOp, ...] = (
     define("Select", _select, _select_shape),
     define("SelectV2", _select_v2, _broadcast),
     define("TensorEqual", _tensor_equal, _tensor_equal_shape),
+    define("CompareAndBitpack", _compare_and_bitpack, _compare_and_bitpack_shape),
 )

@@ -4,14 +4,14 @@ Sources: mindspore-ai/graphengine 910/third_party/fwkacllib/inc/op_proto/inc/ el
 (LessEqual, GreaterEqual, NotEqual: RealNumberType in, bool out; LogicalOr, LogicalNot: bool; BitwiseAnd, BitwiseOr,
 BitwiseXor, Invert: IntegerDataType), bitwise_ops.h (LeftShift, RightShift: inputs x, y, output z, the eight integer
 types) and selection_ops.h (Select: condition bool, x1, x2 and y of BasicType, bool or string; its quantized types
-and string are left out). RealNumberType's quantized types are left out as well. SelectV2 and TensorEqual come from
-CANN's own headers (named in their records).
+and string are left out). RealNumberType's quantized types are left out as well. SelectV2, TensorEqual and CompareAndBitpack
+come from CANN's own headers (named in their records).
 """
 
 from __future__ import annotations
 
 from aclcts.core.prototypes.dtypes import BASIC, BOOL, COMPLEX, INTS, REALS
-from aclcts.core.prototypes.spec import Prototype, op
+from aclcts.core.prototypes.spec import Prototype, Sample, op
 
 POLICY = "compare"
 SHAPE_RULE = "broadcast"
@@ -60,4 +60,11 @@ PROTOTYPES: tuple[Prototype, ...] = (
               "equal in shape and in every element (PyTorch equal); the output has shape [1] and the inputs one "
               "element count (TensorEqualInferShape, elewise_calculation_ops.cc)",
        shape_rule="same", sample_shapes=(((16, 32), (16, 32)), ((3, 4), (4, 3)), ((5,), (5,)))),
+    op("CompareAndBitpack", "x:T, threshold:T", "y:U",
+       {"T": ("float32", "float16", "float64", "int8", "int16", "int32", "int64", "bool"), "U": ("uint8",)},
+       source=f"{_CANN}/inc/math_ops.h REG_OP(CompareAndBitpack): x > threshold, each 8 results along the innermost "
+              "dim packed into one uint8, the first as the most significant bit (TensorFlow CompareAndBitpack; a "
+              "bool x is packed as it is); the innermost dim must be divisible by 8, threshold a scalar",
+       samples={"threshold": Sample(-2, 2, "inside x's range, so that both bits occur")},
+       sample_shapes=(((4, 16), ()), ((2, 3, 8), ())), shape_rule="given"),
 )

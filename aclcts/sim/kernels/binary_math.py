@@ -280,9 +280,17 @@ def _checked(call: OpCall, inputs: Sequence[Any]) -> None:
 
 
 def register_several(op_type: str, body: Body, *, boolean: bool = False, shape_of: ShapeOf = _broadcast_all,
-                     like: int = 0) -> None:
-    """Add a kernel: the output (bool when boolean, else input like's dtype) is body's result in shape_of's shape of
-    the given inputs' shapes; an absent optional input reaches body as None."""
+                     like: int = 0, fixed: np.dtype | None = None) -> None:
+    """Add a kernel: the output (bool when boolean, the fixed dtype when given, else input like's dtype) is body's
+    result in shape_of's shape of the given inputs' shapes; an absent optional input reaches body as None."""
+    if boolean:
+        fixed = BOOL
+
+    def output_dtype(call: OpCall, tensors: list[Any]) -> tuple[Any, str]:
+        if fixed is None:
+            return tensors[like].dtype, call.same_as(like)
+        return fixed, f"the record's {call.record.outputs[0].types}: {np.dtype(fixed).name}"
+
     def given(call: OpCall) -> list[Any]:
         call.require_inputs()
         return [call.optional(i) if tensor.kind == "optional" else call.input(i)
@@ -300,8 +308,7 @@ def register_several(op_type: str, body: Body, *, boolean: bool = False, shape_o
         _checked(call, arrays)
         result_shape = shape(call, arrays)
         out = Outputs(call, outputs)
-        dtype = out.require_dtype(0, BOOL if boolean else arrays[like].dtype,
-                                  "a comparison gives bool" if boolean else call.same_as(like))
+        dtype = out.require_dtype(0, *output_dtype(call, arrays))
         with np.errstate(all="ignore"):
             result = body(call, arrays)
         y = out.buffer(0, result_shape)
@@ -312,7 +319,8 @@ def register_several(op_type: str, body: Body, *, boolean: bool = False, shape_o
         call = OpCall(op_type, inputs, attrs)
         tensors = given(call)
         _checked(call, tensors)
-        return [inferred(acl_data_type(BOOL) if boolean else tensors[like].dtype, shape(call, tensors))]
+        dtype = output_dtype(call, tensors)[0]
+        return [inferred(dtype if fixed is None else acl_data_type(fixed), shape(call, tensors))]
 
     builtin(op_type, compute, infer_shape)
 

@@ -1,6 +1,7 @@
 """Comparison, logic, bit and Select kernels: LessEqual, GreaterEqual, NotEqual, LogicalOr, LogicalNot, BitwiseAnd,
 BitwiseOr, BitwiseXor, Invert, LeftShift, RightShift, Select, SelectV2 (TensorFlow SelectV2: the three inputs
-broadcast), TensorEqual (one bool: one shape and every element equal, NaN equal to nothing).
+broadcast), TensorEqual (one bool: one shape and every element equal, NaN equal to nothing), CompareAndBitpack
+(x > threshold packed eight to a uint8, first element the top bit).
 
 Prototypes: graphengine op_proto/inc/ elewise_calculation_ops.h, bitwise_ops.h, selection_ops.h
 (aclcts.core.prototypes.logic). Comparisons run on the values in their own type (exact), IEEE rules (NaN compares
@@ -177,3 +178,25 @@ def _tensor_equal(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
 register_several("SelectV2", _select_v2, like=1)
 not_simulated("SelectV2", 1, NOT_SIMULATED)
 register_several("TensorEqual", _tensor_equal, boolean=True, shape_of=_tensor_equal_shape)
+
+
+def _bitpack_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """x's shape with its innermost dim divided by 8; threshold a scalar."""
+    x, threshold = shapes
+    if all(d >= 0 for d in threshold) and numel(threshold) != 1:
+        raise call.fail(f"input '{call.name(1)}' {list(threshold)} must be a scalar")
+    if unknown_rank(x):
+        return x
+    if not x or (x[-1] >= 0 and x[-1] % 8):
+        raise call.fail(f"input '{call.name(0)}' {list(x)} must have an innermost dim divisible by 8")
+    return x[:-1] + ((x[-1] // 8) if x[-1] >= 0 else UNKNOWN,)
+
+
+def _compare_and_bitpack(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    """The comparisons packed with np.packbits, big-endian bit order (the first element the top bit)."""
+    x, threshold = arrays
+    bits = x if x.dtype == BOOL else x > threshold.reshape(())
+    return np.packbits(bits, axis=-1, bitorder="big")
+
+
+register_several("CompareAndBitpack", _compare_and_bitpack, shape_of=_bitpack_shape, fixed=np.dtype(np.uint8))
