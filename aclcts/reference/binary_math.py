@@ -74,7 +74,7 @@ def atan2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Div: IEEE x1 / x2 (x/0 = +-inf, 0/0 = NaN); complex_math.div for complex."""
-    return complex_math.div(a, b) if a.dtype.kind == "c" else a / b
+    return complex_math.div(a, b) if np.iscomplexobj(a) else a / b
 
 
 def div_no_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -275,8 +275,8 @@ def _ger_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: d
 
 
 def _cross_dim(shape: tuple[int, ...], dim: int) -> int:
-    """Cross's dim as an index: the first dim of size 3 for the default -65530 (PyTorch's cross without dim), else
-    dim itself, which must index a dim of size 3."""
+    """Cross's dim as an index: -65530 stands for the first dim of size 3 (PyTorch's cross without dim); any other
+    value must index a dim of size 3."""
     if dim == -65530:
         dim = next((i for i, d in enumerate(shape) if d == 3), len(shape))
     elif -len(shape) <= dim < 0:
@@ -301,8 +301,8 @@ def _cross(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> 
 
 
 def clip_by_norm_no_div_sum(x: np.ndarray, threshold: np.ndarray, ones: np.ndarray, norm: np.ndarray) -> np.ndarray:
-    """ClipByNormNoDivSum: sqrt(x) where x > greater_zeros, else x, raised to at least maximum_ones (select_ones only
-    keeps the unselected sqrt defined)."""
+    """ClipByNormNoDivSum: sqrt(x) where x is above the threshold (input 1), else x, raised to at least the floor
+    (input 3); input 2 only stands under the unselected sqrt."""
     above = x > threshold
     with np.errstate(invalid="ignore"):
         root = np.sqrt(np.where(above, x, ones))

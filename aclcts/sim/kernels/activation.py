@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
-from aclcts.sim.kernels.binary_math import register_several
+from aclcts.sim.kernels.binary_math import several_inputs
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import FLOAT32, compute_dtype
 from aclcts.sim.kernels import pointwise
@@ -457,4 +457,4 @@ def _threshold_v2_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[in
     return tuple(shapes[0])
 
 
-register_several("ThresholdV2", _threshold_v2, shape_of=_threshold_v2_shape)
+builtin("ThresholdV2", *several_inputs("ThresholdV2", _threshold_v2, shape_of=_threshold_v2_shape))

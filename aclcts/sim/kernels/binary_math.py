@@ -12,7 +12,7 @@ and give 0 for 0/0, Mod and TruncateMod give x1 (the prototypes leave those unde
 
 The several-input ops of CANN's elewise_calculation_ops.h follow their TBE implementations
 (dengguojie/vue-element-admin@7d77ce32d ops/built-in/tbe/impl/<op>.py) in their order of operations, float16 widened
-to float32 and rounded once (as the other multi-step kernels here): AddMatMatElements c beta + (a b) alpha; ClipByNormNoDivSum max(sqrt or x, maximum_ones), each step a
+to float32 and rounded once (as the other multi-step kernels here): AddMatMatElements c beta + (a b) alpha; ClipByNormNoDivSum max(sqrt or x, the floor), each step a
 single rounding in the tensors' type; Cross
 the three differences of products along dim (cross.py, integers wrapping in their own type); Lerp start + weight (end - start); Addcdiv
 the first input plus (x1 / x2) value and Addcmul the first input plus (x1 x2) value, value cast to the inputs' type first; AxpyV2
@@ -279,10 +279,11 @@ def _checked(call: OpCall, inputs: Sequence[Any]) -> None:
         call.require_same_dtype(indices, [inputs[i].dtype for i in indices])
 
 
-def register_several(op_type: str, body: Body, *, boolean: bool = False, shape_of: ShapeOf = _broadcast_all,
-                     like: int = 0, fixed: np.dtype | None = None) -> None:
-    """Add a kernel: the output (bool when boolean, the fixed dtype when given, else input like's dtype) is body's
-    result in shape_of's shape of the given inputs' shapes; an absent optional input reaches body as None."""
+def several_inputs(op_type: str, body: Body, *, boolean: bool = False, shape_of: ShapeOf = _broadcast_all,
+                   like: int = 0, fixed: np.dtype | None = None) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """A kernel's compute and infer_shape (for the op's own module to register): the output (bool when boolean, the
+    fixed dtype when given, else input like's dtype) is body's result in shape_of's shape of the given inputs' shapes;
+    an absent optional input reaches body as None."""
     if boolean:
         fixed = BOOL
 
@@ -322,7 +323,12 @@ def register_several(op_type: str, body: Body, *, boolean: bool = False, shape_o
         dtype = output_dtype(call, tensors)[0]
         return [inferred(dtype if fixed is None else acl_data_type(fixed), shape(call, tensors))]
 
-    builtin(op_type, compute, infer_shape)
+    return compute, infer_shape
+
+
+def _register_several(op_type: str, body: Body, **options: Any) -> None:
+    """Add a kernel of this module made by several_inputs."""
+    builtin(op_type, *several_inputs(op_type, body, **options))
 
 
 def _steps(arrays: list[np.ndarray]) -> list[np.ndarray]:
@@ -388,18 +394,18 @@ def _fused_mul_add_n(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
     return x2 + x1 * x3.reshape(())
 
 
-register_several("Lerp", _lerp)
-register_several("Xlog1py", _xlog1py)
-register_several("Addcdiv", _addcdiv)
+_register_several("Lerp", _lerp)
+_register_several("Xlog1py", _xlog1py)
+_register_several("Addcdiv", _addcdiv)
 not_simulated("Addcdiv", 0, (np.dtype(np.int64),))
-register_several("Addcmul", _addcmul)
-register_several("AxpyV2", _axpy_v2)
+_register_several("Addcmul", _addcmul)
+_register_several("AxpyV2", _axpy_v2)
 #: axpy_v2.py computes int32 in float32 (inexact beyond 2^24) and the header gives no integer rule: not simulated.
 not_simulated("AxpyV2", 0, (np.dtype(np.int32),))
-register_several("IsClose", _is_close, boolean=True)
-register_several("ApproximateEqual", _approximate_equal, boolean=True)
-register_several("MaskedScale", _masked_scale, shape_of=_same_shape)
-register_several("FusedMulAddN", _fused_mul_add_n, shape_of=_one_value(2))
+_register_several("IsClose", _is_close, boolean=True)
+_register_several("ApproximateEqual", _approximate_equal, boolean=True)
+_register_several("MaskedScale", _masked_scale, shape_of=_same_shape)
+_register_several("FusedMulAddN", _fused_mul_add_n, shape_of=_one_value(2))
 
 
 def _dot_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
@@ -424,8 +430,8 @@ def _ger_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
     return (shapes[0][0], shapes[1][0])
 
 
-register_several("Dot", _dot, shape_of=_dot_shape)
-register_several("Ger", lambda call, arrays: np.multiply.outer(*_in_float32(arrays)), shape_of=_ger_shape)
+_register_several("Dot", _dot, shape_of=_dot_shape)
+_register_several("Ger", lambda call, arrays: np.multiply.outer(*_in_float32(arrays)), shape_of=_ger_shape)
 
 
 
@@ -434,7 +440,7 @@ def _add_mat_mat_elements(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
     return c * beta.reshape(()) + (a * b) * alpha.reshape(())
 
 
-register_several("AddMatMatElements", _add_mat_mat_elements)
+_register_several("AddMatMatElements", _add_mat_mat_elements)
 
 
 def _cross(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
@@ -470,7 +476,7 @@ def _cross_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]
     return shape
 
 
-register_several("Cross", _cross, shape_of=_cross_shape)
+_register_several("Cross", _cross, shape_of=_cross_shape)
 
 
 def _clip_by_norm_no_div_sum(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
@@ -481,4 +487,4 @@ def _clip_by_norm_no_div_sum(call: OpCall, arrays: list[np.ndarray]) -> np.ndarr
     return np.maximum(np.where(above, root, x), norm)
 
 
-register_several("ClipByNormNoDivSum", _clip_by_norm_no_div_sum)
+_register_several("ClipByNormNoDivSum", _clip_by_norm_no_div_sum)

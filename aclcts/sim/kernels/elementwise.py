@@ -24,7 +24,7 @@ from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import BOOL, EXACT_FLOATS, Rounder, compute_dtype, is_float, rounder, widen
 from aclcts.sim.kernels import pointwise
 from aclcts.sim.kernels.registry import builtin, not_simulated
-from aclcts.sim.kernels.binary_math import register_several
+from aclcts.sim.kernels.binary_math import several_inputs
 from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, broadcast, inferred, numel, unknown_rank
 
 FloatFn = Callable[[np.ndarray, np.ndarray, Rounder], np.ndarray]
@@ -314,10 +314,10 @@ def _scale(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
     return y
 
 
-register_several("Bias", _bias, shape_of=_caffe_shape)
-register_several("Scale", _scale, shape_of=_caffe_shape)
+builtin("Bias", *several_inputs("Bias", _bias, shape_of=_caffe_shape))
+builtin("Scale", *several_inputs("Scale", _scale, shape_of=_caffe_shape))
 
 for _op_type, _body, _shape_of in (("BiasAdd", _bias_add, _bias_add_shape),
                                    ("BiasAddGrad", _bias_add_grad, _bias_add_grad_shape)):
-    register_several(_op_type, _body, shape_of=_shape_of)
+    builtin(_op_type, *several_inputs(_op_type, _body, shape_of=_shape_of))
     not_simulated(_op_type, 0, _COMPLEX)

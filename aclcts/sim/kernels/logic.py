@@ -21,7 +21,7 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type
 from aclcts.core.prototypes import prototype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
-from aclcts.sim.kernels.binary_math import register_several
+from aclcts.sim.kernels.binary_math import several_inputs
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import BOOL
 from aclcts.sim.kernels.registry import builtin, not_simulated
@@ -175,9 +175,10 @@ def _tensor_equal(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
     return np.array([x.shape == y.shape and bool(np.array_equal(x, y))])
 
 
-register_several("SelectV2", _select_v2, like=1)
+builtin("SelectV2", *several_inputs("SelectV2", _select_v2, like=1))
 not_simulated("SelectV2", 1, NOT_SIMULATED)
-register_several("TensorEqual", _tensor_equal, boolean=True, shape_of=_tensor_equal_shape)
+builtin("TensorEqual", *several_inputs("TensorEqual", _tensor_equal, boolean=True,
+                                       shape_of=_tensor_equal_shape))
 
 
 def _bitpack_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
@@ -199,4 +200,5 @@ def _compare_and_bitpack(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
     return np.packbits(bits, axis=-1, bitorder="big")
 
 
-register_several("CompareAndBitpack", _compare_and_bitpack, shape_of=_bitpack_shape, fixed=np.dtype(np.uint8))
+builtin("CompareAndBitpack", *several_inputs("CompareAndBitpack", _compare_and_bitpack, shape_of=_bitpack_shape,
+                                             fixed=np.dtype(np.uint8)))
