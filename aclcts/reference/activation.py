@@ -251,6 +251,16 @@ def _prelu(xs: list[np.ndarray], at: dict[str, Any], out: list[np.dtype]) -> lis
     return [round_to(prelu(widen(xs[0]), widen(xs[1])), out[0])]
 
 
+def _threshold_v2(xs: list[np.ndarray], at: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """ThresholdV2: x where x > threshold, else value (0 without one); a NaN x is not above: value."""
+    x, threshold = widen(xs[0]), widen(xs[1])
+    value = widen(xs[2]) if len(xs) > 2 and xs[2] is not None else np.zeros(1, dtype=x.dtype)
+    for index, one in ((1, threshold), (2, value)):
+        if one.size != 1:
+            raise InputError(index, lambda name, n=one.shape: f"input {name!r} must hold one value, got shape {list(n)}")
+    return [round_to(np.where(x > threshold.reshape(()), x, value.reshape(())), out[0])]
+
+
 def _same(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     return [tuple(shapes[0])]
 
@@ -286,5 +296,6 @@ OPS: tuple[RefOp, ...] = (
     define("FastGeluV2", _unary(fast_gelu_v2), _same),
     define("SoftplusV2", _unary(softplus_v2, "beta", "threshold"), _same),
     define("ThresholdV2D", _unary(threshold_v2d, "threshold", "value"), _same),
+    define("ThresholdV2", _threshold_v2, _same),
     define("Shrink", _unary(shrink, "lambd", "bias"), _same),
 )

@@ -25,8 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.activation import FAST_GELU_SLOPE, GELU_CUBIC, GELU_SQRT_2_OVER_PI, SELU_ALPHA, SELU_SCALE, f32
-from aclcts.reference.base import RefOp, define
+from aclcts.reference.activation import (FAST_GELU_SLOPE, GELU_CUBIC, GELU_SQRT_2_OVER_PI, SELU_ALPHA, SELU_SCALE, f32,
+                                         prelu_weight)
+from aclcts.reference.base import InputError, RefOp, define
 from aclcts.reference.numeric import round_to, widen
 
 Fn = Callable[..., np.ndarray]
@@ -270,3 +271,64 @@ OPS: tuple[RefOp, ...] = tuple(define(op_type, _elementwise(fn, *attrs), _broadc
     ("TanhGrad", tanh_grad, ()),
     ("ThresholdGradV2D", threshold_grad, ("threshold",)),
 ))
+
+
+def summed_to(gradient: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """A gradient of the broadcast shape summed back to an input's shape (over the dims that input broadcast along)."""
+    lead = gradient.ndim - len(shape)
+    total = gradient.sum(axis=tuple(range(lead))) if lead else gradient
+    axes = tuple(i for i, d in enumerate(shape) if d == 1 and total.shape[i] != 1)
+    return total.sum(axis=axes, keepdims=True) if axes else total
+
+
+def _extremum_grad(routes_to_x1: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Any:
+    """MaximumGrad / MinimumGrad: grads to x1 where routes_to_x1(x1, x2), else to x2, each summed to its shape."""
+    def compute(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+        if not (attrs["grad_x"] or attrs["grad_y"]):
+            raise ValueError("attributes grad_x and grad_y are both false; at least one must be true")
+        grads, x1, x2 = (widen(x) for x in xs)
+        to_x1 = np.broadcast_to(routes_to_x1(x1, x2), grads.shape)
+        y1 = summed_to(np.where(to_x1, grads, 0), x1.shape)
+        y2 = summed_to(np.where(to_x1, 0, grads), x2.shape)
+        return [round_to(y1, out[0]), round_to(y2, out[1])]
+    return compute
+
+
+def _extremum_grad_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """y1 and y2 have x1's and x2's shapes; x1 and x2 broadcast to grads' shape."""
+    grads, x1, x2 = (tuple(s) for s in shapes)
+    if tuple(np.broadcast_shapes(x1, x2)) != grads:
+        raise InputError((1, 2, 0), lambda a, b, g: f"inputs {a!r} {list(x1)} and {b!r} {list(x2)} must broadcast to "
+                                                    f"{g!r}'s shape {list(grads)}")
+    return [x1, x2]
+
+
+def _prelu_grad(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """PReluGrad: dx = grads where features > 0, else weights grads; da = the sum, over the elements each weight
+    scales, of features grads where features <= 0."""
+    grads, features, weights = (widen(x) for x in xs)
+    slope = prelu_weight(weights, features.shape)
+    positive = features > 0
+    dx = np.where(positive, grads, slope * grads)
+    per_element = np.where(positive, 0.0, features * grads)
+    da = per_element.sum() if slope.ndim == 0 else per_element.sum(axis=tuple(i for i in range(features.ndim) if i != 1))
+    return [round_to(dx, out[0]), round_to(np.asarray(da).reshape(weights.shape), out[1])]
+
+
+def _prelu_grad_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """dx has features' shape (grads' too), da weights' shape."""
+    grads, features, weights = (tuple(s) for s in shapes)
+    if grads != features:
+        raise InputError((0, 1), lambda g, f: f"inputs {g!r} {list(grads)} and {f!r} {list(features)} must have one shape")
+    per_channel = len(weights) == 1 and len(features) >= 2 and weights[0] == features[1]
+    if int(np.prod(weights, dtype=np.int64)) != 1 and not per_channel:
+        raise InputError((2, 1), lambda w, f: f"input {w!r} of shape {list(weights)} must hold one value or one per "
+                                              f"channel (dimension 1 of {f!r}'s shape {list(features)})")
+    return [features, weights]
+
+
+OPS += (
+    define("MaximumGrad", _extremum_grad(np.greater_equal), _extremum_grad_shape),
+    define("MinimumGrad", _extremum_grad(np.less_equal), _extremum_grad_shape),
+    define("PReluGrad", _prelu_grad, _prelu_grad_shape),
+)

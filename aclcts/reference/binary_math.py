@@ -74,7 +74,7 @@ def atan2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Div: IEEE x1 / x2 (x/0 = +-inf, 0/0 = NaN); complex_math.div for complex."""
-    return complex_math.div(a, b) if a.dtype.kind == "c" else a / b
+    return complex_math.div(a, b) if np.iscomplexobj(a) else a / b
 
 
 def div_no_nan(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -274,6 +274,41 @@ def _ger_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: d
     return [(shapes[0][0], shapes[1][0])]
 
 
+def _cross_dim(shape: tuple[int, ...], dim: int) -> int:
+    """Cross's dim as an index: -65530 stands for the first dim of size 3 (PyTorch's cross without dim); any other
+    value must index a dim of size 3."""
+    if dim == -65530:
+        dim = next((i for i, d in enumerate(shape) if d == 3), len(shape))
+    elif -len(shape) <= dim < 0:
+        dim += len(shape)
+    if not 0 <= dim < len(shape) or shape[dim] != 3:
+        raise InputError(0, lambda name: f"attribute dim: input {name!r} of shape {list(shape)} has no dim of size 3 "
+                                         "there")
+    return dim
+
+
+def _cross(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Cross: (a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0) along dim, written out by components."""
+    a, b = _wide(xs[:2])
+    if a.shape != b.shape:
+        raise InputError((0, 1), lambda x1, x2: f"inputs {x1!r} and {x2!r} must have one shape, got {list(a.shape)} "
+                                                f"and {list(b.shape)}")
+    dim = _cross_dim(a.shape, int(attrs["dim"]))
+    a0, a1, a2 = (np.take(a, i, axis=dim) for i in range(3))
+    b0, b1, b2 = (np.take(b, i, axis=dim) for i in range(3))
+    result = np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=dim)
+    return [_wrapped(result, out[0]) if is_int_dtype(out[0]) else round_to(result.astype(np.float64), out[0])]
+
+
+def clip_by_norm_no_div_sum(x: np.ndarray, threshold: np.ndarray, ones: np.ndarray, norm: np.ndarray) -> np.ndarray:
+    """ClipByNormNoDivSum: sqrt(x) where x is above the threshold (input 1), else x, raised to at least the floor
+    (input 3); input 2 only stands under the unselected sqrt."""
+    above = x > threshold
+    with np.errstate(invalid="ignore"):
+        root = np.sqrt(np.where(above, x, ones))
+    return np.maximum(np.where(above, root, x), norm)
+
+
 def _same_as_first(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     """Output shape: that of the first input."""
     return [tuple(shapes[0])]
@@ -303,4 +338,7 @@ OPS: tuple[RefOp, ...] = (
     define("FusedMulAddN", _elementwise(lambda x1, x2, x3: x1 * x3 + x2), _one_value(2)),
     define("Dot", _dot, _dot_shape),
     define("Ger", _ger, _ger_shape),
+    define("AddMatMatElements", _elementwise(lambda c, a, b, beta, alpha: beta * c + alpha * (a * b)), _broadcast),
+    define("Cross", _cross, _same_as_first),
+    define("ClipByNormNoDivSum", _elementwise(clip_by_norm_no_div_sum), _broadcast),
 )

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.reference import complex_math
-from aclcts.reference.base import RefOp, define
+from aclcts.reference.base import InputError, RefOp, define
 from aclcts.reference.numeric import int_range, is_float_dtype, is_int_dtype, round_to, widen
 
 
@@ -214,6 +214,79 @@ def _add_n(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> 
     return [round_to(add_n([widen(x) for x in xs]), out[0])]
 
 
+def feature_dim(rank: int, data_format: str) -> int:
+    """The feature (channel) dim of BiasAdd and BiasAddGrad: 1 for a channel-first data_format (NCHW, NCDHW), the
+    last dim otherwise (NHWC, NDHWC)."""
+    if data_format not in ("NHWC", "NCHW", "NDHWC", "NCDHW"):
+        raise ValueError(f"attribute data_format={data_format!r}: expected NHWC, NCHW, NDHWC or NCDHW")
+    if rank < 2:
+        raise InputError(0, lambda name: f"input {name!r} must have at least 2 dims, got {rank}")
+    return 1 if data_format.startswith("NC") else rank - 1
+
+
+def _bias_add(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """BiasAdd: x + bias, bias laid along x's feature dim."""
+    x, bias = widen(xs[0]), widen(xs[1])
+    dim = feature_dim(x.ndim, attrs["data_format"])
+    if bias.shape != (x.shape[dim],):
+        raise InputError((1, 0), lambda b, n: f"input {b!r} of shape {list(bias.shape)} must be 1-D as long as dim "
+                                              f"{dim} of {n!r} {list(x.shape)}")
+    return [round_to(x + bias.reshape([-1 if d == dim else 1 for d in range(x.ndim)]), out[0])]
+
+
+def _bias_add_grad(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """BiasAddGrad: x summed over every dim but the feature dim (exact for integers, float64 for floats)."""
+    x = widen(xs[0])
+    dim = feature_dim(x.ndim, attrs["data_format"])
+    return [round_to(np.sum(x, axis=tuple(d for d in range(x.ndim) if d != dim)), out[0])]
+
+
+def _bias_add_grad_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """BiasAddGrad's output shape: [x's feature dim]."""
+    shape = tuple(shapes[0])
+    return [(shape[feature_dim(len(shape), attrs["data_format"])],)]
+
+
+def caffe_operand(x_shape: tuple[int, ...], operand: np.ndarray, attrs: dict[str, Any], from_blob: str,
+                  index: int) -> np.ndarray:
+    """Caffe's Bias/Scale operand reshaped to broadcast along x: its dims lie on x's from axis on (num_axes of them
+    from blob, -1 all the rest, 0 one value; as many as it has otherwise) and must equal x's there."""
+    rank, axis, num_axes = len(x_shape), int(attrs["axis"]), int(attrs["num_axes"])
+    if not -rank <= axis < rank:
+        raise ValueError(f"attribute axis={axis}: expected a dim of x, in [{-rank}, {rank - 1}]")
+    start = axis % rank
+    if attrs[from_blob] and num_axes == 0:
+        if operand.size != 1:
+            raise InputError(index, lambda name: f"input {name!r} must hold one value (num_axes 0)")
+        return operand.reshape(())
+    count = (rank - start if num_axes == -1 else num_axes) if attrs[from_blob] else operand.ndim
+    if num_axes < -1 or operand.shape != tuple(x_shape[start:start + count]) or start + count > rank:
+        raise InputError(index, lambda name: f"input {name!r} of shape {list(operand.shape)} must be x's dims "
+                                             f"{list(x_shape[start:start + count])} from axis {axis} "
+                                             f"(num_axes {num_axes})")
+    return operand.reshape(operand.shape + (1,) * (rank - start - count))
+
+
+def _bias(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Bias: x + bias laid along x (caffe_operand)."""
+    x = widen(xs[0])
+    return [round_to(x + caffe_operand(x.shape, widen(xs[1]), attrs, "bias_from_blob", 1), out[0])]
+
+
+def _scale(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """Scale: x * scale, plus bias when given, both laid along x (caffe_operand)."""
+    x = widen(xs[0])
+    y = x * caffe_operand(x.shape, widen(xs[1]), attrs, "scale_from_blob", 1)
+    if len(xs) > 2 and xs[2] is not None:
+        y = y + caffe_operand(x.shape, widen(xs[2]), attrs, "scale_from_blob", 2)
+    return [round_to(y, out[0])]
+
+
+def _first(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """Output shape: x's."""
+    return [tuple(shapes[0])]
+
+
 OPS: tuple[RefOp, ...] = (
     define("Add", _binary(add), _broadcast),
     define("Sub", _binary(sub), _broadcast),
@@ -236,4 +309,8 @@ OPS: tuple[RefOp, ...] = (
     define("Reciprocal", _unary(reciprocal, with_out=True), _broadcast),
     define("AddN", _add_n, _broadcast),
     define("AccumulateNV2", _add_n, _broadcast),
+    define("BiasAdd", _bias_add, _first),
+    define("BiasAddGrad", _bias_add_grad, _bias_add_grad_shape),
+    define("Bias", _bias, _first),
+    define("Scale", _scale, _first),
 )

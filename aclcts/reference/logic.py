@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from aclcts.reference.base import RefOp, define
+from aclcts.reference.base import InputError, RefOp, define
 from aclcts.reference.numeric import int_range, round_to, widen
 
 
@@ -179,6 +179,48 @@ def _broadcast(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: d
     return [tuple(np.broadcast_shapes(*[s for s in shapes if s is not None]))]
 
 
+def _select_v2(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """SelectV2: then where condition is true, else else, the three broadcast together (values as given)."""
+    condition, then, otherwise = np.broadcast_arrays(np.asarray(xs[0], dtype=bool), xs[1], xs[2])
+    picked = [t if c else e for c, t, e in zip(condition.reshape(-1), then.reshape(-1), otherwise.reshape(-1))]
+    return [np.array(picked, dtype=out[0]).reshape(condition.shape)]
+
+
+def _tensor_equal(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """TensorEqual: [True] when the two tensors have one shape and every pair of elements is equal (a NaN equals
+    nothing), else [False]."""
+    x, y = (widen(v) for v in xs)
+    return [np.array([x.shape == y.shape and bool(np.all(x == y))])]
+
+
+def _tensor_equal_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """TensorEqual's output shape: [1], the inputs holding one number of elements."""
+    counts = [int(np.prod(s, dtype=np.int64)) for s in shapes[:2]]
+    if counts[0] != counts[1]:
+        raise InputError((0, 1), lambda x, y: f"inputs {x!r} and {y!r} must hold one number of elements, got shapes "
+                                              f"{list(shapes[0])} and {list(shapes[1])}")
+    return [(1,)]
+
+
+def _compare_and_bitpack(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    """CompareAndBitpack: bits b_k = x[..., 8j + k] > threshold (a bool x: x itself), y[..., j] = sum_k b_k 2^(7-k)."""
+    x, threshold = widen(xs[0]), widen(xs[1])
+    if threshold.size != 1:
+        raise InputError(1, lambda name: f"input {name!r} must be a scalar, got shape {list(threshold.shape)}")
+    bits = x if x.dtype == bool else x > threshold.reshape(())
+    groups = bits.reshape(bits.shape[:-1] + (bits.shape[-1] // 8, 8)).astype(np.int64)
+    weights = np.array([2 ** (7 - k) for k in range(8)], dtype=np.int64)
+    return [np.sum(groups * weights, axis=-1).astype(np.uint8)]
+
+
+def _compare_and_bitpack_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    """CompareAndBitpack's output shape: x's, its innermost dim divided by 8."""
+    x = tuple(shapes[0])
+    if not x or x[-1] % 8:
+        raise InputError(0, lambda name: f"input {name!r} of shape {list(x)} must have an innermost dim divisible by 8")
+    return [x[:-1] + (x[-1] // 8,)]
+
+
 OPS: tuple[RefOp, ...] = (
     define("LessEqual", _compare(less_equal), _broadcast),
     define("GreaterEqual", _compare(greater_equal), _broadcast),
@@ -192,4 +234,7 @@ OPS: tuple[RefOp, ...] = (
     define("LeftShift", _left_shift_compute, _broadcast),
     define("RightShift", _right_shift_compute, _broadcast),
     define("Select", _select, _select_shape),
+    define("SelectV2", _select_v2, _broadcast),
+    define("TensorEqual", _tensor_equal, _tensor_equal_shape),
+    define("CompareAndBitpack", _compare_and_bitpack, _compare_and_bitpack_shape),
 )

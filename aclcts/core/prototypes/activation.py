@@ -1,6 +1,6 @@
 """Records of the activation family: Relu, Sigmoid, Tanh, Gelu, FastGelu, Swish, Mish, the ReLU and ELU variants,
-PRelu, Softplus, Softsign, LogSigmoid, the shrink functions, and BNLL, CeluV2, FastGeluV2, SoftplusV2, ThresholdV2D and
-Shrink from CANN's own headers.
+PRelu, Softplus, Softsign, LogSigmoid, the shrink functions, and BNLL, CeluV2, FastGeluV2, SoftplusV2, ThresholdV2D,
+ThresholdV2 and Shrink from CANN's own headers.
 
 Source: mindspore-ai/graphengine 910/third_party/fwkacllib/inc/op_proto/inc/nonlinear_fuc_ops.h (the 910 op_proto
 headers, newer than third_party/fwkacllib/inc/ops/, which lacks bfloat16 and Elu's scale/input_scale).
@@ -104,6 +104,11 @@ PROTOTYPES: tuple[Prototype, ...] = (
               "Float), REQUIRED_ATTR(value, Float); RealNumberType",
        samples={"x": Sample(-5, 5, "on both sides of the threshold")},
        sample_attrs={"threshold": 1.0, "value": 3.0}),
+    op("ThresholdV2", "x:T, threshold:T, value?:T", "y:T", {"T": ("float16", "float32", "int8", "int32", "uint8")},
+       source=f"{_NL_CANN} REG_OP(ThresholdV2): y = x if x > threshold else value, threshold and value one value "
+              "each (shape [1]), value 0 when absent (PyTorch Threshold)",
+       samples={"x": Sample(-5, 5, "on both sides of the threshold"), "threshold": Sample(-1, 1, "inside x's range")},
+       sample_shapes=(((16, 32), (1,)), ((2, 3, 5), (1,))), shape_rule="given"),
     op("Shrink", "input_x:T", "output_y:T", {"T": FP16_FP32}, (Attr("lambd", "float", 0.5), Attr("bias", "float", 0.0)),
        source=f"{_NL_CANN} REG_OP(Shrink): x - bias if x > lambd, x + bias if x < -lambd, else 0 (ONNX Shrink); "
               "ATTR(lambd, Float, 0.5), ATTR(bias, Float, 0.0)",

@@ -11,7 +11,8 @@ FloatingDataType = double, float, float16 (with bfloat16 as in the activation re
 complex64/complex128; RealNumberType = every real type. Left out of the type lists, each said in its record: integer
 types where the header lists them but no document says how the float result returns to the integer type (AsinGrad,
 InvGrad, RsqrtGrad, SeluGrad), and complex where the forward op's derivative is not defined by a document here
-(AsinGrad).
+(AsinGrad). MaximumGrad, MinimumGrad and PReluGrad differentiate forward ops of two inputs and give one output per
+input.
 """
 
 from __future__ import annotations
@@ -56,6 +57,20 @@ _LAMBD = (Attr("lambd", "float", 0.5),)
 #: ops/built-in/tbe/op_info_cfg/ai_core/ascend910/aic-ascend910-ops-info.ini [TanhGrad]) pairs them with float16 and
 #: float32 (docs/formats.md).
 _TANH_GRAD_FORMATS = dict.fromkeys(("y", "dy", "z"), ("NC1HWC0", "FRACTAL_NZ"))
+
+def _extremum_grad(op_type: str, forward: str, rule: str) -> Prototype:
+    """MaximumGrad or MinimumGrad: grads routed to x1 where rule holds, else to x2 (TensorFlow's _MaximumMinimumGrad),
+    each summed into its input's shape where x1 and x2 broadcast."""
+    return op(op_type, "grads:T, x1:T, x2:T", "y1:T, y2:T", {"T": ("float32", "float16", "int32")},
+              (Attr("grad_x", "bool", True), Attr("grad_y", "bool", True)),
+              source=f"{_ELEWISE} REG_OP({op_type}): y1 = grads where {rule}, else 0; y2 = grads where it does not "
+                     "hold; x1 and x2 broadcast to grads' shape and each output is summed back to its input's shape "
+                     "(ops/built-in/tbe/impl/fused_minimum_or_maximum_grad.py, TensorFlow's _MaximumMinimumGrad); "
+                     "ATTR(grad_x|grad_y, Bool, true), at least one true",
+              samples={"grads": _DY}, shape_rule="given",
+              sample_shapes=(((8, 16), (8, 16), (8, 16)), ((4, 3), (4, 1), (1, 3))),
+              gradient_of=GradientOf(forward, dy="grads", wrt=("x1", "x2"), domain=(-10.0, 10.0)))
+
 
 PROTOTYPES: tuple[Prototype, ...] = (
     _grad("AbsGrad", _ELEWISE, ("y", "dy"), "z", FP16_FP32,
@@ -173,4 +188,15 @@ PROTOTYPES: tuple[Prototype, ...] = (
           "the header lists int32 and float16, CANN's op info also float32, int8 and uint8 (dengguojie/vue-element-"
           "admin@7d77ce32d ops/built-in/tbe/op_info_cfg/ai_core/<soc>/aic-<soc>-ops-info.ini [ThresholdGradV2D])",
           None, (Attr("threshold", "float"),), samples={"gradients": _DY}, sample_attrs={"threshold": 0.5}),
+    *(_extremum_grad(op_type, forward, rule) for op_type, forward, rule in (
+        ("MaximumGrad", "Maximum", "x1 >= x2"), ("MinimumGrad", "Minimum", "x1 <= x2"))),
+    op("PReluGrad", "grads:T, features:T, weights:T", "dx:T, da:T", {"T": FP16_FP32},
+       source=f"{_NL} REG_OP(PReluGrad): dx = grads where features > 0, else weights * grads; da = features * grads "
+              "where features <= 0, else 0, summed into weights' shape (one value, or one per channel: dim 1 of "
+              "features), as PReluGradInferShape (ops/built-in/op_proto/nonlinear_fuc_ops.cc) gives da weights' "
+              "shape and ops/built-in/tbe/impl/prelu_grad.py sums it (PyTorch's prelu backward)",
+       samples={"grads": _DY, "features": _range(-4.0, 4.0, "both sides of the kink at 0"),
+                "weights": _range(0.05, 0.5, "slopes of a leaky side")},
+       sample_shapes=(((2, 4, 3, 5), (2, 4, 3, 5), (4,)), ((8, 16), (8, 16), (1,))), shape_rule="given",
+       gradient_of=GradientOf("PRelu", dy="grads", wrt=("features", "weights"))),
 )

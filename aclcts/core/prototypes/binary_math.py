@@ -118,6 +118,32 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_CANN} REG_OP(Dot): the inner product of two 1-D tensors of one length; the output has shape [1] "
               "(DotInferShape, ops/built-in/op_proto/elewise_calculation_ops.cc)",
        sample_shapes=(((32,), (32,)), ((7,), (7,))), shape_rule="given"),
+    op("AddMatMatElements", "c:T, a:T, b:T, beta:T, alpha:T", "c:T", {"T": ("float32", "float16")},
+       shape_rule=_MANY,
+       source=f"{_CANN} REG_OP(AddMatMatElements): c = c * beta + alpha * a * b (TensorFlow AddMatMatElements); "
+              "beta and alpha scalar tensors, a and b broadcast to c (ops/built-in/tbe/impl/add_mat_mat_elements.py)",
+       sample_shapes=(((2, 3), (2, 3), (2, 3), (1,), (1,)), ((4, 5), (4, 1), (1, 5), (1,), (1,)))),
+    op("Cross", "x1:T, x2:T", "y:T", {"T": ("float16", "float32", "int32", "int8", "uint8", "int16")},
+       (Attr("dim", "int", -65530),), shape_rule="same",
+       source="dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/math_ops.h REG_OP(Cross): the cross "
+              "product of x1 and x2 along dim, whose size is 3 (PyTorch cross); ATTR(dim, Int, -65530), the default "
+              "meaning the first dim of size 3; x1 and x2 of one shape (ops/built-in/tbe/impl/cross.py)",
+       samples={name: Sample(-10, 10, "small, so that integer products stay in range") for name in ("x1", "x2")},
+       # a difference of two products: at large values both overflow and inf - inf is NaN, which the float64
+       # reference does not see; the integer and float profiles differ, so unit is the one all dtypes share
+       profiles=("unit",),
+       sample_shapes=(((4, 3), (4, 3)), ((2, 3, 5), (2, 3, 5)))),
+    op("ClipByNormNoDivSum", "x:T, greater_zeros:T, select_ones:T, maximum_ones:T", "y:T", {"T": _FP16_FP32},
+       shape_rule=_MANY,
+       source=f"{_CANN} REG_OP(ClipByNormNoDivSum): the fused select, maximum, greater and sqrt of TensorFlow's "
+              "clip_by_norm: y = max(sqrt(x) where x > greater_zeros else x, maximum_ones), select_ones taking x's "
+              "place under the sqrt where x <= greater_zeros (ops/built-in/tbe/impl/clip_by_norm_no_div_sum.py); the "
+              "four broadcast together",
+       samples={"x": Sample(-4, 16, "sums of squares, and values at or below the threshold"),
+                "greater_zeros": Sample(0, 0, "the threshold 0 of clip_by_norm"),
+                "select_ones": Sample(1, 1, "the 1 of clip_by_norm"),
+                "maximum_ones": Sample(0.5, 3, "a clip norm on both sides of sqrt(x)")},
+       sample_shapes=(((8, 16), (8, 16), (8, 16), (8, 16)), ((4, 5), (1,), (1,), (4, 1)))),
     op("Ger", "x1:T, x2:T", "y:T", {"T": _FP16_FP32},
        source="dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc/linalg_ops.h REG_OP(Ger): the outer "
               "product y[i, j] = x1[i] * x2[j] of two 1-D tensors (PyTorch ger)",

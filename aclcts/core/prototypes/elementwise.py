@@ -17,6 +17,7 @@ POLICY = "elementwise"
 SHAPE_RULE = "broadcast"
 
 _SRC = "graphengine 910 op_proto/inc/elewise_calculation_ops.h"
+_CANN = "dengguojie/vue-element-admin@7d77ce32d ops/built-in/op_proto/inc"
 _ADD = ("bool", "float32", "int32", "int64", "float16", "bfloat16", "int16", "int8", "uint8", "double") + COMPLEX
 _ARITH = FLOATS + FLOAT64 + ("uint8", "int8", "uint16", "int16", "int32", "int64") + COMPLEX
 _MINMAX = FLOATS + FLOAT64 + ("int32", "int64")
@@ -49,6 +50,16 @@ def _compare(op_type: str, types: tuple[str, ...]) -> Prototype:
               policy="compare")
 
 
+#: How Caffe's Bias and Scale lay their operand along x (the REG_OP comments' constraints).
+_CAFFE_AXES = ("num_axes dims from blob (-1: all the rest, 0: one value), or as many as the operand has when not "
+               "from blob, each of x's size")
+
+
+def _caffe_attrs(from_blob: str) -> tuple[Attr, ...]:
+    """axis, num_axes and the from-blob flag of Caffe's Bias and Scale."""
+    return (Attr("axis", "int", 1), Attr("num_axes", "int", 1), Attr(from_blob, "bool", True))
+
+
 PROTOTYPES: tuple[Prototype, ...] = (
     _binary("Add", _ADD, _ADD_FORMATS),
     _binary("Sub", _ARITH + BOOL),
@@ -76,4 +87,23 @@ PROTOTYPES: tuple[Prototype, ...] = (
     _compare("Less", REALS),
     _compare("Greater", REALS),
     op("LogicalAnd", "x1:B, x2:B", "y:B", {"B": BOOL}, source=f"{_SRC} REG_OP(LogicalAnd)", policy="compare"),
+    op("BiasAdd", "x:T, bias:T", "y:T", {"T": NUMBERS}, (Attr("data_format", "str", "NHWC"),),
+       source=f"{_CANN}/elewise_calculation_ops.h REG_OP(BiasAdd): y = x + bias, bias 1-D as long as x's channel dim: "
+              "the last for data_format NHWC (and NDHWC), dim 1 for NCHW (and NCDHW) (TensorFlow BiasAdd; "
+              "ops/built-in/tbe/impl/bias_add.py); ATTR(data_format, String, \"NHWC\"); NumberType",
+       sample_shapes=(((2, 3, 4, 5), (5,)), ((8, 16), (16,))), shape_rule="given"),
+    op("BiasAddGrad", "x:T", "y:T", {"T": NUMBERS}, (Attr("data_format", "str", "NHWC"),),
+       source=f"{_CANN}/nn_calculation_ops.h REG_OP(BiasAddGrad): y[c] = the sum of x over every dim but the "
+              "feature dim c: the last for data_format NHWC (and NDHWC), dim 1 for NCHW (and NCDHW) (TensorFlow "
+              "BiasAddGrad; ops/built-in/tbe/impl/bias_add_grad.py); ATTR(data_format, String, \"NHWC\"); NumberType",
+       policy="reduction", shape_rule="same", sample_shapes=(((2, 3, 4, 5),), ((8, 16),))),
+    op("Bias", "x:T, bias:T", "y:T", {"T": ("float32", "float16")}, _caffe_attrs("bias_from_blob"),
+       source=f"{_CANN}/nn_norm_ops.h REG_OP(Bias): y = x + bias (Caffe Bias), bias covering x's dims from axis on: "
+              f"{_CAFFE_AXES}; ATTR(axis, Int, 1), ATTR(num_axes, Int, 1), ATTR(bias_from_blob, Bool, true)",
+       sample_shapes=(((2, 3, 4), (3,)), ((4, 5), (5,))), shape_rule="given"),
+    op("Scale", "x:T, scale:T, bias?:T", "y:T", {"T": ("float32", "float16")}, _caffe_attrs("scale_from_blob"),
+       source=f"{_CANN}/nn_norm_ops.h REG_OP(Scale): y = x * scale (+ bias when given) (Caffe Scale), scale and bias "
+              f"covering x's dims from axis on: {_CAFFE_AXES}; ATTR(axis, Int, 1), ATTR(num_axes, Int, 1), "
+              "ATTR(scale_from_blob, Bool, true)",
+       sample_shapes=(((2, 3, 4), (3,)), ((4, 5), (5,))), shape_rule="given"),
 )

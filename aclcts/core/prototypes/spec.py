@@ -110,7 +110,10 @@ class Sample:
 class GradientOf:
     """The forward op a gradient op differentiates: which of the gradient op's inputs holds the forward input x, the
     forward output y and the incoming gradient dy ("" where the op takes no such input), the gradient op's attributes
-    the forward op takes under the same name, and the interval the finite-difference check draws x from."""
+    the forward op takes under the same name, and the interval the finite-difference check draws x from. A forward op
+    of several inputs names them in wrt instead of x (the gradient op's input names, in the forward op's order): the
+    gradient op's outputs are then the gradients with respect to each, in that order, one summed over the output
+    elements an input element reaches."""
 
     forward: str
     dy: str
@@ -118,6 +121,7 @@ class GradientOf:
     y: str = ""
     attrs: tuple[str, ...] = ()
     domain: tuple[float, float] = (-4.0, 4.0)
+    wrt: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Activation kernels: Relu, Sigmoid and Tanh (one-input formulas of `pointwise`), Gelu, FastGelu, Swish, Mish, LeakyRelu, Elu, Selu, Celu, Relu6, HardSigmoid, HardSwish, PRelu,
-Softplus, Softsign, LogSigmoid, SoftShrink, HardShrink, BNLL, CeluV2, FastGeluV2, SoftplusV2, ThresholdV2D, Shrink.
+Softplus, Softsign, LogSigmoid, SoftShrink, HardShrink, BNLL, CeluV2, FastGeluV2, SoftplusV2, ThresholdV2D, ThresholdV2, Shrink.
 
 Prototypes: aclcts.core.prototypes.activation (graphengine op_proto nonlinear_fuc_ops.h). Device numerics: fp16 and
 bf16 are widened to float32, the whole formula is evaluated there and rounded once to the storage type; float32 and
@@ -15,7 +15,7 @@ The ops from CANN's own headers follow their TBE implementations (ops/built-in/t
 BNLL log(exp(-|x|) + 1) + max(x, 0); CeluV2 max(x, 0) + min(alpha (exp(x * (1/alpha)) - 1), 0); FastGeluV2 its
 polynomial erf with the sign (x + 1e-12) / |x + 1e-12| (NaN at +-inf, as on the device); SoftplusV2 both branches
 blended by 0/1 masks (NaN at +-inf); ThresholdV2D a compare-and-select with the attributes in x's type (an integer
-type truncates them); Shrink sign(x) (|x| - bias) where |x| > lambd, with sign(0) = -1.
+type truncates them), ThresholdV2 the same with tensors threshold and value; Shrink sign(x) (|x| - bias) where |x| > lambd, with sign(0) = -1.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.binary_math import several_inputs
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import FLOAT32, compute_dtype
 from aclcts.sim.kernels import pointwise
@@ -439,3 +440,21 @@ builtin("PRelu", _prelu, _prelu_infer)
 for _op_type in ("Relu", "Sigmoid", "Tanh"):
     builtin(_op_type, *pointwise.kernel(_op_type))
     not_simulated(_op_type, 0, pointwise.unsimulated(_op_type))
+
+
+def _threshold_v2(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    """A compare-and-select in x's type (threshold_v2.py's vcmpsel; its integers go through float32, exact for int8
+    and uint8 and for int32 up to 2^24); value 0 when absent."""
+    x, threshold, value = arrays
+    for index, one in ((1, threshold), (2, value)):
+        if one is not None and one.size != 1:
+            raise call.fail(f"input '{call.name(index)}' must hold one value, got shape {list(one.shape)}")
+    chosen = x.dtype.type(0) if value is None else value.reshape(())
+    return np.where(x > threshold.reshape(()), x, chosen)
+
+
+def _threshold_v2_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    return tuple(shapes[0])
+
+
+builtin("ThresholdV2", *several_inputs("ThresholdV2", _threshold_v2, shape_of=_threshold_v2_shape))

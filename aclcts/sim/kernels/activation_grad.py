@@ -1,5 +1,5 @@
 """Gradient kernels: the backward ops of the activations and unary math functions, elementwise over inputs of one
-shape and dtype.
+shape and dtype, and those of Maximum, Minimum and PRelu (one output per forward input).
 
 Prototypes: aclcts.core.prototypes.activation_grad. Device numerics, after CANN's TBE implementations (canndev
 ops/built-in/tbe/impl/<op>_grad.py): most cast fp16 to float32, evaluate the formula there and round once (WIDENED);
@@ -16,6 +16,10 @@ derivative's limit, and a NaN selecting input gives NaN, as the reference states
 UNCONFIRMED: AbsGrad's sign (the TBE scales y by 2^15 or 2^62 and divides), Acosh/AsinhGrad's sinh and cosh (the TBE
 uses Taylor series), HardSigmoidGrad's window from alpha and beta (the TBE tests |x| < 3), SwishGrad at x = 0 (0.5,
 where y / x is NaN), GeluGrad's y * 0 term (left out).
+MaximumGrad and MinimumGrad route grads by x1 >= x2 (x1 <= x2) in float32 for float16 and sum each output back to its
+input's shape (fused_minimum_or_maximum_grad.py; it multiplies by a 0/1 mask, so a NaN or infinite grads routed away
+would give NaN there: here 0, as documented, UNCONFIRMED); PReluGrad gives dx and da = the per-channel (or whole)
+sum of features * grads where features <= 0, in float32 (prelu_grad.py).
 """
 
 from __future__ import annotations
@@ -333,3 +337,92 @@ for _op in _OPS:
 
 #: The op types of this module.
 GRAD_OP_TYPES = tuple(op.op_type for op in _OPS)
+
+
+# Gradients of the forward ops of two inputs: one output per input -------------------------------------------------
+def _summed_to(gradient: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The gradient summed over the dims an input of shape broadcast along, in the gradient's own type."""
+    lead = tuple(range(gradient.ndim - len(shape)))
+    total = np.sum(gradient, axis=lead, dtype=gradient.dtype) if lead else gradient
+    axes = tuple(i for i, d in enumerate(shape) if d == 1 and total.shape[i] != 1)
+    return np.sum(total, axis=axes, keepdims=True, dtype=total.dtype) if axes else total
+
+
+def _extremum_shapes(call: OpCall, shapes: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """x1's and x2's shapes, once they broadcast to grads' (fused_minimum_or_maximum_grad.py's check)."""
+    grads, x1, x2 = shapes
+    both = broadcast(call, (1, 2), [x1, x2])
+    if all(d >= 0 for d in both + grads) and both != grads:
+        raise call.fail(f"inputs '{call.name(1)}' {list(x1)} and '{call.name(2)}' {list(x2)} broadcast to "
+                        f"{list(both)}, expected the shape of '{call.name(0)}' {list(grads)}")
+    return [x1, x2]
+
+
+def _extremum_grad(call: OpCall, arrays: list[np.ndarray]) -> list[np.ndarray]:
+    """grads where the comparison routes them (>= for MaximumGrad, <= for MinimumGrad), in float32 for float16,
+    each output summed back to its input's shape."""
+    if not (call.attr_bool("grad_x") or call.attr_bool("grad_y")):
+        raise call.fail("attrs 'grad_x' and 'grad_y' are both false; at least one must be true")
+    grads, x1, x2 = (widen(a) for a in arrays)
+    compare = np.greater_equal if call.op_type == "MaximumGrad" else np.less_equal
+    to_x1 = np.broadcast_to(compare(x1, x2), grads.shape)
+    zero = grads.dtype.type(0)
+    return [_summed_to(np.where(to_x1, grads, zero), x1.shape), _summed_to(np.where(to_x1, zero, grads), x2.shape)]
+
+
+def _prelu_grad_shapes(call: OpCall, shapes: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """features' and weights' shapes; weights one value or one per channel (dim 1 of features)."""
+    grads, features, weights = shapes
+    if all(d >= 0 for d in grads + features) and grads != features:
+        raise call.fail(f"inputs '{call.name(0)}' {list(grads)} and '{call.name(1)}' {list(features)} must have one "
+                        "shape")
+    channels = features[1] if len(features) >= 2 else None
+    if all(d >= 0 for d in weights) and int(np.prod(weights)) != 1 and not (len(weights) == 1 and weights[0] == channels):
+        raise call.fail(f"input '{call.name(2)}' {list(weights)} must hold one value or one per channel (dim 1 of "
+                        f"'{call.name(1)}' {list(features)})")
+    return [features, weights]
+
+
+def _prelu_grad(call: OpCall, arrays: list[np.ndarray]) -> list[np.ndarray]:
+    """dx = grads or weights * grads by the sign of features, da the sum of features * grads where features <= 0
+    over all dims but the channel's (prelu_grad.py; float16 through float32)."""
+    grads, features, weights = (a.astype(np.float32) for a in arrays)
+    per_channel = weights.size != 1
+    slope = weights.reshape((1, -1) + (1,) * (features.ndim - 2)) if per_channel else weights.reshape(())
+    positive = features > 0
+    dx = np.where(positive, grads, slope * grads)
+    share = np.where(positive, np.float32(0), features * grads)
+    axes = tuple(i for i in range(features.ndim) if i != 1) if per_channel else None
+    return [dx, np.sum(share, axis=axes, dtype=np.float32).reshape(arrays[2].shape)]
+
+
+def _two_outputs(op_type: str, body: Callable[[OpCall, list[np.ndarray]], list[np.ndarray]],
+                 shapes_of: Callable[[OpCall, list[tuple[int, ...]]], list[tuple[int, ...]]]) -> None:
+    """Register a kernel of three inputs of one dtype and two outputs of that dtype in shapes_of's shapes."""
+    def checked(call: OpCall) -> tuple[list[Any], list[tuple[int, ...]]]:
+        call.require_inputs()
+        tensors = [call.input(i) for i in range(3)]
+        call.require_same_dtype((0, 1, 2), [t.dtype for t in tensors])
+        return tensors, shapes_of(call, [tuple(t.shape) for t in tensors])
+
+    def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+        call = OpCall(op_type, inputs, attrs)
+        arrays, shapes = checked(call)
+        out = Outputs(call, outputs)
+        for index in (0, 1):
+            out.require_dtype(index, arrays[0].dtype, call.same_as(0))
+        with np.errstate(all="ignore"):
+            results = body(call, arrays)
+        return [out.emit(i, np.asarray(r).reshape(shapes[i]).astype(arrays[0].dtype)) for i, r in enumerate(results)]
+
+    def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        tensors, shapes = checked(call)
+        return [inferred(tensors[0].dtype, shape) for shape in shapes]
+
+    builtin(op_type, compute, infer_shape)
+
+
+_two_outputs("MaximumGrad", _extremum_grad, _extremum_shapes)
+_two_outputs("MinimumGrad", _extremum_grad, _extremum_shapes)
+_two_outputs("PReluGrad", _prelu_grad, _prelu_grad_shapes)

@@ -12,7 +12,9 @@ and give 0 for 0/0, Mod and TruncateMod give x1 (the prototypes leave those unde
 
 The several-input ops of CANN's elewise_calculation_ops.h follow their TBE implementations
 (dengguojie/vue-element-admin@7d77ce32d ops/built-in/tbe/impl/<op>.py) in their order of operations, float16 widened
-to float32 and rounded once (as the other multi-step kernels here): Lerp start + weight (end - start); Addcdiv
+to float32 and rounded once (as the other multi-step kernels here): AddMatMatElements c beta + (a b) alpha; ClipByNormNoDivSum max(sqrt or x, the floor), each step a
+single rounding in the tensors' type; Cross
+the three differences of products along dim (cross.py, integers wrapping in their own type); Lerp start + weight (end - start); Addcdiv
 the first input plus (x1 / x2) value and Addcmul the first input plus (x1 x2) value, value cast to the inputs' type first; AxpyV2
 x2 alpha + x1 (int32 not simulated: axpy_v2.py takes it through float32); FusedMulAddN x1 x3 + x2 (integers in their own type);
 Xlog1py x log1p(y); Dot the products summed in the vector unit's order (dot.py: float16 through float32, integers in
@@ -267,44 +269,66 @@ def _same_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
 
 
 def _checked(call: OpCall, inputs: Sequence[Any]) -> None:
-    """Every input's dtype from its record's constraint, and one dtype among the inputs sharing a constraint."""
+    """Every input's dtype from its record's constraint, and one dtype among the given inputs sharing a constraint."""
     record = call.record
     groups: dict[str, list[int]] = {}
     for index, tensor in enumerate(record.inputs):
-        groups.setdefault(tensor.types, []).append(index)
+        if index < len(inputs) and inputs[index] is not None:
+            groups.setdefault(tensor.types, []).append(index)
     for indices in groups.values():
         call.require_same_dtype(indices, [inputs[i].dtype for i in indices])
 
 
-def _register_several(op_type: str, body: Body, *, boolean: bool = False, shape_of: ShapeOf = _broadcast_all) -> None:
-    """Add a kernel: the output (bool when boolean, else the first input's dtype) is body's result in shape_of's
-    shape."""
+def several_inputs(op_type: str, body: Body, *, boolean: bool = False, shape_of: ShapeOf = _broadcast_all,
+                   like: int = 0, fixed: np.dtype | None = None) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """A kernel's compute and infer_shape (for the op's own module to register): the output (bool when boolean, the
+    fixed dtype when given, else input like's dtype) is body's result in shape_of's shape of the given inputs' shapes;
+    an absent optional input reaches body as None."""
+    if boolean:
+        fixed = BOOL
+
+    def output_dtype(call: OpCall, tensors: list[Any]) -> tuple[Any, str]:
+        if fixed is None:
+            return tensors[like].dtype, call.same_as(like)
+        return fixed, f"the record's {call.record.outputs[0].types}: {np.dtype(fixed).name}"
+
+    def given(call: OpCall) -> list[Any]:
+        call.require_inputs()
+        return [call.optional(i) if tensor.kind == "optional" else call.input(i)
+                for i, tensor in enumerate(call.record.inputs)]
+
+    def shape(call: OpCall, tensors: list[Any]) -> tuple[int, ...]:
+        return shape_of(call, [tuple(t.shape) for t in tensors if t is not None])
+
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(len(call.record.inputs))
-        arrays = [call.input(i) for i in range(len(call.record.inputs))]
+        arrays = given(call)
         for index, array in enumerate(arrays):
-            call.require_simulated(index, array.dtype)
+            if array is not None:
+                call.require_simulated(index, array.dtype)
         _checked(call, arrays)
-        shape = shape_of(call, [tuple(a.shape) for a in arrays])
+        result_shape = shape(call, arrays)
         out = Outputs(call, outputs)
-        dtype = out.require_dtype(0, BOOL if boolean else arrays[0].dtype,
-                                  "a comparison gives bool" if boolean else call.same_as(0))
+        dtype = out.require_dtype(0, *output_dtype(call, arrays))
         with np.errstate(all="ignore"):
             result = body(call, arrays)
-        y = out.buffer(0, shape)
-        np.copyto(y, np.broadcast_to(result, shape), casting="unsafe")
+        y = out.buffer(0, result_shape)
+        np.copyto(y, np.broadcast_to(result, result_shape), casting="unsafe")
         return [out.emit(0, y.astype(dtype, copy=False))]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
         call = OpCall(op_type, inputs, attrs)
-        call.require_count(len(call.record.inputs))
-        tensors = [call.input(i) for i in range(len(call.record.inputs))]
+        tensors = given(call)
         _checked(call, tensors)
-        shape = shape_of(call, [tuple(t.shape) for t in tensors])
-        return [inferred(acl_data_type(BOOL) if boolean else tensors[0].dtype, shape)]
+        dtype = output_dtype(call, tensors)[0]
+        return [inferred(dtype if fixed is None else acl_data_type(fixed), shape(call, tensors))]
 
-    builtin(op_type, compute, infer_shape)
+    return compute, infer_shape
+
+
+def _register_several(op_type: str, body: Body, **options: Any) -> None:
+    """Add a kernel of this module made by several_inputs."""
+    builtin(op_type, *several_inputs(op_type, body, **options))
 
 
 def _steps(arrays: list[np.ndarray]) -> list[np.ndarray]:
@@ -409,3 +433,58 @@ def _ger_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
 _register_several("Dot", _dot, shape_of=_dot_shape)
 _register_several("Ger", lambda call, arrays: np.multiply.outer(*_in_float32(arrays)), shape_of=_ger_shape)
 
+
+
+def _add_mat_mat_elements(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    (c, a, b, beta, alpha) = _steps(arrays)
+    return c * beta.reshape(()) + (a * b) * alpha.reshape(())
+
+
+_register_several("AddMatMatElements", _add_mat_mat_elements)
+
+
+def _cross(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    """The three components along dim: floats in their compute type, rounded once when stored; integers wrap."""
+    x1, x2 = arrays if arrays[0].dtype.kind in "iu" else _steps(arrays)
+    dim = _cross_dim(call, tuple(x1.shape))
+    a = [np.take(x1, i, axis=dim) for i in range(3)]
+    b = [np.take(x2, i, axis=dim) for i in range(3)]
+    parts = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    return np.stack(parts, axis=dim)
+
+
+def _cross_dim(call: OpCall, shape: tuple[int, ...]) -> int:
+    """dim as an index of a dim of size 3; the default -65530 takes the first such dim."""
+    dim = call.attr_int("dim")
+    if dim == -65530:
+        dim = next((i for i, d in enumerate(shape) if d == 3), -1)
+        if dim < 0:
+            raise call.fail(f"input '{call.name(0)}' of shape {list(shape)} has no dim of size 3 (attr 'dim' left at "
+                            "its default)")
+        return dim
+    dim = call.axis("attr 'dim'", dim, len(shape))
+    if shape[dim] not in (3, -1):
+        raise call.fail(f"attr 'dim' is {call.attr_int('dim')}, but dim {dim} of '{call.name(0)}' {list(shape)} has "
+                        f"size {shape[dim]}, expected 3")
+    return dim
+
+
+def _cross_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    shape = _same_shape(call, shapes)
+    if all(d >= 0 for d in shape):
+        _cross_dim(call, shape)
+    return shape
+
+
+_register_several("Cross", _cross, shape_of=_cross_shape)
+
+
+def _clip_by_norm_no_div_sum(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    """clip_by_norm_no_div_sum.py's steps in the tensors' type: greater, select, sqrt, select, maximum."""
+    x, threshold, ones, norm = arrays
+    above = x > threshold
+    root = np.sqrt(np.where(above, x, ones))
+    return np.maximum(np.where(above, root, x), norm)
+
+
+_register_several("ClipByNormNoDivSum", _clip_by_norm_no_div_sum)

@@ -1,7 +1,10 @@
 """Elementwise kernels: the binary ops with NumPy broadcasting (Add, Sub, Mul, RealDiv, Maximum, Minimum, Pow,
 comparisons, LogicalAnd), AddN and AccumulateNV2 (the same sum; AccumulateNV2 broadcasts its inputs to the output
 shape, as CANN's accumulate_nv2.py does), and the one-input ops of `pointwise` (Abs, Neg, Exp, Log, Sqrt, Rsqrt, Square,
-Reciprocal).
+Reciprocal), BiasAdd (x + bias along the feature dim data_format names: the last for NHWC and NDHWC, dim 1 for NCHW
+and NCDHW) and BiasAddGrad (the sum over every other dim, float16 in float32; bias_add_grad.py's plain-format path
+sums NCDHW like NHWC, which the suite does not follow: UNCONFIRMED, its cases use NHWC and NCHW), Caffe's Bias and
+Scale (x + bias, x * scale + bias, the operands laid along x from axis; float16 in float32, rounded once).
 
 Records: aclcts/core/prototypes/elementwise.py.
 fp16/bf16 results are rounded to the storage type after the op (numerics.py); integers wrap. Arithmetic ops on
@@ -18,10 +21,11 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import BOOL, EXACT_FLOATS, Rounder, is_float, rounder, widen
+from aclcts.sim.kernels.numerics import BOOL, EXACT_FLOATS, Rounder, compute_dtype, is_float, rounder, widen
 from aclcts.sim.kernels import pointwise
 from aclcts.sim.kernels.registry import builtin, not_simulated
-from aclcts.sim.kernels.shapes import UNKNOWN_RANK, broadcast, inferred, unknown_rank
+from aclcts.sim.kernels.binary_math import several_inputs
+from aclcts.sim.kernels.shapes import UNKNOWN, UNKNOWN_RANK, broadcast, inferred, numel, unknown_rank
 
 FloatFn = Callable[[np.ndarray, np.ndarray, Rounder], np.ndarray]
 RawFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -221,3 +225,99 @@ _sum_of_inputs("AccumulateNV2", broadcasting=True)
 for _op_type in ("Abs", "Neg", "Exp", "Log", "Sqrt", "Rsqrt", "Square", "Reciprocal"):
     builtin(_op_type, *pointwise.kernel(_op_type))
     not_simulated(_op_type, 0, pointwise.unsimulated(_op_type))
+
+
+def _feature_dim(call: OpCall, shape: tuple[int, ...]) -> int:
+    """The feature dim data_format names: 1 for NCHW and NCDHW, the last for NHWC and NDHWC."""
+    data_format = call.attr_str("data_format")
+    if data_format not in ("NHWC", "NCHW", "NDHWC", "NCDHW"):
+        raise call.fail(f"attr 'data_format' is {data_format!r}, expected one of NHWC, NCHW, NDHWC, NCDHW")
+    if len(shape) < 2:
+        raise call.fail(f"input '{call.name(0)}' {list(shape)} must have at least 2 dims")
+    return 1 if data_format.startswith("NC") else len(shape) - 1
+
+
+def _bias_add_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """x's shape; bias 1-D as long as x's feature dim (bias_add.py's checks)."""
+    x, bias = shapes
+    if unknown_rank(x):
+        return x
+    dim = _feature_dim(call, x)
+    if len(bias) != 1 or (bias[0] >= 0 and x[dim] >= 0 and bias[0] != x[dim]):
+        raise call.fail(f"input '{call.name(1)}' {list(bias)} must be 1-D as long as dim {dim} of '{call.name(0)}' "
+                        f"{list(x)} (attr 'data_format' {call.attr_str('data_format')})")
+    return x
+
+
+def _bias_add(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    """x + bias along the feature dim, one add in x's type (float16 rounded once)."""
+    x, bias = arrays
+    dim = _feature_dim(call, tuple(x.shape))
+    return x + bias.reshape([-1 if d == dim else 1 for d in range(x.ndim)])
+
+
+def _bias_add_grad_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    (x,) = shapes
+    return (UNKNOWN,) if unknown_rank(x) else (x[_feature_dim(call, x)],)
+
+
+def _bias_add_grad(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    """The sum over every dim but the feature dim: float16 in float32 (bias_add_grad.py casts first), integers in
+    their own type (wrapping)."""
+    (x,) = arrays
+    dim = _feature_dim(call, tuple(x.shape))
+    axes = tuple(d for d in range(x.ndim) if d != dim)
+    return np.sum(widen(x), axis=axes, dtype=compute_dtype(x.dtype) if is_float(x.dtype) else x.dtype)
+
+
+def _caffe_layout(call: OpCall, x: tuple[int, ...], operand: tuple[int, ...], index: int) -> tuple[int, ...]:
+    """The shape operand (input index) broadcasts to along x as Caffe lays it: from axis, num_axes dims from blob
+    (-1: the rest, 0: a single value), else all its own; the dims it covers must be x's (bias.py's checks)."""
+    from_blob = call.attr_bool(call.record.attrs[2].name)
+    axis, num_axes = call.attr_int("axis"), call.attr_int("num_axes")
+    start = call.axis("attr 'axis'", axis, len(x))
+    if from_blob and num_axes == 0:
+        if numel(operand) != 1:
+            raise call.fail(f"input '{call.name(index)}' {list(operand)} must hold one value (attr 'num_axes' 0)")
+        return (1,) * len(x)
+    if num_axes < -1:
+        raise call.fail(f"attr 'num_axes' is {num_axes}, expected -1 or more")
+    count = (len(x) - start if num_axes == -1 else num_axes) if from_blob else len(operand)
+    covered = x[start:start + count]
+    if start + count > len(x) or len(operand) != count or any(a != b for a, b in zip(operand, covered) if a >= 0 and b >= 0):
+        raise call.fail(f"input '{call.name(index)}' {list(operand)} must be the dims {list(covered)} of "
+                        f"'{call.name(0)}' {list(x)} from attr 'axis' {axis} (attr 'num_axes' {num_axes})")
+    return (1,) * start + tuple(operand) + (1,) * (len(x) - start - count)
+
+
+def _caffe_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """x's shape, each other given input laid along it."""
+    x = shapes[0]
+    if not unknown_rank(x):
+        for index, operand in enumerate(shapes[1:], start=1):
+            _caffe_layout(call, x, operand, index)
+    return x
+
+
+def _bias(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    x, bias = (widen(a) for a in arrays)
+    return x + bias.reshape(_caffe_layout(call, x.shape, bias.shape, 1))
+
+
+def _scale(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    """x * scale (+ bias), in float32 for float16, rounded once."""
+    x, scale = widen(arrays[0]), widen(arrays[1])
+    y = x * scale.reshape(_caffe_layout(call, x.shape, scale.shape, 1))
+    if arrays[2] is not None:
+        bias = widen(arrays[2])
+        y = y + bias.reshape(_caffe_layout(call, x.shape, bias.shape, 2))
+    return y
+
+
+builtin("Bias", *several_inputs("Bias", _bias, shape_of=_caffe_shape))
+builtin("Scale", *several_inputs("Scale", _scale, shape_of=_caffe_shape))
+
+for _op_type, _body, _shape_of in (("BiasAdd", _bias_add, _bias_add_shape),
+                                   ("BiasAddGrad", _bias_add_grad, _bias_add_grad_shape)):
+    builtin(_op_type, *several_inputs(_op_type, _body, shape_of=_shape_of))
+    not_simulated(_op_type, 0, _COMPLEX)

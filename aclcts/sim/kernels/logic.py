@@ -1,5 +1,7 @@
 """Comparison, logic, bit and Select kernels: LessEqual, GreaterEqual, NotEqual, LogicalOr, LogicalNot, BitwiseAnd,
-BitwiseOr, BitwiseXor, Invert, LeftShift, RightShift, Select.
+BitwiseOr, BitwiseXor, Invert, LeftShift, RightShift, Select, SelectV2 (TensorFlow SelectV2: the three inputs
+broadcast), TensorEqual (one bool: one shape and every element equal, NaN equal to nothing), CompareAndBitpack
+(x > threshold packed eight to a uint8, first element the top bit).
 
 Prototypes: graphengine op_proto/inc/ elewise_calculation_ops.h, bitwise_ops.h, selection_ops.h
 (aclcts.core.prototypes.logic). Comparisons run on the values in their own type (exact), IEEE rules (NaN compares
@@ -19,10 +21,11 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type
 from aclcts.core.prototypes import prototype
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
+from aclcts.sim.kernels.binary_math import several_inputs
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import BOOL
 from aclcts.sim.kernels.registry import builtin, not_simulated
-from aclcts.sim.kernels.shapes import UNKNOWN, broadcast, inferred, unknown_rank
+from aclcts.sim.kernels.shapes import UNKNOWN, broadcast, inferred, numel, unknown_rank
 
 #: fn(a, b, y): the op written into y (of the broadcast shape).
 Into = Callable[[np.ndarray, np.ndarray, np.ndarray], None]
@@ -152,3 +155,50 @@ not_simulated("Select", 1, NOT_SIMULATED)
 
 #: The broadcasting op types of this module with two inputs.
 BINARY_LOGIC_OP_TYPES = tuple(op.op_type for op in _OPS if op.count == 2)
+
+
+def _select_v2(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    condition, then, otherwise = arrays
+    return np.where(condition, then, otherwise)
+
+
+def _tensor_equal_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """[1]; the two inputs must hold one number of elements (CANN's TensorEqualInferShape)."""
+    if all(d >= 0 for s in shapes for d in s) and numel(shapes[0]) != numel(shapes[1]):
+        raise call.fail(f"inputs '{call.name(0)}' {list(shapes[0])} and '{call.name(1)}' {list(shapes[1])} must hold "
+                        "one number of elements")
+    return (1,)
+
+
+def _tensor_equal(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    x, y = arrays
+    return np.array([x.shape == y.shape and bool(np.array_equal(x, y))])
+
+
+builtin("SelectV2", *several_inputs("SelectV2", _select_v2, like=1))
+not_simulated("SelectV2", 1, NOT_SIMULATED)
+builtin("TensorEqual", *several_inputs("TensorEqual", _tensor_equal, boolean=True,
+                                       shape_of=_tensor_equal_shape))
+
+
+def _bitpack_shape(call: OpCall, shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """x's shape with its innermost dim divided by 8; threshold a scalar."""
+    x, threshold = shapes
+    if all(d >= 0 for d in threshold) and numel(threshold) != 1:
+        raise call.fail(f"input '{call.name(1)}' {list(threshold)} must be a scalar")
+    if unknown_rank(x):
+        return x
+    if not x or (x[-1] >= 0 and x[-1] % 8):
+        raise call.fail(f"input '{call.name(0)}' {list(x)} must have an innermost dim divisible by 8")
+    return x[:-1] + ((x[-1] // 8) if x[-1] >= 0 else UNKNOWN,)
+
+
+def _compare_and_bitpack(call: OpCall, arrays: list[np.ndarray]) -> np.ndarray:
+    """The comparisons packed with np.packbits, big-endian bit order (the first element the top bit)."""
+    x, threshold = arrays
+    bits = x if x.dtype == BOOL else x > threshold.reshape(())
+    return np.packbits(bits, axis=-1, bitorder="big")
+
+
+builtin("CompareAndBitpack", *several_inputs("CompareAndBitpack", _compare_and_bitpack, shape_of=_bitpack_shape,
+                                             fixed=np.dtype(np.uint8)))
