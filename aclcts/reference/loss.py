@@ -43,17 +43,18 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
     return np.exp(-softplus(-x))
 
 
-def bce_with_logits(x: np.ndarray, t: np.ndarray, weight: np.ndarray | None, pos_weight: np.ndarray | None) -> np.ndarray:
+def bce_with_logits(x: np.ndarray, t: np.ndarray, weight: np.ndarray | None,
+                    positive_weight: np.ndarray | None) -> np.ndarray:
     """BCEWithLogitsLoss's elementwise loss: -w (p t log sigmoid(x) + (1 - t) log(1 - sigmoid(x)))."""
-    p = 1.0 if pos_weight is None else pos_weight
+    p = 1.0 if positive_weight is None else positive_weight
     loss = p * t * softplus(-x) + (1.0 - t) * softplus(x)
     return loss if weight is None else weight * loss
 
 
 def bce_with_logits_grad(x: np.ndarray, t: np.ndarray, weight: np.ndarray | None,
-                         pos_weight: np.ndarray | None) -> np.ndarray:
+                         positive_weight: np.ndarray | None) -> np.ndarray:
     """d/dx of bce_with_logits: w ((1 - t) sigmoid(x) - p t (1 - sigmoid(x)))."""
-    p = 1.0 if pos_weight is None else pos_weight
+    p = 1.0 if positive_weight is None else positive_weight
     s = sigmoid(x)
     grad = (1.0 - t) * s - p * t * (1.0 - s)
     return grad if weight is None else weight * grad
@@ -145,15 +146,15 @@ def _lp_loss(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[
 
 def _sce(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
     x, t, *weights = _wide(xs)
-    weight, pos_weight = (weights + [None, None])[:2]
-    loss = bce_with_logits(x, t, weight, pos_weight)
+    weight, positive_weight = (weights + [None, None])[:2]
+    loss = bce_with_logits(x, t, weight, positive_weight)
     return [round_to(reduced(np.broadcast_to(loss, x.shape), str(attrs.get("reduction", "none"))), out[0])]
 
 
 def _sce_grad(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
     x, t, dout, *weights = _wide(xs)
-    weight, pos_weight = (weights + [None, None])[:2]
-    grad = np.broadcast_to(bce_with_logits_grad(x, t, weight, pos_weight) * dout, x.shape)
+    weight, positive_weight = (weights + [None, None])[:2]
+    grad = np.broadcast_to(bce_with_logits_grad(x, t, weight, positive_weight) * dout, x.shape)
     return [round_to(_scaled(grad, attrs), out[0])]
 
 

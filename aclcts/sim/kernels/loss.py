@@ -206,11 +206,11 @@ def _sce(call: OpCall, wide: Wide, reduction: str) -> np.ndarray:
 def _sce_v2(call: OpCall, wide: Wide, reduction: str) -> np.ndarray:
     """(1 - t) x + (1 + (p - 1) t) (log(e^-m + e^(-m - x)) + m), m = max(-x, 0), times weight
     (sigmoid_cross_entropy_with_logits_v2.py), then reduced."""
-    x, t, weight, pos_weight = (wide + [None, None])[:4]
+    x, t, weight, positive_weight = (wide + [None, None])[:4]
     one = _one(x)
     m = np.maximum(-x, 0)
     log_term = np.log(np.exp(-m) + np.exp(-m - x)) + m
-    scale = log_term if pos_weight is None else ((pos_weight - one) * t + one) * log_term
+    scale = log_term if positive_weight is None else ((positive_weight - one) * t + one) * log_term
     loss = (one - t) * x + scale
     return _sum_then_scale(loss if weight is None else loss * weight, reduction)
 
@@ -225,13 +225,13 @@ def _sce_grad(call: OpCall, wide: Wide, reduction: str) -> np.ndarray:
 def _sce_grad_v2(call: OpCall, wide: Wide, reduction: str) -> np.ndarray:
     """s = 1 / (1 + e^-x); ((p t + 1 - t) s - p t) dout, or (s - t) dout, times weight and 1 / count for mean
     (sigmoid_cross_entropy_with_logits_grad_v2.py)."""
-    x, t, dout, weight, pos_weight = (wide + [None, None])[:5]
+    x, t, dout, weight, positive_weight = (wide + [None, None])[:5]
     one = _one(x)
     s = one / (np.exp(-x) + one)
-    if pos_weight is None:
+    if positive_weight is None:
         grad = (s - t) * dout
     else:
-        pt = pos_weight * t
+        pt = positive_weight * t
         grad = ((pt + one - t) * s - pt) * dout
     return _mean_scaled(grad if weight is None else grad * weight, reduction)
 
@@ -248,7 +248,7 @@ def _bce(call: OpCall, wide: Wide, reduction: str) -> np.ndarray:
 
 
 def _bce_grad(call: OpCall, wide: Wide, reduction: str) -> np.ndarray:
-    """grad_output weight (x - y) / max(x (1 - x), eps), times 1 / count for mean (binary_cross_entropy_grad.py)."""
+    """The incoming gradient times weight (x - y) / max(x (1 - x), eps), times 1 / count for mean (binary_cross_entropy_grad.py)."""
     x, y, dout, weight = (wide + [None])[:4]
     grad = (x - y) / np.maximum(x * (_one(x) - x), x.dtype.type(_EPS))
     if weight is not None:
