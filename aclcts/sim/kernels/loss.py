@@ -248,7 +248,8 @@ def _bce(call: OpCall, wide: Wide, reduction: str) -> np.ndarray:
 
 
 def _bce_grad(call: OpCall, wide: Wide, reduction: str) -> np.ndarray:
-    """The incoming gradient times weight (x - y) / max(x (1 - x), eps), times 1 / count for mean (binary_cross_entropy_grad.py)."""
+    """The incoming gradient times weight (x - y) / max(x (1 - x), eps), times 1 / count for mean
+    (binary_cross_entropy_grad.py)."""
     x, y, dout, weight = (wide + [None])[:4]
     grad = (x - y) / np.maximum(x * (_one(x) - x), x.dtype.type(_EPS))
     if weight is not None:
