@@ -97,7 +97,9 @@ PROTOTYPES: tuple[Prototype, ...] = (
        (Attr("axes", "list_int", []), Attr("keep_dims", "bool", True)),
        source=f"{_CANN}reduce_ops.h REG_OP(ReduceMeanVariance): mean = the mean of x and variance = the mean of x^2 "
               "(\"square sum reduced x\") over axes, every axis when empty (tbe/impl/reduce_mean_variance.py); the header "
-              "lists float16 outputs too, every op info entry (ascend310p) gives float"),
+              "lists float16 outputs too, every op info entry (ascend310p) gives float",
+       # the ascend310p op info pairs NDC1HWC0 (and NDHWC, ND) with every dtype of x, mean and variance
+       formats=dict.fromkeys(("x", "mean", "variance"), ("NDC1HWC0",))),
     op("Renorm", "x:T", "y:T", {"T": _HALF_FLOAT}, (Attr("p", "float"), Attr("dim", "int"), Attr("maxnorm", "float")),
        source=f"{_CANN}nn_norm_ops.h REG_OP(Renorm) (PyTorch renorm): y is the factor each sub-tensor along dim is "
               "scaled by, min(norm, maxnorm) / (norm + 1e-7) with norm the p-norm of the sub-tensor, of x's shape with "
