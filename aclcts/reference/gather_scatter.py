@@ -509,6 +509,42 @@ def _bincount_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...
     return [(scalar_int(values, 1),)]
 
 
+def _sort_v2(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    axis = normalize_axis(attrs["axis"], max(xs[0].ndim, 1), "axis")
+    values, _ = sort(xs[0].reshape(xs[0].shape or (1,)), axis, bool(attrs["descending"]))
+    return [round_to(values.reshape(xs[0].shape), out[0])]
+
+
+def _index_fill_d(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    """y = x * assist1 + assist2: x where assist1 is 1 and assist2 0, the fill value where assist1 is 0."""
+    x, keep, fill = (widen(a) for a in xs)
+    return [round_to(x * keep + fill, out[0])]
+
+
+def histogram_fixed_width(x: np.ndarray, low: float, high: float, nbins: int) -> np.ndarray:
+    """TensorFlow HistogramFixedWidth: counts of x in nbins equal bins over [low, high); values below go to the
+    first bin, values at or above high to the last."""
+    if not high > low:
+        raise InputError(1, lambda name: f"{name} must hold [low, high] with low < high, got [{low}, {high}]")
+    if nbins < 1:
+        raise ValueError(f"nbins {nbins} must be at least 1")
+    bins = np.clip(np.floor((x - low) / (high - low) * nbins), 0, nbins - 1).astype(np.int64)
+    return np.bincount(bins.reshape(-1), minlength=nbins)
+
+
+def _histogram(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    low, high = (float(v) for v in widen(xs[1]).reshape(-1)[:2])
+    return [round_to(histogram_fixed_width(widen(xs[0]), low, high, int(attrs["nbins"])), out[0])]
+
+
+def _histogram_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [(int(attrs["nbins"]),)]
+
+
+def _like_first(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [shapes[0]]
+
+
 OPS: tuple[RefOp, ...] = (
     define("GatherV2", _gather_v2, _gather_v2_shape),
     define("GatherNd", _gather_nd, _gather_nd_shape),
@@ -547,4 +583,7 @@ OPS: tuple[RefOp, ...] = (
     define("Bucketize", _bucketize, _first_shape),
     define("InTopKD", _in_top_k, _in_top_k_shape),
     define("InplaceIndexAdd", _index_add, _first_shape),
+    define("SortV2", _sort_v2, _like_first),
+    define("IndexFillD", _index_fill_d, _like_first),
+    define("HistogramFixedWidthD", _histogram, _histogram_shape),
 )

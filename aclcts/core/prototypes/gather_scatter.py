@@ -135,4 +135,22 @@ PROTOTYPES: tuple[Prototype, ...] = (
        (Attr("axis", "int", domain=Axes("var")),),
        source=f"{_CANN}selection_ops.h REG_OP(InplaceIndexAdd) (PyTorch index_add_: var's slice indices[i] of axis "
               "gets updates' slice i added)", shape_rule=_INDEXED, policy="reduction"),
+    op("SortV2", "x:T", "y:T", {"T": ("float16", "float32", "double")},
+       (Attr("axis", "int", -1, domain=OneOf((-1,))), Attr("descending", "bool", False)),
+       source=f"{_CANN}array_ops.h REG_OP(SortV2): Sort's values without the indices; \"Axis should select the last "
+              "dim\"", shape_rule="same"),
+    op("IndexFillD", "x:T, assist1:T, assist2:T", "y:T", {"T": ("float16", "float32", "int32")},
+       (Attr("dim", "int"),),
+       source=f"{_CANN}selection_ops.h REG_OP(IndexFillD) (PyTorch index_fill with the index and value folded into "
+              "two assist tensors of x's shape: y = x * assist1 + assist2, assist1 0 at the filled positions and 1 "
+              "elsewhere, assist2 the value there and 0 elsewhere; tbe/impl/index_fill_d.py)",
+       samples={"assist1": Sample(0, 1, "0 where filled, 1 elsewhere"),
+                "assist2": Sample(-10, 10, "the fill value where filled")},
+       sample_shapes=(((2, 3, 4),) * 3, ((5, 6),) * 3), sample_attrs={"dim": 0}, shape_rule="same",
+       policy="elementwise"),
+    op("HistogramFixedWidthD", "x:T, range:T", "y:I", {"T": ("float16", "float32", "int32", "int64"), "I": ("int32",)},
+       (Attr("nbins", "int"), Attr("dtype", "int", 3)),
+       source=f"{_CANN}math_ops.h REG_OP(HistogramFixedWidthD) (TensorFlow HistogramFixedWidth: x falls in bin "
+              "floor((x - range[0]) / (range[1] - range[0]) * nbins), clipped to [0, nbins - 1]); ATTR(dtype, Int, 3) "
+              "is DT_INT32, y's only type", sample_attrs={"nbins": 5}, policy="reduction"),
 )

@@ -399,6 +399,68 @@ def _sort_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[
     return [inferred(x.dtype, x.shape), inferred(INT32, x.shape)]
 
 
+def _sort_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("SortV2", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    view = x.reshape(x.shape or (1,))
+    axis = call.axis("attr 'axis'", call.attr_int("axis"), view.ndim)
+    if axis != view.ndim - 1:
+        raise call.fail(f"attr 'axis' is {call.attr_int('axis')}, expected the last dim (array_ops.h: \"Axis should "
+                        "select the last dim\")")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    order = stable_order(view, call.attr_bool("descending"))
+    return [out.emit(0, np.take_along_axis(view, order, axis=-1).reshape(x.shape))]
+
+
+def _index_fill_d_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    """x * assist1, rounded to x's type, plus assist2 (tbe/impl/index_fill_d.py: vmul then vadd)."""
+    call = OpCall("IndexFillD", inputs, attrs)
+    call.require_inputs()
+    x, keep, fill = call.input(0), call.input(1), call.input(2)
+    call.require_dtype(0, x.dtype)
+    call.require_same_dtype([0, 1, 2], [x.dtype, keep.dtype, fill.dtype])
+    if not x.shape == keep.shape == fill.shape:
+        raise call.fail(f"{call.quoted(1)} and {call.quoted(2)} must have the shape of {call.quoted(0)} "
+                        f"{list(x.shape)}, got {list(keep.shape)} and {list(fill.shape)}")
+    call.axis("attr 'dim'", call.attr_int("dim"), max(x.ndim, 1))
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    with np.errstate(all="ignore"):
+        return [out.emit(0, (x * keep + fill).astype(x.dtype))]
+
+
+def _histogram_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    """The bin of each x in float32: (x - low) / (high - low) * nbins, floored and clipped, counted in int32."""
+    call = OpCall("HistogramFixedWidthD", inputs, attrs)
+    call.require_inputs()
+    x, value_range = call.input(0), call.input(1)
+    call.require_dtype(0, x.dtype)
+    call.require_same_dtype([0, 1], [x.dtype, value_range.dtype])
+    nbins = call.attr_int("nbins")
+    if nbins < 1:
+        raise call.fail(f"attr 'nbins' is {nbins}, expected at least 1")
+    if value_range.size != 2:
+        raise call.fail(f"{call.quoted(1)} must hold two values [low, high], got shape {list(value_range.shape)}")
+    low, high = value_range.reshape(-1).astype(np.float32)
+    if not high > low:
+        raise call.fail(f"{call.quoted(1)} must hold [low, high] with low < high, got [{low}, {high}]")
+    out = Outputs(call, outputs)
+    out.require_dtype(0, np.dtype(np.int32), "always int32")
+    with np.errstate(all="ignore"):
+        scaled = (x.astype(np.float32) - low) / (high - low) * np.float32(nbins)
+    bins = np.clip(np.floor(scaled), 0, nbins - 1).astype(np.int64)
+    return [out.emit(0, np.bincount(bins.reshape(-1), minlength=nbins).astype(np.int32))]
+
+
+def _histogram_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("HistogramFixedWidthD", inputs, attrs)
+    call.require_inputs()
+    return [inferred(INT32, [call.attr_int("nbins")])]
+
+
 def _topk_k(call: OpCall, value: Any, size: int) -> int:
     array = np.asarray(value)
     if array.dtype != np.dtype(np.int32) or array.size != 1:
@@ -732,6 +794,9 @@ builtin("MaskedFill", _masked_fill_compute, _masked_fill_infer)
 builtin("MaskedSelect", _masked_select_compute, _masked_select_infer)
 builtin("SearchSorted", _search_sorted_compute, _search_sorted_infer)
 builtin("Bincount", _bincount_compute, _bincount_infer)
+builtin("SortV2", _sort_v2_compute, like_input("SortV2"))
+builtin("IndexFillD", _index_fill_d_compute, like_input("IndexFillD"))
+builtin("HistogramFixedWidthD", _histogram_compute, _histogram_infer)
 for _op_type, _index in (("GatherV2", 0), ("GatherNd", 0), ("ScatterNdUpdate", 0), ("ScatterUpdate", 0),
                          ("ScatterAdd", 0), ("ScatterElements", 0), ("OneHot", 2), ("UnsortedSegmentSum", 0),
                          ("MaskedSelect", 0), ("TensorScatterMax", 0),
