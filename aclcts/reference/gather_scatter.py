@@ -541,6 +541,19 @@ def _histogram_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ..
     return [(int(attrs["nbins"]),)]
 
 
+def _arg_max_grad_d(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    """Each element of var whose position along dimension (as assist records it) is the one indices names for its
+    line takes that line's update; the others keep var."""
+    var, indices, updates, assist = xs
+    dim = normalize_axis(attrs["dimension"], var.ndim, "dimension")
+    y = widen(var).copy()
+    for p in np.ndindex(*var.shape):
+        line = p[:dim] + p[dim + 1:]
+        if assist[p] == indices[line]:
+            y[p] = widen(updates)[line]
+    return [round_to(y, out[0])]
+
+
 def _like_first(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
     return [shapes[0]]
 
@@ -586,4 +599,5 @@ OPS: tuple[RefOp, ...] = (
     define("SortV2", _sort_v2, _like_first),
     define("IndexFillD", _index_fill_d, _like_first),
     define("HistogramFixedWidthD", _histogram, _histogram_shape),
+    define("ArgMaxGradD", _arg_max_grad_d, _like_first),
 )

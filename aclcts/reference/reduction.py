@@ -194,6 +194,12 @@ def renorm_factor(x: np.ndarray, p: float, dim: int, maxnorm: float) -> np.ndarr
     return np.minimum(norm, maxnorm) / (norm + 1e-7)
 
 
+def l2_normalize_grad(x: np.ndarray, y: np.ndarray, dy: np.ndarray, axes: tuple[int, ...], eps: float) -> np.ndarray:
+    """The gradient through y = x / max(||x||, eps) over axes, y given: (dy - y <dy, y>) / max(||x||, eps)."""
+    norm = np.maximum(np.sqrt(np.sum(x * x, axis=axes, keepdims=True)), eps)
+    return (dy - y * np.sum(dy * y, axis=axes, keepdims=True)) / norm
+
+
 def _kept_or_not(result: np.ndarray, axes: tuple[int, ...], keep: bool) -> np.ndarray:
     return result if keep else np.squeeze(result, axis=axes)
 
@@ -273,6 +279,12 @@ def _renorm_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs
     return [tuple(d if i == dim else 1 for i, d in enumerate(x))]
 
 
+def _l2_normalize_grad(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    x, y, dy = (widen(a) for a in xs)
+    axes = stat_axes(attrs["dim"], x.ndim)
+    return [round_to(l2_normalize_grad(x, y, dy, axes, float(attrs["eps"])), out[0])]
+
+
 def _scalars(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
     return [(), ()]
 
@@ -319,4 +331,5 @@ OPS: tuple[RefOp, ...] = (
     define("SquareSumAll", _square_sum_all, _scalars),
     define("ReduceMeanVariance", _reduce_mean_variance, _stat_shape("axes", "keep_dims", 2)),
     define("Renorm", _renorm, _renorm_shape),
+    define("L2NormalizeGrad", _l2_normalize_grad, _same_shape),
 )

@@ -153,4 +153,14 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_CANN}math_ops.h REG_OP(HistogramFixedWidthD) (TensorFlow HistogramFixedWidth: x falls in bin "
               "floor((x - range[0]) / (range[1] - range[0]) * nbins), clipped to [0, nbins - 1]); ATTR(dtype, Int, 3) "
               "is DT_INT32, y's only type", sample_attrs={"nbins": 5}, policy="reduction"),
+    op("ArgMaxGradD", "var:T, indices:I, updates:T, assist:I", "y:T",
+       {"T": ("float32", "float16", "int32", "int8"), "I": ("int32",)}, (Attr("dimension", "int"),),
+       source=f"{_CANN}elewise_calculation_ops.h REG_OP(ArgMaxGradD): var with updates written along dimension at the "
+              "positions indices names, the positions read from assist (each element's index along dimension; "
+              "tbe/impl/arg_max_grad_d.py: select(broadcast(indices) == assist, broadcast(updates), var)); indices and "
+              "updates have var's shape without dimension",
+       samples={"indices": Sample(0, 3, "positions along dimension 0 (size 4)"),
+                "assist": Sample(0, 3, "positions along dimension 0 (size 4)")},
+       sample_shapes=(((4, 5), (5,), (5,), (4, 5)), ((4, 3, 2), (3, 2), (3, 2), (4, 3, 2))),
+       sample_attrs={"dimension": 0}, shape_rule="given"),
 )

@@ -106,4 +106,12 @@ PROTOTYPES: tuple[Prototype, ...] = (
               "every other dim 1 (op_proto/nn_norm_ops.cc RenormInferShape, tbe/impl/renorm.py); x BasicType in the "
               "header, float16 and float32 in the op info",
        sample_attrs={"p": 2.0, "dim": 0, "maxnorm": 3.0}, shape_rule="given"),
+    op("L2NormalizeGrad", "x:T, y:T, dy:T", "dx:T", {"T": _HALF_FLOAT},
+       (Attr("dim", "list_int", []), Attr("eps", "float", 0.0001)),
+       source=f"{_CANN}nn_batch_norm_ops.h REG_OP(L2NormalizeGrad) (PyTorch normalize's L2 gradient): dx = (dy - y * "
+              "sum(dy * y, dim)) / max(||x||, eps), the norm and the sum over dim (tbe/impl/l2_normalize_grad.py); "
+              "an empty dim is read as every axis",
+       samples={"dy": Sample(-2.0, 2.0, "incoming gradients of both signs")}, sample_attrs={"dim": [1]},
+       # at "large" values dy - y * sum(dy * y) cancels the float32 sum's rounding into many ulps of dx
+       profiles=("subnormal",), shape_rule="same", policy="nn"),
 )

@@ -461,6 +461,27 @@ def _histogram_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> 
     return [inferred(INT32, [call.attr_int("nbins")])]
 
 
+def _arg_max_grad_d_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    """select(broadcast(indices) == assist, broadcast(updates), var), indices and updates broadcast along dimension
+    (tbe/impl/arg_max_grad_d.py)."""
+    call = OpCall("ArgMaxGradD", inputs, attrs)
+    call.require_inputs()
+    var, indices, updates, assist = (call.input(i) for i in range(4))
+    call.require_dtype(0, var.dtype)
+    call.require_same_dtype([0, 2], [var.dtype, updates.dtype])
+    call.require_same_dtype([1, 3], [indices.dtype, assist.dtype])
+    dim = call.axis("attr 'dimension'", call.attr_int("dimension"), var.ndim)
+    line = var.shape[:dim] + var.shape[dim + 1:]
+    if indices.shape != line or updates.shape != line or assist.shape != var.shape:
+        raise call.fail(f"{call.quoted(1)} and {call.quoted(2)} must have shape {list(line)} ({call.quoted(0)} "
+                        f"without dim {dim}) and {call.quoted(3)} {list(var.shape)}, got {list(indices.shape)}, "
+                        f"{list(updates.shape)} and {list(assist.shape)}")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, var.dtype)
+    chosen = np.expand_dims(indices, dim) == assist
+    return [out.emit(0, np.where(chosen, np.expand_dims(updates, dim), var).astype(var.dtype))]
+
+
 def _topk_k(call: OpCall, value: Any, size: int) -> int:
     array = np.asarray(value)
     if array.dtype != np.dtype(np.int32) or array.size != 1:
@@ -797,6 +818,7 @@ builtin("Bincount", _bincount_compute, _bincount_infer)
 builtin("SortV2", _sort_v2_compute, like_input("SortV2"))
 builtin("IndexFillD", _index_fill_d_compute, like_input("IndexFillD"))
 builtin("HistogramFixedWidthD", _histogram_compute, _histogram_infer)
+builtin("ArgMaxGradD", _arg_max_grad_d_compute, like_input("ArgMaxGradD"))
 for _op_type, _index in (("GatherV2", 0), ("GatherNd", 0), ("ScatterNdUpdate", 0), ("ScatterUpdate", 0),
                          ("ScatterAdd", 0), ("ScatterElements", 0), ("OneHot", 2), ("UnsortedSegmentSum", 0),
                          ("MaskedSelect", 0), ("TensorScatterMax", 0),

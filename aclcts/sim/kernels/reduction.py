@@ -24,7 +24,7 @@ from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import compute_dtype, is_float, vector_sum
 from aclcts.sim.kernels.registry import builtin, not_simulated
-from aclcts.sim.kernels.shapes import UNKNOWN, inferred, unknown_rank
+from aclcts.sim.kernels.shapes import UNKNOWN, inferred, like_input, unknown_rank
 from aclcts.sim.seams import Seam
 
 #: The dtypes the records allow that the simulator does not implement.
@@ -499,6 +499,22 @@ def _renorm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], att
     return [inferred(x.dtype, [d if i == dim else 1 for i, d in enumerate(x.shape)])]
 
 
+def _l2_normalize_grad(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                      outputs: list[TensorInfo]) -> list[np.ndarray]:
+    """(dy - y * sum(y * dy)) / max(sqrt(sum(x * x)), eps) in float32 (tbe/impl/l2_normalize_grad.py)."""
+    call = OpCall("L2NormalizeGrad", inputs, attrs)
+    call.require_inputs()
+    x, y, dy = _float32_inputs(call, 3)
+    axes = _stat_axes(call, "dim", x.ndim)
+    out = Outputs(call, outputs)
+    dtype = out.require_input_dtype(0, 0, call.input(0).dtype)
+    with np.errstate(all="ignore"):
+        norm = np.maximum(np.sqrt(np.sum(x * x, axis=axes, keepdims=True, dtype=np.float32)),
+                          np.float32(call.attr_float("eps")))
+        dx = (dy - y * np.sum(y * dy, axis=axes, keepdims=True, dtype=np.float32)) / norm
+        return [out.emit(0, dx.astype(dtype))]
+
+
 _stat_kernel("ReduceStd", 1, "dim", "keepdim", 2, _std_mean)
 _stat_kernel("ReduceStdWithMean", 2, "dim", "keepdim", 1, _std_with_mean)
 _stat_kernel("ReduceStdV2Update", 2, "dim", "keepdim", 1, _std_v2_update)
@@ -510,3 +526,4 @@ _stat_kernel("SquareSumV1", 1, "axis", "keep_dims", 1, _square_sum)
 _stat_kernel("ReduceMeanVariance", 1, "axes", "keep_dims", 2, _mean_and_square_mean, float32_out=True)
 builtin("SquareSumAll", _square_sum_all_compute, _square_sum_all_infer)
 builtin("Renorm", _renorm_compute, _renorm_infer)
+builtin("L2NormalizeGrad", _l2_normalize_grad, like_input("L2NormalizeGrad"))
