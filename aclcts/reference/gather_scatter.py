@@ -554,6 +554,29 @@ def _arg_max_grad_d(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
     return [round_to(y, out[0])]
 
 
+def sparse_segment_sum_grad(grad: np.ndarray, indices: np.ndarray, ids: np.ndarray, rows: int) -> np.ndarray:
+    """TensorFlow SparseSegmentSumGrad: row indices[i] of the output gets row segment_ids[i] of grad added."""
+    if indices.shape != ids.shape or indices.ndim != 1:
+        raise InputError((1, 2), lambda a, b: f"{a} and {b} must be 1-D of one length, got {list(indices.shape)} and "
+                                              f"{list(ids.shape)}")
+    out = np.zeros((rows,) + grad.shape[1:], dtype=np.float64)
+    for i in range(indices.size):
+        target = _checked(int(indices[i]), rows, False, "index")
+        source = _checked(int(ids[i]), grad.shape[0], False, "segment id")
+        out[target] += grad[source]
+    return out
+
+
+def _sparse_segment_sum_grad(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    grad, indices, ids, _ = xs
+    rows = scalar_int(xs, 3)
+    return [round_to(sparse_segment_sum_grad(widen(grad), np.asarray(indices), np.asarray(ids), rows), out[0])]
+
+
+def _sparse_segment_sum_grad_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [(scalar_int(values, 3),) + tuple(shapes[0][1:])]
+
+
 def _like_first(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
     return [shapes[0]]
 
@@ -600,4 +623,5 @@ OPS: tuple[RefOp, ...] = (
     define("IndexFillD", _index_fill_d, _like_first),
     define("HistogramFixedWidthD", _histogram, _histogram_shape),
     define("ArgMaxGradD", _arg_max_grad_d, _like_first),
+    define("SparseSegmentSumGrad", _sparse_segment_sum_grad, _sparse_segment_sum_grad_shape),
 )

@@ -163,4 +163,8 @@ PROTOTYPES: tuple[Prototype, ...] = (
                 "assist": Sample(0, 3, "positions along dimension 0 (size 4)")},
        sample_shapes=(((4, 5), (5,), (5,), (4, 5)), ((4, 3, 2), (3, 2), (3, 2), (4, 3, 2))),
        sample_attrs={"dimension": 0}, shape_rule="given"),
+    op("SparseSegmentSumGrad", "grad:T, indices:I, segment_ids:I2, output_dim0:D", "output:T",
+       {"T": ("bfloat16", "float16", "float32", "double"), "I": INDEX, "I2": INDEX, "D": ("int32",)},
+       source=f"{_CANN}math_ops.h REG_OP(SparseSegmentSumGrad) (TensorFlow SparseSegmentSumGrad: output[indices[i]] "
+              "+= grad[segment_ids[i]], output of output_dim0 rows)", shape_rule=_INDEXED, policy="reduction"),
 )

@@ -482,6 +482,43 @@ def _arg_max_grad_d_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorIn
     return [out.emit(0, np.where(chosen, np.expand_dims(updates, dim), var).astype(var.dtype))]
 
 
+def _sparse_segment_sum_grad_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    """Rows of grad added into the output rows indices names, in index order, in float32 for float16/bfloat16."""
+    call = OpCall("SparseSegmentSumGrad", inputs, attrs)
+    call.require_inputs()
+    grad, indices, ids = call.input(0), call.input(1), call.input(2)
+    call.require_dtype(0, grad.dtype)
+    rows = call.one_value(3, call.input(3))
+    if indices.ndim != 1 or ids.shape != indices.shape:
+        raise call.fail(f"{call.quoted(1)} and {call.quoted(2)} must be 1-D of one length, got {list(indices.shape)} "
+                        f"and {list(ids.shape)}")
+    if grad.ndim < 1:
+        raise call.fail(f"{call.quoted(0)} must have at least one dim, got a scalar")
+    targets, sources = indices.astype(np.int64), ids.astype(np.int64)
+    if targets.size and (targets.min() < 0 or targets.max() >= rows):
+        raise call.fail(f"an index of {call.quoted(1)} lies outside [0, {rows}) ({call.name(3)})")
+    if sources.size and (sources.min() < 0 or sources.max() >= grad.shape[0]):
+        raise call.fail(f"a segment id of {call.quoted(2)} lies outside [0, {grad.shape[0]}) (rows of {call.quoted(0)})")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, grad.dtype)
+    wide = compute_dtype(grad.dtype)
+    y = np.zeros((rows,) + grad.shape[1:], dtype=wide)
+    with np.errstate(all="ignore"):
+        np.add.at(y, targets, grad.astype(wide)[sources])
+    return [out.emit(0, y.astype(grad.dtype))]
+
+
+def _sparse_segment_sum_grad_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("SparseSegmentSumGrad", inputs, attrs)
+    call.require_inputs()
+    grad = call.input(0)
+    rows = values[3] if len(values) > 3 else None
+    if unknown_rank(tuple(grad.shape)):
+        return [inferred(grad.dtype, (-2,))]
+    first = UNKNOWN if rows is None else call.one_value(3, rows)
+    return [inferred(grad.dtype, [first, *grad.shape[1:]])]
+
+
 def _topk_k(call: OpCall, value: Any, size: int) -> int:
     array = np.asarray(value)
     if array.dtype != np.dtype(np.int32) or array.size != 1:
@@ -819,6 +856,7 @@ builtin("SortV2", _sort_v2_compute, like_input("SortV2"))
 builtin("IndexFillD", _index_fill_d_compute, like_input("IndexFillD"))
 builtin("HistogramFixedWidthD", _histogram_compute, _histogram_infer)
 builtin("ArgMaxGradD", _arg_max_grad_d_compute, like_input("ArgMaxGradD"))
+builtin("SparseSegmentSumGrad", _sparse_segment_sum_grad_compute, _sparse_segment_sum_grad_infer)
 for _op_type, _index in (("GatherV2", 0), ("GatherNd", 0), ("ScatterNdUpdate", 0), ("ScatterUpdate", 0),
                          ("ScatterAdd", 0), ("ScatterElements", 0), ("OneHot", 2), ("UnsortedSegmentSum", 0),
                          ("MaskedSelect", 0), ("TensorScatterMax", 0),
