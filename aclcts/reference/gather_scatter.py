@@ -546,6 +546,11 @@ def _arg_max_grad_d(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
     line takes that line's update; the others keep var."""
     var, indices, updates, assist = xs
     dim = normalize_axis(attrs["dimension"], var.ndim, "dimension")
+    line_shape = var.shape[:dim] + var.shape[dim + 1:]
+    if indices.size != math.prod(line_shape) or updates.size != indices.size:
+        raise InputError((1, 2), lambda a, b: f"{a} and {b} must hold one element per line of var along dimension "
+                                              f"{dim} ({math.prod(line_shape)}), got {indices.size} and {updates.size}")
+    indices, updates = indices.reshape(line_shape), updates.reshape(line_shape)
     y = widen(var).copy()
     for p in np.ndindex(*var.shape):
         line = p[:dim] + p[dim + 1:]

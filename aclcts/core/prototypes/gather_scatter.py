@@ -158,10 +158,10 @@ PROTOTYPES: tuple[Prototype, ...] = (
        source=f"{_CANN}elewise_calculation_ops.h REG_OP(ArgMaxGradD): var with updates written along dimension at the "
               "positions indices names, the positions read from assist (each element's index along dimension; "
               "tbe/impl/arg_max_grad_d.py: select(broadcast(indices) == assist, broadcast(updates), var)); indices and "
-              "updates have var's shape without dimension",
+              "updates hold one element per line along dimension (var's shape without it; [1] for a 1-D var)",
        samples={"indices": Sample(0, 3, "positions along dimension 0 (size 4)"),
                 "assist": Sample(0, 3, "positions along dimension 0 (size 4)")},
-       sample_shapes=(((4, 5), (5,), (5,), (4, 5)), ((4, 3, 2), (3, 2), (3, 2), (4, 3, 2))),
+       sample_shapes=(((4, 5), (5,), (5,), (4, 5)), ((4, 3, 2), (3, 2), (3, 2), (4, 3, 2)), ((4,), (1,), (1,), (4,))),
        sample_attrs={"dimension": 0}, shape_rule="given"),
     op("SparseSegmentSumGrad", "grad:T, indices:I, segment_ids:I2, output_dim0:D", "output:T",
        {"T": ("bfloat16", "float16", "float32", "double"), "I": INDEX, "I2": INDEX, "D": ("int32",)},

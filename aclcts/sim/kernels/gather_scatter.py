@@ -472,14 +472,16 @@ def _arg_max_grad_d_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorIn
     call.require_same_dtype([1, 3], [indices.dtype, assist.dtype])
     dim = call.axis("attr 'dimension'", call.attr_int("dimension"), var.ndim)
     line = var.shape[:dim] + var.shape[dim + 1:]
-    if indices.shape != line or updates.shape != line or assist.shape != var.shape:
-        raise call.fail(f"{call.quoted(1)} and {call.quoted(2)} must have shape {list(line)} ({call.quoted(0)} "
-                        f"without dim {dim}) and {call.quoted(3)} {list(var.shape)}, got {list(indices.shape)}, "
-                        f"{list(updates.shape)} and {list(assist.shape)}")
+    size = math.prod(line)
+    if indices.size != size or updates.size != size or assist.shape != var.shape:
+        raise call.fail(f"{call.quoted(1)} and {call.quoted(2)} must hold {size} elements (the shape of "
+                        f"{call.quoted(0)} without dim {dim}, {list(line)}) and {call.quoted(3)} must have shape "
+                        f"{list(var.shape)}, got {list(indices.shape)}, {list(updates.shape)} and {list(assist.shape)}")
     out = Outputs(call, outputs)
     out.require_input_dtype(0, 0, var.dtype)
-    chosen = np.expand_dims(indices, dim) == assist
-    return [out.emit(0, np.where(chosen, np.expand_dims(updates, dim), var).astype(var.dtype))]
+    kept = var.shape[:dim] + (1,) + var.shape[dim + 1:]
+    chosen = indices.reshape(kept) == assist
+    return [out.emit(0, np.where(chosen, updates.reshape(kept), var).astype(var.dtype))]
 
 
 def _sparse_segment_sum_grad_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
