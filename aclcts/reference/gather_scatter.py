@@ -582,6 +582,45 @@ def _sparse_segment_sum_grad_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list
     return [(scalar_int(values, 3),) + tuple(shapes[0][1:])]
 
 
+def embedding_bags(indices: np.ndarray, offsets: np.ndarray | None, include_last: bool) -> list[list[int]]:
+    """The positions into indices.reshape(-1) that make up each bag (PyTorch embedding_bag)."""
+    if indices.ndim == 2:
+        width = indices.shape[1]
+        return [list(range(b * width, (b + 1) * width)) for b in range(indices.shape[0])]
+    if offsets is None:
+        raise InputError(2, lambda name: f"a 1-D indices needs {name}")
+    starts = [int(o) for o in offsets.reshape(-1)]
+    ends = starts[1:] + ([] if include_last else [indices.size])
+    starts = starts[:len(ends)]
+    if any(not 0 <= a <= b <= indices.size for a, b in zip(starts, ends)):
+        raise InputError(2, lambda name: f"{name} {starts} must rise from 0 to at most {indices.size}")
+    return [list(range(a, b)) for a, b in zip(starts, ends)]
+
+
+def _embedding_bag(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    weight, indices, offsets, scales = xs
+    mode = attrs["mode"]
+    flat = np.asarray(indices).reshape(-1)
+    rows = widen(weight)
+    factors = widen(scales).reshape(-1) if scales is not None else np.ones(flat.size)
+    bags = embedding_bags(np.asarray(indices), offsets, bool(attrs["include_last_offset"]))
+    y = np.zeros((len(bags), weight.shape[1]), dtype=np.float64)
+    for b, positions in enumerate(bags):
+        picked = [rows[_checked(int(flat[i]), weight.shape[0], False, "index")] * factors[i] for i in positions]
+        if picked:
+            y[b] = np.max(picked, axis=0) if mode == "max" else np.sum(picked, axis=0) / (
+                len(picked) if mode == "mean" else 1)
+    return [round_to(y, out[0])]
+
+
+def _embedding_bag_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    weight, indices = shapes[0], shapes[1]
+    if len(indices) == 2:
+        return [(indices[0], weight[1])]
+    count = shapes[2][0] - (1 if attrs["include_last_offset"] else 0)
+    return [(count, weight[1])]
+
+
 def _like_first(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
     return [shapes[0]]
 
@@ -629,4 +668,5 @@ OPS: tuple[RefOp, ...] = (
     define("HistogramFixedWidthD", _histogram, _histogram_shape),
     define("ArgMaxGradD", _arg_max_grad_d, _like_first),
     define("SparseSegmentSumGrad", _sparse_segment_sum_grad, _sparse_segment_sum_grad_shape),
+    define("EmbeddingBag", _embedding_bag, _embedding_bag_shape),
 )

@@ -167,4 +167,14 @@ PROTOTYPES: tuple[Prototype, ...] = (
        {"T": ("bfloat16", "float16", "float32", "double"), "I": INDEX, "I2": INDEX, "D": ("int32",)},
        source=f"{_CANN}math_ops.h REG_OP(SparseSegmentSumGrad) (TensorFlow SparseSegmentSumGrad: output[indices[i]] "
               "+= grad[segment_ids[i]], output of output_dim0 rows)", shape_rule=_INDEXED, policy="reduction"),
+    op("EmbeddingBag", "weight:T, indices:I, offsets?:I, per_sample_weights?:T", "y:T", {"T": ("float32",), "I": ("int32",)},
+       (Attr("mode", "str", "mean", domain=OneOf(("sum", "mean", "max"))), Attr("scale_grad_by_freq", "bool", False),
+        Attr("sparse", "bool", False), Attr("include_last_offset", "bool", False)),
+       source=f"{_CANN}rnn.h REG_OP(EmbeddingBag) (PyTorch embedding_bag: the rows of weight that indices names, "
+              "reduced per bag by mode; a 2-D indices is one bag per row, a 1-D one is cut into bags at offsets, the "
+              "last bag running to the end unless include_last_offset; per_sample_weights scales each row, for "
+              "\"sum\" only; an empty bag gives zeros)",
+       samples={"indices": Sample(0, 9, "row numbers of weight (10 rows)")},
+       # the value profiles would draw indices outside weight's rows
+       sample_shapes=(((10, 3), (4, 5)), ((10, 6), (2, 3))), profiles=(), shape_rule=_INDEXED, policy="reduction"),
 )

@@ -521,6 +521,76 @@ def _sparse_segment_sum_grad_infer(inputs: list[TensorInfo], values: Arrays, att
     return [inferred(grad.dtype, [first, *grad.shape[1:]])]
 
 
+def _bag_bounds(call: OpCall, indices: np.ndarray, offsets: np.ndarray | None) -> np.ndarray:
+    """[start, end) of each bag into the flattened indices: rows of a 2-D indices, else cut at offsets."""
+    if indices.ndim == 2:
+        starts = np.arange(indices.shape[0]) * indices.shape[1]
+        return np.stack([starts, starts + indices.shape[1]], axis=1)
+    if indices.ndim != 1 or offsets is None or offsets.ndim != 1:
+        raise call.fail(f"{call.quoted(1)} must be 2-D, or 1-D with a 1-D {call.quoted(2)}, got "
+                        f"{list(indices.shape)} and {None if offsets is None else list(offsets.shape)}")
+    cuts = offsets.astype(np.int64)
+    ends = cuts[1:] if call.attr_bool("include_last_offset") else np.append(cuts[1:], indices.size)
+    starts = cuts[:ends.size]
+    if starts.size and (starts[0] < 0 or np.any(ends < starts) or ends[-1] > indices.size):
+        raise call.fail(f"{call.quoted(2)} {cuts.tolist()} must rise from 0 to at most {indices.size}")
+    return np.stack([starts, ends], axis=1)
+
+
+def _embedding_bag_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    """Each bag's rows (times per_sample_weights) added in index order in float32; mean multiplies that sum by the
+    float32 reciprocal of the count (tbe/impl/embedding_bag.py tik_vec_rec_compute); max keeps the larger; empty
+    bags are 0."""
+    call = OpCall("EmbeddingBag", inputs, attrs)
+    call.require_count(2, 4)
+    weight, indices = call.input(0), call.input(1)
+    offsets, scales = call.optional(2), call.optional(3)
+    call.require_dtype(0, weight.dtype)
+    call.require_dtype(1, indices.dtype)
+    mode = call.attr_str("mode")
+    if mode not in ("sum", "mean", "max"):
+        raise call.fail(f"attr 'mode' is {mode!r}, expected 'sum', 'mean' or 'max'")
+    if weight.ndim != 2:
+        raise call.fail(f"{call.quoted(0)} must be 2-D, got {list(weight.shape)}")
+    flat = indices.reshape(-1).astype(np.int64)
+    if flat.size and (flat.min() < 0 or flat.max() >= weight.shape[0]):
+        raise call.fail(f"an index of {call.quoted(1)} lies outside [0, {weight.shape[0]}) (rows of {call.quoted(0)})")
+    if scales is not None and scales.size != flat.size:
+        raise call.fail(f"{call.quoted(3)} must hold one weight per index ({flat.size}), got {list(scales.shape)}")
+    picked = weight[flat] * (scales.reshape(-1, 1) if scales is not None else np.float32(1))
+    bounds = _bag_bounds(call, indices, offsets)
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, weight.dtype)
+    y = np.zeros((bounds.shape[0], weight.shape[1]), dtype=np.float32)
+    with np.errstate(all="ignore"):
+        for b, (start, end) in enumerate(bounds):
+            rows = picked[start:end]
+            if not len(rows):
+                continue
+            if mode == "max":
+                y[b] = np.max(rows, axis=0)
+                continue
+            total = np.zeros(weight.shape[1], dtype=np.float32)
+            for row in rows:
+                total = total + row
+            y[b] = total * np.float32(1) / np.float32(len(rows)) if mode == "mean" else total
+    return [out.emit(0, y)]
+
+
+def _embedding_bag_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("EmbeddingBag", inputs, attrs)
+    call.require_count(2, 4)
+    weight, indices = tuple(call.input(0).shape), tuple(call.input(1).shape)
+    width = weight[1] if len(weight) == 2 else UNKNOWN
+    if len(indices) == 2:
+        return [inferred(call.input(0).dtype, [indices[0], width])]
+    offsets = call.optional(2)
+    count = UNKNOWN
+    if offsets is not None and len(offsets.shape) == 1 and offsets.shape[0] >= 0:
+        count = offsets.shape[0] - (1 if call.attr_bool("include_last_offset") else 0)
+    return [inferred(call.input(0).dtype, [count, width])]
+
+
 def _topk_k(call: OpCall, value: Any, size: int) -> int:
     array = np.asarray(value)
     if array.dtype != np.dtype(np.int32) or array.size != 1:
@@ -859,6 +929,7 @@ builtin("IndexFillD", _index_fill_d_compute, like_input("IndexFillD"))
 builtin("HistogramFixedWidthD", _histogram_compute, _histogram_infer)
 builtin("ArgMaxGradD", _arg_max_grad_d_compute, like_input("ArgMaxGradD"))
 builtin("SparseSegmentSumGrad", _sparse_segment_sum_grad_compute, _sparse_segment_sum_grad_infer)
+builtin("EmbeddingBag", _embedding_bag_compute, _embedding_bag_infer)
 for _op_type, _index in (("GatherV2", 0), ("GatherNd", 0), ("ScatterNdUpdate", 0), ("ScatterUpdate", 0),
                          ("ScatterAdd", 0), ("ScatterElements", 0), ("OneHot", 2), ("UnsortedSegmentSum", 0),
                          ("MaskedSelect", 0), ("TensorScatterMax", 0),
