@@ -560,13 +560,13 @@ def _arg_max_grad_d(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
 
 
 def sparse_segment_sum_grad(grad: np.ndarray, indices: np.ndarray, ids: np.ndarray, rows: int) -> np.ndarray:
-    """TensorFlow SparseSegmentSumGrad: row indices[i] of the output gets row segment_ids[i] of grad added."""
+    """TensorFlow SparseSegmentSumGrad: row indices[i] of the output gets row ids[i] of grad added."""
     if indices.shape != ids.shape or indices.ndim != 1:
         raise InputError((1, 2), lambda a, b: f"{a} and {b} must be 1-D of one length, got {list(indices.shape)} and "
                                               f"{list(ids.shape)}")
     out = np.zeros((rows,) + grad.shape[1:], dtype=np.float64)
     for i in range(indices.size):
-        target = _checked(int(indices[i]), rows, False, "index")
+        target = _checked(int(indices[i]), rows, False, "row")
         source = _checked(int(ids[i]), grad.shape[0], False, "segment id")
         out[target] += grad[source]
     return out
@@ -606,7 +606,7 @@ def _embedding_bag(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
     bags = embedding_bags(np.asarray(indices), offsets, bool(attrs["include_last_offset"]))
     y = np.zeros((len(bags), weight.shape[1]), dtype=np.float64)
     for b, positions in enumerate(bags):
-        picked = [rows[_checked(int(flat[i]), weight.shape[0], False, "index")] * factors[i] for i in positions]
+        picked = [rows[_checked(int(flat[i]), weight.shape[0], False, "row")] * factors[i] for i in positions]
         if picked:
             y[b] = np.max(picked, axis=0) if mode == "max" else np.sum(picked, axis=0) / (
                 len(picked) if mode == "mean" else 1)

@@ -53,7 +53,7 @@ def log_softmax_grad(dy: np.ndarray, log_y: np.ndarray, axes: tuple[int, ...]) -
 
 
 def _softmax_grad(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
-    """SoftmaxGrad compute: inputs softmax, grad_softmax."""
+    """SoftmaxGrad compute: inputs the softmax output and its incoming gradient."""
     y, dy = widen(xs[0]), widen(xs[1])
     return [round_to(softmax_grad(y, dy, normalize_axes(attrs["axes"], y.ndim)), out[0])]
 

@@ -374,13 +374,18 @@ def stable_order(moved: np.ndarray, descending: bool) -> np.ndarray:
     return size - 1 - np.flip(np.argsort(np.flip(moved, -1), axis=-1, kind="stable"), -1)
 
 
-def _sort_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("Sort", inputs, attrs)
+def _sort_input(call: OpCall) -> tuple[np.ndarray, np.ndarray, int]:
+    """Sort's and SortV2's checked x, x as at least 1-D, and the attr axis into it."""
     call.require_inputs()
     x = call.input(0)
     call.require_dtype(0, x.dtype)
     view = x.reshape(x.shape or (1,))
-    axis = call.axis("attr 'axis'", call.attr_int("axis"), view.ndim)
+    return x, view, call.axis("attr 'axis'", call.attr_int("axis"), view.ndim)
+
+
+def _sort_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Sort", inputs, attrs)
+    x, view, axis = _sort_input(call)
     call.attr_bool("stable")
     out = Outputs(call, outputs)
     out.require_input_dtype(0, 0, x.dtype)
@@ -401,11 +406,7 @@ def _sort_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[
 
 def _sort_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
     call = OpCall("SortV2", inputs, attrs)
-    call.require_inputs()
-    x = call.input(0)
-    call.require_dtype(0, x.dtype)
-    view = x.reshape(x.shape or (1,))
-    axis = call.axis("attr 'axis'", call.attr_int("axis"), view.ndim)
+    x, view, axis = _sort_input(call)
     if axis != view.ndim - 1:
         raise call.fail(f"attr 'axis' is {call.attr_int('axis')}, expected the last dim (array_ops.h: \"Axis should "
                         "select the last dim\")")
@@ -538,7 +539,7 @@ def _bag_bounds(call: OpCall, indices: np.ndarray, offsets: np.ndarray | None) -
 
 
 def _embedding_bag_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
-    """Each bag's rows (times per_sample_weights) added in index order in float32; mean multiplies that sum by the
+    """Each bag's rows (times their per-sample weights) added in index order in float32; mean multiplies that sum by the
     float32 reciprocal of the count (tbe/impl/embedding_bag.py tik_vec_rec_compute); max keeps the larger; empty
     bags are 0."""
     call = OpCall("EmbeddingBag", inputs, attrs)
