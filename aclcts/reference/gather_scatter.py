@@ -509,6 +509,122 @@ def _bincount_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...
     return [(scalar_int(values, 1),)]
 
 
+def _sort_v2(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    axis = normalize_axis(attrs["axis"], max(xs[0].ndim, 1), "axis")
+    values, _ = sort(xs[0].reshape(xs[0].shape or (1,)), axis, bool(attrs["descending"]))
+    return [round_to(values.reshape(xs[0].shape), out[0])]
+
+
+def _index_fill_d(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    """y = x * assist1 + assist2: x where assist1 is 1 and assist2 0, the fill value where assist1 is 0."""
+    x, keep, fill = (widen(a) for a in xs)
+    return [round_to(x * keep + fill, out[0])]
+
+
+def histogram_fixed_width(x: np.ndarray, low: float, high: float, nbins: int) -> np.ndarray:
+    """TensorFlow HistogramFixedWidth: counts of x in nbins equal bins over [low, high); values below go to the
+    first bin, values at or above high to the last."""
+    if not high > low:
+        raise InputError(1, lambda name: f"{name} must hold [low, high] with low < high, got [{low}, {high}]")
+    if nbins < 1:
+        raise ValueError(f"nbins {nbins} must be at least 1")
+    bins = np.clip(np.floor((x - low) / (high - low) * nbins), 0, nbins - 1).astype(np.int64)
+    return np.bincount(bins.reshape(-1), minlength=nbins)
+
+
+def _histogram(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    low, high = (float(v) for v in widen(xs[1]).reshape(-1)[:2])
+    return [round_to(histogram_fixed_width(widen(xs[0]), low, high, int(attrs["nbins"])), out[0])]
+
+
+def _histogram_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [(int(attrs["nbins"]),)]
+
+
+def _arg_max_grad_d(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    """Each element of var whose position along dimension (as assist records it) is the one indices names for its
+    line takes that line's update; the others keep var."""
+    var, indices, updates, assist = xs
+    dim = normalize_axis(attrs["dimension"], var.ndim, "dimension")
+    line_shape = var.shape[:dim] + var.shape[dim + 1:]
+    if indices.size != math.prod(line_shape) or updates.size != indices.size:
+        raise InputError((1, 2), lambda a, b: f"{a} and {b} must hold one element per line of var along dimension "
+                                              f"{dim} ({math.prod(line_shape)}), got {indices.size} and {updates.size}")
+    indices, updates = indices.reshape(line_shape), updates.reshape(line_shape)
+    y = widen(var).copy()
+    for p in np.ndindex(*var.shape):
+        line = p[:dim] + p[dim + 1:]
+        if assist[p] == indices[line]:
+            y[p] = widen(updates)[line]
+    return [round_to(y, out[0])]
+
+
+def sparse_segment_sum_grad(grad: np.ndarray, indices: np.ndarray, ids: np.ndarray, rows: int) -> np.ndarray:
+    """TensorFlow SparseSegmentSumGrad: row indices[i] of the output gets row ids[i] of grad added."""
+    if indices.shape != ids.shape or indices.ndim != 1:
+        raise InputError((1, 2), lambda a, b: f"{a} and {b} must be 1-D of one length, got {list(indices.shape)} and "
+                                              f"{list(ids.shape)}")
+    out = np.zeros((rows,) + grad.shape[1:], dtype=np.float64)
+    for i in range(indices.size):
+        target = _checked(int(indices[i]), rows, False, "row")
+        source = _checked(int(ids[i]), grad.shape[0], False, "segment id")
+        out[target] += grad[source]
+    return out
+
+
+def _sparse_segment_sum_grad(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    grad, indices, ids, _ = xs
+    rows = scalar_int(xs, 3)
+    return [round_to(sparse_segment_sum_grad(widen(grad), np.asarray(indices), np.asarray(ids), rows), out[0])]
+
+
+def _sparse_segment_sum_grad_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [(scalar_int(values, 3),) + tuple(shapes[0][1:])]
+
+
+def embedding_bags(indices: np.ndarray, offsets: np.ndarray | None, include_last: bool) -> list[list[int]]:
+    """The positions into indices.reshape(-1) that make up each bag (PyTorch embedding_bag)."""
+    if indices.ndim == 2:
+        width = indices.shape[1]
+        return [list(range(b * width, (b + 1) * width)) for b in range(indices.shape[0])]
+    if offsets is None:
+        raise InputError(2, lambda name: f"a 1-D indices needs {name}")
+    starts = [int(o) for o in offsets.reshape(-1)]
+    ends = starts[1:] + ([] if include_last else [indices.size])
+    starts = starts[:len(ends)]
+    if any(not 0 <= a <= b <= indices.size for a, b in zip(starts, ends)):
+        raise InputError(2, lambda name: f"{name} {starts} must rise from 0 to at most {indices.size}")
+    return [list(range(a, b)) for a, b in zip(starts, ends)]
+
+
+def _embedding_bag(xs: Xs, attrs: Attrs, out: Dtypes) -> list[np.ndarray]:
+    weight, indices, offsets, scales = xs
+    mode = attrs["mode"]
+    flat = np.asarray(indices).reshape(-1)
+    rows = widen(weight)
+    factors = widen(scales).reshape(-1) if scales is not None else np.ones(flat.size)
+    bags = embedding_bags(np.asarray(indices), offsets, bool(attrs["include_last_offset"]))
+    y = np.zeros((len(bags), weight.shape[1]), dtype=np.float64)
+    for b, positions in enumerate(bags):
+        picked = [rows[_checked(int(flat[i]), weight.shape[0], False, "row")] * factors[i] for i in positions]
+        if picked:
+            y[b] = np.max(picked, axis=0) if mode == "max" else np.sum(picked, axis=0) / (
+                len(picked) if mode == "mean" else 1)
+    return [round_to(y, out[0])]
+
+
+def _embedding_bag_shape(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    weight, indices = shapes[0], shapes[1]
+    if len(indices) == 2:
+        return [(indices[0], weight[1])]
+    count = shapes[2][0] - (1 if attrs["include_last_offset"] else 0)
+    return [(count, weight[1])]
+
+
+def _like_first(shapes: Xs, values: Xs, attrs: Attrs) -> list[tuple[int, ...]]:
+    return [shapes[0]]
+
+
 OPS: tuple[RefOp, ...] = (
     define("GatherV2", _gather_v2, _gather_v2_shape),
     define("GatherNd", _gather_nd, _gather_nd_shape),
@@ -547,4 +663,10 @@ OPS: tuple[RefOp, ...] = (
     define("Bucketize", _bucketize, _first_shape),
     define("InTopKD", _in_top_k, _in_top_k_shape),
     define("InplaceIndexAdd", _index_add, _first_shape),
+    define("SortV2", _sort_v2, _like_first),
+    define("IndexFillD", _index_fill_d, _like_first),
+    define("HistogramFixedWidthD", _histogram, _histogram_shape),
+    define("ArgMaxGradD", _arg_max_grad_d, _like_first),
+    define("SparseSegmentSumGrad", _sparse_segment_sum_grad, _sparse_segment_sum_grad_shape),
+    define("EmbeddingBag", _embedding_bag, _embedding_bag_shape),
 )

@@ -2,7 +2,8 @@
 ReduceLogSumExp (inputs x, axes; attributes keep_dims and, where the prototype has it, noop_with_empty_axes), and
 their D forms (axes an attribute); the statistics ReduceStd, ReduceStdWithMean, ReduceStdV2Update,
 ReduceMeanWithCount and the norms LpNorm, LpNormReduce, LpNormUpdate (p 0 counts the non-zero elements, p 2147483647
-and -2147483648 stand for +inf and -inf: the largest and smallest |x|)."""
+and -2147483648 stand for +inf and -inf: the largest and smallest |x|); ReduceLogSum (ONNX), the square sums
+SquareSumV1 and SquareSumAll, ReduceMeanVariance (the mean and the mean of squares) and Renorm's scale factor."""
 
 from __future__ import annotations
 
@@ -176,6 +177,29 @@ def norm_floor(epsilon: float, dtype: np.dtype) -> float:
     return epsilon
 
 
+def reduce_log_sum(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """ReduceLogSum (ONNX): the natural log of the sum over axes; a negative sum gives NaN, a zero sum -inf."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.log(np.sum(x, axis=axes, keepdims=True))
+
+
+def renorm_factor(x: np.ndarray, p: float, dim: int, maxnorm: float) -> np.ndarray:
+    """PyTorch renorm's scale per sub-tensor x[..., i, ...] along dim, as CANN's Renorm returns it: min(norm,
+    maxnorm) / (norm + 1e-7), norm the p-norm of the sub-tensor (p 0: its count of non-zero elements)."""
+    others = tuple(a for a in range(x.ndim) if a != dim)
+    if p == 0:
+        norm = np.sum(x != 0, axis=others, keepdims=True).astype(np.float64)
+    else:
+        norm = np.sum(np.abs(x) ** p, axis=others, keepdims=True) ** (1.0 / p)
+    return np.minimum(norm, maxnorm) / (norm + 1e-7)
+
+
+def l2_normalize_grad(x: np.ndarray, y: np.ndarray, dy: np.ndarray, axes: tuple[int, ...], eps: float) -> np.ndarray:
+    """The gradient through y = x / max(||x||, eps) over axes, y given: (dy - y <dy, y>) / max(||x||, eps)."""
+    norm = np.maximum(np.sqrt(np.sum(x * x, axis=axes, keepdims=True)), eps)
+    return (dy - y * np.sum(dy * y, axis=axes, keepdims=True)) / norm
+
+
 def _kept_or_not(result: np.ndarray, axes: tuple[int, ...], keep: bool) -> np.ndarray:
     return result if keep else np.squeeze(result, axis=axes)
 
@@ -226,6 +250,45 @@ def _lp_norm_update(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dt
     return [round_to(np.maximum(y, norm_floor(float(attrs["epsilon"]), out[0])), out[0])]
 
 
+def _square_sum_v1(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    x = widen(xs[0])
+    axes = stat_axes(attrs["axis"], x.ndim)
+    return [round_to(_kept_or_not(np.sum(x * x, axis=axes, keepdims=True), axes, bool(attrs["keep_dims"])), out[0])]
+
+
+def _square_sum_all(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    return [round_to(np.sum(widen(x) ** 2), d) for x, d in zip(xs, out)]
+
+
+def _reduce_mean_variance(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    x = widen(xs[0])
+    axes = stat_axes(attrs["axes"], x.ndim)
+    results = (np.mean(x, axis=axes, keepdims=True), np.mean(x * x, axis=axes, keepdims=True))
+    return [round_to(_kept_or_not(r, axes, bool(attrs["keep_dims"])), d) for r, d in zip(results, out)]
+
+
+def _renorm(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    x = widen(xs[0])
+    dim = normalize_axes([attrs["dim"]], x.ndim, "dim")[0]
+    return [round_to(renorm_factor(x, float(attrs["p"]), dim, float(attrs["maxnorm"])), out[0])]
+
+
+def _renorm_shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    x = shapes[0]
+    dim = normalize_axes([attrs["dim"]], len(x), "dim")[0]
+    return [tuple(d if i == dim else 1 for i, d in enumerate(x))]
+
+
+def _l2_normalize_grad(xs: list[np.ndarray], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    x, y, dy = (widen(a) for a in xs)
+    axes = stat_axes(attrs["dim"], x.ndim)
+    return [round_to(l2_normalize_grad(x, y, dy, axes, float(attrs["eps"])), out[0])]
+
+
+def _scalars(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    return [(), ()]
+
+
 def _stat_shape(dims_attr: str, keep_attr: str, count: int = 1) -> Any:
     def shape(shapes: list[tuple[int, ...] | None], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
         x = shapes[0]
@@ -263,4 +326,10 @@ OPS: tuple[RefOp, ...] = (
     define("LpNorm", _lp_norm(root=True, floor=True), _stat_shape("axes", "keepdim")),
     define("LpNormReduce", _lp_norm(root=False, floor=False), _stat_shape("axes", "keepdim")),
     define("LpNormUpdate", _lp_norm_update, _same_shape),
+    define("ReduceLogSum", _reduce(reduce_log_sum, noop_default=False), _shape_with(False)),
+    define("SquareSumV1", _square_sum_v1, _stat_shape("axis", "keep_dims")),
+    define("SquareSumAll", _square_sum_all, _scalars),
+    define("ReduceMeanVariance", _reduce_mean_variance, _stat_shape("axes", "keep_dims", 2)),
+    define("Renorm", _renorm, _renorm_shape),
+    define("L2NormalizeGrad", _l2_normalize_grad, _same_shape),
 )

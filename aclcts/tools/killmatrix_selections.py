@@ -80,6 +80,7 @@ FAULT_SELECTIONS = {
     "softmax_without_max_subtraction": ["conformance/test_execute.py", "conformance/test_golden.py", "--ops=SoftmaxV2",
                                         "-k",
                                         "(SoftmaxV2 and large) or (test_golden and softmax_v2)"],
+    "dropout_mask_bit_order_reversed": ["conformance/test_execute.py", "--ops=DropOutDoMask", "-k", "DropOutDoMask"],
     "sparse_duplicates_last_wins": ["conformance/test_execute.py", "--ops=SparseTensorDenseMatMul", "-k",
                                     "SparseTensorDenseMatMul"],
     "floor_mod_truncates": ["conformance/test_execute.py", "--ops=FloorMod", "-k", "FloorMod"],

@@ -135,4 +135,46 @@ PROTOTYPES: tuple[Prototype, ...] = (
        (Attr("axis", "int", domain=Axes("var")),),
        source=f"{_CANN}selection_ops.h REG_OP(InplaceIndexAdd) (PyTorch index_add_: var's slice indices[i] of axis "
               "gets updates' slice i added)", shape_rule=_INDEXED, policy="reduction"),
+    op("SortV2", "x:T", "y:T", {"T": ("float16", "float32", "double")},
+       (Attr("axis", "int", -1, domain=OneOf((-1,))), Attr("descending", "bool", False)),
+       source=f"{_CANN}array_ops.h REG_OP(SortV2): Sort's values without the indices; \"Axis should select the last "
+              "dim\"", shape_rule="same"),
+    op("IndexFillD", "x:T, assist1:T, assist2:T", "y:T", {"T": ("float16", "float32", "int32")},
+       (Attr("dim", "int"),),
+       source=f"{_CANN}selection_ops.h REG_OP(IndexFillD) (PyTorch index_fill with the index and value folded into "
+              "two assist tensors of x's shape: y = x * assist1 + assist2, assist1 0 at the filled positions and 1 "
+              "elsewhere, assist2 the value there and 0 elsewhere; tbe/impl/index_fill_d.py)",
+       samples={"assist1": Sample(0, 1, "0 where filled, 1 elsewhere"),
+                "assist2": Sample(-10, 10, "the fill value where filled")},
+       sample_shapes=(((2, 3, 4),) * 3, ((5, 6),) * 3), sample_attrs={"dim": 0}, shape_rule="same",
+       policy="elementwise"),
+    op("HistogramFixedWidthD", "x:T, range:T", "y:I", {"T": ("float16", "float32", "int32", "int64"), "I": ("int32",)},
+       (Attr("nbins", "int"), Attr("dtype", "int", 3)),
+       source=f"{_CANN}math_ops.h REG_OP(HistogramFixedWidthD) (TensorFlow HistogramFixedWidth: x falls in bin "
+              "floor((x - range[0]) / (range[1] - range[0]) * nbins), clipped to [0, nbins - 1]); ATTR(dtype, Int, 3) "
+              "is DT_INT32, y's only type", sample_attrs={"nbins": 5}, policy="reduction"),
+    op("ArgMaxGradD", "var:T, indices:I, updates:T, assist:I", "y:T",
+       {"T": ("float32", "float16", "int32", "int8"), "I": ("int32",)}, (Attr("dimension", "int"),),
+       source=f"{_CANN}elewise_calculation_ops.h REG_OP(ArgMaxGradD): var with updates written along dimension at the "
+              "positions indices names, the positions read from assist (each element's index along dimension; "
+              "tbe/impl/arg_max_grad_d.py: select(broadcast(indices) == assist, broadcast(updates), var)); indices and "
+              "updates hold one element per line along dimension (var's shape without it; [1] for a 1-D var)",
+       samples={"indices": Sample(0, 3, "positions along dimension 0 (size 4)"),
+                "assist": Sample(0, 3, "positions along dimension 0 (size 4)")},
+       sample_shapes=(((4, 5), (5,), (5,), (4, 5)), ((4, 3, 2), (3, 2), (3, 2), (4, 3, 2)), ((4,), (1,), (1,), (4,))),
+       sample_attrs={"dimension": 0}, shape_rule="given"),
+    op("SparseSegmentSumGrad", "grad:T, indices:I, segment_ids:I2, output_dim0:D", "output:T",
+       {"T": ("bfloat16", "float16", "float32", "double"), "I": INDEX, "I2": INDEX, "D": ("int32",)},
+       source=f"{_CANN}math_ops.h REG_OP(SparseSegmentSumGrad) (TensorFlow SparseSegmentSumGrad: output[indices[i]] "
+              "+= grad[segment_ids[i]], output of output_dim0 rows)", shape_rule=_INDEXED, policy="reduction"),
+    op("EmbeddingBag", "weight:T, indices:I, offsets?:I, per_sample_weights?:T", "y:T", {"T": ("float32",), "I": ("int32",)},
+       (Attr("mode", "str", "mean", domain=OneOf(("sum", "mean", "max"))), Attr("scale_grad_by_freq", "bool", False),
+        Attr("sparse", "bool", False), Attr("include_last_offset", "bool", False)),
+       source=f"{_CANN}rnn.h REG_OP(EmbeddingBag) (PyTorch embedding_bag: the rows of weight that indices names, "
+              "reduced per bag by mode; a 2-D indices is one bag per row, a 1-D one is cut into bags at offsets, the "
+              "last bag running to the end unless include_last_offset; per_sample_weights scales each row, for "
+              "\"sum\" only; an empty bag gives zeros)",
+       samples={"indices": Sample(0, 9, "row numbers of weight (10 rows)")},
+       # the value profiles would draw indices outside weight's rows
+       sample_shapes=(((10, 3), (4, 5)), ((10, 6), (2, 3))), profiles=(), shape_rule=_INDEXED, policy="reduction"),
 )

@@ -83,4 +83,35 @@ PROTOTYPES: tuple[Prototype, ...] = (
     op("LpNormUpdate", "x:T", "y:T", {"T": _HALF_FLOAT}, (_P, _EPSILON),
        source=f"{_CANN}math_ops.h REG_OP(LpNormUpdate): x^(1/p), at least epsilon (1e-7 for float16), LpNorm's root",
        samples={"x": Sample(0, 10, "a sum of |x|^p: not negative")}),
+    op("ReduceLogSum", "x:T, axes:I", "y:T", {"T": _HALF_FLOAT, "I": INDEX}, (_KEEP,),
+       source=f"{_CANN}reduce_ops.h REG_OP(ReduceLogSum) (ONNX ReduceLogSum: log(sum(x)) over axes); x NumberType in "
+              "the header, float16 and float32 in the op info and tbe/impl/dynamic/reduce_log_sum.py",
+       samples={"x": Sample(0.5, 10.0, "positive sums: log of 0 is -inf, of a negative sum NaN")}),
+    op("SquareSumV1", "x:T", "y:T", {"T": _HALF_FLOAT}, (Attr("axis", "list_int", domain=Axes("x", many=True)), _KEEP),
+       source=f"{_CANN}elewise_calculation_ops.h REG_OP(SquareSumV1): the sum of x^2 over axis "
+              "(tbe/impl/square_sum_v1.py)", sample_shapes=(((2, 3, 4),), ((5,),)), sample_attrs={"axis": [-1]}),
+    op("SquareSumAll", "x1:T, x2:T", "y1:T, y2:T", {"T": ("float32",)},
+       source=f"{_CANN}elewise_calculation_ops.h REG_OP(SquareSumAll): y1 the sum of x1^2 and y2 the sum of x2^2 over "
+              "every element, scalars (op_proto/elewise_calculation_ops.cc SquareSumALlInferShape)", shape_rule="same"),
+    op("ReduceMeanVariance", "x:T", "mean:U, variance:U", {"T": _HALF_FLOAT, "U": ("float32",)},
+       (Attr("axes", "list_int", []), Attr("keep_dims", "bool", True)),
+       source=f"{_CANN}reduce_ops.h REG_OP(ReduceMeanVariance): mean = the mean of x and variance = the mean of x^2 "
+              "(\"square sum reduced x\") over axes, every axis when empty (tbe/impl/reduce_mean_variance.py); the header "
+              "lists float16 outputs too, every op info entry (ascend310p) gives float",
+       # the ascend310p op info pairs NDC1HWC0 (and NDHWC, ND) with every dtype of x, mean and variance
+       formats=dict.fromkeys(("x", "mean", "variance"), ("NDC1HWC0",))),
+    op("Renorm", "x:T", "y:T", {"T": _HALF_FLOAT}, (Attr("p", "float"), Attr("dim", "int"), Attr("maxnorm", "float")),
+       source=f"{_CANN}nn_norm_ops.h REG_OP(Renorm) (PyTorch renorm): y is the factor each sub-tensor along dim is "
+              "scaled by, min(norm, maxnorm) / (norm + 1e-7) with norm the p-norm of the sub-tensor, of x's shape with "
+              "every other dim 1 (op_proto/nn_norm_ops.cc RenormInferShape, tbe/impl/renorm.py); x BasicType in the "
+              "header, float16 and float32 in the op info",
+       sample_attrs={"p": 2.0, "dim": 0, "maxnorm": 3.0}, shape_rule="given"),
+    op("L2NormalizeGrad", "x:T, y:T, dy:T", "dx:T", {"T": _HALF_FLOAT},
+       (Attr("dim", "list_int", []), Attr("eps", "float", 0.0001)),
+       source=f"{_CANN}nn_batch_norm_ops.h REG_OP(L2NormalizeGrad) (PyTorch normalize's L2 gradient): dx = (dy - y * "
+              "sum(dy * y, dim)) / max(||x||, eps), the norm and the sum over dim (tbe/impl/l2_normalize_grad.py); "
+              "an empty dim is read as every axis",
+       samples={"dy": Sample(-2.0, 2.0, "incoming gradients of both signs")}, sample_attrs={"dim": [1]},
+       # at "large" values dy - y * sum(dy * y) cancels the float32 sum's rounding into many ulps of dx
+       profiles=("subnormal",), shape_rule="same", policy="nn"),
 )

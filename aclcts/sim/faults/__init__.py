@@ -23,6 +23,7 @@ from aclcts.sim.faults import contract as c
 from aclcts.sim.faults import conv as cv
 from aclcts.sim.faults import detection as det
 from aclcts.sim.faults import domains as dm
+from aclcts.sim.faults import dropout as do
 from aclcts.sim.faults import events as ev
 from aclcts.sim.faults import gather_scatter as gs
 from aclcts.sim.faults import golden_edges as g
@@ -298,6 +299,10 @@ _ENTRIES = (
               "SparseTensorDenseMatMul keeps only the last entry of an index given more than once instead of adding "
               "them up",
               (("sparse accumulation", sp.duplicates_last_wins),)),
+    Injection("dropout_mask_bit_order_reversed", FAULT,
+              "DropOutDoMask reads each mask byte's bits from the most significant end (bit 7 of byte 0 for element "
+              "0) instead of the least significant",
+              (("dropout mask bits", do.bit_order_reversed),)),
     Injection("floor_mod_truncates", FAULT,
               "FloorMod gives the remainder the sign of the dividend x1 (C fmod, as Mod) instead of the divisor x2",
               ((KERNELS, k.kernel_entries(["FloorMod"], bm.floor_mod_truncates)),)),

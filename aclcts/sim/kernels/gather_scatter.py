@@ -374,13 +374,18 @@ def stable_order(moved: np.ndarray, descending: bool) -> np.ndarray:
     return size - 1 - np.flip(np.argsort(np.flip(moved, -1), axis=-1, kind="stable"), -1)
 
 
-def _sort_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
-    call = OpCall("Sort", inputs, attrs)
+def _sort_input(call: OpCall) -> tuple[np.ndarray, np.ndarray, int]:
+    """Sort's and SortV2's checked x, x as at least 1-D, and the attr axis into it."""
     call.require_inputs()
     x = call.input(0)
     call.require_dtype(0, x.dtype)
     view = x.reshape(x.shape or (1,))
-    axis = call.axis("attr 'axis'", call.attr_int("axis"), view.ndim)
+    return x, view, call.axis("attr 'axis'", call.attr_int("axis"), view.ndim)
+
+
+def _sort_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("Sort", inputs, attrs)
+    x, view, axis = _sort_input(call)
     call.attr_bool("stable")
     out = Outputs(call, outputs)
     out.require_input_dtype(0, 0, x.dtype)
@@ -397,6 +402,194 @@ def _sort_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[
     call.require_inputs()
     x = call.input(0)
     return [inferred(x.dtype, x.shape), inferred(INT32, x.shape)]
+
+
+def _sort_v2_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("SortV2", inputs, attrs)
+    x, view, axis = _sort_input(call)
+    if axis != view.ndim - 1:
+        raise call.fail(f"attr 'axis' is {call.attr_int('axis')}, expected the last dim (array_ops.h: \"Axis should "
+                        "select the last dim\")")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    order = stable_order(view, call.attr_bool("descending"))
+    return [out.emit(0, np.take_along_axis(view, order, axis=-1).reshape(x.shape))]
+
+
+def _index_fill_d_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    """x * assist1, rounded to x's type, plus assist2 (tbe/impl/index_fill_d.py: vmul then vadd)."""
+    call = OpCall("IndexFillD", inputs, attrs)
+    call.require_inputs()
+    x, keep, fill = call.input(0), call.input(1), call.input(2)
+    call.require_dtype(0, x.dtype)
+    call.require_same_dtype([0, 1, 2], [x.dtype, keep.dtype, fill.dtype])
+    if not x.shape == keep.shape == fill.shape:
+        raise call.fail(f"{call.quoted(1)} and {call.quoted(2)} must have the shape of {call.quoted(0)} "
+                        f"{list(x.shape)}, got {list(keep.shape)} and {list(fill.shape)}")
+    call.axis("attr 'dim'", call.attr_int("dim"), max(x.ndim, 1))
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    with np.errstate(all="ignore"):
+        return [out.emit(0, (x * keep + fill).astype(x.dtype))]
+
+
+def _histogram_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    """The bin of each x in float32: (x - low) / (high - low) * nbins, floored and clipped, counted in int32."""
+    call = OpCall("HistogramFixedWidthD", inputs, attrs)
+    call.require_inputs()
+    x, value_range = call.input(0), call.input(1)
+    call.require_dtype(0, x.dtype)
+    call.require_same_dtype([0, 1], [x.dtype, value_range.dtype])
+    nbins = call.attr_int("nbins")
+    if nbins < 1:
+        raise call.fail(f"attr 'nbins' is {nbins}, expected at least 1")
+    if value_range.size != 2:
+        raise call.fail(f"{call.quoted(1)} must hold two values [low, high], got shape {list(value_range.shape)}")
+    low, high = value_range.reshape(-1).astype(np.float32)
+    if not high > low:
+        raise call.fail(f"{call.quoted(1)} must hold [low, high] with low < high, got [{low}, {high}]")
+    out = Outputs(call, outputs)
+    out.require_dtype(0, np.dtype(np.int32), "always int32")
+    with np.errstate(all="ignore"):
+        scaled = (x.astype(np.float32) - low) / (high - low) * np.float32(nbins)
+    bins = np.clip(np.floor(scaled), 0, nbins - 1).astype(np.int64)
+    return [out.emit(0, np.bincount(bins.reshape(-1), minlength=nbins).astype(np.int32))]
+
+
+def _histogram_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("HistogramFixedWidthD", inputs, attrs)
+    call.require_inputs()
+    return [inferred(INT32, [call.attr_int("nbins")])]
+
+
+def _arg_max_grad_d_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    """select(broadcast(indices) == assist, broadcast(updates), var), indices and updates broadcast along dimension
+    (tbe/impl/arg_max_grad_d.py)."""
+    call = OpCall("ArgMaxGradD", inputs, attrs)
+    call.require_inputs()
+    var, indices, updates, assist = (call.input(i) for i in range(4))
+    call.require_dtype(0, var.dtype)
+    call.require_same_dtype([0, 2], [var.dtype, updates.dtype])
+    call.require_same_dtype([1, 3], [indices.dtype, assist.dtype])
+    dim = call.axis("attr 'dimension'", call.attr_int("dimension"), var.ndim)
+    line = var.shape[:dim] + var.shape[dim + 1:]
+    size = math.prod(line)
+    if indices.size != size or updates.size != size or assist.shape != var.shape:
+        raise call.fail(f"{call.quoted(1)} and {call.quoted(2)} must hold {size} elements (the shape of "
+                        f"{call.quoted(0)} without dim {dim}, {list(line)}) and {call.quoted(3)} must have shape "
+                        f"{list(var.shape)}, got {list(indices.shape)}, {list(updates.shape)} and {list(assist.shape)}")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, var.dtype)
+    kept = var.shape[:dim] + (1,) + var.shape[dim + 1:]
+    chosen = indices.reshape(kept) == assist
+    return [out.emit(0, np.where(chosen, updates.reshape(kept), var).astype(var.dtype))]
+
+
+def _sparse_segment_sum_grad_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    """Rows of grad added into the output rows indices names, in index order, in float32 for float16/bfloat16."""
+    call = OpCall("SparseSegmentSumGrad", inputs, attrs)
+    call.require_inputs()
+    grad, indices, ids = call.input(0), call.input(1), call.input(2)
+    call.require_dtype(0, grad.dtype)
+    rows = call.one_value(3, call.input(3))
+    if indices.ndim != 1 or ids.shape != indices.shape:
+        raise call.fail(f"{call.quoted(1)} and {call.quoted(2)} must be 1-D of one length, got {list(indices.shape)} "
+                        f"and {list(ids.shape)}")
+    if grad.ndim < 1:
+        raise call.fail(f"{call.quoted(0)} must have at least one dim, got a scalar")
+    targets, sources = indices.astype(np.int64), ids.astype(np.int64)
+    if targets.size and (targets.min() < 0 or targets.max() >= rows):
+        raise call.fail(f"an index of {call.quoted(1)} lies outside [0, {rows}) ({call.name(3)})")
+    if sources.size and (sources.min() < 0 or sources.max() >= grad.shape[0]):
+        raise call.fail(f"a segment id of {call.quoted(2)} lies outside [0, {grad.shape[0]}) (rows of {call.quoted(0)})")
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, grad.dtype)
+    wide = compute_dtype(grad.dtype)
+    y = np.zeros((rows,) + grad.shape[1:], dtype=wide)
+    with np.errstate(all="ignore"):
+        np.add.at(y, targets, grad.astype(wide)[sources])
+    return [out.emit(0, y.astype(grad.dtype))]
+
+
+def _sparse_segment_sum_grad_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("SparseSegmentSumGrad", inputs, attrs)
+    call.require_inputs()
+    grad = call.input(0)
+    rows = values[3] if len(values) > 3 else None
+    if unknown_rank(tuple(grad.shape)):
+        return [inferred(grad.dtype, (-2,))]
+    first = UNKNOWN if rows is None else call.one_value(3, rows)
+    return [inferred(grad.dtype, [first, *grad.shape[1:]])]
+
+
+def _bag_bounds(call: OpCall, indices: np.ndarray, offsets: np.ndarray | None) -> np.ndarray:
+    """[start, end) of each bag into the flattened indices: rows of a 2-D indices, else cut at offsets."""
+    if indices.ndim == 2:
+        starts = np.arange(indices.shape[0]) * indices.shape[1]
+        return np.stack([starts, starts + indices.shape[1]], axis=1)
+    if indices.ndim != 1 or offsets is None or offsets.ndim != 1:
+        raise call.fail(f"{call.quoted(1)} must be 2-D, or 1-D with a 1-D {call.quoted(2)}, got "
+                        f"{list(indices.shape)} and {None if offsets is None else list(offsets.shape)}")
+    cuts = offsets.astype(np.int64)
+    ends = cuts[1:] if call.attr_bool("include_last_offset") else np.append(cuts[1:], indices.size)
+    starts = cuts[:ends.size]
+    if starts.size and (starts[0] < 0 or np.any(ends < starts) or ends[-1] > indices.size):
+        raise call.fail(f"{call.quoted(2)} {cuts.tolist()} must rise from 0 to at most {indices.size}")
+    return np.stack([starts, ends], axis=1)
+
+
+def _embedding_bag_compute(inputs: Arrays, attrs: Attrs, outputs: list[TensorInfo]) -> list[np.ndarray]:
+    """Each bag's rows (times their per-sample weights) added in index order in float32; mean multiplies that sum by the
+    float32 reciprocal of the count (tbe/impl/embedding_bag.py tik_vec_rec_compute); max keeps the larger; empty
+    bags are 0."""
+    call = OpCall("EmbeddingBag", inputs, attrs)
+    call.require_count(2, 4)
+    weight, indices = call.input(0), call.input(1)
+    offsets, scales = call.optional(2), call.optional(3)
+    call.require_dtype(0, weight.dtype)
+    call.require_dtype(1, indices.dtype)
+    mode = call.attr_str("mode")
+    if mode not in ("sum", "mean", "max"):
+        raise call.fail(f"attr 'mode' is {mode!r}, expected 'sum', 'mean' or 'max'")
+    if weight.ndim != 2:
+        raise call.fail(f"{call.quoted(0)} must be 2-D, got {list(weight.shape)}")
+    flat = indices.reshape(-1).astype(np.int64)
+    if flat.size and (flat.min() < 0 or flat.max() >= weight.shape[0]):
+        raise call.fail(f"an index of {call.quoted(1)} lies outside [0, {weight.shape[0]}) (rows of {call.quoted(0)})")
+    if scales is not None and scales.size != flat.size:
+        raise call.fail(f"{call.quoted(3)} must hold one weight per index ({flat.size}), got {list(scales.shape)}")
+    picked = weight[flat] * (scales.reshape(-1, 1) if scales is not None else np.float32(1))
+    bounds = _bag_bounds(call, indices, offsets)
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, weight.dtype)
+    y = np.zeros((bounds.shape[0], weight.shape[1]), dtype=np.float32)
+    with np.errstate(all="ignore"):
+        for b, (start, end) in enumerate(bounds):
+            rows = picked[start:end]
+            if not len(rows):
+                continue
+            if mode == "max":
+                y[b] = np.max(rows, axis=0)
+                continue
+            total = np.zeros(weight.shape[1], dtype=np.float32)
+            for row in rows:
+                total = total + row
+            y[b] = total * np.float32(1) / np.float32(len(rows)) if mode == "mean" else total
+    return [out.emit(0, y)]
+
+
+def _embedding_bag_infer(inputs: list[TensorInfo], values: Arrays, attrs: Attrs) -> list[InferredShape]:
+    call = OpCall("EmbeddingBag", inputs, attrs)
+    call.require_count(2, 4)
+    weight, indices = tuple(call.input(0).shape), tuple(call.input(1).shape)
+    width = weight[1] if len(weight) == 2 else UNKNOWN
+    if len(indices) == 2:
+        return [inferred(call.input(0).dtype, [indices[0], width])]
+    offsets = call.optional(2)
+    count = UNKNOWN
+    if offsets is not None and len(offsets.shape) == 1 and offsets.shape[0] >= 0:
+        count = offsets.shape[0] - (1 if call.attr_bool("include_last_offset") else 0)
+    return [inferred(call.input(0).dtype, [count, width])]
 
 
 def _topk_k(call: OpCall, value: Any, size: int) -> int:
@@ -732,6 +925,12 @@ builtin("MaskedFill", _masked_fill_compute, _masked_fill_infer)
 builtin("MaskedSelect", _masked_select_compute, _masked_select_infer)
 builtin("SearchSorted", _search_sorted_compute, _search_sorted_infer)
 builtin("Bincount", _bincount_compute, _bincount_infer)
+builtin("SortV2", _sort_v2_compute, like_input("SortV2"))
+builtin("IndexFillD", _index_fill_d_compute, like_input("IndexFillD"))
+builtin("HistogramFixedWidthD", _histogram_compute, _histogram_infer)
+builtin("ArgMaxGradD", _arg_max_grad_d_compute, like_input("ArgMaxGradD"))
+builtin("SparseSegmentSumGrad", _sparse_segment_sum_grad_compute, _sparse_segment_sum_grad_infer)
+builtin("EmbeddingBag", _embedding_bag_compute, _embedding_bag_infer)
 for _op_type, _index in (("GatherV2", 0), ("GatherNd", 0), ("ScatterNdUpdate", 0), ("ScatterUpdate", 0),
                          ("ScatterAdd", 0), ("ScatterElements", 0), ("OneHot", 2), ("UnsortedSegmentSum", 0),
                          ("MaskedSelect", 0), ("TensorScatterMax", 0),

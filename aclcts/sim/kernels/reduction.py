@@ -24,7 +24,7 @@ from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import compute_dtype, is_float, vector_sum
 from aclcts.sim.kernels.registry import builtin, not_simulated
-from aclcts.sim.kernels.shapes import UNKNOWN, inferred, unknown_rank
+from aclcts.sim.kernels.shapes import UNKNOWN, inferred, like_input, unknown_rank
 from aclcts.sim.seams import Seam
 
 #: The dtypes the records allow that the simulator does not implement.
@@ -95,6 +95,8 @@ class Reduction:
 
     reduce: Callable[[OpCall, np.ndarray, list[int]], np.ndarray]
     out_dtype: np.dtype | None = None
+    #: Whether empty axes reduce nothing when the record has no noop_with_empty_axes (ONNX's ReduceLogSum: no).
+    noop_without_attr: bool = True
 
     def output_dtype(self, x_dtype: Any) -> Any:
         """The output dtype for an input dtype (a NumPy dtype in compute, an aclDataType in infer_shape)."""
@@ -109,7 +111,7 @@ def _reduce_kernel(op_type: str, spec: Reduction) -> None:
         call.require_count(2)
         x = call.input(0)
         call.require_simulated(0, x.dtype)
-        axes = reduction_axes(call, call.index_values(1, call.input(1)), x.ndim)
+        axes = reduction_axes(call, call.index_values(1, call.input(1)), x.ndim, spec.noop_without_attr)
         return [_reduced(call, spec, x, axes, outputs)]
 
     def infer_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
@@ -124,7 +126,7 @@ def _reduce_kernel(op_type: str, spec: Reduction) -> None:
         if axes_value is None and tuple(axes_info.shape) == (0,):
             axes_value = np.zeros((0,), dtype=np.int64)
         if axes_value is not None:
-            axes = reduction_axes(call, call.index_values(1, axes_value), len(shape))
+            axes = reduction_axes(call, call.index_values(1, axes_value), len(shape), spec.noop_without_attr)
             return [inferred(dtype, shape if axes is None else _reduced_shape(shape, axes, keep_dims))]
         return [_unknown_axes(dtype, shape, tuple(axes_info.shape), keep_dims)]
 
@@ -220,6 +222,11 @@ def _log_sum_exp(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:
     return np.where(np.isfinite(top), np.log(total) + shift, top)
 
 
+def _log_sum(call: OpCall, x: np.ndarray, axes: list[int]) -> np.ndarray:
+    """log of the float32 sum (fp16 widened first, as tbe/impl/dynamic/reduce_log_sum.py casts it)."""
+    return np.log(_sum(call, x, axes))
+
+
 _BOOL_OUT = np.dtype(np.bool_)
 _REDUCTIONS = {
     "ReduceSum": Reduction(_sum),
@@ -230,6 +237,7 @@ _REDUCTIONS = {
     "ReduceAll": Reduction(_all, out_dtype=_BOOL_OUT),
     "ReduceAny": Reduction(_any, out_dtype=_BOOL_OUT),
     "ReduceLogSumExp": Reduction(_log_sum_exp),
+    "ReduceLogSum": Reduction(_log_sum, noop_without_attr=False),
 }
 #: The D forms (axes an attribute).
 _D_FORMS = {
@@ -285,19 +293,24 @@ def _deviation(x: np.ndarray, mean: np.ndarray, axes: tuple[int, ...], unbiased:
 
 
 def _stat_kernel(op_type: str, inputs_used: int, dims_attr: str, keep_attr: str, outputs_made: int,
-                 body: Callable[[OpCall, list[np.ndarray], tuple[int, ...]], list[np.ndarray]]) -> None:
-    """A reduction whose float32 body maps the inputs and axes to kept-dims results, squeezed unless keep_attr."""
+                 body: Callable[[OpCall, list[np.ndarray], tuple[int, ...]], list[np.ndarray]],
+                 float32_out: bool = False) -> None:
+    """A reduction whose float32 body maps the inputs and axes to kept-dims results, squeezed unless keep_attr; the
+    results in input 0's dtype, or float32 with float32_out."""
     def compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
         call = OpCall(op_type, inputs, attrs)
         call.require_inputs()
         xs = _float32_inputs(call, inputs_used)
-        dtype = call.input(0).dtype
+        dtype = np.dtype(np.float32) if float32_out else call.input(0).dtype
         axes = _stat_axes(call, dims_attr, xs[0].ndim)
         out = Outputs(call, outputs)
         keep = call.attr_bool(keep_attr)
         results = []
         for i, r in enumerate(body(call, xs, axes)):
-            out.require_input_dtype(i, 0, dtype)
+            if float32_out:
+                out.require_dtype(i, dtype, "always float32")
+            else:
+                out.require_input_dtype(i, 0, dtype)
             with np.errstate(all="ignore"):
                 results.append(out.emit(i, (r if keep else np.squeeze(r, axis=axes)).astype(dtype)))
         return results
@@ -306,10 +319,11 @@ def _stat_kernel(op_type: str, inputs_used: int, dims_attr: str, keep_attr: str,
         call = OpCall(op_type, inputs, attrs)
         call.require_inputs()
         x = call.input(0)
+        dtype = acl_data_type(np.dtype(np.float32)) if float32_out else x.dtype
         if unknown_rank(x.shape):
-            return [inferred(x.dtype, (-2,))] * outputs_made
+            return [inferred(dtype, (-2,))] * outputs_made
         axes = _stat_axes(call, dims_attr, len(x.shape))
-        return [inferred(x.dtype, _stat_shape(tuple(x.shape), axes, call.attr_bool(keep_attr)))] * outputs_made
+        return [inferred(dtype, _stat_shape(tuple(x.shape), axes, call.attr_bool(keep_attr)))] * outputs_made
 
     builtin(op_type, compute, infer_shape)
 
@@ -402,6 +416,105 @@ def _lp_norm_update_infer(inputs: list[TensorInfo], values: list[np.ndarray | No
     return [inferred(call.input(0).dtype, call.input(0).shape)]
 
 
+def _square_sum(call: OpCall, xs: list[np.ndarray], axes: tuple[int, ...]) -> list[np.ndarray]:
+    """x * x rounded to x's type, summed in float32 (tbe/impl/square_sum_v1.py without high_precision)."""
+    square = (xs[0] * xs[0]).astype(call.input(0).dtype).astype(np.float32)
+    return [np.sum(square, axis=axes, keepdims=True, dtype=np.float32)]
+
+
+def _mean_and_square_mean(call: OpCall, xs: list[np.ndarray], axes: tuple[int, ...]) -> list[np.ndarray]:
+    """x / n and x * x / n summed in float32 (tbe/impl/reduce_mean_variance.py multiplies by 1/n first)."""
+    cof = np.float32(1.0 / int(np.prod([xs[0].shape[a] for a in axes])))
+    x = xs[0]
+    return [np.sum(x * cof, axis=axes, keepdims=True, dtype=np.float32),
+            np.sum(x * x * cof, axis=axes, keepdims=True, dtype=np.float32)]
+
+
+def _square_sum_all_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                            outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("SquareSumAll", inputs, attrs)
+    call.require_inputs()
+    x1, x2 = call.input(0), call.input(1)
+    call.require_dtype(0, x1.dtype)
+    call.require_same_dtype([0, 1], [x1.dtype, x2.dtype])
+    out = Outputs(call, outputs)
+    results = []
+    for i, x in enumerate((x1, x2)):
+        out.require_input_dtype(i, i, x.dtype)
+        with np.errstate(all="ignore"):
+            flat = (x * x).reshape(1, -1)
+            results.append(out.emit(i, vector_sum(flat, -1).reshape(()).astype(x.dtype)))
+    return results
+
+
+def _square_sum_all_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
+                          attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("SquareSumAll", inputs, attrs)
+    call.require_inputs()
+    return [inferred(call.input(0).dtype, ()), inferred(call.input(1).dtype, ())]
+
+
+def _renorm_dim(call: OpCall, rank: int) -> int:
+    return call.axis("attr 'dim'", call.attr_int("dim"), rank)
+
+
+def _renorm_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                    outputs: list[TensorInfo]) -> list[np.ndarray]:
+    """min(norm, maxnorm) / (norm + 1e-7) in float32 as tbe/impl/renorm.py: sqrt of the sum of squares for p 2, the
+    sum of |x| for p 1, exp(log(sum(exp(p log|x|))) / p) otherwise, and for p 0 the count of elements other than 1
+    (renorm.py compares with 1, not 0)."""
+    call = OpCall("Renorm", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    call.require_dtype(0, x.dtype)
+    p = call.attr_float("p")
+    if p < 0:
+        raise call.fail(f"attr 'p' is {p}, expected p >= 0")
+    dim = _renorm_dim(call, x.ndim)
+    others = tuple(a for a in range(x.ndim) if a != dim)
+    a = x.astype(np.float32)
+    with np.errstate(all="ignore"):
+        if p == 1:
+            norm = np.sum(np.abs(a), axis=others, keepdims=True, dtype=np.float32)
+        elif p == 2:
+            norm = np.sqrt(np.sum(a * a, axis=others, keepdims=True, dtype=np.float32))
+        elif p == 0:
+            norm = np.sum(a != 1, axis=others, keepdims=True).astype(np.float32)
+        else:
+            powers = np.exp(np.log(np.abs(a)) * np.float32(p))
+            norm = np.exp(np.log(np.sum(powers, axis=others, keepdims=True, dtype=np.float32)) * np.float32(1 / p))
+        ratio = np.minimum(norm, np.float32(call.attr_float("maxnorm"))) / (norm + np.float32(1e-7))
+    out = Outputs(call, outputs)
+    out.require_input_dtype(0, 0, x.dtype)
+    return [out.emit(0, ratio.astype(x.dtype))]
+
+
+def _renorm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+    call = OpCall("Renorm", inputs, attrs)
+    call.require_inputs()
+    x = call.input(0)
+    if unknown_rank(x.shape):
+        return [inferred(x.dtype, (-2,))]
+    dim = _renorm_dim(call, len(x.shape))
+    return [inferred(x.dtype, [d if i == dim else 1 for i, d in enumerate(x.shape)])]
+
+
+def _l2_normalize_grad(inputs: list[np.ndarray | None], attrs: dict[str, Any],
+                      outputs: list[TensorInfo]) -> list[np.ndarray]:
+    """(dy - y * sum(y * dy)) / max(sqrt(sum(x * x)), eps) in float32 (tbe/impl/l2_normalize_grad.py)."""
+    call = OpCall("L2NormalizeGrad", inputs, attrs)
+    call.require_inputs()
+    x, y, dy = _float32_inputs(call, 3)
+    axes = _stat_axes(call, "dim", x.ndim)
+    out = Outputs(call, outputs)
+    dtype = out.require_input_dtype(0, 0, call.input(0).dtype)
+    with np.errstate(all="ignore"):
+        norm = np.maximum(np.sqrt(np.sum(x * x, axis=axes, keepdims=True, dtype=np.float32)),
+                          np.float32(call.attr_float("eps")))
+        dx = (dy - y * np.sum(y * dy, axis=axes, keepdims=True, dtype=np.float32)) / norm
+        return [out.emit(0, dx.astype(dtype))]
+
+
 _stat_kernel("ReduceStd", 1, "dim", "keepdim", 2, _std_mean)
 _stat_kernel("ReduceStdWithMean", 2, "dim", "keepdim", 1, _std_with_mean)
 _stat_kernel("ReduceStdV2Update", 2, "dim", "keepdim", 1, _std_v2_update)
@@ -409,3 +522,8 @@ _stat_kernel("ReduceMeanWithCount", 3, "axes", "keep_dims", 1, _mean_with_count)
 _stat_kernel("LpNorm", 1, "axes", "keepdim", 1, _lp_norm)
 _stat_kernel("LpNormReduce", 1, "axes", "keepdim", 1, _lp_norm_reduce)
 builtin("LpNormUpdate", _lp_norm_update_compute, _lp_norm_update_infer)
+_stat_kernel("SquareSumV1", 1, "axis", "keep_dims", 1, _square_sum)
+_stat_kernel("ReduceMeanVariance", 1, "axes", "keep_dims", 2, _mean_and_square_mean, float32_out=True)
+builtin("SquareSumAll", _square_sum_all_compute, _square_sum_all_infer)
+builtin("Renorm", _renorm_compute, _renorm_infer)
+builtin("L2NormalizeGrad", _l2_normalize_grad, like_input("L2NormalizeGrad"))
