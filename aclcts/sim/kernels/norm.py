@@ -20,18 +20,10 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import FLOAT32, vector_sum, widen
+from aclcts.sim.kernels.numerics import FLOAT32, vector_sum, vector_sum_over, widen
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import broadcast, inferred, like_input, unknown_rank
 from aclcts.sim.seams import Seam
-
-def _sum_over(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
-    """Sum of x over axes in the lane order, keeping them as 1."""
-    kept = [i for i in range(x.ndim) if i not in axes]
-    moved = np.transpose(x, kept + list(axes))
-    flat = moved.reshape(tuple(x.shape[i] for i in kept) + (-1,))
-    total = vector_sum(flat, -1) if flat.shape[-1] else np.zeros(flat.shape[:-1], x.dtype)
-    return total.reshape(tuple(1 if i in axes else d for i, d in enumerate(x.shape)))
 
 
 def _axes_list(call: OpCall, name: str, rank: int) -> tuple[int, ...]:
@@ -69,9 +61,9 @@ def _layer_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs:
     wide = widen(x)
     count = wide.dtype.type(int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
     with np.errstate(all="ignore"):
-        mean = _sum_over(wide, axes) / count
+        mean = vector_sum_over(wide, axes) / count
         centred = wide - mean
-        variance = _sum_over(centred * centred, axes) / wide.dtype.type(variance_divisor(int(count)))
+        variance = vector_sum_over(centred * centred, axes) / wide.dtype.type(variance_divisor(int(count)))
         y = widen(gamma) * (centred / np.sqrt(variance + wide.dtype.type(call.attr_float("epsilon")))) + widen(beta)
     return [out.emit(i, v.astype(x.dtype)) for i, v in enumerate((y, mean, variance))]
 
@@ -109,7 +101,7 @@ def _rms_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: l
     wide = widen(x)
     count = wide.dtype.type(int(np.prod(gamma.shape, dtype=np.int64)))
     with np.errstate(all="ignore"):
-        rstd = np.float32(1) / np.sqrt(_sum_over(wide * wide, axes) / count + wide.dtype.type(call.attr_float("epsilon")))
+        rstd = np.float32(1) / np.sqrt(vector_sum_over(wide * wide, axes) / count + wide.dtype.type(call.attr_float("epsilon")))
         y = widen(gamma) * (wide * rstd)
     return [out.emit(0, y.astype(x.dtype)), out.emit(1, rstd.astype(FLOAT32))]
 
@@ -135,7 +127,7 @@ def _l2_normalize(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
     out.require_dtype(0, x.dtype, call.same_as(0))
     wide = widen(x)
     with np.errstate(all="ignore"):
-        norm = np.sqrt(_sum_over(wide * wide, axes))
+        norm = np.sqrt(vector_sum_over(wide * wide, axes))
         y = wide / np.maximum(norm, wide.dtype.type(call.attr_float("eps")))
     return [out.emit(0, y.astype(x.dtype))]
 
@@ -163,9 +155,9 @@ def _lp_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
         elif p == -np.inf:
             y = np.min(a, axis=axes, keepdims=True)
         elif p == 0:
-            y = _sum_over((a != 0).astype(a.dtype), axes)
+            y = vector_sum_over((a != 0).astype(a.dtype), axes)
         else:
-            y = _sum_over(a ** a.dtype.type(p), axes) ** a.dtype.type(1.0 / p)
+            y = vector_sum_over(a ** a.dtype.type(p), axes) ** a.dtype.type(1.0 / p)
     return [out.emit(0, y.reshape(shape).astype(x.dtype))]
 
 
