@@ -36,15 +36,17 @@ _LN_PARAMS = "pd_gamma = sum of dy (x - mean) rstd and pd_beta = sum of dy over 
 
 
 def _ln_grad(op_type: str, inputs: str, outputs: str, note: str, *, count: int = 5,
-             attrs: tuple[Attr, ...] = (), sample_attrs: dict[str, object] | None = None) -> Prototype:
+             attrs: tuple[Attr, ...] = (), sample_attrs: dict[str, object] | None = None,
+             nz: tuple[str, ...] = ()) -> Prototype:
     """A LayerNorm gradient record, its samples taken from _LN_GRAD_SAMPLES and the first count tensors of its sample
-    shapes (the first set alone for a record with a shape_gamma, which fits that set's gamma)."""
+    shapes (the first set alone for a record with a shape_gamma, which fits that set's gamma); the tensors nz may be
+    FRACTAL_NZ (the TBE impl's op_select_format offers it for them)."""
     names = [t.split(":")[0] for t in inputs.split(", ")]
     sets = _LN_GRAD_SHAPES[:1] if attrs else _LN_GRAD_SHAPES
     return op(op_type, inputs, outputs, {"T": ("float32", "float16"), "F": ("float32",)}, attrs,
               source=f"{_LN_HEADER.format(op_type)}: {note}", samples={n: _LN_GRAD_SAMPLES[n] for n in names},
               sample_shapes=tuple(shapes[:count] for shapes in sets), sample_attrs=sample_attrs,
-              shape_rule=_PARAMS_OF_X, profiles=())
+              shape_rule=_PARAMS_OF_X, profiles=(), formats=dict.fromkeys(nz, ("FRACTAL_NZ",)))
 
 
 _SHAPE_GAMMA = (Attr("shape_gamma", "list_int"),)
@@ -72,11 +74,12 @@ PROTOTYPES: tuple[Prototype, ...] = (
              f"{_LN_X}; {_LN_PARAMS}, in gamma's shape"),
     _ln_grad("LayerNormXBackprop", "dy:T, x:T, variance:T, mean:T, gamma:T", "pd_x:T", f"LayerNormGrad's pd_x: {_LN_X}"),
     _ln_grad("LayerNormXBackpropV2", "dy:T, x:T, variance:T, mean:T, gamma:T", "pd_x:T, res_for_gamma:F",
-             f"LayerNormGrad's pd_x and res_for_gamma = (x - mean) rstd: {_LN_X}"),
+             f"LayerNormGrad's pd_x and res_for_gamma = (x - mean) rstd: {_LN_X}",
+             nz=("dy", "x", "pd_x", "res_for_gamma")),
     _ln_grad("LayerNormBetaGammaBackprop", "dy:T, x:T, variance:T, mean:T", "pd_gamma:T, pd_beta:T",
              f"LayerNormGrad's {_LN_PARAMS}, in shape_gamma (the suite gives them dy's dtype; GE's infer sets "
              "float32)", count=4, attrs=_SHAPE_GAMMA, sample_attrs={"shape_gamma": [16]}),
     _ln_grad("LayerNormBetaGammaBackpropV2", "dy:T, res_for_gamma:F", "pd_gamma:T, pd_beta:T",
              "pd_gamma = sum of dy * res_for_gamma, pd_beta = sum of dy over the axes shape_gamma does not cover",
-             count=2, attrs=_SHAPE_GAMMA, sample_attrs={"shape_gamma": [16]}),
+             count=2, attrs=_SHAPE_GAMMA, sample_attrs={"shape_gamma": [16]}, nz=("dy", "res_for_gamma")),
 )
