@@ -75,6 +75,96 @@ def softmax_cross_entropy(features: np.ndarray, labels: np.ndarray) -> tuple[np.
         return -np.sum(labels * log_softmax, axis=-1), np.exp(log_softmax) - labels
 
 
+def layer_norm_axes(x_shape: tuple[int, ...], mean_shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The axes LayerNorm's gradients normalise: from the first where mean's dim differs from x's to the last; the
+    last alone when none differs (the nn_norm_ops.h LayerNormGrad convention)."""
+    first = next((i for i, (a, b) in enumerate(zip(x_shape, mean_shape)) if a != b), len(x_shape) - 1)
+    return tuple(range(first, len(x_shape)))
+
+
+def layer_norm_x_grad(dy: np.ndarray, x: np.ndarray, variance: np.ndarray, mean: np.ndarray, gamma: np.ndarray,
+                      epsilon: float) -> tuple[np.ndarray, np.ndarray]:
+    """(dx, (x - mean) rstd) by the header's formulas: pd_xl = dy gamma, pd_var = sum(-0.5 pd_xl (x - mean)
+    (variance + epsilon)^-1.5), pd_mean = sum(-pd_xl (variance + epsilon)^-0.5) + pd_var / m sum(-2 (x - mean)),
+    dx = pd_xl (variance + epsilon)^-0.5 + pd_var (2/m)(x - mean) + pd_mean / m; m the normalised count.
+    (The header's form, not a simplified one, so infinities and NaNs land where the documented formula puts them.)"""
+    axes = layer_norm_axes(x.shape, mean.shape)
+    m = int(np.prod([x.shape[a] for a in axes]))
+
+    def total(v: np.ndarray) -> np.ndarray:
+        return np.sum(v, axis=axes, keepdims=True)
+
+    pd_xl, centred = dy * gamma, x - mean
+    pd_var = total(-0.5 * pd_xl * centred * np.power(variance + epsilon, -1.5))
+    pd_mean = total(-pd_xl * np.power(variance + epsilon, -0.5)) + pd_var / m * total(-2.0 * centred)
+    dx = pd_xl * np.power(variance + epsilon, -0.5) + pd_var * (2.0 / m) * centred + pd_mean / m
+    return dx, centred * np.power(variance + epsilon, -0.5)
+
+
+def layer_norm_param_grads(dy: np.ndarray, x_hat: np.ndarray, gamma_shape: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    """(dgamma, dbeta): dy * x_hat and dy summed over the leading axes gamma does not cover, in gamma's shape."""
+    lead = tuple(range(dy.ndim - len(gamma_shape)))
+    return np.sum(dy * x_hat, axis=lead).reshape(gamma_shape), np.sum(dy, axis=lead).reshape(gamma_shape)
+
+
+#: The epsilon LayerNorm's gradients add to the variance (TBE constant_util.EPSLON), and float16's in
+#: LayerNormXBackpropV2.
+LN_GRAD_EPSILON, LN_GRAD_EPSILON_FLOAT16 = 1e-12, 1e-5
+
+
+def _ln_x_grad(xs: list[Any], epsilon: float = LN_GRAD_EPSILON) -> tuple[np.ndarray, np.ndarray]:
+    return layer_norm_x_grad(*(widen(v) for v in xs[:5]), epsilon)
+
+
+def _layer_norm_grad(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    dx, x_hat = _ln_x_grad(xs)
+    dgamma, dbeta = layer_norm_param_grads(widen(xs[0]), x_hat, xs[4].shape)
+    return [round_to(v, d) for v, d in zip((dx, dgamma, dbeta), out)]
+
+
+def _layer_norm_x_backprop(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    return [round_to(_ln_x_grad(xs)[0], out[0])]
+
+
+def _layer_norm_x_backprop_v2(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    epsilon = LN_GRAD_EPSILON_FLOAT16 if xs[0].dtype == np.float16 else LN_GRAD_EPSILON
+    return [round_to(v, d) for v, d in zip(_ln_x_grad(xs, epsilon), out)]
+
+
+def _beta_gamma_backprop(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    dy, x, variance, mean = (widen(v) for v in xs)
+    x_hat = (x - mean) / np.sqrt(variance + LN_GRAD_EPSILON)
+    grads = layer_norm_param_grads(dy, x_hat, tuple(attrs["shape_gamma"]))
+    return [round_to(v, d) for v, d in zip(grads, out)]
+
+
+def _beta_gamma_backprop_v2(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    grads = layer_norm_param_grads(widen(xs[0]), widen(xs[1]), tuple(attrs["shape_gamma"]))
+    return [round_to(v, d) for v, d in zip(grads, out)]
+
+
+def _gamma_shape(shapes: list[Any], attrs: dict[str, Any]) -> tuple[int, ...]:
+    gamma = tuple(attrs["shape_gamma"]) if "shape_gamma" in attrs else tuple(shapes[4])
+    x = tuple(shapes[0])
+    if len(gamma) > len(x) or x[len(x) - len(gamma):] != gamma:
+        raise ValueError(f"gamma {list(gamma)} must be the trailing dims of dy {list(x)}")
+    return gamma
+
+
+def _layer_norm_grad_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    gamma = _gamma_shape(shapes, attrs)
+    return [tuple(shapes[0]), gamma, gamma]
+
+
+def _x_and_res_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    _gamma_shape(shapes, attrs)
+    return [tuple(shapes[0])] * 2
+
+
+def _params_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
+    return [_gamma_shape(shapes, attrs)] * 2
+
+
 def _layer_norm(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
     x, gamma, beta = (widen(v) for v in xs)
     results = layer_norm(x, gamma, beta, int(attrs["begin_norm_axis"]), float(attrs["epsilon"]))
@@ -148,4 +238,9 @@ OPS: tuple[RefOp, ...] = (
     define("L2Normalize", _l2_normalize, _same_shape),
     define("LpNormV2", _lp_norm, _lp_norm_shape),
     define("SoftmaxCrossEntropyWithLogits", _cross_entropy, _cross_entropy_shape),
+    define("LayerNormGrad", _layer_norm_grad, _layer_norm_grad_shape),
+    define("LayerNormXBackprop", _layer_norm_x_backprop, _same_shape),
+    define("LayerNormXBackpropV2", _layer_norm_x_backprop_v2, _x_and_res_shape),
+    define("LayerNormBetaGammaBackprop", _beta_gamma_backprop, _params_shape),
+    define("LayerNormBetaGammaBackpropV2", _beta_gamma_backprop_v2, _params_shape),
 )

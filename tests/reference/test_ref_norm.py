@@ -75,3 +75,45 @@ def test_softmax_cross_entropy_of_a_row_holding_plus_inf_is_nan():
     loss, backprop = run("SoftmaxCrossEntropyWithLogits", [np.array([[0.0, np.inf, 1.0], [0.0, 1.0, 2.0]]),
                                                            np.zeros((2, 3))], [F64, F64])
     assert np.isnan(backprop[0]).all() and np.isnan(loss[0]) and np.isfinite(backprop[1]).all()
+
+
+def _layer_norm_loss(x, gamma, beta, dy, epsilon):
+    y = run("LayerNorm", [x, gamma, beta], [F64] * 3, {"begin_norm_axis": -1, "epsilon": epsilon})[0]
+    return float(np.sum(dy * y))
+
+
+def test_layer_norm_grad_matches_central_differences_of_layer_norm():
+    # with the batch's own mean and variance, pd_x, pd_gamma and pd_beta are the gradients of sum(dy * LayerNorm(x))
+    rng = np.random.default_rng(3)
+    x, dy = rng.uniform(-2, 2, (3, 5)), rng.uniform(-1, 1, (3, 5))
+    gamma, beta, epsilon, h = rng.uniform(0.5, 2, 5), rng.uniform(-1, 1, 5), 1e-12, 1e-6
+    _, mean, variance = run("LayerNorm", [x, gamma, beta], [F64] * 3, {"begin_norm_axis": -1, "epsilon": epsilon})
+    pd_x, pd_gamma, pd_beta = run("LayerNormGrad", [dy, x, variance, mean, gamma], [F64] * 3)
+
+    def central(f, a):
+        grad = np.zeros_like(a)
+        for index in np.ndindex(a.shape):
+            step = np.zeros_like(a)
+            step[index] = h
+            grad[index] = (f(a + step) - f(a - step)) / (2 * h)
+        return grad
+
+    np.testing.assert_allclose(pd_x, central(lambda a: _layer_norm_loss(a, gamma, beta, dy, epsilon), x), rtol=1e-5,
+                               atol=1e-8)
+    np.testing.assert_allclose(pd_gamma, central(lambda g: _layer_norm_loss(x, g, beta, dy, epsilon), gamma), rtol=1e-6)
+    np.testing.assert_allclose(pd_beta, dy.sum(axis=0), rtol=1e-12)
+    (pd_x_only,) = run("LayerNormXBackprop", [dy, x, variance, mean, gamma], [F64])
+    np.testing.assert_array_equal(pd_x_only, pd_x)
+
+
+def test_layer_norm_beta_gamma_backprop_v2_sums_over_the_axes_gamma_leaves_out():
+    dy, res = np.arange(6.0).reshape(3, 2), np.full((3, 2), 2.0)
+    pd_gamma, pd_beta = run("LayerNormBetaGammaBackpropV2", [dy, res], [F64, F64], {"shape_gamma": [2]})
+    assert pd_gamma.tolist() == [12.0, 18.0] and pd_beta.tolist() == [6.0, 9.0]
+
+
+def test_layer_norm_x_backprop_v2_uses_a_larger_epsilon_for_float16():
+    inputs = [np.ones((1, 2), np.float16), np.array([[0.0, 2.0]], np.float16), np.zeros((1, 1), np.float16),
+              np.ones((1, 1), np.float16), np.ones(2, np.float16)]
+    _, res = run("LayerNormXBackpropV2", inputs, [np.float16, F32])
+    np.testing.assert_allclose(res, [[-1 / np.sqrt(1e-5), 1 / np.sqrt(1e-5)]], rtol=1e-6)

@@ -17,6 +17,7 @@ from aclcts.core.formats import FORMAT_VALUES
 from aclcts.sim import seams
 from aclcts.sim.faults import activation as act
 from aclcts.sim.faults import activation_grad as ag
+from aclcts.sim.faults import batch_norm as bn
 from aclcts.sim.faults import binary_math as bm
 from aclcts.sim.faults import const_folded as cf
 from aclcts.sim.faults import contract as c
@@ -331,6 +332,10 @@ _ENTRIES = (
     Injection("layer_norm_unbiased_variance", FAULT,
               "LayerNorm divides the squared deviations by n - 1 (the sample variance) instead of n",
               (("layer norm variance divisor", nm.unbiased_variance),)),
+    Injection("bn_update_uses_biased_variance", FAULT,
+              "BNTrainingUpdate and BN3DTrainingUpdate update the moving variance with the biased batch variance "
+              "(divided by n) instead of the unbiased one (n - 1), and BNTrainingUpdateV3 outputs it as its unbiased batch variance",
+              (("batch norm unbiased variance scale", bn.biased_variance),)),
     Injection("optimizer_uses_old_moment", FAULT,
               "the optimizer updates (ApplyAdam, ApplyMomentumD, ApplyAdagradD, ApplyRMSPropD ...) step var with the "
               "old value of an accumulator (m, v, accum, ms, mom ...) where the documented formula uses the updated one",

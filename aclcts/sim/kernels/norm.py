@@ -20,18 +20,10 @@ import numpy as np
 from aclcts.core.dtypes import acl_data_type
 from aclcts.sim.kernels.base import InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
-from aclcts.sim.kernels.numerics import FLOAT32, vector_sum, widen
+from aclcts.sim.kernels.numerics import FLOAT32, vector_sum, vector_sum_over, widen
 from aclcts.sim.kernels.registry import builtin
 from aclcts.sim.kernels.shapes import broadcast, inferred, like_input, unknown_rank
 from aclcts.sim.seams import Seam
-
-def _sum_over(x: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
-    """Sum of x over axes in the lane order, keeping them as 1."""
-    kept = [i for i in range(x.ndim) if i not in axes]
-    moved = np.transpose(x, kept + list(axes))
-    flat = moved.reshape(tuple(x.shape[i] for i in kept) + (-1,))
-    total = vector_sum(flat, -1) if flat.shape[-1] else np.zeros(flat.shape[:-1], x.dtype)
-    return total.reshape(tuple(1 if i in axes else d for i, d in enumerate(x.shape)))
 
 
 def _axes_list(call: OpCall, name: str, rank: int) -> tuple[int, ...]:
@@ -69,9 +61,9 @@ def _layer_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs:
     wide = widen(x)
     count = wide.dtype.type(int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
     with np.errstate(all="ignore"):
-        mean = _sum_over(wide, axes) / count
+        mean = vector_sum_over(wide, axes) / count
         centred = wide - mean
-        variance = _sum_over(centred * centred, axes) / wide.dtype.type(variance_divisor(int(count)))
+        variance = vector_sum_over(centred * centred, axes) / wide.dtype.type(variance_divisor(int(count)))
         y = widen(gamma) * (centred / np.sqrt(variance + wide.dtype.type(call.attr_float("epsilon")))) + widen(beta)
     return [out.emit(i, v.astype(x.dtype)) for i, v in enumerate((y, mean, variance))]
 
@@ -86,6 +78,130 @@ def _layer_norm_infer(inputs: list[TensorInfo], values: list[np.ndarray | None],
     axes = _layer_norm_axes(call, len(shape))
     stats = tuple(1 if i in axes else d for i, d in enumerate(shape))
     return [inferred(x.dtype, shape), inferred(x.dtype, stats), inferred(x.dtype, stats)]
+
+
+# LayerNorm's gradients ------------------------------------------------------------------------------------------
+#: The epsilon the gradients add to the variance (TBE constant_util.EPSLON); LayerNormXBackpropV2's for float16.
+_GRAD_EPSILON, _GRAD_EPSILON_FLOAT16 = 1e-12, 1e-5
+
+
+def _grad_axes(x_shape: tuple[int, ...], mean_shape: tuple[int, ...]) -> tuple[int, ...]:
+    """From the first axis where mean's dim differs from x's to the last (the last alone when none differs)."""
+    first = next((i for i, (a, b) in enumerate(zip(x_shape, mean_shape)) if a != b), len(x_shape) - 1)
+    return tuple(range(first, len(x_shape)))
+
+
+def _gamma_lead(call: OpCall, x_shape: tuple[int, ...], gamma_shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The leading axes of x that gamma (its trailing dims) does not cover."""
+    if len(gamma_shape) > len(x_shape) or tuple(x_shape[len(x_shape) - len(gamma_shape):]) != tuple(gamma_shape):
+        raise call.fail(f"gamma {list(gamma_shape)} must be the trailing dims of {call.quoted(0)} {list(x_shape)}")
+    return tuple(range(len(x_shape) - len(gamma_shape)))
+
+
+def _grad_inputs(call: OpCall, same: int) -> list[np.ndarray]:
+    """The inputs widened to float32, the first `same` of one dtype, every one of its record's types."""
+    call.require_inputs()
+    arrays = [call.input(i) for i in range(len(call.inputs))]
+    for index, array in enumerate(arrays):
+        call.require_dtype(index, array.dtype)
+    call.require_same_dtype(tuple(range(same)), [a.dtype for a in arrays[:same]])
+    return [widen(a).astype(FLOAT32) for a in arrays]
+
+
+def _x_grad(dy: np.ndarray, x: np.ndarray, variance: np.ndarray, mean: np.ndarray, gamma: np.ndarray,
+            epsilon: float) -> tuple[np.ndarray, np.ndarray]:
+    """(dx, (x - mean) rstd) in the order of the header's formulas (pd_var, then pd_mean, then dx)."""
+    axes = _grad_axes(x.shape, mean.shape)
+    m = FLOAT32.type(int(np.prod([x.shape[a] for a in axes], dtype=np.int64)))
+    with np.errstate(all="ignore"):
+        centred, spread = x - mean, variance + FLOAT32.type(epsilon)
+        rstd = FLOAT32.type(1) / np.sqrt(spread)
+        pd_xl = dy * gamma
+        pd_var = vector_sum_over(pd_xl * centred * (rstd * rstd * rstd), axes) * FLOAT32.type(-0.5)
+        pd_mean = vector_sum_over(-pd_xl * rstd, axes) + pd_var / m * vector_sum_over(FLOAT32.type(-2) * centred, axes)
+        dx = pd_xl * rstd + pd_var * (FLOAT32.type(2) / m) * centred + pd_mean / m
+    return dx, centred * rstd
+
+
+def _param_grads(dy: np.ndarray, x_hat: np.ndarray, lead: tuple[int, ...],
+                 shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(dgamma, dbeta): dy * x_hat and dy summed over the lead axes, in shape."""
+    with np.errstate(all="ignore"):
+        return vector_sum_over(dy * x_hat, lead).reshape(shape), vector_sum_over(dy, lead).reshape(shape)
+
+
+def _emit_all(call: OpCall, outputs: list[TensorInfo], results: tuple[np.ndarray, ...] | list[np.ndarray],
+              dtypes: list[np.dtype]) -> list[np.ndarray]:
+    out = Outputs(call, outputs)
+    for index, dtype in enumerate(dtypes):
+        out.require_dtype(index, dtype, "always float32" if dtype == FLOAT32 and index else call.same_as(0))
+    with np.errstate(all="ignore"):
+        return [out.emit(i, r.astype(d)) for i, (r, d) in enumerate(zip(results, dtypes))]
+
+
+def _layer_norm_grad(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("LayerNormGrad", inputs, attrs)
+    dy, x, variance, mean, gamma = _grad_inputs(call, 5)
+    lead = _gamma_lead(call, dy.shape, gamma.shape)
+    dx, x_hat = _x_grad(dy, x, variance, mean, gamma, _GRAD_EPSILON)
+    return _emit_all(call, outputs, (dx, *_param_grads(dy, x_hat, lead, gamma.shape)), [call.input(0).dtype] * 3)
+
+
+def _layer_norm_x_backprop(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("LayerNormXBackprop", inputs, attrs)
+    dy, x, variance, mean, gamma = _grad_inputs(call, 5)
+    _gamma_lead(call, dy.shape, gamma.shape)
+    return _emit_all(call, outputs, _x_grad(dy, x, variance, mean, gamma, _GRAD_EPSILON)[:1], [call.input(0).dtype])
+
+
+def _layer_norm_x_backprop_v2(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("LayerNormXBackpropV2", inputs, attrs)
+    dy, x, variance, mean, gamma = _grad_inputs(call, 5)
+    _gamma_lead(call, dy.shape, gamma.shape)
+    epsilon = _GRAD_EPSILON_FLOAT16 if call.input(0).dtype == np.float16 else _GRAD_EPSILON
+    return _emit_all(call, outputs, _x_grad(dy, x, variance, mean, gamma, epsilon), [call.input(0).dtype, FLOAT32])
+
+
+def _shape_gamma(call: OpCall, x_shape: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(shape_gamma, the leading axes of x it does not cover)."""
+    shape = tuple(call.attr_list_int("shape_gamma"))
+    return shape, _gamma_lead(call, x_shape, shape)
+
+
+def _beta_gamma_backprop(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("LayerNormBetaGammaBackprop", inputs, attrs)
+    dy, x, variance, mean = _grad_inputs(call, 4)
+    shape, lead = _shape_gamma(call, dy.shape)
+    with np.errstate(all="ignore"):
+        x_hat = (x - mean) * (FLOAT32.type(1) / np.sqrt(variance + FLOAT32.type(_GRAD_EPSILON)))
+    return _emit_all(call, outputs, _param_grads(dy, x_hat, lead, shape), [call.input(0).dtype] * 2)
+
+
+def _beta_gamma_backprop_v2(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[TensorInfo]) -> list[np.ndarray]:
+    call = OpCall("LayerNormBetaGammaBackpropV2", inputs, attrs)
+    dy, x_hat = _grad_inputs(call, 1)
+    if x_hat.shape != dy.shape:
+        raise call.fail(f"input {call.quoted(1)} {list(x_hat.shape)} must have the shape of {call.quoted(0)} "
+                        f"{list(dy.shape)}")
+    shape, lead = _shape_gamma(call, dy.shape)
+    return _emit_all(call, outputs, _param_grads(dy, x_hat, lead, shape), [call.input(0).dtype] * 2)
+
+
+def _grad_infer(op_type: str, layout: str) -> Any:
+    """infer_shape of a LayerNorm gradient whose outputs are, by layout letter: d dy's shape and dtype, f dy's shape
+    in float32, g gamma's shape (shape_gamma's when the op has that attribute) in dy's dtype."""
+
+    def infer(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
+        call = OpCall(op_type, inputs, attrs)
+        call.require_inputs()
+        dy = call.input(0)
+        gamma = tuple(call.attr_list_int("shape_gamma")) if "d" not in layout \
+            else tuple(call.input(len(call.inputs) - 1).shape)
+        shapes = {"d": (dy.dtype, tuple(dy.shape)), "f": (acl_data_type(FLOAT32), tuple(dy.shape)),
+                  "g": (dy.dtype, gamma)}
+        return [inferred(*shapes[letter]) for letter in layout]
+
+    return infer
 
 
 # RmsNorm --------------------------------------------------------------------------------------------------------
@@ -109,7 +225,7 @@ def _rms_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: l
     wide = widen(x)
     count = wide.dtype.type(int(np.prod(gamma.shape, dtype=np.int64)))
     with np.errstate(all="ignore"):
-        rstd = np.float32(1) / np.sqrt(_sum_over(wide * wide, axes) / count + wide.dtype.type(call.attr_float("epsilon")))
+        rstd = np.float32(1) / np.sqrt(vector_sum_over(wide * wide, axes) / count + wide.dtype.type(call.attr_float("epsilon")))
         y = widen(gamma) * (wide * rstd)
     return [out.emit(0, y.astype(x.dtype)), out.emit(1, rstd.astype(FLOAT32))]
 
@@ -135,7 +251,7 @@ def _l2_normalize(inputs: list[np.ndarray | None], attrs: dict[str, Any], output
     out.require_dtype(0, x.dtype, call.same_as(0))
     wide = widen(x)
     with np.errstate(all="ignore"):
-        norm = np.sqrt(_sum_over(wide * wide, axes))
+        norm = np.sqrt(vector_sum_over(wide * wide, axes))
         y = wide / np.maximum(norm, wide.dtype.type(call.attr_float("eps")))
     return [out.emit(0, y.astype(x.dtype))]
 
@@ -163,9 +279,9 @@ def _lp_norm(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: li
         elif p == -np.inf:
             y = np.min(a, axis=axes, keepdims=True)
         elif p == 0:
-            y = _sum_over((a != 0).astype(a.dtype), axes)
+            y = vector_sum_over((a != 0).astype(a.dtype), axes)
         else:
-            y = _sum_over(a ** a.dtype.type(p), axes) ** a.dtype.type(1.0 / p)
+            y = vector_sum_over(a ** a.dtype.type(p), axes) ** a.dtype.type(1.0 / p)
     return [out.emit(0, y.reshape(shape).astype(x.dtype))]
 
 
@@ -216,6 +332,11 @@ def _cross_entropy_infer(inputs: list[TensorInfo], values: list[np.ndarray | Non
 
 builtin("LayerNorm", _layer_norm, _layer_norm_infer)
 builtin("RmsNorm", _rms_norm, _rms_norm_infer)
+builtin("LayerNormGrad", _layer_norm_grad, _grad_infer("LayerNormGrad", "dgg"))
+builtin("LayerNormXBackprop", _layer_norm_x_backprop, _grad_infer("LayerNormXBackprop", "d"))
+builtin("LayerNormXBackpropV2", _layer_norm_x_backprop_v2, _grad_infer("LayerNormXBackpropV2", "df"))
+builtin("LayerNormBetaGammaBackprop", _beta_gamma_backprop, _grad_infer("LayerNormBetaGammaBackprop", "gg"))
+builtin("LayerNormBetaGammaBackpropV2", _beta_gamma_backprop_v2, _grad_infer("LayerNormBetaGammaBackpropV2", "gg"))
 builtin("L2Normalize", _l2_normalize, like_input("L2Normalize"))
 builtin("LpNormV2", _lp_norm, _lp_norm_infer)
 builtin("SoftmaxCrossEntropyWithLogits", _cross_entropy, _cross_entropy_infer)

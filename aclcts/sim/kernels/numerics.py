@@ -143,6 +143,15 @@ def vector_sum(array: np.ndarray, axis: int) -> np.ndarray:
     return tree_sum(lanes, -1)
 
 
+def vector_sum_over(array: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    """Sum of array over axes in the vector unit's lane order (vector_sum of the axes flattened), keeping them as 1."""
+    kept = [i for i in range(array.ndim) if i not in axes]
+    moved = np.transpose(array, kept + list(axes))
+    flat = moved.reshape(tuple(array.shape[i] for i in kept) + (-1,))
+    total = vector_sum(flat, -1) if flat.shape[-1] else np.zeros(flat.shape[:-1], array.dtype)
+    return total.reshape(tuple(1 if i in axes else d for i, d in enumerate(array.shape)))
+
+
 def accumulator_dtype(dtype: np.dtype) -> np.dtype:
     """The matrix-unit accumulator for an input type: fp32 for floats up to fp32, int32 for int8/int32, f64 for f64."""
     dtype = np.dtype(dtype)

@@ -50,3 +50,19 @@ def test_softmax_cross_entropy_broadcasts_1d_labels_over_the_batch(run):
         run("SoftmaxCrossEntropyWithLogits", [np.zeros(2, F32), np.zeros(2, F32)], [(F32, ()), (F32, (2,))])
     with pytest.raises(KernelError, match="cannot be broadcast"):
         run("SoftmaxCrossEntropyWithLogits", [np.zeros((2, 3), F32), np.zeros(2, F32)], [(F32, (2,)), (F32, (2, 3))])
+
+
+def test_layer_norm_beta_gamma_backprop_refuses_a_shape_gamma_x_does_not_end_with(run):
+    dy = np.ones((2, 4), F32)
+    with pytest.raises(KernelError, match="must be the trailing dims"):
+        run("LayerNormBetaGammaBackprop", [dy, dy, np.ones((2, 1), F32), np.zeros((2, 1), F32)],
+            [(F32, (3,)), (F32, (3,))], {"shape_gamma": [3]})
+
+
+def test_layer_norm_grad_float16_gives_float16_parameter_gradients(run):
+    dy, x = np.ones((2, 2), F16), np.array([[0.0, 2.0], [1.0, 3.0]], F16)
+    stats = [np.ones((2, 1), F16), np.array([[1.0], [2.0]], F16)]
+    pd_x, pd_gamma, pd_beta = run("LayerNormGrad", [dy, x, *stats, np.ones(2, F16)],
+                                  [(F16, (2, 2)), (F16, (2,)), (F16, (2,))])
+    assert pd_gamma.dtype == F16 and pd_gamma.tolist() == [-2.0, 2.0] and pd_beta.tolist() == [2.0, 2.0]
+    assert np.abs(pd_x.astype(F32)).max() < 1e-3  # a constant dy has no gradient through the normalisation
