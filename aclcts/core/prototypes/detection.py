@@ -25,8 +25,9 @@ _CORNERS = Sample(0.0, 1.0, "corners of boxes whose width and height get +1")
 _HALF_CORNERS = Sample(0.0, 0.5, "corners of boxes whose width and height get +1, ratios of widths within 3")
 #: [x, y, w, h] boxes (trans): centres and sizes in [1, 3], boxes that overlap.
 _CENTRED = Sample(1.0, 3.0, "[x, y, w, h] boxes (trans)")
-#: DIoU and CIoU support is_cross false only (their header's constraints).
+#: DIoU and CIoU support is_cross false only (their header's constraints): the only value their cases take.
 _PAIRWISE = {"is_cross": False, "trans": True}
+_PAIRWISE_ATTRS = (Attr("trans", "bool", False), Attr("is_cross", "bool", True, domain=OneOf((False,))), _MODE)
 
 PROTOTYPES: tuple[Prototype, ...] = (
     op("Iou", "bboxes:T, gtboxes:T", "overlap:T", _FLOATS, (_MODE, Attr("eps", "float", 1.0)),
@@ -39,13 +40,13 @@ PROTOTYPES: tuple[Prototype, ...] = (
               "bbox_overlaps mode giou) of bboxes (N, 4) and gtboxes (M, 4): [M, N] with is_cross, else [1, N]",
        samples={"bboxes": _CENTRED, "gtboxes": _CENTRED}, sample_shapes=(((5, 4), (3, 4)),),
        sample_attrs={"trans": True}, profiles=()),
-    op("DIoU", "bboxes:T, gtboxes:T", "overlap:T", _FLOATS, _TRANS,
+    op("DIoU", "bboxes:T, gtboxes:T", "overlap:T", _FLOATS, _PAIRWISE_ATTRS,
        source=f"{_HEADER.format('DIoU')}: distance IoU (Zheng et al. 2020) of boxes (4, N) and (4, N), [1, N]; "
               "is_cross false only",
        samples={"bboxes": _CENTRED, "gtboxes": _CENTRED}, sample_shapes=(((4, 6), (4, 6)),), sample_attrs=_PAIRWISE,
        profiles=()),
     op("CIoU", "bboxes:T, gtboxes:T", "overlap:T, atan_sub:T", _FLOATS,
-       (*_TRANS, Attr("atan_sub_flag", "bool", False)),
+       (*_PAIRWISE_ATTRS, Attr("atan_sub_flag", "bool", False)),
        source=f"{_HEADER.format('CIoU')}: complete IoU (Zheng et al. 2020) of boxes (4, N) and (4, N), [1, N], and "
               "atan_sub = atan(w_gt / h_gt) - atan(w / h); is_cross false only",
        samples={"bboxes": _CENTRED, "gtboxes": _CENTRED}, sample_shapes=(((4, 6), (4, 6)),),

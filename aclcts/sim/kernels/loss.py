@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from aclcts.core.prototypes.spec import OneOf
 from aclcts.sim.kernels.base import ComputeFn, InferredShape, TensorInfo
 from aclcts.sim.kernels.call import OpCall, Outputs
 from aclcts.sim.kernels.numerics import rounder, vector_sum, widen
@@ -54,10 +55,7 @@ def _l2_loss_infer(inputs: list[TensorInfo], values: list[np.ndarray | None], at
 
 
 def _scale(call: OpCall, count: int) -> float:
-    reduction = call.attr_str("reduction")
-    if reduction not in _REDUCTIONS:
-        raise call.fail(f"attr 'reduction' must be one of {', '.join(_REDUCTIONS)}, got {reduction!r}")
-    return 1.0 / max(count, 1) if reduction == "mean" else 1.0
+    return 1.0 / max(count, 1) if _reduction(call) == "mean" else 1.0
 
 
 def _gradient(op_type: str, body: Callable[[list[np.ndarray], np.floating], np.ndarray]) -> ComputeFn:
@@ -109,12 +107,15 @@ def _floats(call: OpCall) -> tuple[np.dtype, Wide]:
 
 
 def _reduction(call: OpCall) -> str:
-    """The op's reduction attribute, checked; "none" for an op without one."""
+    """The op's reduction attribute, checked against the values its record documents; "none" for an op without
+    one."""
     if call.record is None or call.record.attr("reduction") is None:
         return "none"
     reduction = call.attr_str("reduction")
-    if reduction not in _REDUCTIONS:
-        raise call.fail(f"attr 'reduction' must be one of {', '.join(_REDUCTIONS)}, got {reduction!r}")
+    domain = call.record.attr("reduction").domain
+    allowed = tuple(domain.values) if isinstance(domain, OneOf) else _REDUCTIONS
+    if reduction not in allowed:
+        raise call.fail(f"attr 'reduction' must be one of {', '.join(map(str, allowed))}, got {reduction!r}")
     return reduction
 
 
