@@ -25,9 +25,12 @@ _CORNERS = Sample(0.0, 1.0, "corners of boxes whose width and height get +1")
 _HALF_CORNERS = Sample(0.0, 0.5, "corners of boxes whose width and height get +1, ratios of widths within 3")
 #: [x, y, w, h] boxes (trans): centres and sizes in [1, 3], boxes that overlap.
 _CENTRED = Sample(1.0, 3.0, "[x, y, w, h] boxes (trans)")
-#: DIoU and CIoU support is_cross false only (their header's constraints): the only value their cases take.
+#: DIoU and CIoU support is_cross false only (their header's constraints): the only value their cases take. Their
+#: generated cases keep trans true: the samples are [x, y, w, h] boxes (_CENTRED), which read as corners (trans false)
+#: give boxes with negative sides, where the ops are not defined; CANN's own cases run trans false.
 _PAIRWISE = {"is_cross": False, "trans": True}
-_PAIRWISE_ATTRS = (Attr("trans", "bool", False), Attr("is_cross", "bool", True, domain=OneOf((False,))), _MODE)
+_PAIRWISE_ATTRS = (Attr("trans", "bool", False, domain=OneOf((True,))),
+                   Attr("is_cross", "bool", True, domain=OneOf((False,))), _MODE)
 
 PROTOTYPES: tuple[Prototype, ...] = (
     op("Iou", "bboxes:T, gtboxes:T", "overlap:T", _FLOATS, (_MODE, Attr("eps", "float", 1.0)),
