@@ -182,7 +182,9 @@ def _smooth_l1_grad(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -
 
 def _soft_margin(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
     x, y = _wide(xs)
-    return [round_to(reduced(np.broadcast_to(softplus(-x * y), x.shape), str(attrs["reduction"])), out[0])]
+    loss = reduced(np.broadcast_to(softplus(-x * y), x.shape), str(attrs["reduction"]))
+    # the reduced loss has shape (1,): nn_norm_ops.h REG_OP(SoftMarginLoss)
+    return [round_to(loss if attrs["reduction"] == "none" else np.reshape(loss, (1,)), out[0])]
 
 
 def _soft_margin_grad(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
@@ -214,16 +216,16 @@ def _same(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[t
     return [tuple(shapes[0])]
 
 
-def _shape(free: tuple[int, ...] = (), reduces: bool = False) -> Any:
-    """The output shape of a loss: its inputs' broadcast shape, which every input but those in free must have; a
-    scalar when reduces and the reduction is not none."""
+def _shape(free: tuple[int, ...] = (), reduces: bool = False, reduced: tuple[int, ...] = ()) -> Any:
+    """The output shape of a loss: its inputs' broadcast shape, which every input but those in free must have; the
+    reduced shape (a scalar unless given) when reduces and the reduction is not none."""
     def shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
         given = [tuple(s) for s in shapes if s is not None]
         joint = tuple(np.broadcast_shapes(*given))
         fixed = [tuple(s) for i, s in enumerate(shapes) if s is not None and i not in free]
         if any(s != joint for s in fixed):
             raise ValueError(f"inputs {[list(s) for s in fixed]} must have one shape")
-        return [() if reduces and attrs.get("reduction", "none") != "none" else joint]
+        return [reduced if reduces and attrs.get("reduction", "none") != "none" else joint]
     return shape
 
 
@@ -241,7 +243,7 @@ OPS: tuple[RefOp, ...] = (
     define("SmoothL1LossV2", _smooth_l1, _shape(reduces=True)),
     define("SmoothL1LossGrad", _smooth_l1_grad, _shape()),
     define("SmoothL1LossGradV2", _smooth_l1_grad, _shape((0, 1, 2))),
-    define("SoftMarginLoss", _soft_margin, _shape(reduces=True)),
+    define("SoftMarginLoss", _soft_margin, _shape(reduces=True, reduced=(1,))),
     define("SoftMarginLossGrad", _soft_margin_grad, _shape((0, 1, 2))),
     define("KLDiv", _kl_div, _shape(reduces=True)),
     define("KlDivLossGrad", _kl_div_grad, _shape((0,))),

@@ -171,9 +171,12 @@ def _pointwise(op_type: str, body: Body, free: tuple[int, ...] = ()) -> ComputeF
         shape = _joint_shape(call, [None if w is None else w.shape for w in wide], free)
         out = Outputs(call, outputs)
         out.require_input_dtype(0, 0, dtype)
+        reduction = _reduction(call)
         with np.errstate(all="ignore"):
-            y = body(call, [None if w is None else np.broadcast_to(w, shape) for w in wide], _reduction(call))
-        return [out.emit(0, np.asarray(y).astype(dtype))]
+            y = np.asarray(body(call, [None if w is None else np.broadcast_to(w, shape) for w in wide], reduction))
+        if reduction != "none" and op_type in _REDUCING:
+            y = y.reshape(_REDUCED_SHAPE.get(op_type, ()))
+        return [out.emit(0, y.astype(dtype))]
     return compute
 
 
@@ -190,7 +193,7 @@ def _infer(op_type: str, free: tuple[int, ...] = ()) -> Callable[..., list[Infer
         else:
             shape = broadcast(call, given, [shapes[i] for i in given])
         reduces = reduction != "none" and call.record is not None and call.record.op_type in _REDUCING
-        return [inferred(call.input(0).dtype, () if reduces else shape)]
+        return [inferred(call.input(0).dtype, _REDUCED_SHAPE.get(op_type, ()) if reduces else shape)]
     return infer
 
 
@@ -366,6 +369,9 @@ def _lp_loss(call: OpCall, wide: Wide, reduction: str) -> np.ndarray:
 #: The losses a reduction of sum or mean (batchmean) makes a scalar; the other ops' outputs keep the inputs' shape.
 _REDUCING = ("SigmoidCrossEntropyWithLogitsV2", "BinaryCrossEntropy", "SmoothL1LossV2", "SoftMarginLoss", "KLDiv",
              "PoissonNllLoss", "LpLoss")
+#: The reduced output's shape where CANN's infer shape gives one other than a scalar: SoftMarginLoss's loss is
+#: (1,) for sum and mean (nn_norm_ops.h REG_OP(SoftMarginLoss), nn_norm_ops.cc InferShapeAndTypeSoftMarginLoss).
+_REDUCED_SHAPE = {"SoftMarginLoss": (1,)}
 #: The kernels, with the inputs each broadcasts to the others' shape (the TBE implementations' broadcasts).
 _KERNELS: tuple[tuple[str, Body, tuple[int, ...]], ...] = (
     ("SigmoidCrossEntropyWithLogits", _sce, ()),

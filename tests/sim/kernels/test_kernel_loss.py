@@ -36,3 +36,15 @@ def test_loss_grads_refuse_a_bad_reduction_and_mismatched_shapes(run):
         run("MseLossGrad", [x, x, x], [(F16, (2, 2))], {"reduction": "avg"})
     with pytest.raises(KernelError, match=r"every input must have one shape, got 'grads' \[2, 2\], 'predict' \[2\]"):
         run("L1LossGrad", [x, np.zeros(2, F16), x], [(F16, (2, 2))])
+
+
+@pytest.mark.parametrize(("op", "reduced"), [("SoftMarginLoss", (1,)), ("KLDiv", ())])
+def test_a_reduced_loss_has_the_shape_cann_infers(run, op, reduced):
+    # CANN's infer shapes: SoftMarginLoss gives (1,) for sum and mean (nn_norm_ops.cc), KLDiv a scalar
+    # (elewise_calculation_ops.cc)
+    x, y = np.array([[0.5, -1.0], [2.0, 0.25]], F32), np.array([[1.0, -1.0], [-1.0, 1.0]], F32)
+    y = np.abs(y) / 2 if op == "KLDiv" else y
+    (got,) = run(op, [x, y], [(F32, reduced)], {"reduction": "sum"})
+    (expected,) = reference(op).compute([x, y], {"reduction": "sum"}, [F32])
+    assert got.shape == reduced and np.shape(expected) == reduced
+    assert np.allclose(got, expected, rtol=1e-5)
