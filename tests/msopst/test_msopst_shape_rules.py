@@ -192,3 +192,21 @@ def test_gather_v2_runs_at_its_own_shapes_with_indices_inside_the_axis_they_inde
 
     draws()
     assert len(seen) > 1  # drawn with a new seed per example, not one fixed array
+
+
+def test_a_case_without_a_golden_function_draws_its_values_from_its_own_value_range(tmp_path):
+    """A dynamic msopst case judged by aclcts' reference (no golden function) draws, at every drawn shape, from its
+    own value_range, and from msopst's default uniform [0.1, 1.0] where it gives none: CANN's Iou case gives its boxes
+    [0, 100], and values over the whole float16 range overflow the areas, where a correct device fails too."""
+    _, op, _, inputs, outputs, attrs = next(f for f in FAMILIES if f[1] == "Add")
+    given_range = {**inputs[0], "data_distribute": ["uniform"], "value_range": [[2.0, 3.0]]}
+    case = loaded(tmp_path, op, [given_range, inputs[1]], outputs, attrs)
+
+    @settings(max_examples=25, database=None, deadline=None, derandomize=True)
+    @given(st.data())
+    def draws(data):
+        x1, x2 = data.draw(model_arrays(case))
+        assert ((2.0 <= x1) & (x1 <= 3.0)).all(), x1
+        assert ((0.1 <= x2) & (x2 <= 1.0)).all(), x2
+
+    draws()
