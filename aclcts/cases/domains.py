@@ -19,7 +19,10 @@ input values or shapes changed; its expected values come from the reference like
   point everywhere; an attribute's special values (Axpy's alpha 0) run too; a record's open points never;
 - every generated case is checked on the inputs the session seed draws for it: one the reference refuses is left
   out (so the set can differ slightly between seeds);
-- broadcasting: every two-input op whose shapes broadcast runs zero-size against size-1 dims and rank 0 inputs.
+- broadcasting: every two-input op whose shapes broadcast runs zero-size against size-1 dims and rank 0 inputs;
+- dynamic twins: an op of an element-wise shape rule (`same`, `broadcast`) none of whose library cases is dynamic gets
+  its base as a dynamic model, every dim -1 inside [1, max(8, twice the base's dim)], run at the base's shapes and at
+  every dim 1 (ids `-domain-dynamic-`).
 """
 
 from __future__ import annotations
@@ -79,6 +82,7 @@ def generated(library: Iterable[Case], seed: int) -> list[Case]:
         if _usable(case):
             by_op.setdefault(case.op, []).append(case)
     result: list[Case] = shape_corner_cases([case for case in library if case.dynamic], seed)
+    dynamic_ops = {case.op for case in library if case.dynamic}
     for op_type, cases in by_op.items():
         record = prototype(op_type)
         if record is None:
@@ -86,6 +90,8 @@ def generated(library: Iterable[Case], seed: int) -> list[Case]:
         cases.sort(key=lambda c: _base_order(c, record))
         result += attribute_cases(record, cases, seed) + special_cases(record, cases, seed) + \
             broadcast_cases(record, cases, seed)
+        if op_type not in dynamic_ops:
+            result += dynamic_twins(record, cases, seed)
     return result
 
 
@@ -404,6 +410,52 @@ def broadcast_cases(record: Prototype, cases: list[Case], seed: int) -> list[Cas
         if case is not None:
             result.append(case)
     return result
+
+
+# dynamic twins ---------------------------------------------------------------------------------------------------
+#: The shape rules under which a static base makes a dynamic twin: every output at the runtime inputs' broadcast shape.
+TWIN_RULES = ("same", "broadcast")
+#: A twin's -1 dim ranges over [1, max(TWIN_RANGE_FLOOR, twice the base's dim)].
+TWIN_RANGE_FLOOR = 8
+
+
+def dynamic_twins(record: Prototype, bases: Sequence[Case], seed: int) -> list[Case]:
+    """The first base (in base order) of an op of a TWIN_RULES shape rule that makes a dynamic twin: every runtime
+    input and output -1 in every dim, run at the base's shapes and at the ranges' minimum (every dim 1) where the
+    reference takes them. A base makes none where a runtime input is a scalar, a storage format is private, an
+    output's shape is not its runtime inputs' broadcast shape, or, under `same` (the rule of three or more inputs,
+    which are drawn alike), the inputs differ in shape."""
+    if record.shape_rule not in TWIN_RULES:
+        return []
+    for base in bases:
+        twin = _dynamic_twin(base, record, seed)
+        if twin is not None:
+            return [twin]
+    return []
+
+
+def _dynamic_twin(base: Case, record: Prototype, seed: int) -> Case | None:
+    """base as a dynamic model (dynamic_twins), or None."""
+    runtime = [t for t in base.inputs if t.const is None]
+    shapes = tuple(t.shape for t in runtime)
+    rule = record.shape_rule if len(runtime) <= 2 else "same"
+    if (not runtime or not all(shapes) or (rule == "same" and len(set(shapes)) > 1) or base.msopst is not None
+            or any(t.storage_format is not None for t in base.inputs + base.outputs)):
+        return None
+    joint = np.broadcast_shapes(*shapes)
+    if any(t.shape != joint for t in base.outputs):
+        return None
+
+    def unknown(tensor: TensorCase) -> TensorCase:
+        ranges = tuple((1, max(TWIN_RANGE_FLOOR, 2 * d)) for d in tensor.shape)
+        return replace(tensor, shape=(-1,) * len(tensor.shape), shape_range=ranges)
+
+    twin = replace(base, id=f"{record.op_type}-{DOMAIN}-dynamic-{base.id}", modes=(MODE,), shape_rule=rule,
+                   inputs=tuple(t if t.const is not None else unknown(t) for t in base.inputs),
+                   outputs=tuple(unknown(t) for t in base.outputs))
+    smallest = tuple(tuple(lo for lo, _ in t.dim_ranges()) for t in twin.inputs if t.const is None)
+    runs = [s for s in dict.fromkeys((shapes, smallest)) if _runs_at(twin, s, seed)]
+    return replace(twin, runtime_shapes=tuple(runs)) if shapes in runs else None
 
 
 # shape corners ---------------------------------------------------------------------------------------------------

@@ -1,0 +1,56 @@
+"""An op of an element-wise shape rule none of whose library cases is dynamic gets a dynamic twin of its base
+(aclcts.cases.domains): the suite's dynamic-shape tests then compile and run a -1 model of every such op, not only of
+those a dynamic case file names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from aclcts.cases import load_cases
+from aclcts.cases.domains import TWIN_RANGE_FLOOR, generated, is_generated
+
+SEED = 20261202
+
+
+def twins(tmp_path: Path, *texts: str) -> list:
+    """The dynamic twins generated from a folder of case files holding texts."""
+    folder = tmp_path / "cases"
+    folder.mkdir(parents=True)
+    for index, text in enumerate(texts):
+        (folder / f"case{index}.yaml").write_text(text, encoding="utf-8")
+    return [case for case in generated(load_cases([str(folder)], kind="all"), SEED) if "-domain-dynamic-" in case.id]
+
+
+def test_a_static_elementwise_op_runs_a_minus_one_model_at_its_base_shapes_and_every_dim_one(tmp_path):
+    (twin,) = twins(tmp_path, "op: Exp\ndtypes: [float32]\nshapes: [[[2, 12]]]\nvalues: {x: {uniform: [-2, 2]}}\n")
+    assert [(t.shape, t.shape_range) for t in twin.inputs + twin.outputs] == \
+        [((-1, -1), ((1, TWIN_RANGE_FLOOR), (1, 24)))] * 2
+    assert twin.runtime_shapes == (((2, 12),), ((1, 1),))
+    assert twin.modes == ("execute_v2",) and is_generated(twin)
+    assert twin.values == {"x": {"uniform": [-2, 2]}}
+
+
+def test_an_op_with_a_dynamic_case_gets_none(tmp_path):
+    text = ("op: Exp\ndtypes: [float32]\nshapes: [{x: [-1], y: [-1]}]\nshape_range: {x: [[1, 4]], y: [[1, 4]]}\n"
+            "runtime_shapes: [[[3]]]\n")
+    static = "op: Exp\ndtypes: [float32]\nshapes: [[[2, 3]]]\n"
+    assert twins(tmp_path, static, text) == []
+    assert len(twins(tmp_path / "alone", static)) == 1
+
+
+def test_an_op_whose_output_is_not_the_broadcast_input_shape_gets_none(tmp_path):
+    assert twins(tmp_path, "op: ReduceSumD\ndtypes: [float32]\nshapes: [[[2, 3]]]\n"
+                           "attrs: [{axes: {type: list_int, value: [1]}}]\n") == []
+
+
+def test_shapes_the_reference_refuses_are_left_out(tmp_path):
+    """Cross needs a dim of 3 at its axis: the range minimum [1, 1] does not run."""
+    (twin,) = twins(tmp_path, "op: Cross\ndtypes: [float32]\nshapes: [[[4, 3], [4, 3]]]\n")
+    assert twin.runtime_shapes == (((4, 3), (4, 3)),)
+
+
+def test_three_inputs_of_one_shape_are_drawn_alike_and_of_different_shapes_get_none(tmp_path):
+    (twin,) = twins(tmp_path, "op: SmoothL1LossGradV2\ndtypes: [float32]\nshapes: [[[2, 3], [2, 3], [2, 3]]]\n")
+    assert twin.shape_rule == "same"
+    assert twins(tmp_path / "other", "op: SmoothL1LossGradV2\ndtypes: [float32]\n"
+                                     "shapes: [[[2, 3], [1, 3], [2, 3]]]\n") == []
