@@ -20,21 +20,22 @@ from aclcts.tools.singleop import build, dynamic_models, golden_models, library_
 
 ROOT = Path(__file__).resolve().parents[2]
 SOC = "Ascend910B1"
-#: A plugin that writes the ids of the run's static and dynamic cases (the suite's stash) to ACLCTS_IDS_TO.
+#: A plugin that writes the ids of the run's static, dynamic and golden cases (the suite's stash) to ACLCTS_IDS_TO.
 DUMP_PLUGIN = """\
 import json, os
-from aclcts.pytest_plugin.library import CASES, DYNAMIC_CASES
+from aclcts.pytest_plugin.library import CASES, DYNAMIC_CASES, GOLDEN
 
 def pytest_collection_finish(session):
     stash = session.config.stash
-    ids = {"static": [c.id for c in stash[CASES]], "dynamic": [c.id for c in stash[DYNAMIC_CASES]]}
+    ids = {"static": [c.id for c in stash[CASES]], "dynamic": [c.id for c in stash[DYNAMIC_CASES]],
+           "golden": [g.case.id for g in stash[GOLDEN]]}
     with open(os.environ["ACLCTS_IDS_TO"], "w") as out:
         json.dump(ids, out)
 """
 
 
 def pytest_case_ids(tmp_path: Path, seed: int, ops: list[str]) -> dict[str, list[str]]:
-    """The static and dynamic case ids of `pytest conformance/ --collect-only --ops=OPS` over the shipped library."""
+    """The static, dynamic and golden case ids of `pytest conformance/ --collect-only --ops=OPS` over the shipped library."""
     (tmp_path / "dump_case_ids.py").write_text(DUMP_PLUGIN)
     target = tmp_path / "ids.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS"))}
@@ -61,6 +62,7 @@ def test_singleop_assembles_the_same_cases_as_pytest_for_the_shipped_library(tmp
     dynamic = [case_id for case_id, _ in dynamic_models(library, SOC)]
     assert dynamic == [f"dynamic-{case_id}" for case_id in ran["dynamic"]]
     _, manifest = build(*split_paths(["cases"], None), SOC, "all", seed, ops)
-    golden = {case_id for case_id, _ in golden_models(split_paths(["cases"], None)[1], SOC, ops)}
+    golden = set(ran["golden"])
+    assert golden and {case_id for case_id, _ in golden_models(split_paths(["cases"], None)[1], SOC, ops)} == golden
     steps = {case_id for _, case_id in SUITE_MODEL_CASES}  # the step tests' own models, which --ops leaves in
     assert set(manifest) == set(ran["static"]) | golden | steps | {f"dynamic-{case_id}" for case_id in ran["dynamic"]}
