@@ -80,6 +80,12 @@ def golden_models(folders: list[Path], soc: str, ops: Collection[str] = ()) -> l
     return models
 
 
+def golden_ops(folders: list[Path]) -> set[str]:
+    """The op types of the curated cases of those folders that are golden folders."""
+    return {curated.case.op for folder in folders if is_golden_folder(str(folder))
+            for curated in golden.load_definitions(folder)}
+
+
 def is_shipped(case_paths: list[str]) -> bool:
     """Whether the case paths hold the shipped library (./cases), which `pytest conformance/` runs without --cases."""
     return any(Path(path).resolve() == SHIPPED_CASES for path in case_paths)
@@ -123,9 +129,7 @@ def build(case_paths: list[str], golden_folders: list[Path], soc: str,
     """The JSON array (one element per distinct model) and the manifest case id → .om file name (with ops, of those
     op types' cases, as `pytest conformance/ --ops` runs them); CaseFileError for an op type no case has."""
     library = library_cases(case_paths, seed, ops) if case_paths else []
-    known = {case.op for case in library} | {curated.case.op for folder in golden_folders if is_golden_folder(str(folder))
-                                             for curated in golden.load_definitions(folder)} if ops else set()
-    unknown = sorted(set(ops) - known)
+    unknown = sorted(set(ops) - {case.op for case in library} - golden_ops(golden_folders)) if ops else []
     if unknown:
         raise CaseFileError(f"--ops: no case of op type {', '.join(unknown)} in the case library or the golden "
                             "folders; expected op types as the case files name them, e.g. --ops=Add,MatMul")

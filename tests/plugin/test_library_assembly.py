@@ -35,7 +35,7 @@ def pytest_collection_finish(session):
 
 
 def pytest_case_ids(tmp_path: Path, seed: int, ops: list[str]) -> dict[str, list[str]]:
-    """The static, dynamic and golden case ids of `pytest conformance/ --collect-only --ops=OPS` over the shipped library."""
+    """The static, dynamic and golden case ids of `pytest conformance/ --collect-only --ops=OPS` (shipped library)."""
     (tmp_path / "dump_case_ids.py").write_text(DUMP_PLUGIN)
     target = tmp_path / "ids.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_ADDOPTS"))}
