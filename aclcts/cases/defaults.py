@@ -6,6 +6,7 @@ drawn by the record's shape rule."""
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -70,10 +71,17 @@ def record_cases(record: Prototype, source: str) -> list[Case]:
 
 def default_cases(op_type: str) -> list[Case]:
     """The default cases of a built-in op_type, from its record."""
+    return list(_built_in_default_cases(op_type))
+
+
+@cache
+def _built_in_default_cases(op_type: str) -> tuple[Case, ...]:
+    """default_cases, expanded and checked once per process: a built-in record does not change while it runs, and
+    checking its ranges computes its reference at every combination of their ends (seconds for the whole library)."""
     record = prototype(op_type)
     if record is None:
         raise KeyError(f"no record of op type {op_type!r}")
-    return record_cases(record, source_of(record))
+    return tuple(record_cases(record, source_of(record)))
 
 
 def uncovered(cases: Iterable[Case], ops: Collection[str] | None = None) -> list[str]:

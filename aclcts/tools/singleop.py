@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Collection
 from pathlib import Path
 
 from aclcts.judge import golden
@@ -61,8 +62,9 @@ def split_paths(paths: list[str], golden_dir: str | None) -> tuple[list[str], li
     return case_paths, list(reversed(folders.values()))
 
 
-def golden_models(folders: list[Path], soc: str) -> list[tuple[str, OpModel]]:
-    """(case id, model) for every curated case of the golden folders; CaseFileError for a name defined twice."""
+def golden_models(folders: list[Path], soc: str, ops: Collection[str] = ()) -> list[tuple[str, OpModel]]:
+    """(case id, model) for every curated case of the golden folders (of the op types in ops, when given);
+    CaseFileError for a name defined twice."""
     owner: dict[str, Path] = {}
     models = []
     for folder in folders:
@@ -73,8 +75,15 @@ def golden_models(folders: list[Path], soc: str) -> list[tuple[str, OpModel]]:
                 raise CaseFileError(f"{folder / golden.DEFINITIONS}: golden case {curated.name} is also defined in "
                                     f"{owner[curated.case.id] / golden.DEFINITIONS}")
             owner[curated.case.id] = folder
-            models.append((curated.case.id, curated.case.op_model(soc)))
+            if not ops or curated.case.op in ops:
+                models.append((curated.case.id, curated.case.op_model(soc)))
     return models
+
+
+def golden_ops(folders: list[Path]) -> set[str]:
+    """The op types of the curated cases of those folders that are golden folders."""
+    return {curated.case.op for folder in folders if is_golden_folder(str(folder))
+            for curated in golden.load_definitions(folder)}
 
 
 def is_shipped(case_paths: list[str]) -> bool:
@@ -82,18 +91,22 @@ def is_shipped(case_paths: list[str]) -> bool:
     return any(Path(path).resolve() == SHIPPED_CASES for path in case_paths)
 
 
-def library_cases(case_paths: list[str], seed: int) -> list[Case]:
-    """Every case a run of the case paths holds, as `pytest conformance/` assembles it (case_library; for the shipped
-    library with the records' default cases and the cases generated from their domains, drawn with seed as pytest's
-    --aclcts-seed); a refused case (Case.refusal), whose tests fail before any model is needed, is left out."""
-    return [case for case in case_library(case_paths, seed, shipped=is_shipped(case_paths)) if case.refusal is None]
+def library_cases(case_paths: list[str], seed: int, ops: Collection[str] = ()) -> list[Case]:
+    """Every case a run of the case paths holds (with --ops, of those op types), as `pytest conformance/` assembles it
+    (case_library; for the shipped library with the records' default cases and the cases generated from their
+    domains, drawn with seed as pytest's --aclcts-seed); a refused case (Case.refusal), whose tests fail before any
+    model is needed, is left out."""
+    return [case for case in case_library(case_paths, seed, shipped=is_shipped(case_paths), ops=ops or None)
+            if case.refusal is None]
 
 
-def suite_models(library: list[Case], golden_folders: list[Path], soc: str) -> list[tuple[str, OpModel]]:
-    """(case id, model) for every static case of the library (library_cases), every golden case and, with a library,
-    every case of the step tests' own models (./cases's SUITE_MODEL_CASES) not among them, in order."""
+def suite_models(library: list[Case], golden_folders: list[Path], soc: str,
+                 ops: Collection[str] = ()) -> list[tuple[str, OpModel]]:
+    """(case id, model) for every static case of the library (library_cases), every golden case (of the op types in
+    ops, when given) and, with a library, every case of the step tests' own models (./cases's SUITE_MODEL_CASES) not
+    among them, in order."""
     static = [(case.id, case.op_model(soc)) for case in library if not case.dynamic]
-    entries = static + golden_models(golden_folders, soc)
+    entries = static + golden_models(golden_folders, soc, ops)
     named = {case_id for case_id, _ in entries}
     steps = suite_model_cases(Path(REPOSITORY_CASES)) if library else []
     return entries + [(case.id, case.op_model(soc)) for case in steps if case.id not in named]
@@ -112,12 +125,17 @@ def dynamic_models(library: list[Case], soc: str) -> list[tuple[str, OpModel]]:
 
 
 def build(case_paths: list[str], golden_folders: list[Path], soc: str,
-          kinds: str, seed: int = DEFAULT_SEED) -> tuple[list[dict], dict[str, str]]:
-    """The JSON array (one element per distinct model) and the manifest case id → .om file name."""
-    library = library_cases(case_paths, seed) if case_paths else []
+          kinds: str, seed: int = DEFAULT_SEED, ops: Collection[str] = ()) -> tuple[list[dict], dict[str, str]]:
+    """The JSON array (one element per distinct model) and the manifest case id → .om file name (with ops, of those
+    op types' cases, as `pytest conformance/ --ops` runs them); CaseFileError for an op type no case has."""
+    library = library_cases(case_paths, seed, ops) if case_paths else []
+    unknown = sorted(set(ops) - {case.op for case in library} - golden_ops(golden_folders)) if ops else []
+    if unknown:
+        raise CaseFileError(f"--ops: no case of op type {', '.join(unknown)} in the case library or the golden "
+                            "folders; expected op types as the case files name them, e.g. --ops=Add,MatMul")
     entries = []
     if kinds in ("all", "static"):
-        entries += suite_models(library, golden_folders, soc)
+        entries += suite_models(library, golden_folders, soc, ops)
     if kinds in ("all", "dynamic"):
         entries += dynamic_models(library, soc)
     distinct = list(dict.fromkeys(model for _, model in entries))
@@ -144,6 +162,9 @@ def parser() -> argparse.ArgumentParser:
     described.add_argument("--aclcts-seed", type=int, default=DEFAULT_SEED,
                            help=f"the session seed the pytest run will use (default {DEFAULT_SEED}); the shipped "
                                 "library's generated domain cases are the ones valid for it")
+    described.add_argument("--ops", type=lambda text: [op.strip() for op in text.split(",") if op.strip()], default=[],
+                           help="only the models of these op types' cases (comma-separated), as `pytest conformance/ "
+                                "--ops` runs them: the step tests' own models and ./cases/dynamic stay")
     kind = described.add_mutually_exclusive_group()
     kind.add_argument("--static", dest="kinds", action="store_const", const="static",
                       help="static models only (the case library's and the golden cases')")
@@ -157,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(sys.argv[1:] if argv is None else argv)
     case_paths, golden_folders = split_paths(args.paths, args.golden_dir)
     try:
-        elements, manifest = build(case_paths, golden_folders, args.soc, args.kinds or "all", args.aclcts_seed)
+        elements, manifest = build(case_paths, golden_folders, args.soc, args.kinds or "all", args.aclcts_seed,
+                                   args.ops)
     except CaseFileError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2

@@ -360,6 +360,16 @@ def test_every_record_runs_by_a_case_file_or_by_its_default_cases(library):
     assert all(default_cases(op) for op in left), left
 
 
+def test_a_records_default_cases_are_made_once_and_each_call_gets_its_own_list():
+    from aclcts.cases.defaults import default_cases
+
+    first = default_cases("Relu")
+    first.clear()
+    again = default_cases("Relu")
+    assert again and again == default_cases("Relu") and again is not default_cases("Relu")
+    assert all(a is b for a, b in zip(again, default_cases("Relu")))  # the same cases, expanded and checked once
+
+
 # ---------------------------------------------------------------------------------------- dynamic shapes
 
 #: A valid dynamic case file (-1 dims with their ranges), one line per entry.

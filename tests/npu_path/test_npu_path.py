@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from family_ops import family_ops
 
 from aclcts.cases import load_cases
 from aclcts.cases.domains import shape_corner_cases
@@ -37,6 +38,17 @@ def golden_names(folder: Path) -> set[str]:
     return {entry["name"] for entry in yaml.safe_load((folder / "definitions.yaml").read_text(encoding="utf-8"))}
 
 
+def golden_ops(folder: Path) -> list[str]:
+    """The op types of a golden folder's definitions, read as plain YAML, sorted."""
+    return sorted({entry["op"] for entry in yaml.safe_load((folder / "definitions.yaml").read_text(encoding="utf-8"))})
+
+
+#: The op types the compiled library is narrowed to (--ops): one per record family and those of the golden store, so
+#: that every golden case is among them. Compiling is per case, and neither part grows with the case library.
+SELECTED = list(dict.fromkeys(family_ops() + golden_ops(ROOT / "golden")))
+OPS = f"--ops={','.join(SELECTED)}"
+
+
 def models_in(folder: Path) -> set[OpModel]:
     """The op models stored in a folder's .om files."""
     return {OpModel.from_bytes(path.read_bytes()) for path in folder.glob("*.om")}
@@ -45,7 +57,7 @@ def models_in(folder: Path) -> set[OpModel]:
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
     folder = tmp_path_factory.mktemp("npu-path")
-    made = aclcts_command("singleop", "cases", "golden", "-o", str(folder / "op_list.json"))
+    made = aclcts_command("singleop", "cases", "golden", OPS, "-o", str(folder / "op_list.json"))
     assert made.returncode == 0, made.stderr
     built = aclcts_command("atc", f"--singleop={folder / 'op_list.json'}", f"--output={folder / 'models'}",
                            "--soc_version=Ascend910B1")
@@ -57,8 +69,10 @@ def test_every_case_in_the_manifest_has_a_model_compiled_from_the_generated_json
     manifest = json.loads((compiled / "op_list.json.manifest.json").read_text())
     compiled_files = {p.name for p in (compiled / "models").iterdir()}
     assert manifest["models"] and set(manifest["models"].values()) <= compiled_files
-    cases = {case_id for case_id in manifest["models"] if not case_id.startswith(("golden-", "dynamic-"))}
-    assert len(cases) >= 1500
+    # every selected op type's cases are among them, its default and generated domain cases included
+    elements = json.loads((compiled / "op_list.json").read_text())
+    assert {element["op"] for element in elements} >= set(SELECTED)
+    assert any("-domain-" in case_id for case_id in manifest["models"])
 
 
 def test_a_golden_folder_among_the_paths_adds_each_of_its_curated_cases_once(compiled, tmp_path):
@@ -83,14 +97,15 @@ def test_a_golden_folder_among_the_paths_adds_each_of_its_curated_cases_once(com
 
 
 def test_the_op_list_holds_exactly_the_models_the_suite_compiles_for_itself(tmp_path):
-    made = aclcts_command("singleop", "cases", "golden", "--static", "-o", str(tmp_path / "op_list.json"))
+    made = aclcts_command("singleop", "cases", "golden", "--static", OPS, "-o", str(tmp_path / "op_list.json"))
     assert made.returncode == 0, made.stderr
     built = aclcts_command("atc", f"--singleop={tmp_path / 'op_list.json'}", f"--output={tmp_path / 'models'}",
                            "--soc_version=Ascend910B1")
     assert built.returncode == 0, built.stderr
-    # The simulator run compiles its case library and golden cases into the model cache on its own.
+    # The simulator run compiles its case library and golden cases into the model cache on its own (both narrowed by
+    # the same --ops).
     run = subprocess.run([sys.executable, "-m", "pytest", "conformance/test_golden.py", "-q", "-p", "no:cacheprovider",
-                          "-p", "no:xdist", f"--model-cache={tmp_path / 'cache'}"],
+                          "-p", "no:xdist", OPS, f"--model-cache={tmp_path / 'cache'}"],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-2000:]
     [suite_models] = list((tmp_path / "cache").glob("*/models"))
@@ -128,17 +143,28 @@ def test_an_unwritable_output_is_one_line_naming_it(tmp_path):
 def test_the_manifest_names_every_dynamic_case_file_and_dynamic_only_json_holds_just_their_models(compiled, tmp_path):
     manifest = json.loads((compiled / "op_list.json.manifest.json").read_text())["models"]
     own = load_cases([str(ROOT / "cases" / "dynamic")], kind="dynamic")
-    corners = shape_corner_cases(own, DEFAULT_SEED)
+    # the generated corners of the selected op types' cases (the rest of ./cases/dynamic runs without its corners)
+    corners = shape_corner_cases([case for case in own if case.op in SELECTED], DEFAULT_SEED)
+    assert corners
     # the library's own dynamic cases: a record's dynamic default case (sample_ranges) and its generated corners
-    library = [case for case in library_cases([str(ROOT / "cases")], DEFAULT_SEED) if case.dynamic]
+    library = [case for case in library_cases([str(ROOT / "cases")], DEFAULT_SEED, SELECTED) if case.dynamic]
+    assert library  # the selection holds a record's dynamic default case
     shipped = {f"dynamic-{case.id}" for case in own + corners + library}
     assert {case_id for case_id in manifest if case_id.startswith("dynamic-")} == shipped
-    result = aclcts_command("singleop", "cases", "--dynamic", "-o", str(tmp_path / "dynamic.json"))
+    result = aclcts_command("singleop", "cases", "--dynamic", OPS, "-o", str(tmp_path / "dynamic.json"))
     assert result.returncode == 0, result.stderr
     elements = json.loads((tmp_path / "dynamic.json").read_text())
     # a bounds corner runs on its base case's model; every other dynamic case has its own
     assert len(elements) == len({case.id for case in own + corners + library if "-domain-bounds-" not in case.id})
     assert all(any(d["shape"] == [-2] or -1 in d["shape"] for d in e["input_desc"] + e["output_desc"]) for e in elements)
+
+
+def test_an_ops_name_no_case_has_is_one_line_naming_it(tmp_path):
+    result = aclcts_command("singleop", "cases", "golden", "--ops=Add,NoSuchOp", "-o", str(tmp_path / "x.json"))
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert "--ops" in line and "NoSuchOp" in line and "Add" not in line.split("expected")[0]
+    assert not (tmp_path / "x.json").exists()
 
 
 def test_singleop_reports_a_broken_case_file_in_one_line(tmp_path):
