@@ -7,19 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from aclcts.cases.case import Case
-from aclcts.cases.load import expand_data
+from aclcts.cases.load import BUILTIN_DEFAULTS, SHIPPED_CASES, expand_data
 from aclcts.core.dtypes import JSON_TYPE_NAMES, has_numpy_dtype
 from aclcts.core.prototypes import Prototype, Sample, op_types, prototype
 from aclcts.core.prototypes.check import JSON_ATTR_TYPE
 
 #: The input shapes of a record that gives none: every required input [2, 3], then [4, 1, 5].
 DEFAULT_SHAPES = ((2, 3), (4, 1, 5))
-#: The repository's case library, which holds default cases for the records no case file covers.
-SHIPPED_CASES = Path(__file__).resolve().parents[2] / "cases"
 #: How the elements of a dynamic default case are drawn (aclcts.cases.schema.ELEMENT_KINDS): no inf or NaN.
 DYNAMIC_ELEMENTS = "finite"
 #: The dtypes the simulator can hold, by single-op JSON name.
@@ -28,7 +25,7 @@ _HELD = {name for code, name in JSON_TYPE_NAMES.items() if has_numpy_dtype(code)
 
 def source_of(record: Prototype) -> str:
     """Where a default case comes from, as the reports name its file."""
-    return f"aclcts/core/prototypes/{record.family}.py (default cases of {record.op_type})"
+    return f"{BUILTIN_DEFAULTS}{record.family}.py (default cases of {record.op_type})"
 
 
 def _distribution(sample: Sample) -> dict[str, list[float]]:

@@ -8,6 +8,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Collection, Iterable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -122,16 +123,30 @@ def _case_values(c: CaseChecker, source: str, values: dict, inputs: tuple[Tensor
     return values | {name: {FIXED: flat} for name, flat in fixed.items()} if fixed else values
 
 
-def expand_file(source: str, namespace: str | None = None) -> list[Case]:
-    """Load, validate and expand one case file (an msopst file's case ids in namespace, by default its stem)."""
+#: The shipped case library, and how the built-in records' default cases name their source (aclcts.cases.defaults).
+SHIPPED_CASES = Path(__file__).resolve().parents[2] / "cases"
+BUILTIN_DEFAULTS = "aclcts/core/prototypes/"
+
+
+def ranges_checked_at_load(source: str) -> bool:
+    """Whether a case file's value ranges are checked as it loads (profiles.check_ranges): every file's but the
+    shipped library's and the built-in records' default cases', which tests/cases/test_library_ranges.py checks once;
+    at every load the same reference calls cost each process seconds."""
+    return not (source.startswith(BUILTIN_DEFAULTS) or Path(source).resolve().is_relative_to(SHIPPED_CASES))
+
+
+def expand_file(source: str, namespace: str | None = None, check_values: bool | None = None) -> list[Case]:
+    """Load, validate and expand one case file (an msopst file's case ids in namespace, by default its stem);
+    check_values as expand_data's."""
     if is_msopst_file(source):
         return load_msopst_cases(source, namespace)
     data, lines = parse_yaml(read_text(source, "case", MAX_YAML_BYTES, CaseFileError), source, CaseFileError)
-    return expand_data(data, source, lines)
+    return expand_data(data, source, lines, check_values)
 
 
-def expand_data(data: Any, source: str, lines: dict) -> list[Case]:
-    """Validate and expand one case file's content (lines: the line of each field, for messages)."""
+def expand_data(data: Any, source: str, lines: dict, check_values: bool | None = None) -> list[Case]:
+    """Validate and expand one case file's content (lines: the line of each field, for messages); its value ranges
+    are checked when check_values is true, or where it is None, as ranges_checked_at_load says."""
     check_case_file(data, source, lines, set(DTYPE_BY_NAME))
     c = CaseChecker(source, lines)
     op = data["op"]
@@ -203,7 +218,8 @@ def expand_data(data: Any, source: str, lines: dict) -> list[Case]:
                           data.get("dynamic_input", ""), runtime, data.get("shape_rule", _shape_rule(op)),
                           data.get("elements", "full"), tuple(data.get("data_dependent", ())),
                           data.get("expect", "success"), exact_because=data.get("exact_because", "")))
-    check_ranges(cases, c)
+    if ranges_checked_at_load(source) if check_values is None else check_values:
+        check_ranges(cases, c)
     return with_profiles(cases, data, c)
 
 
