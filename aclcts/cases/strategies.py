@@ -557,7 +557,7 @@ def _concat_axis(model: Any) -> int:
 @st.composite
 def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...] | None = None) -> list[np.ndarray]:
     """Runtime input arrays of a dynamic case: at `shapes` (else shapes by model_shapes), elements by the case's
-    `elements` kind, never at an open point of the op's record (where its documentation leaves the result open, as
+    `elements` kind, never at an open point of the op's record (a `values` draw that lands on one is moved off it) (where its documentation leaves the result open, as
     the generated special-point cases leave them out); the inputs share DENSE_LIMIT, each having every element drawn
     up to its share.
 
@@ -594,7 +594,8 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
         elif model.elements == "values":
             seed = data(st.integers(0, 2 ** 32 - 1))
             spec = model.values.get(tensor.name, model.values.get("default"))
-            result.append(draw(replace(tensor, shape=tuple(shape), shape_range=()), spec, np.random.default_rng(seed)))
+            drawn = draw(replace(tensor, shape=tuple(shape), shape_range=()), spec, np.random.default_rng(seed))
+            result.append(off_open_points(drawn, open_points))
         elif (bounds := _integer_sample(model, tensor)) is not None:
             result.append(data(hnp.arrays(numpy_dtype(tensor.dtype), shape, elements=st.integers(*bounds))))
         else:
@@ -602,6 +603,19 @@ def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...
     if any(t.unknown_rank for t in runtime) and tuple(map(tuple, shapes)) not in model.runtime_shapes:
         assume(_reference_accepts(model, result))
     return result
+
+
+def off_open_points(array: np.ndarray, open_points: Sequence[float]) -> np.ndarray:
+    """A float array with every element at one of open_points moved one step of its dtype toward the median of the
+    array (Ndtri's 1, which msopst's uniform [0.1, 1.0] reaches in float16, becomes the float16 below 1)."""
+    if not open_points or not _is_float(array.dtype) or not array.size:
+        return array
+    at = np.isin(array.astype(np.float64), np.array(open_points, np.float64))
+    if not at.any():
+        return array
+    median = np.median(array[~at].astype(np.float64)) if (~at).any() else 0.0
+    stepped = np.nextafter(array, np.asarray(median, np.float64).astype(array.dtype))
+    return np.where(at, stepped, array)
 
 
 def _fixed_fits(model: Any, tensor: Any, shape: tuple[int, ...]) -> bool:

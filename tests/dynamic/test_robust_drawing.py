@@ -306,3 +306,14 @@ def test_a_size_input_with_no_value_is_drawn_inside_its_record_sample(tmp_path):
     depths = [int(depth[0]) for _, depth, _, _ in shapes_of(strategies.model_arrays(case, ((2, 2), (1,), (1,), (1,))))]
     assert all(0 <= depth <= 32 for depth in depths), depths
     assert len(set(depths)) > 1, depths
+
+
+def test_an_msopst_draw_never_lands_on_a_point_the_documentation_leaves_open(tmp_path):
+    """CANN's dynamic Ndtri case draws msopst's default uniform [0.1, 1.0] in float16, which rounds to 1 now and then:
+    ndtri(1) is +inf in the reference and NaN in the TBE order (log(0) / inf). The record leaves 1 open; the draw moves
+    off it, to the float16 below."""
+    x = tensor("x", [-1, -1], "float16", shape_range=[[1, 64], [1, 64]], typical_shape=[8, 8],
+               data_distribute="uniform", value_range=[0.999, 1.0])
+    case = msopst_case(tmp_path, "Ndtri", [x], [tensor("y", [-1, -1], "float16", shape_range=[[1, 64], [1, 64]])])
+    drawn = np.concatenate([a.ravel() for (a,) in shapes_of(strategies.model_arrays(case), 20)])
+    assert not (drawn == 1.0).any() and (drawn == np.nextafter(np.float16(1), np.float16(0))).any()
