@@ -211,17 +211,23 @@ def max_pool_grad(x: np.ndarray, y: np.ndarray, dy: np.ndarray, attrs: dict[str,
     h, w, rows, cols = _tf_axes(x.shape, attrs)
     _require_pooled(y.shape, x.shape, h, w, rows, cols, 1)
     _require_pooled(dy.shape, x.shape, h, w, rows, cols, 2)
-    xs, ys, grad = (np.moveaxis(a, (h, w), (-2, -1)) for a in (x, y, dy))
+    # spatial axes first: [H, W, ...] for x and dx, [rows, cols, ...] for y and dy
+    xs, ys, grad = (np.moveaxis(a, (h, w), (0, 1)) for a in (x, y, dy))
+    starts = [np.array([lo for lo, _ in axis]) for axis in (rows, cols)]
+    lengths = [np.array([hi - lo for lo, hi in axis]) for axis in (rows, cols)]
     dx = np.zeros(xs.shape)
-    for i, (r0, r1) in enumerate(rows):
-        for j, (c0, c1) in enumerate(cols):
-            window = xs[..., r0:r1, c0:c1]
-            equal = (window == ys[..., i, j, None, None]).reshape(window.shape[:-2] + (-1,))
-            share = np.zeros(equal.shape)
-            np.put_along_axis(share, np.argmax(equal, axis=-1)[..., None],
-                              np.where(equal.any(axis=-1), grad[..., i, j], 0.0)[..., None], axis=-1)
-            dx[..., r0:r1, c0:c1] += share.reshape(window.shape)
-    return np.moveaxis(dx, (-2, -1), (h, w))
+    found = np.zeros(ys.shape, dtype=bool)
+    # every window's elements in row-major order, all windows at once: offset (a, b) from each window's start
+    for a in range(int(lengths[0].max(initial=0))):
+        for b in range(int(lengths[1].max(initial=0))):
+            r = np.minimum(starts[0] + a, xs.shape[0] - 1)[:, None]
+            c = np.minimum(starts[1] + b, xs.shape[1] - 1)[None, :]
+            inside = ((a < lengths[0])[:, None] & (b < lengths[1])[None, :]).reshape(
+                (len(rows), len(cols)) + (1,) * (xs.ndim - 2))
+            first = (xs[r, c] == ys) & inside & ~found
+            found |= first
+            np.add.at(dx, (r, c), np.where(first, grad, 0.0))
+    return np.moveaxis(dx, (0, 1), (h, w))
 
 
 def _avg_pool_grad(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
