@@ -106,11 +106,11 @@ def _pdist(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np
     x = widen(xs[0])
     (shape,) = _pdist_shape([x.shape], [], attrs)
     p = float(attrs["p"])
-    first, second = np.triu_indices(x.shape[0], k=1)
-    differences = x[first] - x[second]
-    if not differences.size:
+    if not shape[0] or not x.shape[1]:
         return [round_to(np.zeros(shape), out[0])]
-    return [round_to(np.linalg.norm(differences, ord=p, axis=-1), out[0])]
+    # row i against the rows after it, in the order of np.triu_indices (all pairs at once would hold N^2 M / 2 values)
+    rows = [np.linalg.norm(x[i + 1:] - x[i], ord=p, axis=-1) for i in range(x.shape[0] - 1)]
+    return [round_to(np.concatenate(rows), out[0])]
 
 
 OPS: tuple[RefOp, ...] = (

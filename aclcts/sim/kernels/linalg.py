@@ -215,12 +215,15 @@ def _pdist_compute(inputs: list[np.ndarray | None], attrs: dict[str, Any], outpu
     out = Outputs(call, outputs)
     out.require_input_dtype(0, 0, x.dtype)
     wide = x.astype(FLOAT32)
-    first, second = np.triu_indices(rows, k=1)
-    distance = np.abs(wide[first] - wide[second])
+    y = np.zeros(rows * (rows - 1) // 2, FLOAT32)
+    start = 0
     with np.errstate(all="ignore"):
-        powered = (distance != 0).astype(FLOAT32) if p == 0 else distance ** p
-        total = vector_sum(powered, -1) if powered.size else np.zeros(first.shape, FLOAT32)
-        y = total if p == 0 else total ** (np.float32(1) / p)
+        for i in range(rows - 1):  # one row's distances at a time: all pairs at once would hold N^2 M / 2 values
+            distance = np.abs(wide[i + 1:] - wide[i])
+            powered = (distance != 0).astype(FLOAT32) if p == 0 else distance ** p
+            total = vector_sum(powered, -1) if powered.size else np.zeros(len(distance), FLOAT32)
+            y[start:start + len(distance)] = total if p == 0 else total ** (np.float32(1) / p)
+            start += len(distance)
     return [out.emit(0, y.astype(x.dtype))]
 
 
