@@ -74,7 +74,8 @@ def default_cases(op_type: str) -> list[Case]:
 @cache
 def _built_in_default_cases(op_type: str) -> tuple[Case, ...]:
     """default_cases, expanded and checked once per process: a built-in record does not change while it runs, and
-    checking its ranges computes its reference at every combination of their ends (seconds for the whole library)."""
+    its value profiles bisect its reference for each dtype (its ranges are checked by
+    tests/cases/test_library_ranges.py, not at load)."""
     record = prototype(op_type)
     if record is None:
         raise KeyError(f"no record of op type {op_type!r}")

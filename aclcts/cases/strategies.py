@@ -557,15 +557,15 @@ def _concat_axis(model: Any) -> int:
 @st.composite
 def model_arrays(data: st.DrawFn, model: Any, shapes: tuple[tuple[int, ...], ...] | None = None) -> list[np.ndarray]:
     """Runtime input arrays of a dynamic case: at `shapes` (else shapes by model_shapes), elements by the case's
-    `elements` kind, never at an open point of the op's record (a `values` draw that lands on one is moved off it) (where its documentation leaves the result open, as
-    the generated special-point cases leave them out); the inputs share DENSE_LIMIT, each having every element drawn
-    up to its share.
+    `elements` kind, never at an open point of the op's record, where its documentation leaves the result open (as
+    the generated special-point cases leave them out; a `values` draw that lands on one is moved off it); the inputs
+    share DENSE_LIMIT, each having every element drawn up to its share.
 
     Under shape_rule `given` (inputs whose values index one another), every input is drawn from the case's own
     distributions, with a drawn seed; so is every input the rules below do not draw of a case whose elements kind is
-    `values` (an msopst case judged by its golden function). An input whose values the case fixes (an msopst `value`) holds them wherever the drawn shape has as many
-    elements (a BroadcastTo shape, a Transpose perm given at run time). A scalar int32 input of a value-dependent op
-    (TopK's k) is drawn inside [1, size of the first input]; a
+    `values` (every msopst case: the data msopst makes for it). An input whose values the case fixes (an msopst
+    `value`) holds them wherever the drawn shape has as many elements (a BroadcastTo shape, a Transpose perm given at
+    run time). A scalar int32 input of a value-dependent op (TopK's k) is drawn inside [1, size of the first input]; a
     reduction's axes input holds distinct axes of its data input (an example with more entries than that input has
     dims is rejected); an integer input whose op record gives it a sample range (OneHot's depth, a size) is drawn
     inside it, where the whole type would give values the op refuses. With an unknown-rank input, drawn shapes the

@@ -39,8 +39,12 @@ def test_an_op_with_a_dynamic_case_gets_none(tmp_path):
 
 
 def test_an_op_whose_output_is_not_the_broadcast_input_shape_gets_none(tmp_path):
-    assert twins(tmp_path, "op: ReduceSumD\ndtypes: [float32]\nshapes: [[[2, 3]]]\n"
-                           "attrs: [{axes: {type: list_int, value: [1]}}]\n") == []
+    """SoftMarginLoss (shape rule `same`) reduced by mean gives (1,) for inputs [2, 3]: its dims do not follow x's."""
+    assert twins(tmp_path, "op: SoftMarginLoss\ndtypes: [float32]\nshapes: [[[2, 3], [2, 3]]]\n"
+                           "attrs: [{reduction: {type: string, value: mean}}]\n") == []
+    (twin,) = twins(tmp_path / "none", "op: SoftMarginLoss\ndtypes: [float32]\nshapes: [[[2, 3], [2, 3]]]\n"
+                                       "attrs: [{reduction: {type: string, value: none}}]\n")
+    assert twin.outputs[0].shape == (-1, -1)
 
 
 def test_shapes_the_reference_refuses_are_left_out(tmp_path):
