@@ -34,3 +34,37 @@ def test_a_seed_scrambles_to_tensorflows_key_and_counter(op_type, seed, key, cou
 
 def test_the_alg_is_philox():
     assert int(reference("StatelessRandomGetAlg").compute([], {}, ["int32"])[0]) == 1
+
+
+SHAPE = np.array([3], np.int32)
+ALPHA = np.full(3, 2.0, np.float32)
+KEY, PHILOX = np.array([5], np.uint64), np.array([1], np.int32)
+
+
+@pytest.mark.parametrize("seed", [np.array([7], np.int64), np.array([7, 1, 2], np.int64), np.array([[7, 1]])],
+                         ids=["one", "three", "2-D"])
+def test_a_seed_not_of_shape_2_is_refused(seed):
+    """tf.raw_ops.StatelessRandomGammaV2 and StatelessRandomUniformFullInt: seed is 2 seeds, shape [2]."""
+    with pytest.raises(ValueError, match=r"seed must be shape \[2\]"):
+        reference("StatelessRandomGammaV2").compute([SHAPE, seed, ALPHA], {}, [np.dtype("float32")])
+    with pytest.raises(ValueError, match=r"seed must be shape \[2\]"):
+        reference("StatelessRandomUniformFullInt").compute([SHAPE, seed], {}, [np.dtype("int32")])
+
+
+@pytest.mark.parametrize("key, counter, alg, taken", [
+    (KEY, np.array([1, 2], np.uint64), PHILOX, True),
+    (KEY, np.array([1, 2, 3], np.uint64), PHILOX, True),
+    (KEY, np.array([1], np.uint64), np.array([2], np.int32), True),
+    (KEY, np.array([1], np.uint64), PHILOX, False),
+    (np.array([5, 6], np.uint64), np.array([1, 2], np.uint64), PHILOX, False),
+    (KEY, np.array([1, 2], np.uint64), np.array([4], np.int32), False),
+], ids=["philox", "longer-counter", "threefry-one-word", "philox-one-word", "two-word-key", "alg-4"])
+def test_a_v2_op_takes_a_key_of_shape_1_and_the_counter_words_of_its_alg(key, counter, alg, taken):
+    """tf.raw_ops.StatelessRandomUniformV2: key shape [1]; counter [2] for Philox, [1] for ThreeFry, a longer one
+    used from the left."""
+    compute = reference("StatelessRandomUniformV2").compute
+    if taken:
+        assert compute([SHAPE, key, counter, alg], {}, [np.dtype("float32")])[0].shape == (3,)
+    else:
+        with pytest.raises(ValueError):
+            compute([SHAPE, key, counter, alg], {}, [np.dtype("float32")])
