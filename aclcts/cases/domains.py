@@ -413,46 +413,54 @@ def broadcast_cases(record: Prototype, cases: list[Case], seed: int) -> list[Cas
 
 
 # dynamic twins ---------------------------------------------------------------------------------------------------
-#: The shape rules under which a static base makes a dynamic twin: every output at the runtime inputs' broadcast shape.
-TWIN_RULES = ("same", "broadcast")
-#: A twin's -1 dim ranges over [1, max(TWIN_RANGE_FLOOR, twice the base's dim)].
+#: The shape rules under which a twin's outputs can follow its runtime inputs' broadcast shape, dim for dim.
+ELEMENTWISE_TWIN_RULES = ("same", "broadcast")
+#: A twin's -1 input dim ranges over [min(1, the base's dim), max(TWIN_RANGE_FLOOR, twice the base's dim)].
 TWIN_RANGE_FLOOR = 8
 
 
 def dynamic_twins(record: Prototype, bases: Sequence[Case], seed: int) -> list[Case]:
-    """The first base (in base order) of an op of a TWIN_RULES shape rule that makes a dynamic twin: every runtime
-    input and output -1 in every dim, run at the base's shapes and at the ranges' minimum (every dim 1) where the
-    reference takes them. A base makes none where a runtime input is a scalar, a storage format is private, an
-    output's shape is not its runtime inputs' broadcast shape, or, under `same` (the rule of three or more inputs,
-    which are drawn alike), the inputs differ in shape."""
-    if record.shape_rule not in TWIN_RULES:
-        return []
-    for base in bases:
-        twin = _dynamic_twin(base, record, seed)
+    """The first base (in base order) that makes a dynamic twin, an element-wise one if any does: a model with every
+    dim of every non-scalar runtime input and output -1, run at the base's shapes and at the ranges' minimum where the
+    reference takes them. An element-wise twin (ELEMENTWISE_TWIN_RULES, outputs at the runtime inputs' broadcast
+    shape, two inputs or inputs of one shape) ranges its outputs as its inputs; any other twin, shape rule `given`,
+    ranges its output dims over [1, unbounded] (max -1). A base of a private storage format, or without a non-scalar
+    runtime input, makes none."""
+    forms = [(base, rule) for base in bases if (rule := _twin_rule(base, record)) is not None]
+    for base, rule in sorted(forms, key=lambda form: form[1] == "given"):
+        twin = _dynamic_twin(base, record, rule, seed)
         if twin is not None:
             return [twin]
     return []
 
 
-def _dynamic_twin(base: Case, record: Prototype, seed: int) -> Case | None:
-    """base as a dynamic model (dynamic_twins), or None."""
-    runtime = [t for t in base.inputs if t.const is None]
-    shapes = tuple(t.shape for t in runtime)
-    rule = record.shape_rule if len(runtime) <= 2 else "same"
-    if (not runtime or not all(shapes) or (rule == "same" and len(set(shapes)) > 1) or base.msopst is not None
+def _twin_rule(base: Case, record: Prototype) -> str | None:
+    """The shape rule of base's twin (dynamic_twins): the record's for an element-wise one, else `given`; None where
+    base makes none."""
+    shapes = tuple(t.shape for t in base.inputs if t.const is None)
+    if (not any(shapes) or base.msopst is not None
             or any(t.storage_format is not None for t in base.inputs + base.outputs)):
         return None
-    joint = np.broadcast_shapes(*shapes)
-    if any(t.shape != joint for t in base.outputs):
-        return None
+    rule = record.shape_rule if len(shapes) <= 2 else "same"
+    elementwise = (record.shape_rule in ELEMENTWISE_TWIN_RULES and all(shapes)
+                   and (rule == "broadcast" or len(set(shapes)) == 1)
+                   and all(t.shape == np.broadcast_shapes(*shapes) for t in base.outputs))
+    return rule if elementwise else "given"
 
-    def unknown(tensor: TensorCase) -> TensorCase:
-        ranges = tuple((1, max(TWIN_RANGE_FLOOR, 2 * d)) for d in tensor.shape)
+
+def _dynamic_twin(base: Case, record: Prototype, rule: str, seed: int) -> Case | None:
+    """base as a dynamic model of shape rule rule (dynamic_twins), or None where it runs at none of its shapes."""
+    shapes = tuple(t.shape for t in base.inputs if t.const is None)
+    elementwise = rule != "given"
+
+    def unknown(tensor: TensorCase, output: bool = False) -> TensorCase:
+        ranges = tuple((min(1, d), -1 if output and not elementwise else max(TWIN_RANGE_FLOOR, 2 * d))
+                       for d in tensor.shape)
         return replace(tensor, shape=(-1,) * len(tensor.shape), shape_range=ranges)
 
     twin = replace(base, id=f"{record.op_type}-{DOMAIN}-dynamic-{base.id}", modes=(MODE,), shape_rule=rule,
                    inputs=tuple(t if t.const is not None else unknown(t) for t in base.inputs),
-                   outputs=tuple(unknown(t) for t in base.outputs))
+                   outputs=tuple(unknown(t, output=True) for t in base.outputs))
     smallest = tuple(tuple(lo for lo, _ in t.dim_ranges()) for t in twin.inputs if t.const is None)
     runs = [s for s in dict.fromkeys((shapes, smallest)) if _runs_at(twin, s, seed)]
     return replace(twin, runtime_shapes=tuple(runs)) if shapes in runs else None

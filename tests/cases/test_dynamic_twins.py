@@ -38,13 +38,15 @@ def test_an_op_with_a_dynamic_case_gets_none(tmp_path):
     assert len(twins(tmp_path / "alone", static)) == 1
 
 
-def test_an_op_whose_output_is_not_the_broadcast_input_shape_gets_none(tmp_path):
-    """SoftMarginLoss (shape rule `same`) reduced by mean gives (1,) for inputs [2, 3]: its dims do not follow x's."""
-    assert twins(tmp_path, "op: SoftMarginLoss\ndtypes: [float32]\nshapes: [[[2, 3], [2, 3]]]\n"
-                           "attrs: [{reduction: {type: string, value: mean}}]\n") == []
+def test_an_output_not_at_the_broadcast_input_shape_ranges_unbounded(tmp_path):
+    """SoftMarginLoss (shape rule `same`) reduced by mean gives (1,) for inputs [2, 3]: its dims do not follow x's, so
+    the twin (shape rule `given`) leaves them unbounded; reduced by none, the output ranges as x."""
+    (twin,) = twins(tmp_path, "op: SoftMarginLoss\ndtypes: [float32]\nshapes: [[[2, 3], [2, 3]]]\n"
+                              "attrs: [{reduction: {type: string, value: mean}}]\n")
+    assert (twin.shape_rule, twin.outputs[0].shape_range) == ("given", ((1, -1),))
     (twin,) = twins(tmp_path / "none", "op: SoftMarginLoss\ndtypes: [float32]\nshapes: [[[2, 3], [2, 3]]]\n"
                                        "attrs: [{reduction: {type: string, value: none}}]\n")
-    assert twin.outputs[0].shape == (-1, -1)
+    assert (twin.shape_rule, twin.outputs[0].shape_range) == ("same", ((1, TWIN_RANGE_FLOOR), (1, 8)))
 
 
 def test_shapes_the_reference_refuses_are_left_out(tmp_path):
@@ -53,8 +55,39 @@ def test_shapes_the_reference_refuses_are_left_out(tmp_path):
     assert twin.runtime_shapes == (((4, 3), (4, 3)),)
 
 
-def test_three_inputs_of_one_shape_are_drawn_alike_and_of_different_shapes_get_none(tmp_path):
+def test_three_inputs_of_one_shape_are_drawn_alike_and_of_different_shapes_run_as_given(tmp_path):
     (twin,) = twins(tmp_path, "op: SmoothL1LossGradV2\ndtypes: [float32]\nshapes: [[[2, 3], [2, 3], [2, 3]]]\n")
     assert twin.shape_rule == "same"
-    assert twins(tmp_path / "other", "op: SmoothL1LossGradV2\ndtypes: [float32]\n"
-                                     "shapes: [[[2, 3], [1, 3], [2, 3]]]\n") == []
+    (twin,) = twins(tmp_path / "other", "op: SmoothL1LossGradV2\ndtypes: [float32]\n"
+                                        "shapes: [[[2, 3], [1, 3], [2, 3]]]\n")
+    assert twin.shape_rule == "given" and twin.outputs[0].shape_range == ((1, -1), (1, -1))
+
+
+def test_an_element_wise_twin_is_preferred_to_an_earlier_base_of_another_form(tmp_path):
+    """Pow's base with a scalar exponent would make a `given` twin; the later base of two matrices makes the twin."""
+    (twin,) = twins(tmp_path, "op: Pow\ndtypes: [float32]\nshapes: [[[3, 4], []], [[3, 4], [3, 4]]]\n")
+    assert twin.shape_rule == "broadcast" and [t.shape for t in twin.inputs] == [(-1, -1)] * 2
+
+
+def test_a_scalar_runtime_input_stays_a_scalar(tmp_path):
+    (twin,) = twins(tmp_path, "op: Pow\ndtypes: [float32]\nshapes: [[[3, 4], []]]\n")
+    assert [t.shape for t in twin.inputs] == [(-1, -1), ()] and twin.shape_rule == "given"
+
+
+def test_an_op_of_another_shape_rule_runs_its_inputs_ranged_and_its_outputs_unbounded(tmp_path):
+    """ReduceMax (shape rule `each`) over the constant axes [1]: its output's dims do not follow x's, so they range
+    over [1, unbounded] while x's range as an element-wise twin's."""
+    (twin,) = twins(tmp_path, "op: ReduceMax\ndtypes: [{'*': float32, axes: int32}]\nshapes: [[[4, 6]]]\n"
+                              "const: {axes: [1]}\nattrs: [{keep_dims: {type: bool, value: false}}]\n")
+    x, axes = twin.inputs
+    assert (x.shape, x.shape_range, axes.shape) == ((-1, -1), ((1, TWIN_RANGE_FLOOR), (1, 12)), (1,))
+    assert [(t.shape, t.shape_range) for t in twin.outputs] == [((-1,), ((1, -1),))]
+    assert twin.shape_rule == "given" and twin.runtime_shapes == (((4, 6),), ((1, 1),))
+
+
+def test_a_dim_of_0_ranges_from_0(tmp_path):
+    (twin,) = twins(tmp_path, "op: ConcatV2D\ninputs: [x0, x1]\ndynamic_input: x\ndtypes: [float32]\n"
+                              "shapes: [[[2, 3], [2, 0]]]\nattrs: [{concat_dim: {type: int, value: 1}, "
+                              "N: {type: int, value: 2}}]\n")
+    assert [t.shape_range for t in twin.inputs] == [((1, TWIN_RANGE_FLOOR), (1, 8)), ((1, TWIN_RANGE_FLOOR), (0, 8))]
+    assert twin.runtime_shapes[0] == ((2, 3), (2, 0))

@@ -109,23 +109,23 @@ def _kernel(op_type: str, draw: Callable[[OpCall], np.ndarray], count: int,
 
 
 def _gamma_shape(call: OpCall, inputs: list[TensorInfo], values: list[Any]) -> list[int]:
-    alpha = list(inputs[1].dims)
+    alpha = list(inputs[1].shape)
     if values and values[0] is not None:
         return call.index_values(0, values[0]) + alpha
-    dims = tuple(inputs[0].dims)
+    dims = tuple(inputs[0].shape)
     if unknown_rank(dims) or unknown_rank(tuple(alpha)) or not dims or dims[0] < 0:
         return [UNKNOWN_RANK]
     return [UNKNOWN] * dims[0] + alpha
 
 
 def _multinomial_shape(call: OpCall, inputs: list[TensorInfo], values: list[Any]) -> list[int]:
-    rows = list(inputs[0].dims)[:1] if not unknown_rank(tuple(inputs[0].dims)) else [UNKNOWN]
+    rows = list(inputs[0].shape)[:1] if not unknown_rank(tuple(inputs[0].shape)) else [UNKNOWN]
     known = values[1] if len(values) > 1 else None
     return rows + [call.one_value(1, known) if known is not None else UNKNOWN]
 
 
 def _like_x(call: OpCall, inputs: list[TensorInfo], values: list[Any]) -> list[int]:
-    return list(inputs[0].dims)
+    return list(inputs[0].shape)
 
 
 #: Multinomial's y types, as aclDataType.

@@ -37,7 +37,7 @@ def _mask(inputs: list[np.ndarray | None], attrs: dict[str, Any], outputs: list[
 def _mask_shape(inputs: list[TensorInfo], values: list[np.ndarray | None], attrs: dict[str, Any]) -> list[InferredShape]:
     call = OpCall("RnnGenMask", inputs, attrs)
     call.require_count(1)
-    dims = tuple(inputs[0].dims)
+    dims = tuple(inputs[0].shape)
     batch = int(np.prod(dims)) if all(d >= 0 for d in dims) else UNKNOWN
     return [inferred(_FLOAT16, (call.attr_int("num_step"), batch, call.attr_int("hidden_size")))]
 
