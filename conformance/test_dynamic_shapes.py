@@ -18,8 +18,7 @@ from aclcts.core.constants import DataType, ErrorCode, Format
 from aclcts.core.dtypes import JSON_TYPE_NAMES, numpy_dtype
 from aclcts.core.opmodel import canonical_attr
 from aclcts.drive import executor, flow
-from aclcts.judge.compare import compare
-from aclcts.judge.decorator import Judged, policy_for
+from aclcts.judge.decorator import Judged, compared
 from aclcts.pytest_plugin.library import dynamic_cases, parametrize_or_deselect
 from aclcts.reference import reference
 
@@ -170,7 +169,7 @@ def _differences(model, executed, expected_shapes, expected_arrays, inputs, into
                             f"and {elements * itemsize}")
             continue
         want = np.asarray(want).astype(actual.dtype)
-        result = compare(actual, want, policy_for(model, tensor))
+        result = compared(model, tensor, inputs, actual, want)
         judged.append(Judged(tensor.name, 0, result, named, actual.shape, actual=actual, expected=want))
         if not result.passed:
             problems.append(f"output {tensor.name}: differs from the reference (max abs {result.max_abs:.4g}, "

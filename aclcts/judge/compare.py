@@ -56,6 +56,8 @@ class Comparison:
     _rel: np.ndarray = field(repr=False, compare=False)
     _breaks: np.ndarray = field(repr=False, compare=False)
     _severity: np.ndarray = field(repr=False, compare=False)
+    #: A linear solve's backward error ratio, computed where the policy failed it (aclcts.judge.residual).
+    residual: float | None = None
 
     def worst(self, k: int = 5) -> list[tuple[tuple[int, ...], Any, Any, float, float]]:
         """Up to k differing elements as (index tuple, actual, expected, abs err, rel err), worst first.
@@ -97,6 +99,8 @@ class Comparison:
         keys = ("policy", "params", "passed", "n", "max_abs", "max_rel", "max_ulp", "mismatch_ratio", "mare",
                 "mere", "rmse", "n_nan_mismatch", "n_inf_mismatch")
         out: dict[str, Any] = {key: getattr(self, key) for key in keys}
+        if self.residual is not None:
+            out["backward_error"] = self.residual
         out["shape"] = list(self.shape)
         out["worst"] = [[list(i), a, g, d, r] for i, a, g, d, r in self.worst(k)]
         return out
@@ -229,7 +233,8 @@ def summary(comparison: Comparison) -> str:
             f"mismatch ratio {comparison.mismatch_ratio:.4g}, MARE {comparison.mare:.4g}, MERE {comparison.mere:.4g}")
     nonfinite = [f"{count} {what} mismatch(es)" for count, what in ((comparison.n_nan_mismatch, "NaN"),
                                                                      (comparison.n_inf_mismatch, "inf")) if count]
-    return ", ".join([line, *nonfinite])
+    residual = [] if comparison.residual is None else [f"backward error ratio {comparison.residual:.4g}"]
+    return ", ".join([line, *nonfinite, *residual])
 
 
 def _distribution_text(comparison: Comparison) -> str:

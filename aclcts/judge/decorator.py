@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -13,6 +13,7 @@ import numpy as np
 from aclcts.cases import Case, TensorCase
 from aclcts.judge.compare import Comparison, compare, summary, worst_table
 from aclcts.judge.policies import default_policy, policy_from_spec
+from aclcts.judge.residual import RESIDUAL_THRESHOLD, backward_error, judged_by_residual
 from aclcts.judge.ulp import bits_equal
 from aclcts.reference import reference
 from aclcts.drive.executor import Outputs
@@ -66,6 +67,17 @@ def policy_for(case: Case, tensor: TensorCase):
     return default_policy(tensor.np_dtype, case.family)
 
 
+def compared(case: Case, tensor: TensorCase, inputs: Sequence[np.ndarray], actual: np.ndarray,
+             expected: np.ndarray) -> Comparison:
+    """One output compared with its expected values (in its dtype) under its policy; a linear solve's output that
+    fails it is judged again by its backward error (aclcts.judge.residual), which then decides."""
+    comparison = compare(actual, expected, policy_for(case, tensor))
+    if comparison.passed or not judged_by_residual(case.reference):
+        return comparison
+    ratio = backward_error(case.reference, inputs, case.reference_attr_values(), actual)
+    return replace(comparison, passed=ratio <= RESIDUAL_THRESHOLD, residual=ratio)
+
+
 def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs],
           expected_sets: list[list[np.ndarray]] | None = None, into: list[Judged] | None = None) -> list[str]:
     """Compare every output of every execution with the reference (or given expected outputs); return the failures.
@@ -88,9 +100,8 @@ def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]
             if actual.shape != expected.shape:
                 failures.append(f"{where}: shape {actual.shape}, the reference gives {expected.shape}")
                 continue
-            policy = policy_for(case, tensor)
             in_actual_dtype = expected.astype(actual.dtype) if expected.dtype != actual.dtype else expected
-            comparison = compare(actual, in_actual_dtype, policy)
+            comparison = compared(case, tensor, inputs, actual, in_actual_dtype)
             judged = Judged(tensor.name, run_index, comparison, named_inputs, actual.shape, tail, actual,
                             in_actual_dtype)
             if into is not None:
@@ -102,7 +113,8 @@ def judge(case: Case, input_sets: list[list[np.ndarray]], results: list[Outputs]
                                 f"(never written), first at {index}")
             if not comparison.passed:
                 policy_text = f"{comparison.policy} {comparison.params}" if comparison.params else comparison.policy
-                failures.append(f"{where}: fails policy {policy_text}: {summary(comparison)}\n{judged.table}")
+                beyond = "" if comparison.residual is None else f" and the backward error ratio {RESIDUAL_THRESHOLD:g}"
+                failures.append(f"{where}: fails policy {policy_text}{beyond}: {summary(comparison)}\n{judged.table}")
     return failures
 
 

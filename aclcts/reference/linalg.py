@@ -10,6 +10,7 @@ loops in the device dtype; nothing is shared.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -52,13 +53,22 @@ def _solve_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) ->
     return [np.broadcast_shapes(batch, rhs[:-2]) + rhs[-2:]]
 
 
-def _triangular_solve(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+def _triangular_system(xs: list[Any], attrs: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """MatrixTriangularSolve's system (A [..., M, M], B [..., M, K]) in float64, broadcast to the output's batch."""
     matrix, rhs = widen(xs[0]), widen(xs[1])
     (shape,) = _solve_shape([matrix.shape, rhs.shape], [], attrs)
-    system = np.broadcast_to(triangle(matrix, bool(attrs["lower"]), bool(attrs["adjoint"])), shape[:-2] + matrix.shape[-2:])
+    system = triangle(matrix, bool(attrs["lower"]), bool(attrs["adjoint"]))
+    return np.broadcast_to(system, shape[:-2] + matrix.shape[-2:]), np.broadcast_to(rhs, shape)
+
+
+def _triangular_solve(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    return [_solved(_triangular_system(xs, attrs), out[0])]
+
+
+def _solved(system: tuple[np.ndarray, np.ndarray], dtype: np.dtype) -> np.ndarray:
+    """The solution X of A X = B, rounded to dtype."""
     with np.errstate(all="ignore"):
-        y = np.linalg.solve(system, np.broadcast_to(rhs, shape))
-    return [round_to(y, out[0])]
+        return round_to(np.linalg.solve(*system), dtype)
 
 
 def band_matrix(bands: np.ndarray, lower: bool) -> np.ndarray:
@@ -82,15 +92,17 @@ def _banded_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -
     return [np.broadcast_shapes(bands[:-2], rhs[:-2]) + rhs[-2:]]
 
 
-def _banded_solve(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+def _banded_system(xs: list[Any], attrs: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """BandedTriangularSolve's system (A [..., M, M], B [..., M, N]) in float64, broadcast to the output's batch."""
     bands, rhs = widen(xs[0]), widen(xs[1])
     (shape,) = _banded_shape([bands.shape, rhs.shape], [], attrs)
-    lower, adjoint = bool(attrs["lower"]), bool(attrs["adjoint"])
-    matrix = band_matrix(bands, lower)
-    system = np.conj(np.swapaxes(matrix, -1, -2)) if adjoint else matrix
-    with np.errstate(all="ignore"):
-        y = np.linalg.solve(np.broadcast_to(system, shape[:-2] + matrix.shape[-2:]), np.broadcast_to(rhs, shape))
-    return [round_to(y, out[0])]
+    matrix = band_matrix(bands, bool(attrs["lower"]))
+    system = np.conj(np.swapaxes(matrix, -1, -2)) if bool(attrs["adjoint"]) else matrix
+    return np.broadcast_to(system, shape[:-2] + matrix.shape[-2:]), np.broadcast_to(rhs, shape)
+
+
+def _banded_solve(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np.ndarray]:
+    return [_solved(_banded_system(xs, attrs), out[0])]
 
 
 def _pdist_shape(shapes: list[Any], values: list[Any], attrs: dict[str, Any]) -> list[tuple[int, ...]]:
@@ -112,6 +124,13 @@ def _pdist(xs: list[Any], attrs: dict[str, Any], out: list[np.dtype]) -> list[np
     rows = [np.linalg.norm(x[i + 1:] - x[i], ord=p, axis=-1) for i in range(x.shape[0] - 1)]
     return [round_to(np.concatenate(rows), out[0])]
 
+
+#: The ops whose output X solves a linear system A X = B: a function of the inputs and attributes giving (A, B) in
+#: float64, by which a solve is judged by its backward error (aclcts.judge.residual).
+SYSTEMS: dict[str, Callable[[list[Any], dict[str, Any]], tuple[np.ndarray, np.ndarray]]] = {
+    "MatrixTriangularSolve": _triangular_system,
+    "BandedTriangularSolve": _banded_system,
+}
 
 OPS: tuple[RefOp, ...] = (
     define("MatrixDeterminant", _determinant, lambda shapes, values, attrs: [square_batch(tuple(shapes[0]))]),
